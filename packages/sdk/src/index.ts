@@ -1,1 +1,44 @@
-export {};
+/**
+ * @bodega/sdk — a client for Bodega servers, call-compatible with the official `@wix/sdk` family.
+ * Every export is its own module: import only what you use.
+ */
+export { createClient } from './client.js';
+export type { BodegaClient, ClientOptions, GraphQLError, GraphQLResult, Module } from './client.js';
+
+export { BodegaError } from './core/errors.js';
+export type { ApplicationError, ErrorDetails, FieldViolation } from './core/errors.js';
+export type { Transport, WireRequest, HttpMethod } from './core/transport.js';
+export type { PlatformPage, PlatformQueryBuilder } from './core/platform-query.js';
+
+export { OAuthStrategy } from './auth/oauth.js';
+export type {
+  AuthUrl, AuthUrlOptions, LoginParams, OAuthStrategyOptions, ParsedRedirect, RegisterParams, ResponseMode,
+} from './auth/oauth.js';
+export type { OAuthStrategy as OAuthAuth } from './auth/oauth.js';
+export { ApiKeyStrategy } from './auth/api-key.js';
+export type { ApiKeyAuth, ApiKeyStrategyOptions } from './auth/api-key.js';
+export type { AuthStrategy } from './auth/strategy.js';
+export { cookieTokenStorage, emptyTokens, localStorageTokenStorage, memoryTokenStorage } from './auth/storage.js';
+export type { CookieTokenStorageOptions, LocalStorageTokenStorageOptions, TokenStorage } from './auth/storage.js';
+export { codeChallengeS256, createCodeVerifier } from './auth/pkce.js';
+export type { FrameHost } from './auth/silent-frame.js';
+
+export { items } from './modules/items/index.js';
+export type {
+  AsyncJob, AsyncJobStatus, BulkInsertOptions, DataItem, DataOptions, DataPage, BulkResult, FieldModification,
+  Filter, FindOptions, PatchOptions, QueryReferencedOptions, QueryRequest, WriteOptions,
+} from './modules/items/index.js';
+export { BulkError, DataAggregate, DataFilter, DataPatch, DataQuery, DataSearch } from './modules/items/index.js';
+export { dataCollections } from './modules/data-collections.js';
+export { products } from './modules/products.js';
+export { storesCollections } from './modules/stores-collections.js';
+export { currentCart } from './modules/current-cart.js';
+export { checkout } from './modules/checkout.js';
+export { orders } from './modules/orders.js';
+export { members } from './modules/members.js';
+export { redirects } from './modules/redirects.js';
+export { authentication } from './modules/authentication.js';
+export { recovery } from './modules/recovery.js';
+export { verification } from './modules/verification.js';
+
+export * from './types.js';

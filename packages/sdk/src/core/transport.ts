@@ -1,0 +1,126 @@
+/** HTTP transport shared by every module: URL and body placement, auth headers, error shape. */
+import { BodegaError, errorFromResponse } from './errors.js';
+import { toQueryString, type PlainObject } from './query-string.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A GET whose query string is longer than this is sent as POST with a JSON body (spec §7, §9). */
+export const GET_FALLBACK_THRESHOLD = 4000;
+
+export interface WireRequest {
+  method: HttpMethod;
+  /** Path below the base URL, already resolved (`/_api/ecom-cart/v1/carts/current`). */
+  path: string;
+  payload?: PlainObject;
+  /** Send nested GET/DELETE payloads as one `.r` parameter. */
+  complex?: boolean;
+  /** A ready-made query string for GET, used instead of encoding `payload`. */
+  query?: string;
+  /** Add the auth strategy's headers (default true). */
+  auth?: boolean;
+}
+
+export interface AuthHeaders {
+  headers: Record<string, string>;
+}
+
+export interface AuthHeaderSource {
+  getAuthHeaders(): Promise<AuthHeaders>;
+}
+
+export interface Transport {
+  readonly baseUrl: string;
+  /** Sends a request and resolves to the parsed JSON body of an HTTP 200 answer. */
+  send<T>(request: WireRequest): Promise<T>;
+  /** A plain fetch below the base URL, without auth and without error mapping. */
+  raw(path: string, init: RequestInit): Promise<Response>;
+  /** Fetches an absolute URL with the auth headers added. */
+  fetchWithAuth(url: string | URL, init?: RequestInit): Promise<Response>;
+  setHeaders(headers: Record<string, string>): void;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  headers?: Record<string, string>;
+  auth?: AuthHeaderSource;
+  fetch?: typeof fetch;
+}
+
+const REQUEST_ID = 'x-wix-request-id';
+const CONSISTENT = 'x-wix-consistent';
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createTransport(options: TransportOptions): Transport {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const doFetch = (input: string | URL, init: RequestInit): Promise<Response> =>
+    (options.fetch ?? globalThis.fetch)(input, init);
+  let headers: Record<string, string> = { ...options.headers };
+  // Read-your-writes: a consistency token from any answer is echoed on later requests.
+  let consistent: string | undefined;
+
+  async function authHeaders(): Promise<Record<string, string>> {
+    return options.auth ? (await options.auth.getAuthHeaders()).headers : {};
+  }
+
+  async function send<T>(request: WireRequest): Promise<T> {
+    let method = request.method;
+    let url = baseUrl + request.path;
+    let body: string | undefined;
+    if (method === 'GET' || method === 'DELETE') {
+      const query = request.query ?? (request.payload ? toQueryString(request.payload, request.complex) : '');
+      if (method === 'GET' && query.length > GET_FALLBACK_THRESHOLD) {
+        method = 'POST';
+        body = JSON.stringify(request.payload ?? {});
+      } else if (query) {
+        url += `?${query}`;
+      }
+    } else {
+      body = JSON.stringify(request.payload ?? {});
+    }
+    const requestHeaders: Record<string, string> = { ...headers };
+    if (consistent) requestHeaders['X-Wix-Consistent'] = consistent;
+    if (request.auth !== false) Object.assign(requestHeaders, await authHeaders());
+    if (body !== undefined) requestHeaders['Content-Type'] = 'application/json';
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await doFetch(url, { method, headers: requestHeaders, body });
+      text = await response.text();
+    } catch (cause) {
+      throw new BodegaError(`System error occurred: ${cause instanceof Error ? cause.message : String(cause)}`, {
+        code: 'UNKNOWN',
+        cause,
+      });
+    }
+    const requestId = response.headers.get(REQUEST_ID) ?? undefined;
+    consistent = response.headers.get(CONSISTENT) ?? consistent;
+    const parsed = parseJson(text);
+    if (response.status !== 200) throw errorFromResponse(response.status, response.statusText, requestId, parsed);
+    if (parsed === undefined) {
+      throw new BodegaError('System error occurred: the response is not JSON', { code: 'UNKNOWN', requestId });
+    }
+    return parsed as T;
+  }
+
+  return {
+    baseUrl,
+    send,
+    raw: (path, init) => doFetch(baseUrl + path, init),
+    async fetchWithAuth(url, init = {}) {
+      const merged = new Headers(init.headers);
+      for (const [name, value] of Object.entries(await authHeaders())) merged.set(name, value);
+      return doFetch(url, { ...init, headers: merged });
+    },
+    setHeaders(next) {
+      headers = { ...headers, ...next };
+    },
+  };
+}

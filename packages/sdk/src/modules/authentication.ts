@@ -1,0 +1,47 @@
+/** `@wix/identity` authentication. */
+import { call, callVoid } from '../core/generated.js';
+import { AUTHENTICATION as P } from '../core/paths.js';
+import type { Transport } from '../core/transport.js';
+import type { IdentityProfile, StateMachineResponse } from '../types.js';
+
+export interface LoginId {
+  email?: string;
+  phone?: string;
+  username?: string;
+}
+export interface CaptchaToken {
+  Recaptcha?: string;
+  InvisibleRecaptcha?: string;
+}
+const LOGIN_ID = { loginId: 'loginId', '*': 'options' };
+
+export function authentication(t: Transport) {
+  return {
+    registerV2: (
+      loginId: LoginId,
+      options: {
+        password?: string;
+        profile?: IdentityProfile;
+        captchaTokens?: CaptchaToken[];
+        clientMetaData?: Record<string, unknown>;
+      } = {},
+    ) => call<StateMachineResponse>(t, 'POST', `${P}/v2/register`, { loginId, ...options }, { args: LOGIN_ID }),
+    loginV2: (
+      loginId: LoginId,
+      options: {
+        password?: string;
+        captchaTokens?: CaptchaToken[];
+        clientMetaData?: Record<string, unknown>;
+        stateToken?: string;
+      } = {},
+    ) => call<StateMachineResponse>(t, 'POST', `${P}/v2/login`, { loginId, ...options }, { args: LOGIN_ID }),
+    changePassword: (newPassword: string) => callVoid(t, 'POST', `${P}/v2/change-password`, { newPassword }),
+    validateEmail: (email: string) => call<Record<string, unknown>>(t, 'POST', `${P}/v2/validate-email`, { email }),
+    signOn: (
+      loginId: LoginId,
+      options: { profile?: IdentityProfile; verifyEmail?: boolean; mergeExistingContact?: boolean } = {},
+    ) => call<StateMachineResponse>(t, 'POST', `${P}/v2/sign-on`, { loginId, ...options }, { args: LOGIN_ID }),
+    logout: (options: { postLogoutRedirectUri?: string; clientId?: string } = {}) =>
+      call<Record<string, unknown>>(t, 'GET', `${P}/v1/logout`, { ...options }, { args: { '*': 'options' } }),
+  };
+}
