@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cors from '@fastify/cors';
+import fastifyStatic from '@fastify/static';
+import type { Db } from './platform/db.js';
+import type { Config } from './platform/config.js';
+import { ApiError, registerErrorHandling } from './platform/errors.js';
+import { registerCallerCheck } from './platform/caller.js';
+import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/query-string.js';
+import { SitesService } from './services/sites/service.js';
+import { OAuthService } from './services/oauth/service.js';
+import { oauthRoutes, type GrantHandler } from './services/oauth/routes.js';
+
+export interface AppDeps {
+  db: Db;
+  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'>;
+  /** The clock every service reads; tests pass their own. */
+  now?: () => Date;
+}
+
+/** Every service of one app instance, built once and shared by routes, the CLI and tests. */
+export interface Services {
+  sites: SitesService;
+  oauth: OAuthService;
+  /** Token grants beyond anonymous and refresh_token, keyed by grant type. */
+  grants: Map<string, GrantHandler>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/** Largest request body; bulk data calls of 1000 items need room, anything bigger is a 413. */
+export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+
+/** Paths that belong to the API; any other GET for HTML falls through to the web app. */
+const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz'];
+
+export function buildServices(db: Db, now: () => Date): Services {
+  const sites = new SitesService(db);
+  const oauth = new OAuthService(db, sites, now);
+  return { sites, oauth, grants: new Map() };
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const now = deps.now ?? (() => new Date());
+  const options: FastifyServerOptions = {
+    logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
+    disableRequestLogging: true,
+    genReqId: () => randomUUID(),
+    bodyLimit: BODY_LIMIT_BYTES,
+    querystringParser: (text) => decodeQueryString(text),
+    ajv: { customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false } },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+  };
+  const app = Fastify(options);
+  const services = buildServices(deps.db, now);
+  app.decorate('services', services);
+
+  registerErrorHandling(app);
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-wix-request-id', String(req.id));
+    const error = (req.query as DecodedQuery)[QUERY_ERROR];
+    if (error) throw new ApiError(400, 'INVALID_QUERY', error);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+  await app.register(cors, {
+    origin: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'x-wix-bi-gateway', 'X-Wix-Consistent', 'wix-site-id', 'wix-account-id', 'client-binding'],
+    exposedHeaders: ['X-Wix-Request-Id', 'X-Wix-Consistent'],
+    maxAge: 600,
+  });
+
+  // The default parser refuses an empty body; the official SDK sends none for some void calls.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, {});
+    return jsonParser(req, body as string, done);
+  });
+
+  registerCallerCheck(app, services.oauth.callerResolver(), now);
+
+  app.get('/healthz', async () => {
+    await deps.db.query('SELECT 1');
+    return { status: 'ok' };
+  });
+  await app.register(oauthRoutes(services.oauth, services.grants));
+
+  await registerWebApp(app, deps.config.webDir);
+  return app;
+}
+
+/** Serves the built web app; unknown non-API HTML requests get index.html (client-side routes). */
+async function registerWebApp(app: FastifyInstance, webDir: string | undefined): Promise<void> {
+  if (!webDir || !fs.existsSync(path.join(webDir, 'index.html'))) return;
+  await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
+  app.setNotFoundHandler((req, reply) => {
+    const urlPath = req.url.split('?')[0];
+    const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
+    if (wantsHtml && !API_PREFIXES.some((p) => urlPath === p.replace(/\/$/, '') || urlPath.startsWith(p))) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send(new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${urlPath}`).toBody());
+  });
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './platform/config.js';
+import { DbLockedError, openDb } from './platform/db.js';
+import { migrate } from './platform/migrate.js';
+import { buildApp } from './app.js';
+import { seedDemoIfEmpty } from './demo.js';
+
+const WEB_DIR = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url));
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, { webDir: path.resolve(WEB_DIR) });
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrate(db);
+  const app = await buildApp({ db, config });
+  const demo = await seedDemoIfEmpty(app.services, config);
+  await app.listen({ port: config.port, host: config.host });
+  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+  process.stdout.write(`Bodega is serving ${config.publicUrl} on ${where}\n`);
+  if (demo) {
+    process.stdout.write(
+      [
+        'Created the demo site:',
+        `  siteId:   ${demo.siteId}`,
+        `  clientId: ${demo.clientId}`,
+        `  apiKey:   ${demo.apiKey}   (shown once)`,
+        `  owner:    ${demo.ownerEmail} / ${demo.ownerPassword}`,
+        '',
+      ].join('\n'),
+    );
+  }
+  const stop = async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DbLockedError) {
+    process.stderr.write(`bodega: ${error.message}\n`);
+  } else {
+    process.stderr.write(`bodega: could not start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/** A row as the drivers return it after normalisation: int8 → number, numeric → string. */
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export class DbLockedError extends Error {}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * int8 becomes a number when it is a safe integer; larger values would lose precision, so they
+ * stay decimal strings (money never travels as int8 anyway). numeric always stays a string.
+ */
+function parseInt8(text: string): number | string {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : text;
+}
+
+export async function openDb(options: { databaseUrl?: string; dataDir?: string; memory?: boolean }): Promise<Db> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.memory) return openPglite(undefined);
+  if (!options.dataDir) throw new Error('openDb needs a databaseUrl, a dataDir or memory');
+  return openPglite(options.dataDir);
+}
+
+async function openPostgres(databaseUrl: string): Promise<Db> {
+  const types = {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === INT8) return parseInt8;
+      if (oid === NUMERIC) return (text: string) => text;
+      return pg.types.getTypeParser(oid, format);
+    },
+  } as pg.CustomTypesConfig;
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), types });
+  pool.on('error', () => {
+    /* an idle client died (server restart); the pool replaces it on next use */
+  });
+  await pool.query('SELECT 1');
+  return {
+    kind: 'postgres',
+    async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
+      const result = await pool.query(sql, params as unknown[]);
+      return result.rows as T[];
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const tx: Queryable = {
+          async query<R extends Row>(sql: string, params: readonly unknown[] = []) {
+            return (await client.query(sql, params as unknown[])).rows as R[];
+          },
+          async exec(sql: string) {
+            await client.query(sql);
+          },
+        };
+        const value = await fn(tx);
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const release = dataDir ? lockDataDir(dataDir) : () => undefined;
+  let db: PGlite;
+  try {
+    db = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
+      parsers: { [INT8]: parseInt8, [NUMERIC]: (text: string) => text },
+    });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return {
+    kind: 'pglite',
+    // PGlite runs plain queries under its transaction mutex, so they never interleave with an open transaction.
+    async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
+      return (await db.query<T>(sql, params as unknown[])).rows;
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      return db.transaction(async (t) => {
+        const tx: Queryable = {
+          async query<R extends Row>(sql: string, params: readonly unknown[] = []) {
+            return (await t.query<R>(sql, params as unknown[])).rows;
+          },
+          async exec(sql: string) {
+            await t.exec(sql);
+          },
+        };
+        return fn(tx);
+      });
+    },
+    async close() {
+      await db.close();
+      release();
+    },
+  };
+}
+
+/**
+ * PGlite takes no lock of its own: two processes on one directory corrupt it. A lock file
+ * holding our pid refuses a second process; a lock left by a dead process is taken over.
+ */
+export function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, 'bodega.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        try {
+          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(fs.readFileSync(lockPath, 'utf8'));
+      if (holder && holder !== process.pid && isAlive(holder)) {
+        throw new DbLockedError(
+          `The embedded database in ${dataDir} is in use by another Bodega process (pid ${holder}); stop it, or set DATA_DIR or DATABASE_URL`,
+        );
+      }
+      if (holder === process.pid) {
+        throw new DbLockedError(`The embedded database in ${dataDir} is already open in this process`);
+      }
+      fs.rmSync(lockPath, { force: true });
+    }
+  }
+  throw new DbLockedError(`Could not lock the embedded database in ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,130 @@
+import { webcrypto } from 'node:crypto';
+import { SignJWT, jwtVerify, decodeJwt, decodeProtectedHeader, errors as joseErrors } from 'jose';
+import type { Db, Queryable } from '../../platform/db.js';
+import { ApiError } from '../../platform/errors.js';
+import { newId, newSecret } from '../../platform/ids.js';
+import type { MemberRole } from '../../platform/caller.js';
+import * as store from './store.js';
+import type { TokenRole } from './store.js';
+
+type CryptoKey = webcrypto.CryptoKey;
+
+const ALGORITHM = 'HS256';
+const VERIFIED_CACHE_SIZE = 20_000;
+
+export interface AccessClaims {
+  siteId: string;
+  subjectId: string;
+  role: TokenRole;
+  sessionId: string;
+  memberRole?: MemberRole;
+  /** Expiry in epoch seconds. */
+  expiresAt: number;
+}
+
+interface JwtPayload {
+  site: string;
+  sub: string;
+  role: TokenRole;
+  sid: string;
+  mrole?: MemberRole;
+  exp: number;
+}
+
+/**
+ * Signs and checks access tokens: HS256 JWTs (jose) with one secret per site, kept in the
+ * database so every server shares it. A token already verified is remembered until it
+ * expires, so the signature check runs once per token, not once per request.
+ */
+export class AccessTokens {
+  private readonly keys = new Map<string, CryptoKey>();
+  private readonly signingKid = new Map<string, string>();
+  private readonly verified = new Map<string, AccessClaims>();
+
+  constructor(private readonly db: Db, private readonly now: () => Date) {}
+
+  /** Creates the site's first signing key; runs inside the site-creation transaction. */
+  static async createSiteKey(tx: Queryable, siteId: string): Promise<void> {
+    await store.insertSigningKey(tx, { siteId, kid: newId(), algorithm: ALGORITHM, secret: newSecret(32) });
+  }
+
+  async sign(claims: Omit<AccessClaims, 'expiresAt'>, ttlSeconds: number): Promise<{ token: string; expiresAt: number }> {
+    const kid = await this.currentKid(claims.siteId);
+    const key = await this.key(claims.siteId, kid);
+    const issuedAt = Math.floor(this.now().getTime() / 1000);
+    const expiresAt = issuedAt + ttlSeconds;
+    const payload: Omit<JwtPayload, 'exp' | 'sub'> = { site: claims.siteId, role: claims.role, sid: claims.sessionId };
+    if (claims.memberRole) payload.mrole = claims.memberRole;
+    const token = await new SignJWT({ ...payload })
+      .setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' })
+      .setSubject(claims.subjectId)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(key);
+    return { token, expiresAt };
+  }
+
+  /** Returns the token's claims, or throws a 401 ApiError when it is malformed, forged or expired. */
+  async verify(token: string): Promise<AccessClaims> {
+    const nowSeconds = Math.floor(this.now().getTime() / 1000);
+    const cached = this.verified.get(token);
+    if (cached) {
+      if (cached.expiresAt > nowSeconds) return cached;
+      this.verified.delete(token);
+      throw ApiError.unauthenticated('The access token has expired');
+    }
+    let kid: string | undefined;
+    let siteId: unknown;
+    try {
+      kid = decodeProtectedHeader(token).kid;
+      siteId = decodeJwt(token).site;
+    } catch {
+      throw ApiError.unauthenticated('The access token is malformed');
+    }
+    if (typeof kid !== 'string' || typeof siteId !== 'string') throw ApiError.unauthenticated('The access token is malformed');
+    const key = await this.key(siteId, kid).catch(() => undefined);
+    if (!key) throw ApiError.unauthenticated('The access token was not issued here');
+    let payload: JwtPayload;
+    try {
+      const result = await jwtVerify(token, key, { algorithms: [ALGORITHM], currentDate: this.now() });
+      payload = result.payload as unknown as JwtPayload;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw ApiError.unauthenticated('The access token has expired');
+      throw ApiError.unauthenticated('The access token is invalid');
+    }
+    if (payload.site !== siteId || (payload.role !== 'visitor' && payload.role !== 'member') || typeof payload.sub !== 'string') {
+      throw ApiError.unauthenticated('The access token is invalid');
+    }
+    const claims: AccessClaims = {
+      siteId,
+      subjectId: payload.sub,
+      role: payload.role,
+      sessionId: payload.sid,
+      memberRole: payload.mrole,
+      expiresAt: payload.exp,
+    };
+    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, claims);
+    return claims;
+  }
+
+  private async currentKid(siteId: string): Promise<string> {
+    const known = this.signingKid.get(siteId);
+    if (known) return known;
+    const row = await store.findNewestSigningKey(this.db, siteId);
+    if (!row) throw new Error(`site ${siteId} has no signing key`);
+    this.signingKid.set(siteId, row.kid);
+    return row.kid;
+  }
+
+  private async key(siteId: string, kid: string): Promise<CryptoKey> {
+    const cacheKey = `${siteId}/${kid}`;
+    const cached = this.keys.get(cacheKey);
+    if (cached) return cached;
+    const row = await store.findSigningKey(this.db, siteId, kid);
+    if (!row || row.algorithm !== ALGORITHM) throw new Error('unknown signing key');
+    const key = await webcrypto.subtle.importKey('raw', Buffer.from(row.secret, 'base64url'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    this.keys.set(cacheKey, key);
+    return key;
+  }
+}

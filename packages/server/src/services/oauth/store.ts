@@ -1,0 +1,70 @@
+import type { Queryable } from '../../platform/db.js';
+
+export type TokenRole = 'visitor' | 'member';
+
+export interface RefreshTokenRow {
+  session_id: string;
+  client_id: string;
+  role: TokenRole;
+  subject_id: string;
+  revoked_at: Date | null;
+}
+
+export async function insertRefreshToken(
+  db: Queryable,
+  token: { siteId: string; tokenHash: string; sessionId: string; clientId: string; role: TokenRole; subjectId: string },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO refresh_tokens (site_id, token_hash, session_id, client_id, role, subject_id)
+     VALUES ($1, $2, $3, $4, $5, $6)`,
+    [token.siteId, token.tokenHash, token.sessionId, token.clientId, token.role, token.subjectId],
+  );
+}
+
+export async function findRefreshToken(db: Queryable, siteId: string, tokenHash: string): Promise<RefreshTokenRow | undefined> {
+  const rows = await db.query<RefreshTokenRow & Record<string, unknown>>(
+    'SELECT session_id, client_id, role, subject_id, revoked_at FROM refresh_tokens WHERE site_id = $1 AND token_hash = $2',
+    [siteId, tokenHash],
+  );
+  return rows[0];
+}
+
+export async function revokeSession(db: Queryable, siteId: string, sessionId: string): Promise<number> {
+  const rows = await db.query(
+    'UPDATE refresh_tokens SET revoked_at = now() WHERE site_id = $1 AND session_id = $2 AND revoked_at IS NULL RETURNING session_id',
+    [siteId, sessionId],
+  );
+  return rows.length;
+}
+
+export async function revokeSubject(db: Queryable, siteId: string, subjectId: string): Promise<number> {
+  const rows = await db.query(
+    'UPDATE refresh_tokens SET revoked_at = now() WHERE site_id = $1 AND subject_id = $2 AND revoked_at IS NULL RETURNING session_id',
+    [siteId, subjectId],
+  );
+  return rows.length;
+}
+
+export interface SigningKeyRow {
+  kid: string;
+  algorithm: string;
+  secret: string;
+}
+
+export async function insertSigningKey(db: Queryable, key: { siteId: string; kid: string; algorithm: string; secret: string }): Promise<void> {
+  await db.query('INSERT INTO signing_keys (site_id, kid, algorithm, secret) VALUES ($1, $2, $3, $4)', [
+    key.siteId, key.kid, key.algorithm, key.secret,
+  ]);
+}
+
+export async function findSigningKey(db: Queryable, siteId: string, kid: string): Promise<SigningKeyRow | undefined> {
+  const rows = await db.query<SigningKeyRow & Record<string, unknown>>(
+    'SELECT kid, algorithm, secret FROM signing_keys WHERE site_id = $1 AND kid = $2', [siteId, kid]);
+  return rows[0];
+}
+
+export async function findNewestSigningKey(db: Queryable, siteId: string): Promise<SigningKeyRow | undefined> {
+  const rows = await db.query<SigningKeyRow & Record<string, unknown>>(
+    'SELECT kid, algorithm, secret FROM signing_keys WHERE site_id = $1 ORDER BY created_at DESC LIMIT 1', [siteId]);
+  return rows[0];
+}

@@ -1,0 +1,176 @@
+import type { Db, Queryable } from '../../platform/db.js';
+import { ApiError } from '../../platform/errors.js';
+import { hashSecret, newId, newSecret } from '../../platform/ids.js';
+import * as store from './store.js';
+import type { SiteStatus } from './store.js';
+
+export type { SiteStatus } from './store.js';
+export type SignupPolicy = 'open' | 'email-verification' | 'owner-approval';
+export const SIGNUP_POLICIES: readonly SignupPolicy[] = ['open', 'email-verification', 'owner-approval'];
+export const SITE_STATUSES: readonly SiteStatus[] = ['ENABLED', 'DISABLED', 'PENDING', 'DEMO'];
+
+/** Site settings; services keep their own settings under their own keys beside these. */
+export interface SiteSettings {
+  signupPolicy: SignupPolicy;
+  currency: string;
+  [key: string]: unknown;
+}
+
+export interface Site {
+  siteId: string;
+  name: string;
+  status: SiteStatus;
+  settings: SiteSettings;
+  createdDate: Date;
+}
+
+export interface CreateSiteInput {
+  name: string;
+  status?: SiteStatus;
+  signupPolicy?: SignupPolicy;
+  currency?: string;
+  ownerEmail?: string;
+  ownerPassword?: string;
+  allowedOrigins?: string[];
+}
+
+export interface CreatedSite {
+  site: Site;
+  clientId: string;
+  /** Shown once; only its hash is stored. */
+  apiKey: string;
+}
+
+/** Runs inside the site-creation transaction: services create what each new site needs. */
+export type SiteInitializer = (tx: Queryable, site: Site, input: CreateSiteInput) => Promise<void>;
+
+const API_KEY_PREFIX = 'bdg_';
+const SITE_CACHE_MS = 2000;
+
+export function isValidCurrency(code: string): boolean {
+  return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code);
+}
+
+function toSite(row: store.SiteRow): Site {
+  return {
+    siteId: row.site_id,
+    name: row.name,
+    status: row.status,
+    settings: row.settings as SiteSettings,
+    createdDate: new Date(row.created_at),
+  };
+}
+
+export class SitesService {
+  private readonly initializers: SiteInitializer[] = [];
+  /** A short read cache: every request needs its site's status, which changes rarely. */
+  private readonly cache = new Map<string, { site: Site | undefined; until: number }>();
+
+  constructor(private readonly db: Db) {}
+
+  onSiteCreated(initializer: SiteInitializer): void {
+    this.initializers.push(initializer);
+  }
+
+  async createSite(input: CreateSiteInput): Promise<CreatedSite> {
+    const name = input.name?.trim();
+    if (!name) throw ApiError.validation([{ field: 'name', rule: 'REQUIRED_FIELD', description: 'a site needs a name' }]);
+    if (name.length > 200) throw ApiError.validation([{ field: 'name', rule: 'MAX_LENGTH', description: 'at most 200 characters', data: { threshold: 200 } }]);
+    const signupPolicy = input.signupPolicy ?? 'open';
+    if (!SIGNUP_POLICIES.includes(signupPolicy)) {
+      throw ApiError.validation([{ field: 'signupPolicy', rule: 'INVALID_ENUM_VALUE', description: `must be one of ${SIGNUP_POLICIES.join(', ')}` }]);
+    }
+    const currency = (input.currency ?? 'USD').toUpperCase();
+    if (!isValidCurrency(currency)) {
+      throw ApiError.validation([{ field: 'currency', rule: 'FORMAT', description: 'must be an ISO 4217 currency code' }]);
+    }
+    const allowedOrigins = (input.allowedOrigins ?? []).map(normaliseOrigin);
+    const site: Site = {
+      siteId: newId(),
+      name,
+      status: input.status ?? 'ENABLED',
+      settings: { signupPolicy, currency },
+      createdDate: new Date(),
+    };
+    const clientId = newId();
+    const apiKey = API_KEY_PREFIX + newSecret();
+    await this.db.transaction(async (tx) => {
+      await store.insertSite(tx, { siteId: site.siteId, name, status: site.status, settings: site.settings });
+      await store.insertOAuthClient(tx, site.siteId, clientId, allowedOrigins);
+      await store.insertApiKey(tx, { siteId: site.siteId, keyHash: hashSecret(apiKey), keyId: newId(), name: 'default' });
+      for (const initializer of this.initializers) await initializer(tx, site, input);
+    });
+    return { site, clientId, apiKey };
+  }
+
+  /** The site if it exists and is not DISABLED; a disabled site answers nothing. */
+  async getActiveSite(siteId: string): Promise<Site> {
+    const site = await this.findSite(siteId);
+    if (!site || site.status === 'DISABLED') throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+    return site;
+  }
+
+  async findSite(siteId: string): Promise<Site | undefined> {
+    const hit = this.cache.get(siteId);
+    if (hit && hit.until > Date.now()) return hit.site;
+    const row = await store.findSite(this.db, siteId);
+    const site = row && toSite(row);
+    this.cache.set(siteId, { site, until: Date.now() + SITE_CACHE_MS });
+    return site;
+  }
+
+  async listSites(): Promise<Site[]> {
+    return (await store.listSites(this.db)).map(toSite);
+  }
+
+  async setStatus(siteId: string, status: SiteStatus): Promise<void> {
+    if (!SITE_STATUSES.includes(status)) {
+      throw ApiError.validation([{ field: 'status', rule: 'INVALID_ENUM_VALUE', description: `must be one of ${SITE_STATUSES.join(', ')}` }]);
+    }
+    if (!(await store.updateSiteStatus(this.db, siteId, status))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+    this.cache.delete(siteId);
+  }
+
+  async updateSettings(siteId: string, patch: Record<string, unknown>): Promise<Site> {
+    const row = await store.patchSiteSettings(this.db, siteId, patch);
+    if (!row) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+    this.cache.delete(siteId);
+    return toSite(row);
+  }
+
+  /** Resolves an OAuth client id to its active site; unknown ids are a 400 as OAuth expects. */
+  async siteForClient(clientId: string): Promise<{ site: Site; allowedOrigins: string[] }> {
+    const client = await store.findOAuthClient(this.db, clientId);
+    if (!client) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
+    const site = await this.findSite(client.site_id);
+    if (!site || site.status === 'DISABLED') throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
+    return { site, allowedOrigins: client.allowed_origins };
+  }
+
+  async clientIds(siteId: string): Promise<string[]> {
+    return (await store.listOAuthClients(this.db, siteId)).map((c) => c.client_id);
+  }
+
+  /** Checks an API key against the site named by `wix-site-id`; returns the key's id. */
+  async checkApiKey(siteId: string | undefined, apiKey: string): Promise<{ site: Site; keyId: string }> {
+    if (!siteId) throw ApiError.unauthenticated('An API key needs the wix-site-id header');
+    if (!apiKey.startsWith(API_KEY_PREFIX)) throw ApiError.unauthenticated('Invalid API key');
+    const site = await this.findSite(siteId);
+    const key = site && site.status !== 'DISABLED' ? await store.findActiveApiKey(this.db, siteId, hashSecret(apiKey)) : undefined;
+    if (!site || !key) throw ApiError.unauthenticated('Invalid API key or site');
+    return { site, keyId: key.key_id };
+  }
+}
+
+export function normaliseOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw ApiError.validation([{ field: 'allowedOrigins', rule: 'FORMAT', description: `"${origin}" is not a URL origin` }]);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw ApiError.validation([{ field: 'allowedOrigins', rule: 'FORMAT', description: `"${origin}" must be http or https` }]);
+  }
+  return url.origin;
+}
