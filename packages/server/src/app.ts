@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import fastifyStatic from '@fastify/static';
 import type { Db } from './platform/db.js';
 import type { Config } from './platform/config.js';
@@ -50,18 +52,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
   const options: FastifyServerOptions = {
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
-    disableRequestLogging: true,
+    // One line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT_BYTES,
-    querystringParser: (text) => decodeQueryString(text),
-    ajv: { customOptions: { coerceTypes: 'array', allErrors: true, removeAdditional: false } },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512, querystringParser: (text) => decodeQueryString(text) },
   };
   const app = Fastify(options);
   const services = buildServices(deps.db, now);
   app.decorate('services', services);
 
   registerErrorHandling(app);
+  registerValidation(app);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-wix-request-id', String(req.id));
     const error = (req.query as DecodedQuery)[QUERY_ERROR];
@@ -96,6 +98,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerWebApp(app, deps.config.webDir);
   return app;
+}
+
+/**
+ * JSON bodies are checked strictly (a number is not a string); query strings carry only text,
+ * so their values are coerced to the schema's types and a lone value to a one-item array.
+ */
+function registerValidation(app: FastifyInstance): void {
+  const options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false } as const;
+  const bodyAjv = new Ajv({ ...options, coerceTypes: false });
+  const queryAjv = new Ajv({ ...options, coerceTypes: 'array' });
+  for (const ajv of [bodyAjv, queryAjv]) addFormats.default(ajv);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema));
 }
 
 /** Serves the built web app; unknown non-API HTML requests get index.html (client-side routes). */

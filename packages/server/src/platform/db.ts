@@ -17,6 +17,8 @@ export interface Db extends Queryable {
   /** Runs fn in one transaction; commits when it resolves, rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PGlite only: the whole database as a tarball, for test snapshots. */
+  dump?(): Promise<Blob>;
 }
 
 export class DbLockedError extends Error {}
@@ -33,9 +35,17 @@ function parseInt8(text: string): number | string {
   return Number.isSafeInteger(n) ? n : text;
 }
 
-export async function openDb(options: { databaseUrl?: string; dataDir?: string; memory?: boolean }): Promise<Db> {
+export interface OpenDbOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** An in-memory PGlite (tests), optionally started from a dump. */
+  memory?: boolean;
+  snapshot?: Blob;
+}
+
+export async function openDb(options: OpenDbOptions): Promise<Db> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  if (options.memory) return openPglite(undefined);
+  if (options.memory) return openPglite(undefined, options.snapshot);
   if (!options.dataDir) throw new Error('openDb needs a databaseUrl, a dataDir or memory');
   return openPglite(options.dataDir);
 }
@@ -90,12 +100,13 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
   };
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Db> {
+async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<Db> {
   const release = dataDir ? lockDataDir(dataDir) : () => undefined;
   let db: PGlite;
   try {
     db = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
       parsers: { [INT8]: parseInt8, [NUMERIC]: (text: string) => text },
+      loadDataDir: snapshot,
     });
   } catch (error) {
     release();
@@ -126,6 +137,9 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
     async close() {
       await db.close();
       release();
+    },
+    async dump() {
+      return db.dumpDataDir('none');
     },
   };
 }
