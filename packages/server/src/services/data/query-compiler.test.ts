@@ -371,6 +371,38 @@ describe('compileCount', () => {
   });
 });
 
+describe('restrict', () => {
+  const owner = { _owner: 'member-1' };
+
+  it('ANDs the server filter into a query, its count and a count call', () => {
+    const plan = compileQuery('site', 'coll', { filter: { a: 1 } }, { returnTotalCount: true, restrict: owner });
+    expect(plan.sql.sql).toContain(`WHERE site_id = $1 AND collection_id = $2 AND data->'_owner' = $3::jsonb AND data->'a' = $4::jsonb`);
+    expect(plan.sql.params.slice(0, 4)).toEqual(['site', 'coll', '"member-1"', '1']);
+    expect(plan.countSql?.params).toEqual(['site', 'coll', '"member-1"', '1']);
+    expect(compileCount('site', 'coll', undefined, { restrict: owner }).sql).toContain(`AND data->'_owner' = $3::jsonb`);
+  });
+
+  it('keeps the server filter out of cursors and applies it again on every continuation', () => {
+    const first = compileQuery('site', 'coll', { filter: { a: 1 }, paging: { limit: 1 } }, { restrict: owner });
+    const page = readPage(first, [
+      { item: { _id: 'x' }, sort_keys: [['x']] },
+      { item: { _id: 'y' }, sort_keys: [['y']] },
+    ]);
+    const cursor = must(page.pagingMetadata.cursors.next);
+    expect(decodeCursor(cursor, 'coll').request).toEqual({ filter: { a: 1 } });
+    const next = compileQuery('site', 'coll', { cursorPaging: { cursor } }, { restrict: owner });
+    expect(next.sql.params.slice(0, 4)).toEqual(['site', 'coll', '"member-1"', '1']);
+    expect(compileQuery('site', 'coll', { cursorPaging: { cursor } }).sql.params).not.toContain('"member-1"');
+  });
+
+  it('restricts distinct values, aggregations and searches', () => {
+    const restricted = (plan: PagePlan) => plan.sql.params.includes('"member-1"');
+    expect(restricted(compileDistinct('site', 'coll', { fieldName: 'a' }, { restrict: owner }))).toBe(true);
+    expect(restricted(compileAggregate('site', 'coll', { aggregation: { operations: [{ resultFieldName: 'n', itemCount: {} }] } }, { restrict: owner }))).toBe(true);
+    expect(restricted(compileSearch('site', 'coll', { search: { expression: 'x' } }, { restrict: owner }))).toBe(true);
+  });
+});
+
 describe('cursors', () => {
   const firstPage = () =>
     compileQuery(

@@ -13,6 +13,7 @@
  *   compileDistinct(siteId, collectionId, request)                   POST /v2/items/query-distinct-values
  *   compileAggregate(siteId, collectionId, request)                  POST /v2/items/aggregate
  *   compileCount(siteId, collectionId, filter) → one row {total}     POST /v2/items/count
+ * Each also takes {restrict}: a server-side filter AND-ed in and never carried by a cursor.
  *   compileFilter(filter, params) → a condition on `data`, its values appended to params
  *   fieldExpr(path), fieldTextExpr(path), SEARCH_VECTOR → the expressions to index
  *   encodeCursor(state), decodeCursor(text, collectionId) → the opaque cursor (base64url JSON)
@@ -473,10 +474,13 @@ interface Source {
 interface Scope {
   siteId: string;
   collectionId: string;
+  /** A filter the server adds (e.g. the caller's own items); never carried in a cursor. */
+  restrict?: unknown;
 }
 
 function scopeConditions(scope: Scope, params: Params): string[] {
-  return [`site_id = ${bind(params, scope.siteId)}`, `collection_id = ${bind(params, scope.collectionId)}`];
+  const conditions = [`site_id = ${bind(params, scope.siteId)}`, `collection_id = ${bind(params, scope.collectionId)}`];
+  return scope.restrict === undefined ? conditions : [...conditions, compileFilter(scope.restrict, params)];
 }
 
 function sortKeys(
@@ -810,7 +814,15 @@ function badCursor(): QueryError {
 
 // ---------------------------------------------------------------- the calls
 
-export interface TotalOption {
+export interface ScopeOption {
+  /**
+   * A wire filter AND-ed to every page, count and cursor continuation, decided by the server (the
+   * caller's own items under SITE_MEMBER_AUTHOR). Cursors never carry it, so none can drop it.
+   */
+  restrict?: unknown;
+}
+
+export interface TotalOption extends ScopeOption {
   returnTotalCount?: boolean;
 }
 
@@ -836,13 +848,14 @@ const ITEMS: PagedCall<ItemsSpec> = {
 
 /** `query`: {filter, sort, fields, paging | cursorPaging}; a cursor request needs only cursorPaging. */
 export function compileQuery(siteId: string, collectionId: string, query: unknown, options: TotalOption = {}): PagePlan {
-  return compilePaged(ITEMS, { siteId, collectionId }, optionalObject('query', query), options.returnTotalCount === true);
+  const scope = { siteId, collectionId, restrict: options.restrict };
+  return compilePaged(ITEMS, scope, optionalObject('query', query), options.returnTotalCount === true);
 }
 
 /** One row {total}: the number of items the filter matches. */
-export function compileCount(siteId: string, collectionId: string, filter: unknown): SqlQuery {
+export function compileCount(siteId: string, collectionId: string, filter: unknown, options: ScopeOption = {}): SqlQuery {
   const params: Params = [];
-  return sized(countSql(itemsSource(filter, [], { siteId, collectionId }, params)), params);
+  return sized(countSql(itemsSource(filter, [], { siteId, collectionId, restrict: options.restrict }, params)), params);
 }
 
 // ------------------------------------------------ search
@@ -887,7 +900,8 @@ const SEARCH: PagedCall<SearchSpec> = {
  * the default); fuzzy matches words starting with them. Ordered like a query, not by relevance.
  */
 export function compileSearch(siteId: string, collectionId: string, search: unknown, options: TotalOption = {}): PagePlan {
-  return compilePaged(SEARCH, { siteId, collectionId }, optionalObject('search', search), options.returnTotalCount === true);
+  const scope = { siteId, collectionId, restrict: options.restrict };
+  return compilePaged(SEARCH, scope, optionalObject('search', search), options.returnTotalCount === true);
 }
 
 // ------------------------------------------------ distinct values
@@ -923,9 +937,9 @@ function distinctSource(spec: DistinctSpec, scope: Scope, params: Params): Sourc
 }
 
 /** `request`: {fieldName, filter, order, paging | cursorPaging, returnTotalCount}; items are the values. */
-export function compileDistinct(siteId: string, collectionId: string, request: unknown): PagePlan {
+export function compileDistinct(siteId: string, collectionId: string, request: unknown, options: ScopeOption = {}): PagePlan {
   const body = optionalObject('request', request);
-  return compilePaged(DISTINCT, { siteId, collectionId }, body, body.returnTotalCount === true);
+  return compilePaged(DISTINCT, { siteId, collectionId, restrict: options.restrict }, body, body.returnTotalCount === true);
 }
 
 // ------------------------------------------------ aggregation
@@ -1029,7 +1043,7 @@ const AGGREGATE: PagedCall<AggregateSpec> = {
  * sum | average | min | max: {itemFieldName} | itemCount: {}}]}, finalFilter, sort, paging | cursorPaging,
  * returnTotalCount}; items are the result objects.
  */
-export function compileAggregate(siteId: string, collectionId: string, request: unknown): PagePlan {
+export function compileAggregate(siteId: string, collectionId: string, request: unknown, options: ScopeOption = {}): PagePlan {
   const body = optionalObject('request', request);
-  return compilePaged(AGGREGATE, { siteId, collectionId }, body, body.returnTotalCount === true);
+  return compilePaged(AGGREGATE, { siteId, collectionId, restrict: options.restrict }, body, body.returnTotalCount === true);
 }
