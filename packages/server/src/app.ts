@@ -8,7 +8,7 @@ import addFormats from 'ajv-formats';
 import fastifyStatic from '@fastify/static';
 import type { Db } from './platform/db.js';
 import type { Config } from './platform/config.js';
-import { ApiError, registerErrorHandling } from './platform/errors.js';
+import { ApiError, registerErrorHandling, type NotFoundFallback } from './platform/errors.js';
 import { registerCallerCheck } from './platform/caller.js';
 import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/query-string.js';
 import { SitesService } from './services/sites/service.js';
@@ -62,7 +62,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const services = buildServices(deps.db, now);
   app.decorate('services', services);
 
-  registerErrorHandling(app);
+  const webDir = deps.config.webDir && fs.existsSync(path.join(deps.config.webDir, 'index.html')) ? deps.config.webDir : undefined;
+  registerErrorHandling(app, webDir ? serveWebAppRoutes : undefined);
   registerValidation(app);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-wix-request-id', String(req.id));
@@ -96,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(oauthRoutes(services.oauth, services.grants));
 
-  await registerWebApp(app, deps.config.webDir);
+  if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
   return app;
 }
 
@@ -112,16 +113,10 @@ function registerValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema));
 }
 
-/** Serves the built web app; unknown non-API HTML requests get index.html (client-side routes). */
-async function registerWebApp(app: FastifyInstance, webDir: string | undefined): Promise<void> {
-  if (!webDir || !fs.existsSync(path.join(webDir, 'index.html'))) return;
-  await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
-  app.setNotFoundHandler((req, reply) => {
-    const urlPath = req.url.split('?')[0];
-    const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
-    if (wantsHtml && !API_PREFIXES.some((p) => urlPath === p.replace(/\/$/, '') || urlPath.startsWith(p))) {
-      return reply.type('text/html').sendFile('index.html');
-    }
-    return reply.status(404).send(new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${urlPath}`).toBody());
-  });
-}
+/** Unknown non-API GETs for HTML get the web app's index.html, whose router takes over. */
+const serveWebAppRoutes: NotFoundFallback = (req, reply) => {
+  const urlPath = req.url.split('?')[0];
+  const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
+  if (!wantsHtml || API_PREFIXES.some((p) => urlPath === p.replace(/\/$/, '') || urlPath.startsWith(p))) return undefined;
+  return reply.type('text/html').sendFile('index.html');
+};

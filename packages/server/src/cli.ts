@@ -23,8 +23,8 @@ function out(json: boolean, value: unknown, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 }
 
-async function run(argv: string[], db: Db): Promise<void> {
-  const { values, positionals } = parseArgs({
+function parse(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -39,6 +39,23 @@ async function run(argv: string[], db: Db): Promise<void> {
       json: { type: 'boolean', default: false },
     },
   });
+}
+
+type Parsed = ReturnType<typeof parse>;
+
+const COMMANDS = ['migrate', 'sites create', 'sites list', 'sites set-status', 'seed-demo'];
+
+/** Usage mistakes are found before the database is opened. */
+function checkUsage({ values, positionals }: Parsed): void {
+  const command = positionals.slice(0, positionals[0] === 'sites' ? 2 : 1).join(' ');
+  if (!command) throw new UsageError('No command given');
+  if (!COMMANDS.includes(command)) throw new UsageError(`Unknown command "${command}"`);
+  if (command === 'sites create' && !values.name) throw new UsageError('sites create needs --name');
+  if (values['owner-email'] && !values['owner-password']) throw new UsageError('--owner-email needs --owner-password');
+  if (command === 'sites set-status' && (!values.site || !values.status)) throw new UsageError('sites set-status needs --site and --status');
+}
+
+async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
   const [command, sub] = positionals;
   const json = values.json ?? false;
   if (command === 'migrate') {
@@ -49,10 +66,8 @@ async function run(argv: string[], db: Db): Promise<void> {
   await migrate(db);
   const services = buildServices(db, () => new Date());
   if (command === 'sites' && sub === 'create') {
-    if (!values.name) throw new UsageError('sites create needs --name');
-    if (values['owner-email'] && !values['owner-password']) throw new UsageError('--owner-email needs --owner-password');
     const created = await services.sites.createSite({
-      name: values.name,
+      name: values.name ?? '',
       signupPolicy: values['signup-policy'] as SignupPolicy | undefined,
       currency: values.currency,
       status: values.status as SiteStatus | undefined,
@@ -80,8 +95,7 @@ async function run(argv: string[], db: Db): Promise<void> {
     return;
   }
   if (command === 'sites' && sub === 'set-status') {
-    if (!values.site || !values.status) throw new UsageError('sites set-status needs --site and --status');
-    await services.sites.setStatus(values.site, values.status as SiteStatus);
+    await services.sites.setStatus(values.site ?? '', values.status as SiteStatus);
     out(json, { siteId: values.site, status: values.status }, `Site ${values.site} is now ${values.status}`);
     return;
   }
@@ -90,7 +104,7 @@ async function run(argv: string[], db: Db): Promise<void> {
     out(json, demo ?? {}, demo ? `Created the demo site ${demo.siteId} (clientId ${demo.clientId})` : 'The database already has a site');
     return;
   }
-  throw new UsageError(command ? `Unknown command "${[command, sub].filter(Boolean).join(' ')}"` : 'No command given');
+  throw new UsageError(`Unknown command "${[command, sub].filter(Boolean).join(' ')}"`);
 }
 
 class UsageError extends Error {}
@@ -101,10 +115,12 @@ async function main(): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  const parsed = parse(argv);
+  checkUsage(parsed);
   const config = loadConfig(process.env);
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await run(argv, db);
+    await run(parsed, db);
   } finally {
     await db.close();
   }

@@ -158,13 +158,18 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError(500, 'INTERNAL_ERROR', 'Internal error');
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** Given the chance to answer an unmatched request first (the web app's client-side routes). */
+export type NotFoundFallback = (req: FastifyRequest, reply: FastifyReply) => FastifyReply | undefined;
+
+export function registerErrorHandling(app: FastifyInstance, fallback?: NotFoundFallback): void {
   app.setErrorHandler((error: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) req.log.error({ err: error }, 'unhandled error');
     return reply.status(apiError.status).send(apiError.toBody());
   });
   app.setNotFoundHandler((req: FastifyRequest, reply: FastifyReply) => {
+    const handled = fallback?.(req, reply);
+    if (handled) return handled;
     const apiError = new ApiError(404, 'NOT_FOUND', `No route for ${req.method} ${req.url.split('?')[0]}`);
     return reply.status(404).send(apiError.toBody());
   });

@@ -46,6 +46,7 @@ export type SiteInitializer = (tx: Queryable, site: Site, input: CreateSiteInput
 
 const API_KEY_PREFIX = 'bdg_';
 const SITE_CACHE_MS = 2000;
+const CLIENT_CACHE_MS = 60_000;
 
 export function isValidCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code);
@@ -65,6 +66,8 @@ export class SitesService {
   private readonly initializers: SiteInitializer[] = [];
   /** A short read cache: every request needs its site's status, which changes rarely. */
   private readonly cache = new Map<string, { site: Site | undefined; until: number }>();
+  /** A client belongs to one site for life, so its lookup can be remembered; the site's status is rechecked. */
+  private readonly clients = new Map<string, { siteId: string; allowedOrigins: string[]; until: number }>();
 
   constructor(private readonly db: Db) {}
 
@@ -140,11 +143,16 @@ export class SitesService {
 
   /** Resolves an OAuth client id to its active site; unknown ids are a 400 as OAuth expects. */
   async siteForClient(clientId: string): Promise<{ site: Site; allowedOrigins: string[] }> {
-    const client = await store.findOAuthClient(this.db, clientId);
-    if (!client) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
-    const site = await this.findSite(client.site_id);
+    let client = this.clients.get(clientId);
+    if (!client || client.until <= Date.now()) {
+      const row = await store.findOAuthClient(this.db, clientId);
+      if (!row) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
+      client = { siteId: row.site_id, allowedOrigins: row.allowed_origins, until: Date.now() + CLIENT_CACHE_MS };
+      this.clients.set(clientId, client);
+    }
+    const site = await this.findSite(client.siteId);
     if (!site || site.status === 'DISABLED') throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
-    return { site, allowedOrigins: client.allowed_origins };
+    return { site, allowedOrigins: client.allowedOrigins };
   }
 
   async clientIds(siteId: string): Promise<string[]> {

@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb } from './platform/db.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const CLI = path.join(ROOT, 'packages/server/src/cli.ts');
+const dirs: string[] = [];
+
+function tempDataDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+interface Run { code: number; stdout: string; stderr: string }
+
+function run(command: string, args: string[], env: Record<string, string | undefined>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: ROOT, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const cli = (args: string[], env: Record<string, string | undefined>) => run(process.execPath, ['--import', 'tsx', CLI, ...args], env);
+
+let shared: string;
+beforeAll(async () => {
+  shared = tempDataDir();
+  await cli(['migrate'], { DATA_DIR: shared });
+});
+
+describe('the bodega CLI', () => {
+  it('prints exactly one JSON object for `npm run --silent bodega -- sites create … --json`', async () => {
+    const result = await run('npm', ['run', '--silent', 'bodega', '--', 'sites', 'create', '--name', 'CLI shop', '--signup-policy', 'owner-approval', '--json'], { DATA_DIR: tempDataDir() });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const created = JSON.parse(lines[0]);
+    expect(created).toMatchObject({ siteId: expect.any(String), clientId: expect.any(String), apiKey: expect.stringMatching(/^bdg_/), signupPolicy: 'owner-approval', name: 'CLI shop' });
+  });
+
+  it('creates sites that list afterwards, on the same data directory', async () => {
+    const dataDir = tempDataDir();
+    const created = JSON.parse((await cli(['sites', 'create', '--name', 'Listed', '--json'], { DATA_DIR: dataDir })).stdout);
+    const listed = JSON.parse((await cli(['sites', 'list', '--json'], { DATA_DIR: dataDir })).stdout);
+    expect(listed.sites).toEqual(expect.arrayContaining([expect.objectContaining({ siteId: created.siteId, clientIds: [created.clientId] })]));
+  });
+
+  it('migrates, and says so', async () => {
+    const dataDir = tempDataDir();
+    const first = await cli(['migrate', '--json'], { DATA_DIR: dataDir, DATABASE_URL: undefined });
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout).applied).toContain('0001_platform.sql');
+    const again = await cli(['migrate', '--json'], { DATA_DIR: dataDir, DATABASE_URL: undefined });
+    expect(JSON.parse(again.stdout)).toEqual({ applied: [] });
+  });
+
+  it.each([
+    [['sites', 'create'], /needs --name/],
+    [['sites', 'create', '--name', 'x', '--signup-policy', 'sometimes'], /signupPolicy: must be one of/],
+    [['sites', 'create', '--name', 'x', '--currency', 'XXZ'], /currency/],
+    [['sites', 'create', '--name', 'x', '--owner-email', 'a@b.c'], /--owner-email needs --owner-password/],
+    [['sites', 'frobnicate'], /Unknown command/],
+    [['sites', 'create', '--bogus'], /Unknown option/],
+  ])('refuses %j with a clear message and exit 1', async (args, message) => {
+    const result = await cli(args, { DATA_DIR: shared });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a bad configuration value with one line', async () => {
+    const result = await cli(['sites', 'list'], { DATA_DIR: shared, LOG_LEVEL: 'chatty' });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/LOG_LEVEL must be one of/);
+  });
+
+  it('refuses to open an embedded database another process holds', async () => {
+    const dataDir = tempDataDir();
+    const holder = await openDb({ dataDir });
+    try {
+      const result = await cli(['sites', 'list'], { DATA_DIR: dataDir, DATABASE_URL: undefined });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/in use by another Bodega process \(pid \d+\)/);
+    } finally {
+      await holder.close();
+    }
+    const after = await cli(['sites', 'list', '--json'], { DATA_DIR: dataDir, DATABASE_URL: undefined });
+    expect(after.code).toBe(0);
+  });
+
+  it('takes over a lock left by a process that died', async () => {
+    const dataDir = tempDataDir();
+    fs.writeFileSync(path.join(dataDir, 'bodega.lock'), '999999999');
+    const result = await cli(['sites', 'list', '--json'], { DATA_DIR: dataDir, DATABASE_URL: undefined });
+    expect(result.code).toBe(0);
+  });
+});
