@@ -91,7 +91,8 @@ describe('npm start', () => {
   it('answers unknown API paths with the JSON error shape, not the page', async () => {
     const res = await fetch(`${base}/ecom/v1/nothing`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(404);
-    expect((await res.json()).details.applicationError.code).toBe('NOT_FOUND');
+    const body = (await res.json()) as { details: { applicationError: { code: string } } };
+    expect(body.details.applicationError.code).toBe('NOT_FOUND');
   });
 
   it('refuses a second server on the same embedded database with a clear message', async () => {
