@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDb } from '../test/harness.js';
+import type { Db } from './db.js';
+import { recordEvent } from './events.js';
+import { newId } from './ids.js';
+
+let db: Db;
+beforeAll(async () => {
+  db = await testDb();
+});
+afterAll(() => db.close());
+
+describe(`the database interface (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('returns int8 as a number when it is safe, and as a decimal string when it is not', async () => {
+    const [row] = await db.query<{ small: unknown; big: unknown; counted: unknown }>(
+      "SELECT 42::int8 AS small, 9007199254740993::int8 AS big, (SELECT count(*) FROM generate_series(1, 3)) AS counted");
+    expect(row).toEqual({ small: 42, big: '9007199254740993', counted: 3 });
+  });
+
+  it('returns numeric as an exact decimal string, never a float', async () => {
+    const [row] = await db.query<{ price: unknown }>("SELECT 0.1::numeric + 0.2::numeric AS price");
+    expect(row.price).toBe('0.3');
+  });
+
+  it('returns jsonb parsed and timestamps as dates', async () => {
+    const [row] = await db.query<{ doc: unknown; at: unknown }>(`SELECT '{"a":[1,"x"]}'::jsonb AS doc, '2026-01-02T03:04:05Z'::timestamptz AS at`);
+    expect(row.doc).toEqual({ a: [1, 'x'] });
+    expect(row.at).toEqual(new Date('2026-01-02T03:04:05Z'));
+  });
+
+  it('commits a transaction that resolves and rolls back one that throws', async () => {
+    const kept = newId();
+    const dropped = newId();
+    await db.transaction(async (tx) => {
+      await tx.query("INSERT INTO sites (site_id, name) VALUES ($1, 'kept')", [kept]);
+    });
+    await expect(db.transaction(async (tx) => {
+      await tx.query("INSERT INTO sites (site_id, name) VALUES ($1, 'dropped')", [dropped]);
+      throw new Error('changed my mind');
+    })).rejects.toThrow('changed my mind');
+    const rows = await db.query<{ site_id: string }>('SELECT site_id FROM sites WHERE site_id = ANY($1)', [[kept, dropped]]);
+    expect(rows.map((r) => r.site_id)).toEqual([kept]);
+  });
+
+  it('loses no update when many transactions increment one row at once', async () => {
+    const siteId = newId();
+    await db.query("INSERT INTO sites (site_id, name, settings) VALUES ($1, 'counter', '{\"n\":0}')", [siteId]);
+    await Promise.all(Array.from({ length: 25 }, () => db.transaction(async (tx) => {
+      // Read-modify-write under a row lock: the pattern services use for writes that must not race.
+      const [row] = await tx.query<{ n: number }>("SELECT (settings->>'n')::int AS n FROM sites WHERE site_id = $1 FOR UPDATE", [siteId]);
+      await tx.query("UPDATE sites SET settings = jsonb_build_object('n', $2::int) WHERE site_id = $1", [siteId, row.n + 1]);
+    })));
+    const [row] = await db.query<{ n: number }>("SELECT (settings->>'n')::int AS n FROM sites WHERE site_id = $1", [siteId]);
+    expect(row.n).toBe(25);
+  });
+
+  it('records an outbox event only when its transaction commits', async () => {
+    const siteId = newId();
+    const entityId = newId();
+    await db.transaction((tx) => recordEvent(tx, { siteId, type: 'test.kept', entityType: 'test', entityId, payload: { a: 1 } }));
+    await db.transaction(async (tx) => {
+      await recordEvent(tx, { siteId, type: 'test.dropped', entityType: 'test', entityId, payload: {} });
+      throw new Error('rolled back');
+    }).catch(() => undefined);
+    const events = await db.query<{ type: string; payload: unknown }>('SELECT type, payload FROM outbox_events WHERE site_id = $1', [siteId]);
+    expect(events).toEqual([{ type: 'test.kept', payload: { a: 1 } }]);
+  });
+});
