@@ -14,6 +14,8 @@ import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/qu
 import { SitesService } from './services/sites/service.js';
 import { OAuthService } from './services/oauth/service.js';
 import { oauthRoutes, type GrantHandler } from './services/oauth/routes.js';
+import { DataService } from './services/data/service.js';
+import { dataRoutes } from './services/data/routes.js';
 
 export interface AppDeps {
   db: Db;
@@ -96,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
   await app.register(oauthRoutes(services.oauth, services.grants));
+  await app.register(dataRoutes(new DataService(deps.db, now)));
 
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
   return app;

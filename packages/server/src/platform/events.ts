@@ -23,3 +23,22 @@ export async function recordEvent(tx: Queryable, event: OutboxEvent): Promise<st
   );
   return eventId;
 }
+
+/** Records several events with one statement (bulk writes), in the caller's transaction. */
+export async function recordEvents(tx: Queryable, events: readonly OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((event) => ({
+    site_id: event.siteId,
+    event_id: newId(),
+    type: event.type,
+    entity_type: event.entityType,
+    entity_id: event.entityId,
+    payload: event.payload ?? {},
+  }));
+  await tx.query(
+    `INSERT INTO outbox_events (site_id, event_id, type, entity_type, entity_id, payload)
+     SELECT site_id, event_id, type, entity_type, entity_id, payload
+     FROM jsonb_to_recordset($1::jsonb) AS e(site_id text, event_id text, type text, entity_type text, entity_id text, payload jsonb)`,
+    [JSON.stringify(rows)],
+  );
+}

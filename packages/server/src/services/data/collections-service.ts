@@ -1,0 +1,175 @@
+/**
+ * Data collections and their indexes: the domain rules. Collections change rarely and only from
+ * the back office (WIX_USER) or an API key (APP); routes admit no one else.
+ */
+import type { Db } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/caller.js';
+import { recordEvent } from '../../platform/events.js';
+import { readCollection, readCollectionId, readField, INDEX_LIMITS, type StoredCollection, type StoredField } from './collections.js';
+import { DataErrors } from './errors.js';
+import { createIndexSql, dropIndexSql, pgIndexName, readIndex, readIndexName, type StoredIndex } from './indexes.js';
+import { DEFAULT_PERMISSIONS } from './permissions.js';
+import * as store from './store.js';
+
+export interface ListPage {
+  limit: number;
+  offset: number;
+}
+
+export class CollectionsService {
+  constructor(private readonly db: Db) {}
+
+  /** The collection an item call names, or WDE0025. */
+  async load(ctx: RequestContext, collectionId: unknown): Promise<StoredCollection> {
+    const id = typeof collectionId === 'string' ? collectionId : '';
+    const collection = id === '' ? undefined : await store.findCollection(this.db, ctx.siteId, id);
+    if (!collection) throw DataErrors.collectionNotFound(String(collectionId ?? ''));
+    return collection;
+  }
+
+  async create(ctx: RequestContext, wire: unknown): Promise<StoredCollection> {
+    const definition = readCollection(wire, DEFAULT_PERMISSIONS);
+    return this.db.transaction(async (tx) => {
+      const created = await store.insertCollection(tx, ctx.siteId, definition);
+      if (!created) throw DataErrors.collectionExists(definition.id);
+      await recordEvent(tx, collectionEvent(ctx, 'data_collection.created', created));
+      return created;
+    });
+  }
+
+  async get(ctx: RequestContext, collectionId: unknown): Promise<StoredCollection> {
+    return this.load(ctx, collectionId);
+  }
+
+  async list(ctx: RequestContext, page: ListPage, desc: boolean): Promise<{ collections: StoredCollection[]; total: number }> {
+    return store.listCollections(this.db, ctx.siteId, { ...page, desc });
+  }
+
+  /** Replaces the definition; a given revision must be the current one (optimistic, under a row lock). */
+  async update(ctx: RequestContext, wire: unknown): Promise<StoredCollection> {
+    const definition = readCollection(wire, DEFAULT_PERMISSIONS);
+    return this.db.transaction(async (tx) => {
+      const current = await store.findCollectionForUpdate(tx, ctx.siteId, definition.id);
+      if (!current) throw DataErrors.collectionNotFound(definition.id);
+      if (definition.revision !== undefined && definition.revision !== String(current.revision)) {
+        throw DataErrors.revisionMismatch(definition.id, String(current.revision));
+      }
+      const updated = await store.updateCollection(tx, ctx.siteId, definition);
+      if (!updated) throw DataErrors.collectionNotFound(definition.id);
+      await recordEvent(tx, collectionEvent(ctx, 'data_collection.updated', updated));
+      return updated;
+    });
+  }
+
+  async delete(ctx: RequestContext, collectionId: unknown): Promise<void> {
+    const id = readCollectionId(collectionId);
+    const { pgIndexes } = await this.db.transaction(async (tx) => {
+      const current = await store.findCollectionForUpdate(tx, ctx.siteId, id);
+      if (!current) throw DataErrors.collectionNotFound(id);
+      const removed = await store.deleteCollection(tx, ctx.siteId, id);
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'data_collection.deleted', entityType: 'wix.data.v2.data_collection', entityId: id, payload: { dataCollectionId: id } });
+      return removed;
+    });
+    for (const pgIndex of pgIndexes) await this.db.exec(dropIndexSql(pgIndex, this.db.kind === 'postgres'));
+  }
+
+  /** create-field, update-field, delete-field: one field of the definition, under a row lock. */
+  async changeField(
+    ctx: RequestContext,
+    collectionId: unknown,
+    change: { kind: 'create' | 'update'; field: unknown } | { kind: 'delete'; fieldKey: unknown },
+  ): Promise<StoredCollection> {
+    const id = readCollectionId(collectionId);
+    return this.db.transaction(async (tx) => {
+      const current = await store.findCollectionForUpdate(tx, ctx.siteId, id);
+      if (!current) throw DataErrors.collectionNotFound(id);
+      const fields = applyFieldChange(current.fields, change);
+      const updated = await store.updateCollection(tx, ctx.siteId, { ...current, fields });
+      if (!updated) throw DataErrors.collectionNotFound(id);
+      await recordEvent(tx, collectionEvent(ctx, 'data_collection.updated', updated));
+      return updated;
+    });
+  }
+
+  // ------------------------------------------------------------------------------- indexes
+
+  /**
+   * Builds the index before answering. On PostgreSQL it is built CONCURRENTLY (outside a
+   * transaction) so that writes to other collections go on meanwhile; a build that fails (a
+   * duplicate under a unique index) leaves the index FAILED with WDE0113, as the official API does.
+   */
+  async createIndex(ctx: RequestContext, collectionId: unknown, wire: unknown): Promise<StoredIndex> {
+    const collection = await this.load(ctx, collectionId);
+    const index = readIndex(wire);
+    const existing = await store.listIndexes(this.db, ctx.siteId, collection.id);
+    const unique = existing.filter((candidate) => candidate.unique).length + (index.unique ? 1 : 0);
+    if (existing.length >= INDEX_LIMITS.total || unique > INDEX_LIMITS.unique) {
+      throw DataErrors.indexProblem(400, `Collection [${collection.id}] already has the most indexes allowed (${INDEX_LIMITS.total}, ${INDEX_LIMITS.unique} unique).`);
+    }
+    const pgIndex = pgIndexName(ctx.siteId, collection.id, index.name);
+    if (!(await store.insertIndex(this.db, ctx.siteId, collection.id, index, pgIndex))) {
+      throw DataErrors.indexProblem(409, `Collection [${collection.id}] already has an index named [${index.name}].`);
+    }
+    const concurrently = this.db.kind === 'postgres';
+    try {
+      await this.db.exec(createIndexSql(pgIndex, ctx.siteId, collection.id, index, concurrently));
+      await store.setIndexStatus(this.db, ctx.siteId, collection.id, index.name, 'ACTIVE', null);
+      return { ...index, status: 'ACTIVE', failure: null };
+    } catch (error) {
+      await this.db.exec(dropIndexSql(pgIndex, concurrently)).catch(() => undefined);
+      const failure = isUniqueViolation(error)
+        ? { code: 'WDE0113', description: `Duplicate key error while building index [${index.name}]: two items share a value.` }
+        : { code: 'WDE0112', description: `Unknown error while building index [${index.name}].` };
+      await store.setIndexStatus(this.db, ctx.siteId, collection.id, index.name, 'FAILED', failure);
+      return { ...index, status: 'FAILED', failure };
+    }
+  }
+
+  async dropIndex(ctx: RequestContext, collectionId: unknown, indexName: unknown): Promise<void> {
+    const collection = await this.load(ctx, collectionId);
+    const name = readIndexName(indexName);
+    const pgIndex = await store.deleteIndex(this.db, ctx.siteId, collection.id, name);
+    if (pgIndex === undefined) throw DataErrors.indexProblem(404, `Collection [${collection.id}] has no index named [${name}].`);
+    await this.db.exec(dropIndexSql(pgIndex, this.db.kind === 'postgres'));
+  }
+
+  async listIndexes(ctx: RequestContext, collectionId: unknown, page: ListPage): Promise<{ indexes: StoredIndex[]; total: number }> {
+    const collection = await this.load(ctx, collectionId);
+    const all = await store.listIndexes(this.db, ctx.siteId, collection.id);
+    return { indexes: all.slice(page.offset, page.offset + page.limit), total: all.length };
+  }
+}
+
+function applyFieldChange(
+  fields: readonly StoredField[],
+  change: { kind: 'create' | 'update'; field: unknown } | { kind: 'delete'; fieldKey: unknown },
+): StoredField[] {
+  if (change.kind === 'delete') {
+    const kept = fields.filter((field) => field.key !== change.fieldKey);
+    if (kept.length === fields.length) throw DataErrors.invalidCollection(`There is no field [${String(change.fieldKey)}].`);
+    return kept;
+  }
+  const field = readField(change.field);
+  const at = fields.findIndex((candidate) => candidate.key === field.key);
+  if (change.kind === 'create') {
+    if (at >= 0) throw DataErrors.invalidCollection(`Field [${field.key}] already exists.`);
+    return [...fields, field];
+  }
+  if (at < 0) throw DataErrors.invalidCollection(`There is no field [${field.key}].`);
+  return fields.map((candidate, i) => (i === at ? field : candidate));
+}
+
+function collectionEvent(ctx: RequestContext, type: string, collection: StoredCollection) {
+  return {
+    siteId: ctx.siteId,
+    type,
+    entityType: 'wix.data.v2.data_collection',
+    entityId: collection.id,
+    payload: { dataCollectionId: collection.id, revision: String(collection.revision) },
+  };
+}
+
+/** PostgreSQL's unique_violation, from pg or PGlite. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

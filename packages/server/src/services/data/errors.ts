@@ -1,0 +1,58 @@
+/**
+ * The data store's errors: one WDE code and one human sentence each, which the official SDK shows
+ * as the error message (wire reference §5.5). Codes from the spec (§8) and Wix's published list;
+ * WDE09xx are Bodega's own where Wix publishes none (the query compiler starts that series).
+ */
+import { ApiError } from '../../platform/errors.js';
+import { QueryError } from './query-compiler.js';
+
+export function dataError(status: number, code: string, description: string, data: Record<string, unknown> = {}): ApiError {
+  return new ApiError(status, code, description, data);
+}
+
+export const DataErrors = {
+  collectionNotFound: (collectionId: string) =>
+    dataError(404, 'WDE0025', `The ${collectionId} collection does not exist. Create it before working with its items.`),
+  permissionDenied: (operation: string, collectionId: string) =>
+    dataError(403, 'WDE0027', `The current user does not have permissions to ${operation} on the ${collectionId} collection.`),
+  itemNotFound: (itemId: string, collectionId: string) =>
+    dataError(404, 'WDE0073', `Item [${itemId}] does not exist in collection [${collectionId}].`, { itemId }),
+  itemNotMatching: (itemId: string, collectionId: string) =>
+    dataError(404, 'WDE0073', `Item [${itemId}] does not exist in collection [${collectionId}] or does not match the condition.`, { itemId }),
+  itemExists: (itemId: string, collectionId: string) =>
+    dataError(409, 'WDE0074', `Item [${itemId}] already exists in collection [${collectionId}].`, { itemId }),
+  tooManyItems: (collectionId: string) =>
+    dataError(400, 'WDE0006', `Failed to bulk save items into [${collectionId}]. Cannot save more than 1000 items in one request.`),
+  tooManyIds: (collectionId: string) =>
+    dataError(400, 'WDE0069', `Failed to remove items from [${collectionId}]. Cannot remove more than 1000 items in one request.`),
+  updateWithoutId: () => dataError(400, 'WDE0007', 'Invalid update. Updated object must have a string _id property.'),
+  itemNotObject: (collectionId: string) =>
+    dataError(400, 'WDE0004', `Failed to save an item into [${collectionId}]. Items must be objects.`),
+  itemIdNotString: () => dataError(400, 'WDE0002', 'Item ID must be a non-empty string of at most 512 characters.'),
+  notMultiReference: (fieldName: string) =>
+    dataError(400, 'WDE0020', `Provided property [${fieldName}] is not a multi-reference field.`),
+  collectionExists: (collectionId: string) =>
+    dataError(409, 'WDE0906', `The ${collectionId} collection already exists.`),
+  revisionMismatch: (collectionId: string, revision: string) =>
+    dataError(409, 'WDE0907', `The ${collectionId} collection has changed: its current revision is ${revision}. Read it again and retry.`),
+  invalidModification: (description: string) => dataError(400, 'WDE0908', description),
+  jobNotFound: (jobId: string) => dataError(404, 'WDE0909', `There is no job [${jobId}].`),
+  invalidCollection: (description: string) => dataError(400, 'WDE0910', description),
+  indexProblem: (status: number, description: string) => dataError(status, 'WDE0911', description),
+  uniqueViolation: (itemId: string, collectionId: string) =>
+    dataError(409, 'WDE0912', `Item [${itemId}] has a value that a unique index of collection [${collectionId}] already holds.`, { itemId }),
+} as const;
+
+/** The compiler's QueryError as the wire error (HTTP 400, its code and sentence). */
+export function fromQueryError(error: unknown): unknown {
+  return error instanceof QueryError ? new ApiError(400, error.code, error.message) : error;
+}
+
+/** Runs a pure compile step, turning its QueryError into the wire error. */
+export function compiled<T>(compile: () => T): T {
+  try {
+    return compile();
+  } catch (error) {
+    throw fromQueryError(error);
+  }
+}

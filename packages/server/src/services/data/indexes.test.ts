@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../platform/errors.js';
+import { createIndexSql, dropIndexSql, pgIndexName, readIndex } from './indexes.js';
+import { fieldExpr } from './query-compiler.js';
+
+function codeOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ApiError) return error.code;
+    throw error;
+  }
+  return 'no error';
+}
+
+describe('readIndex', () => {
+  it('reads fields with ASC as the default order', () => {
+    expect(readIndex({ name: 'by price', fields: [{ path: 'category' }, { path: 'price', order: 'DESC' }] })).toEqual({
+      name: 'by price',
+      fields: [
+        { path: 'category', order: 'ASC' },
+        { path: 'price', order: 'DESC' },
+      ],
+      unique: false,
+      caseInsensitive: false,
+    });
+  });
+
+  it.each<[string, unknown]>([
+    ['no fields', { name: 'x', fields: [] }],
+    ['four fields', { name: 'x', fields: ['a', 'b', 'c', 'd'].map((path) => ({ path })) }],
+    ['a unique index on two fields', { name: 'x', unique: true, fields: [{ path: 'a' }, { path: 'b' }] }],
+    ['a repeated field', { name: 'x', fields: [{ path: 'a' }, { path: 'a' }] }],
+    ['a quote in a path', { name: 'x', fields: [{ path: "a'); DROP TABLE data_items; --" }] }],
+    ['a quote in the name', { name: "x'", fields: [{ path: 'a' }] }],
+    ['an unknown order', { name: 'x', fields: [{ path: 'a', order: 'UP' }] }],
+  ])('refuses %s with WDE0911', (_name, wire) => {
+    expect(codeOf(() => readIndex(wire))).toBe('WDE0911');
+  });
+});
+
+describe('index DDL', () => {
+  const name = pgIndexName('site-1', 'Products', 'by price');
+
+  it('names each site, collection and index apart within 63 bytes', () => {
+    expect(name).toMatch(/^data_ix_[0-9a-f]{40}$/);
+    expect(pgIndexName('site-1', 'Products', 'by price')).toBe(name);
+    expect(pgIndexName('site-2', 'Products', 'by price')).not.toBe(name);
+  });
+
+  it('indexes the compiler expressions of one collection, item_id last', () => {
+    const index = readIndex({ name: 'by price', fields: [{ path: 'category' }, { path: 'price', order: 'DESC' }] });
+    expect(createIndexSql(name, 'site-1', 'Products', index, false)).toBe(
+      `CREATE INDEX "${name}" ON data_items (site_id, collection_id, (${fieldExpr('category')}), (${fieldExpr('price')}) DESC, item_id) ` +
+        `WHERE site_id = 'site-1' AND collection_id = 'Products'`,
+    );
+  });
+
+  it('makes a unique index without item_id, concurrently when asked', () => {
+    const index = readIndex({ name: 'sku', unique: true, fields: [{ path: 'sku' }] });
+    expect(createIndexSql(name, 's', 'c', index, true)).toBe(
+      `CREATE UNIQUE INDEX CONCURRENTLY "${name}" ON data_items (site_id, collection_id, (data->'sku')) WHERE site_id = 's' AND collection_id = 'c'`,
+    );
+    expect(dropIndexSql(name, true)).toBe(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * Data items as stored and as sent, pure. An item is a JSON document whose `_id`, `_createdDate`,
+ * `_updatedDate` and `_owner` the server keeps; every other field is stored as given.
+ */
+import type { OutboxEvent } from '../../platform/events.js';
+import { DataErrors } from './errors.js';
+import { canonicaliseDates, isPlainObject, type JsonObject, type JsonValue } from './wire-values.js';
+
+export const SYSTEM_FIELDS: readonly string[] = ['_id', '_createdDate', '_updatedDate', '_owner'];
+export const MAX_ITEM_ID_LENGTH = 512;
+export const MAX_BULK = 1000;
+
+export interface ItemInput {
+  id: string;
+  data: JsonObject;
+}
+
+/** The wire envelope of one item in a response. */
+export interface WireDataItem {
+  id: string;
+  dataCollectionId: string;
+  data: JsonObject;
+}
+
+const isItemId = (value: unknown): value is string =>
+  typeof value === 'string' && value !== '' && value.length <= MAX_ITEM_ID_LENGTH;
+
+/**
+ * Reads `dataItem {id?, data}`. The id is `data._id`, else `dataItem.id`; when both are absent an
+ * insert gets a new one and an update (`requireId`) is refused with WDE0007.
+ */
+export function readItemInput(
+  wire: unknown,
+  collectionId: string,
+  options: { requireId: boolean; newId: () => string },
+): ItemInput {
+  if (!isPlainObject(wire) || !isPlainObject(wire.data)) throw DataErrors.itemNotObject(collectionId);
+  const data = wire.data as JsonObject;
+  const given = data._id ?? wire.id;
+  if (given === undefined || given === null) {
+    if (options.requireId) throw DataErrors.updateWithoutId();
+    return { id: options.newId(), data };
+  }
+  if (!isItemId(given)) throw options.requireId ? DataErrors.updateWithoutId() : DataErrors.itemIdNotString();
+  return { id: given, data };
+}
+
+export function readItemId(value: unknown): string {
+  if (!isItemId(value)) throw DataErrors.itemIdNotString();
+  return value;
+}
+
+export const wireDate = (date: Date): JsonObject => ({ $date: date.toISOString() });
+
+/** A new item: the caller's fields, then the system fields; dates canonical so they sort in time order. */
+export function stampNew(input: ItemInput, now: Date, owner: string): JsonObject {
+  const date = wireDate(now);
+  return canonicalObject({ ...input.data, _id: input.id, _createdDate: date, _updatedDate: date, _owner: owner });
+}
+
+/** A replacement for a stored item: it keeps the stored creation date and owner. */
+export function stampReplacement(input: ItemInput, stored: { createdDate: JsonValue | undefined; owner: JsonValue | undefined }, now: Date): JsonObject {
+  const data: JsonObject = { ...input.data, _id: input.id, _updatedDate: wireDate(now) };
+  if (stored.createdDate !== undefined) data._createdDate = stored.createdDate;
+  else delete data._createdDate;
+  if (stored.owner !== undefined) data._owner = stored.owner;
+  else delete data._owner;
+  return canonicalObject(data);
+}
+
+function canonicalObject(data: JsonObject): JsonObject {
+  const canonical = canonicaliseDates(data);
+  return isPlainObject(canonical) ? (canonical as JsonObject) : data;
+}
+
+export function toWireItem(collectionId: string, data: JsonObject): WireDataItem {
+  return { id: typeof data._id === 'string' ? data._id : '', dataCollectionId: collectionId, data };
+}
+
+/**
+ * Splits a bulk request into runs in which each id appears once, keeping order. Each run is one
+ * statement; later runs see the earlier ones' writes, so a repeated id behaves as two calls in a row.
+ */
+export function uniqueRuns<T>(entries: readonly T[], idOf: (entry: T) => string): T[][] {
+  const runs: T[][] = [];
+  let run: T[] = [];
+  let seen = new Set<string>();
+  for (const entry of entries) {
+    const id = idOf(entry);
+    if (seen.has(id)) {
+      runs.push(run);
+      run = [];
+      seen = new Set();
+    }
+    seen.add(id);
+    run.push(entry);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+export function itemPayload(collectionId: string, data: JsonObject): JsonObject {
+  return { dataCollectionId: collectionId, dataItemId: data._id ?? null, dataItem: data };
+}
+
+/** An item's outbox event; item ids are unique per collection, so the entity id names both. */
+export function itemEvent(siteId: string, collectionId: string, type: string, itemId: string, payload: JsonObject): OutboxEvent {
+  return { siteId, type, entityType: 'wix.data.v2.data_item', entityId: `${collectionId}/${itemId}`, payload };
+}

@@ -1,0 +1,415 @@
+/**
+ * Data store HTTP: the paths of `@wix/data` (items, collections, indexes) under both prefixes the
+ * official SDK uses — `/wix-data` (www and edge.wixapis.com) and `/_api/cloud-data` (a custom
+ * apiBaseUrl). Item calls admit every caller and leave the per-collection permission to the
+ * service; changing collections and indexes is for the back office and API keys.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static, type TSchema } from 'typebox';
+import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
+import { toWireCollection } from './collections.js';
+import { dataError } from './errors.js';
+import { toWireIndex } from './indexes.js';
+import { MAX_BULK, toWireItem } from './items.js';
+import type { ListPage } from './collections-service.js';
+import type { BulkAction, DataService, IncludeReference, ItemOutcome, ReferencedResult } from './service.js';
+import type { Page } from './query-compiler.js';
+import { isPlainObject, type JsonObject } from './wire-values.js';
+
+export const DATA_PREFIXES = ['/wix-data', '/_api/cloud-data'] as const;
+
+const CollectionId = Type.String({ minLength: 1, maxLength: 256 });
+const Anything = Type.Unknown();
+const Flag = Type.Optional(Type.Boolean());
+const ListPaging = Type.Optional(
+  Type.Object({
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  }),
+);
+
+const body = <T extends Record<string, TSchema>>(properties: T) => Type.Object({ dataCollectionId: CollectionId, ...properties });
+
+const ItemBody = body({ dataItem: Anything, condition: Type.Optional(Anything), returnEntity: Flag });
+const PatchBody = body({ patch: Type.Object({ dataItemId: Anything, fieldModifications: Anything }), condition: Type.Optional(Anything) });
+const RemoveBody = body({ dataItemId: Anything, condition: Type.Optional(Anything) });
+const QueryBody = body({ query: Type.Optional(Anything), includeReferences: Type.Optional(Anything), returnTotalCount: Flag });
+const SearchBody = body({ search: Type.Optional(Anything), includeReferences: Type.Optional(Anything), returnTotalCount: Flag });
+const CountBody = body({ filter: Type.Optional(Anything) });
+const DistinctBody = body({
+  fieldName: Type.Optional(Anything),
+  filter: Type.Optional(Anything),
+  order: Type.Optional(Anything),
+  paging: Type.Optional(Anything),
+  cursorPaging: Type.Optional(Anything),
+  returnTotalCount: Flag,
+});
+const AggregateBody = body({
+  initialFilter: Type.Optional(Anything),
+  aggregation: Type.Optional(Anything),
+  finalFilter: Type.Optional(Anything),
+  sort: Type.Optional(Anything),
+  paging: Type.Optional(Anything),
+  cursorPaging: Type.Optional(Anything),
+  returnTotalCount: Flag,
+});
+const BulkItemsBody = body({ dataItems: Type.Array(Anything), condition: Type.Optional(Anything), returnEntity: Flag });
+const BulkPatchBody = body({
+  patches: Type.Array(Type.Object({ dataItemId: Anything, fieldModifications: Anything })),
+  condition: Type.Optional(Anything),
+  returnEntity: Flag,
+});
+const BulkRemoveBody = body({ dataItemIds: Type.Array(Anything), condition: Type.Optional(Anything) });
+const ReferencesBody = body({ dataItemReferences: Type.Array(Anything) });
+const ReplaceReferencesBody = body({ referringItemFieldName: Anything, referringItemId: Anything, newReferencedItemIds: Type.Array(Anything) });
+const IsReferencedBody = body({ referringItemFieldName: Anything, referringItemId: Anything, referencedItemId: Anything });
+const QueryReferencedBody = body({
+  referringItemId: Type.Optional(Anything),
+  referringItemIds: Type.Optional(Type.Array(Anything)),
+  referringItemFieldName: Anything,
+  order: Type.Optional(Type.Union([Type.Literal('ASC'), Type.Literal('DESC')])),
+  paging: ListPaging,
+  cursorPaging: Type.Optional(Anything),
+  fields: Type.Optional(Type.Array(Type.String())),
+  returnTotalCount: Flag,
+});
+const PatchByFilterBody = body({ filter: Anything, fieldModifications: Anything });
+const RemoveByFilterBody = body({ filter: Anything });
+const GetItemQuery = Type.Object({
+  dataCollectionId: CollectionId,
+  fields: Type.Optional(Type.Array(Type.String())),
+  includeReferences: Type.Optional(Anything),
+});
+
+const CollectionBody = Type.Object({ collection: Anything });
+const CollectionQuery = Type.Object({ dataCollectionId: Type.Optional(Type.String()) });
+const ListCollectionsQuery = Type.Object({
+  paging: ListPaging,
+  sort: Type.Optional(Type.Object({ fieldName: Type.Optional(Type.String()), order: Type.Optional(Type.String()) })),
+});
+const FieldBody = body({ field: Anything });
+const DeleteFieldBody = body({ fieldKey: Type.String({ minLength: 1, maxLength: 1000 }) });
+const IndexBody = body({ index: Anything });
+const DropIndexQuery = Type.Object({ dataCollectionId: CollectionId, indexName: Type.String({ minLength: 1, maxLength: 128 }) });
+const ListIndexesQuery = Type.Object({ dataCollectionId: CollectionId, paging: ListPaging });
+
+type Body<T extends TSchema> = Static<T>;
+
+const items = { config: { callers: ALL_CALLERS } } as const;
+const backOffice = { config: { callers: BACK_OFFICE } } as const;
+
+export function dataRoutes(data: DataService) {
+  return async (app: FastifyInstance) => {
+    app.addHook('onReady', async () => {
+      void data.jobs.resumeWaiting().catch(() => undefined);
+    });
+    app.addHook('onClose', async () => {
+      await data.jobs.close();
+    });
+    for (const prefix of DATA_PREFIXES) registerItemRoutes(app, data, prefix);
+    for (const prefix of DATA_PREFIXES) registerCollectionRoutes(app, data, prefix);
+  };
+}
+
+function registerItemRoutes(app: FastifyInstance, data: DataService, p: string): void {
+  app.get(`${p}/v2/items/:dataItemId`, { ...items, schema: { querystring: GetItemQuery } }, async (req) => {
+    const query = req.query as Body<typeof GetItemQuery>;
+    const { dataItemId } = req.params as { dataItemId: string };
+    const item = await data.get(req.ctx, query.dataCollectionId, dataItemId, { fields: query.fields, includeReferences: readIncludes(query.includeReferences) });
+    return { dataItem: toWireItem(query.dataCollectionId, item) };
+  });
+
+  app.post(`${p}/v2/items`, { ...items, schema: { body: ItemBody } }, async (req) => {
+    const b = req.body as Body<typeof ItemBody>;
+    return { dataItem: toWireItem(b.dataCollectionId, await data.insert(req.ctx, b.dataCollectionId, b.dataItem)) };
+  });
+
+  app.post(`${p}/v2/items/update`, { ...items, schema: { body: ItemBody } }, async (req) => {
+    const b = req.body as Body<typeof ItemBody>;
+    return { dataItem: toWireItem(b.dataCollectionId, await data.update(req.ctx, b.dataCollectionId, b.dataItem, conditionOf(b.condition))) };
+  });
+
+  app.post(`${p}/v2/items/save`, { ...items, schema: { body: ItemBody } }, async (req) => {
+    const b = req.body as Body<typeof ItemBody>;
+    return { dataItem: toWireItem(b.dataCollectionId, await data.save(req.ctx, b.dataCollectionId, b.dataItem)) };
+  });
+
+  app.post(`${p}/v2/items/patch`, { ...items, schema: { body: PatchBody } }, async (req) => {
+    const b = req.body as Body<typeof PatchBody>;
+    return { dataItem: toWireItem(b.dataCollectionId, await data.patch(req.ctx, b.dataCollectionId, b.patch, conditionOf(b.condition))) };
+  });
+
+  app.post(`${p}/v2/items/remove`, { ...items, schema: { body: RemoveBody } }, async (req) => {
+    const b = req.body as Body<typeof RemoveBody>;
+    return { dataItem: toWireItem(b.dataCollectionId, await data.remove(req.ctx, b.dataCollectionId, b.dataItemId, conditionOf(b.condition))) };
+  });
+
+  app.post(`${p}/v2/items/truncate`, { ...items, schema: { body: body({}) } }, async (req) => {
+    await data.truncate(req.ctx, (req.body as { dataCollectionId: string }).dataCollectionId);
+    return {};
+  });
+
+  // The SDK sends a query as GET with `.r` when the URL fits in 2048 characters, else as POST.
+  const query = async (req: FastifyRequest) => {
+    const b = (req.method === 'GET' ? req.query : req.body) as Body<typeof QueryBody>;
+    const page = await data.query(req.ctx, b.dataCollectionId, { query: b.query, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b.includeReferences) });
+    return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
+  };
+  app.get(`${p}/v2/items/query`, { ...items, schema: { querystring: QueryBody } }, query);
+  app.post(`${p}/v2/items/query`, { ...items, schema: { body: QueryBody } }, query);
+
+  app.post(`${p}/v2/items/search`, { ...items, schema: { body: SearchBody } }, async (req) => {
+    const b = req.body as Body<typeof SearchBody>;
+    const page = await data.search(req.ctx, b.dataCollectionId, { search: b.search, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b.includeReferences) });
+    return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
+  });
+
+  app.post(`${p}/v2/items/count`, { ...items, schema: { body: CountBody } }, async (req) => {
+    const b = req.body as Body<typeof CountBody>;
+    return { totalCount: await data.count(req.ctx, b.dataCollectionId, b.filter) };
+  });
+
+  app.post(`${p}/v2/items/query-distinct-values`, { ...items, schema: { body: DistinctBody } }, async (req) => {
+    const b = req.body as Body<typeof DistinctBody>;
+    const page = await data.distinct(req.ctx, b.dataCollectionId, b);
+    return { distinctValues: page.items, pagingMetadata: page.pagingMetadata };
+  });
+
+  app.post(`${p}/v2/items/aggregate`, { ...items, schema: { body: AggregateBody } }, async (req) => {
+    const b = req.body as Body<typeof AggregateBody>;
+    const page = await data.aggregate(req.ctx, b.dataCollectionId, b);
+    return { results: page.items, pagingMetadata: page.pagingMetadata };
+  });
+
+  // ------------------------------------------------------------------------- bulk
+
+  app.post(`${p}/v2/bulk/items/insert`, { ...items, schema: { body: BulkItemsBody } }, async (req) => {
+    const b = req.body as Body<typeof BulkItemsBody>;
+    return bulkResponse(b.dataCollectionId, await data.bulkInsert(req.ctx, b.dataCollectionId, b.dataItems), b.returnEntity === true);
+  });
+
+  app.post(`${p}/v2/bulk/items/save`, { ...items, schema: { body: BulkItemsBody } }, async (req) => {
+    const b = req.body as Body<typeof BulkItemsBody>;
+    return bulkResponse(b.dataCollectionId, await data.bulkSave(req.ctx, b.dataCollectionId, b.dataItems), b.returnEntity === true);
+  });
+
+  app.post(`${p}/v2/bulk/items/update`, { ...items, schema: { body: BulkItemsBody } }, async (req) => {
+    const b = req.body as Body<typeof BulkItemsBody>;
+    return bulkResponse(b.dataCollectionId, await data.bulkUpdate(req.ctx, b.dataCollectionId, b.dataItems, conditionOf(b.condition)), b.returnEntity === true);
+  });
+
+  app.post(`${p}/v2/bulk/items/patch`, { ...items, schema: { body: BulkPatchBody } }, async (req) => {
+    const b = req.body as Body<typeof BulkPatchBody>;
+    return bulkResponse(b.dataCollectionId, await data.bulkPatch(req.ctx, b.dataCollectionId, b.patches, conditionOf(b.condition)), b.returnEntity === true);
+  });
+
+  app.post(`${p}/v2/bulk/items/remove`, { ...items, schema: { body: BulkRemoveBody } }, async (req) => {
+    const b = req.body as Body<typeof BulkRemoveBody>;
+    return bulkResponse(b.dataCollectionId, await data.bulkRemove(req.ctx, b.dataCollectionId, b.dataItemIds, conditionOf(b.condition)), false);
+  });
+
+  app.post(`${p}/v2/bulk/items/async-patch-by-filter`, { ...items, schema: { body: PatchByFilterBody } }, async (req) => {
+    const b = req.body as Body<typeof PatchByFilterBody>;
+    return { jobId: await data.startPatchByFilter(req.ctx, b.dataCollectionId, b.filter, b.fieldModifications) };
+  });
+
+  app.post(`${p}/v2/bulk/items/async-remove-by-filter`, { ...items, schema: { body: RemoveByFilterBody } }, async (req) => {
+    const b = req.body as Body<typeof RemoveByFilterBody>;
+    return { jobId: await data.startRemoveByFilter(req.ctx, b.dataCollectionId, b.filter) };
+  });
+
+  app.get(`${p}/v2/async-jobs/:jobId/status`, items, async (req) => {
+    return data.jobStatus(req.ctx, (req.params as { jobId: string }).jobId);
+  });
+
+  // ------------------------------------------------------------------------- references
+
+  app.post(`${p}/v2/bulk/items/insert-references`, { ...items, schema: { body: ReferencesBody } }, async (req) => {
+    const b = req.body as Body<typeof ReferencesBody>;
+    const references = b.dataItemReferences.map(readReference);
+    await data.insertReferences(req.ctx, b.dataCollectionId, references);
+    return referencesResponse(references, 'INSERT');
+  });
+
+  app.post(`${p}/v2/bulk/items/remove-references`, { ...items, schema: { body: ReferencesBody } }, async (req) => {
+    const b = req.body as Body<typeof ReferencesBody>;
+    const references = b.dataItemReferences.map(readReference);
+    await data.removeReferences(req.ctx, b.dataCollectionId, references);
+    return referencesResponse(references, 'DELETE');
+  });
+
+  app.post(`${p}/v2/items/replace-references`, { ...items, schema: { body: ReplaceReferencesBody } }, async (req) => {
+    const b = req.body as Body<typeof ReplaceReferencesBody>;
+    await data.replaceReferences(req.ctx, b.dataCollectionId, b.referringItemFieldName, b.referringItemId, b.newReferencedItemIds);
+    return {};
+  });
+
+  app.post(`${p}/v2/items/is-referenced`, { ...items, schema: { body: IsReferencedBody } }, async (req) => {
+    const b = req.body as Body<typeof IsReferencedBody>;
+    return { isReferenced: await data.isReferenced(req.ctx, b.dataCollectionId, b.referringItemFieldName, b.referringItemId, b.referencedItemId) };
+  });
+
+  app.post(`${p}/v2/items/query-referenced`, { ...items, schema: { body: QueryReferencedBody } }, async (req) => {
+    const b = req.body as Body<typeof QueryReferencedBody>;
+    if (b.cursorPaging !== undefined) {
+      throw dataError(400, 'WDE0902', 'Referenced items page by offset: send paging {limit, offset} (no cursor is issued).');
+    }
+    const referringItemIds = b.referringItemIds ?? (b.referringItemId === undefined ? [] : [b.referringItemId]);
+    if (referringItemIds.length === 0 || referringItemIds.length > MAX_BULK) {
+      throw dataError(400, 'WDE0036', `Give 1 to ${MAX_BULK} referring items in referringItemId or referringItemIds.`);
+    }
+    const { results, pagingMetadata } = await data.queryReferenced(req.ctx, b.dataCollectionId, {
+      referringItemIds,
+      fieldName: b.referringItemFieldName,
+      desc: b.order === 'DESC',
+      limit: b.paging?.limit ?? 50,
+      offset: b.paging?.offset ?? 0,
+      total: b.returnTotalCount === true,
+      fields: b.fields,
+    });
+    return { results: results.map((result) => toWireReferenced(b, result)), pagingMetadata };
+  });
+}
+
+function registerCollectionRoutes(app: FastifyInstance, data: DataService, p: string): void {
+  const collections = data.collections;
+
+  app.post(`${p}/v2/collections`, { ...backOffice, schema: { body: CollectionBody } }, async (req) => {
+    return { collection: toWireCollection(await collections.create(req.ctx, (req.body as Body<typeof CollectionBody>).collection)) };
+  });
+
+  app.put(`${p}/v2/collections`, { ...backOffice, schema: { body: CollectionBody } }, async (req) => {
+    return { collection: toWireCollection(await collections.update(req.ctx, (req.body as Body<typeof CollectionBody>).collection)) };
+  });
+
+  app.get(`${p}/v2/collections/:dataCollectionId`, { ...items, schema: { querystring: CollectionQuery } }, async (req) => {
+    return { collection: toWireCollection(await collections.get(req.ctx, (req.params as { dataCollectionId: string }).dataCollectionId)) };
+  });
+
+  app.get(`${p}/v2/collections`, { ...items, schema: { querystring: ListCollectionsQuery } }, async (req) => {
+    const q = req.query as Body<typeof ListCollectionsQuery>;
+    const page = listPage(q.paging);
+    const { collections: list, total } = await collections.list(req.ctx, page, q.sort?.order?.toUpperCase() === 'DESC');
+    return { collections: list.map(toWireCollection), pagingMetadata: { count: list.length, offset: page.offset, total, tooManyToCount: false } };
+  });
+
+  app.delete(`${p}/v2/collections/:dataCollectionId`, { ...backOffice, schema: { querystring: CollectionQuery } }, async (req) => {
+    await collections.delete(req.ctx, (req.params as { dataCollectionId: string }).dataCollectionId);
+    return {};
+  });
+
+  app.post(`${p}/v2/collections/create-field`, { ...backOffice, schema: { body: FieldBody } }, async (req) => {
+    const b = req.body as Body<typeof FieldBody>;
+    return { dataCollection: toWireCollection(await collections.changeField(req.ctx, b.dataCollectionId, { kind: 'create', field: b.field })) };
+  });
+
+  app.post(`${p}/v2/collections/update-field`, { ...backOffice, schema: { body: FieldBody } }, async (req) => {
+    const b = req.body as Body<typeof FieldBody>;
+    return { dataCollection: toWireCollection(await collections.changeField(req.ctx, b.dataCollectionId, { kind: 'update', field: b.field })) };
+  });
+
+  app.post(`${p}/v2/collections/delete-field`, { ...backOffice, schema: { body: DeleteFieldBody } }, async (req) => {
+    const b = req.body as Body<typeof DeleteFieldBody>;
+    return { dataCollection: toWireCollection(await collections.changeField(req.ctx, b.dataCollectionId, { kind: 'delete', fieldKey: b.fieldKey })) };
+  });
+
+  // ------------------------------------------------------------------------- indexes
+
+  app.post(`${p}/v2/indexes`, { ...backOffice, schema: { body: IndexBody } }, async (req) => {
+    const b = req.body as Body<typeof IndexBody>;
+    return { index: toWireIndex(await collections.createIndex(req.ctx, b.dataCollectionId, b.index)) };
+  });
+
+  app.delete(`${p}/v2/indexes`, { ...backOffice, schema: { querystring: DropIndexQuery } }, async (req) => {
+    const q = req.query as Body<typeof DropIndexQuery>;
+    await collections.dropIndex(req.ctx, q.dataCollectionId, q.indexName);
+    return {};
+  });
+
+  app.get(`${p}/v2/indexes`, { ...backOffice, schema: { querystring: ListIndexesQuery } }, async (req) => {
+    const q = req.query as Body<typeof ListIndexesQuery>;
+    const page = listPage(q.paging);
+    const { indexes, total } = await collections.listIndexes(req.ctx, q.dataCollectionId, page);
+    return { indexes: indexes.map(toWireIndex), pagingMetadata: { count: indexes.length, offset: page.offset, total, tooManyToCount: false } };
+  });
+
+  app.get(`${p}/v2/indexes/available`, { ...backOffice, schema: { querystring: Type.Object({ dataCollectionId: CollectionId }) } }, async () => {
+    return { regular1Field: 20, regular3Field: 20, unique1Field: 5, total: 25 };
+  });
+}
+
+// ---------------------------------------------------------------------------------- wire helpers
+
+function listPage(paging: { limit?: number; offset?: number } | undefined): ListPage {
+  return { limit: paging?.limit ?? 50, offset: paging?.offset ?? 0 };
+}
+
+/** `condition: {filter}` as the SDK sends it; an absent condition changes nothing. */
+function conditionOf(condition: unknown): unknown {
+  if (condition === undefined || condition === null) return undefined;
+  if (!isPlainObject(condition)) throw dataError(400, 'WDE0016', 'condition should be an object {filter}.');
+  return condition.filter ?? undefined;
+}
+
+function readIncludes(value: unknown): IncludeReference[] {
+  if (value === undefined || value === null) return [];
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  return list.map((entry) => {
+    const field = isPlainObject(entry) ? entry.field : entry;
+    const limit = isPlainObject(entry) && entry.limit !== undefined && entry.limit !== null ? Number(entry.limit) : 50;
+    if (typeof field !== 'string' || field === '' || !Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
+      throw dataError(400, 'WDE0019', 'includeReferences lists {field, limit?} with a field name and a limit from 1 to 1000.');
+    }
+    return { field, limit };
+  });
+}
+
+function readReference(value: unknown) {
+  if (!isPlainObject(value)) {
+    throw dataError(400, 'WDE0019', 'Each reference is an object with referringItemFieldName, referringItemId and referencedItemId.');
+  }
+  return { referringItemFieldName: value.referringItemFieldName, referringItemId: value.referringItemId, referencedItemId: value.referencedItemId };
+}
+
+function wireItems(collectionId: string, page: Page) {
+  return page.items.filter(isPlainObject).map((item) => toWireItem(collectionId, item as JsonObject));
+}
+
+function bulkResponse(collectionId: string, outcomes: ItemOutcome[], returnEntity: boolean) {
+  const results = outcomes.map((outcome) => {
+    const metadata = { originalIndex: outcome.index, ...(outcome.id === undefined ? {} : { id: outcome.id }) };
+    if ('error' in outcome) {
+      const { code, description, data } = outcome.error;
+      return { action: outcome.action, itemMetadata: { ...metadata, success: false, error: { code, description, data } } };
+    }
+    return {
+      action: outcome.action,
+      itemMetadata: { ...metadata, success: true },
+      ...(returnEntity ? { dataItem: toWireItem(collectionId, outcome.data) } : {}),
+    };
+  });
+  const totalSuccesses = outcomes.filter((outcome) => !('error' in outcome)).length;
+  return { results, bulkActionMetadata: { totalSuccesses, totalFailures: outcomes.length - totalSuccesses, undetailedFailures: 0 } };
+}
+
+function referencesResponse(references: ReturnType<typeof readReference>[], action: BulkAction) {
+  return {
+    results: references.map((reference, index) => ({ action, referenceMetadata: { originalIndex: index, success: true }, dataItemReference: reference })),
+    bulkActionMetadata: { totalSuccesses: references.length, totalFailures: 0, undetailedFailures: 0 },
+  };
+}
+
+function toWireReferenced(request: { dataCollectionId: string; referringItemFieldName: unknown }, result: ReferencedResult) {
+  if (result.data) {
+    return { referringItemId: result.referringItemId, dataItem: toWireItem(result.referencedCollectionId, result.data) };
+  }
+  return {
+    referringItemId: result.referringItemId,
+    unresolvedReference: {
+      referringItemId: result.referringItemId,
+      referringItemFieldName: request.referringItemFieldName,
+      referencedItemId: result.referencedItemId,
+      unauthorized: result.unauthorized === true,
+    },
+  };
+}
