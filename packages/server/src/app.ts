@@ -16,16 +16,17 @@ import { OAuthService } from './services/oauth/service.js';
 import { oauthRoutes, type GrantHandler } from './services/oauth/routes.js';
 import { DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
+import { registerSignIn, signInServices, type SignInConfig, type SignInServices } from './services/identity/wiring.js';
 
 export interface AppDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'>;
+  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom'>>;
   /** The clock every service reads; tests pass their own. */
   now?: () => Date;
 }
 
 /** Every service of one app instance, built once and shared by routes, the CLI and tests. */
-export interface Services {
+export interface Services extends SignInServices {
   sites: SitesService;
   oauth: OAuthService;
   /** Token grants beyond anonymous and refresh_token, keyed by grant type. */
@@ -44,10 +45,11 @@ export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 /** Paths that belong to the API; any other GET for HTML falls through to the web app. */
 const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz'];
 
-export function buildServices(db: Db, now: () => Date): Services {
+export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}): Services {
   const sites = new SitesService(db);
   const oauth = new OAuthService(db, sites, now);
-  return { sites, oauth, grants: new Map() };
+  const grants = new Map<string, GrantHandler>();
+  return { sites, oauth, grants, ...signInServices(db, now, { sites, oauth, grants }, config) };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -61,7 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512, querystringParser: (text) => decodeQueryString(text) },
   };
   const app = Fastify(options);
-  const services = buildServices(deps.db, now);
+  const services = buildServices(deps.db, now, deps.config);
   app.decorate('services', services);
 
   const webDir = deps.config.webDir && fs.existsSync(path.join(deps.config.webDir, 'index.html')) ? deps.config.webDir : undefined;
@@ -99,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(oauthRoutes(services.oauth, services.grants));
   await app.register(dataRoutes(new DataService(deps.db, now)));
+  await registerSignIn(app, services, deps.config);
 
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
   return app;

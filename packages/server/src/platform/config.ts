@@ -1,6 +1,8 @@
 import path from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+/** Who checks sign-in captcha tokens: nobody, or the test provider that accepts the token `pass`. */
+export type CaptchaProvider = 'none' | 'test';
 
 export interface Config {
   port: number;
@@ -12,11 +14,18 @@ export interface Config {
   logLevel: LogLevel;
   /** Built web app served at `/`; absent in tests that only need the API. */
   webDir: string | undefined;
+  captchaProvider: CaptchaProvider;
+  /** Requests per minute one IP may make to each register, login and recovery call; 0 turns it off. */
+  authRateLimitPerMinute: number;
+  /** Sender of the server's e-mails; defaults to no-reply at the PUBLIC_URL host. */
+  mailFrom: string | undefined;
 }
 
 export class ConfigError extends Error {}
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const CAPTCHA_PROVIDERS: readonly CaptchaProvider[] = ['none', 'test'];
+export const DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE = 30;
 
 /** Reads and validates the environment; throws ConfigError with one clear line on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir?: string } = {}): Config {
@@ -30,7 +39,20 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir?: string }
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
   }
-  return { port, host, dataDir, databaseUrl, publicUrl, smtpUrl, logLevel, webDir: defaults.webDir };
+  const captchaProvider = (nonEmpty('CAPTCHA_PROVIDER', env.CAPTCHA_PROVIDER) ?? 'none') as CaptchaProvider;
+  if (!CAPTCHA_PROVIDERS.includes(captchaProvider)) {
+    throw new ConfigError(`CAPTCHA_PROVIDER must be one of ${CAPTCHA_PROVIDERS.join(', ')} (got "${env.CAPTCHA_PROVIDER}")`);
+  }
+  const rateLimit = nonEmpty('AUTH_RATE_LIMIT_PER_MINUTE', env.AUTH_RATE_LIMIT_PER_MINUTE);
+  if (rateLimit !== undefined && !/^\d{1,6}$/.test(rateLimit)) {
+    throw new ConfigError(`AUTH_RATE_LIMIT_PER_MINUTE must be a whole number, 0 to turn it off (got "${rateLimit}")`);
+  }
+  const authRateLimitPerMinute = rateLimit === undefined ? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE : Number(rateLimit);
+  const mailFrom = nonEmpty('MAIL_FROM', env.MAIL_FROM);
+  return {
+    port, host, dataDir, databaseUrl, publicUrl, smtpUrl, logLevel, webDir: defaults.webDir,
+    captchaProvider, authRateLimitPerMinute, mailFrom,
+  };
 }
 
 function nonEmpty(name: string, value: string | undefined): string | undefined {

@@ -92,6 +92,11 @@ export class OAuthService {
     await store.revokeSession(this.db, siteId, sessionId);
   }
 
+  /** The OAuth client a sign-in session belongs to (the authorized_client grant keeps the visitor's). */
+  async clientIdOfSession(siteId: string, sessionId: string): Promise<string | undefined> {
+    return store.findSessionClientId(this.db, siteId, sessionId);
+  }
+
   /** Ends every sign-in of a subject (password change, block). */
   async revokeSubject(siteId: string, subjectId: string): Promise<void> {
     await store.revokeSubject(this.db, siteId, subjectId);

@@ -37,6 +37,12 @@ export async function revokeSession(db: Queryable, siteId: string, sessionId: st
   return rows.length;
 }
 
+export async function findSessionClientId(db: Queryable, siteId: string, sessionId: string): Promise<string | undefined> {
+  const rows = await db.query<{ client_id: string }>(
+    'SELECT client_id FROM refresh_tokens WHERE site_id = $1 AND session_id = $2 LIMIT 1', [siteId, sessionId]);
+  return rows[0]?.client_id;
+}
+
 export async function revokeSubject(db: Queryable, siteId: string, subjectId: string): Promise<number> {
   const rows = await db.query(
     'UPDATE refresh_tokens SET revoked_at = now() WHERE site_id = $1 AND subject_id = $2 AND revoked_at IS NULL RETURNING session_id',

@@ -1,0 +1,200 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { Type, type Static } from 'typebox';
+import { ALL_CALLERS, type CallerKind } from '../../platform/caller.js';
+import { ApiError } from '../../platform/errors.js';
+import type { IdentityService, SiteContext } from './service.js';
+import { toWireIdentity, toWireOutcome } from './wire.js';
+
+export const AUTHENTICATION_PREFIX = '/_api/iam/authentication';
+export const VERIFICATION_PREFIX = '/_api/iam/verification/v1';
+/** Recovery is served at the www.wixapis.com path and the custom-host one (wire-surface §1.2). */
+export const RECOVERY_PREFIXES = ['/_api/iam/recovery/v1', '/_iam/recovery/v1'];
+
+const Text = (maxLength: number) => Type.String({ maxLength });
+
+const CustomValue = Type.Object({
+  strValue: Type.Optional(Text(10_000)),
+  numValue: Type.Optional(Type.Union([Type.Number(), Type.String({ maxLength: 32 })])),
+  dateValue: Type.Optional(Text(64)),
+  boolValue: Type.Optional(Type.Boolean()),
+  listValue: Type.Optional(Type.Unknown()),
+  mapValue: Type.Optional(Type.Unknown()),
+});
+
+const Address = Type.Object({
+  country: Type.Optional(Text(100)),
+  subdivision: Type.Optional(Text(100)),
+  city: Type.Optional(Text(200)),
+  postalCode: Type.Optional(Text(50)),
+  addressLine: Type.Optional(Text(500)),
+  addressLine1: Type.Optional(Text(500)),
+  addressLine2: Type.Optional(Text(500)),
+});
+
+/** `identityProfile` as register and sign-on accept it; unknown keys are kept as sent. */
+export const IdentityProfile = Type.Object({
+  firstName: Type.Optional(Text(200)),
+  lastName: Type.Optional(Text(200)),
+  nickname: Type.Optional(Text(200)),
+  picture: Type.Optional(Text(2048)),
+  emails: Type.Optional(Type.Array(Text(254), { maxItems: 20 })),
+  phones: Type.Optional(Type.Array(Text(50), { maxItems: 20 })),
+  labels: Type.Optional(Type.Array(Text(200), { maxItems: 50 })),
+  language: Type.Optional(Text(20)),
+  privacyStatus: Type.Optional(Type.Union([Type.Literal('UNDEFINED'), Type.Literal('PUBLIC'), Type.Literal('PRIVATE')])),
+  customFields: Type.Optional(Type.Array(Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), value: Type.Optional(CustomValue) }), { maxItems: 100 })),
+  addresses: Type.Optional(Type.Array(Type.Object({ address: Type.Optional(Address), tag: Type.Optional(Text(32)) }), { maxItems: 20 })),
+  company: Type.Optional(Text(200)),
+  position: Type.Optional(Text(200)),
+  birthdate: Type.Optional(Text(32)),
+  slug: Type.Optional(Text(100)),
+  subscription: Type.Optional(Type.Boolean()),
+  vatId: Type.Optional(Text(50)),
+});
+
+const LoginId = Type.Object({ email: Type.Optional(Type.Unknown()) });
+const CaptchaTokens = Type.Array(Type.Unknown(), { maxItems: 10 });
+
+const RegisterBody = Type.Object({
+  loginId: Type.Optional(LoginId),
+  password: Type.Optional(Type.Unknown()),
+  profile: Type.Optional(IdentityProfile),
+  captchaTokens: Type.Optional(CaptchaTokens),
+  clientMetaData: Type.Optional(Type.Unknown()),
+});
+type RegisterBody = Static<typeof RegisterBody>;
+
+const LoginBody = Type.Object({
+  loginId: Type.Optional(LoginId),
+  password: Type.Optional(Type.String({ maxLength: 4096 })),
+  captchaTokens: Type.Optional(CaptchaTokens),
+  clientMetaData: Type.Optional(Type.Unknown()),
+  stateToken: Type.Optional(Text(512)),
+});
+type LoginBody = Static<typeof LoginBody>;
+
+const ChangePasswordBody = Type.Object({ newPassword: Type.Optional(Type.Unknown()) });
+const SignOnBody = Type.Object({
+  loginId: Type.Optional(LoginId),
+  profile: Type.Optional(IdentityProfile),
+  verifyEmail: Type.Optional(Type.Boolean()),
+  mergeExistingContact: Type.Optional(Type.Boolean()),
+});
+type SignOnBody = Static<typeof SignOnBody>;
+
+const VerifyDuringAuthBody = Type.Object({ code: Type.String({ maxLength: 32 }), stateToken: Type.String({ minLength: 1, maxLength: 512 }) });
+const ResendBody = Type.Object({ stateToken: Type.String({ minLength: 1, maxLength: 512 }) });
+const StartBody = Type.Object({ identityId: Type.String({ minLength: 1, maxLength: 128 }), target: Type.Optional(Type.Literal('EMAIL')) });
+const VerifyBody = Type.Object({ verificationId: Type.String({ minLength: 1, maxLength: 128 }), code: Type.String({ maxLength: 32 }) });
+
+const SendEmailBody = Type.Object({
+  email: Type.String({ maxLength: 320 }),
+  language: Type.Optional(Text(20)),
+  redirect: Type.Optional(Type.Object({ url: Type.Optional(Text(2048)), clientId: Type.Optional(Text(128)) })),
+});
+const RecoverBody = Type.Object({ recoveryToken: Type.String({ minLength: 1, maxLength: 512 }), password: Type.Optional(Type.Unknown()) });
+const ActivationBody = Type.Object({ identityId: Type.String({ minLength: 1, maxLength: 128 }), emailOptions: Type.Optional(Type.Unknown()) });
+
+const MEMBERS: readonly CallerKind[] = ['MEMBER', 'WIX_USER'];
+const SELF_OR_BACK_OFFICE: readonly CallerKind[] = ['MEMBER', 'WIX_USER', 'APP'];
+const BACK_OFFICE: readonly CallerKind[] = ['WIX_USER', 'APP'];
+
+export interface IdentityRoutesOptions {
+  /** Requests per minute per IP on each sign-in call; read per request, 0 turns it off. */
+  rateLimitPerMinute: () => number;
+}
+
+function siteContext(req: FastifyRequest): SiteContext {
+  return { siteId: req.ctx.siteId, caller: req.ctx.caller };
+}
+
+/** Register, login, verification and recovery (wire-surface §3). */
+export function identityRoutes(identity: IdentityService, options: IdentityRoutesOptions) {
+  return async (app: FastifyInstance) => {
+    await app.register(rateLimit, {
+      global: false,
+      max: () => Math.max(1, options.rateLimitPerMinute()),
+      timeWindow: 60_000,
+      allowList: () => options.rateLimitPerMinute() <= 0,
+      errorResponseBuilder: (_req, context) =>
+        new ApiError(429, 'TOO_MANY_REQUESTS', `Too many requests from this address; retry in ${context.after}`),
+    });
+    const limited = { rateLimit: {} };
+
+    app.post(`${AUTHENTICATION_PREFIX}/v2/register`, { schema: { body: RegisterBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
+      const body = req.body as RegisterBody;
+      return toWireOutcome(await identity.register(siteContext(req), {
+        email: body.loginId?.email, password: body.password, profile: body.profile, captchaTokens: body.captchaTokens,
+      }));
+    });
+
+    // Login never answers a validationError (the official SDK crashes on one): schema failures
+    // become an application error.
+    app.post(`${AUTHENTICATION_PREFIX}/v2/login`, { schema: { body: LoginBody }, attachValidation: true, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
+      if (req.validationError) throw new ApiError(400, 'INVALID_ARGUMENT', `Invalid login request: ${req.validationError.message}`);
+      const body = req.body as LoginBody;
+      return toWireOutcome(await identity.login(siteContext(req), { email: body.loginId?.email, password: body.password, captchaTokens: body.captchaTokens }));
+    });
+
+    app.post(`${AUTHENTICATION_PREFIX}/v2/change-password`, { schema: { body: ChangePasswordBody }, config: { callers: MEMBERS } }, async (req) => {
+      await identity.changePassword(siteContext(req), (req.body as Static<typeof ChangePasswordBody>).newPassword);
+      return {};
+    });
+
+    // An API key alone (with wix-site-id), or `<accessToken>,<apiKey>` as the official SDK sends it.
+    app.post(`${AUTHENTICATION_PREFIX}/v2/sign-on`, { schema: { body: SignOnBody } }, async (req) => {
+      const body = req.body as SignOnBody;
+      let ctx: SiteContext;
+      if (req.caller?.kind === 'APP') {
+        ctx = siteContext(req);
+      } else {
+        const combined = await identity.resolveTokenAndApiKey(req.headers.authorization);
+        const visitor = combined.claims.role === 'visitor';
+        ctx = {
+          siteId: combined.siteId,
+          caller: visitor ? { kind: 'ANONYMOUS_VISITOR', siteId: combined.siteId, subjectId: combined.claims.subjectId } : null,
+        };
+      }
+      const result = await identity.signOn(ctx, { email: body.loginId?.email, profile: body.profile, verifyEmail: body.verifyEmail });
+      return { sessionToken: result.sessionToken, identity: toWireIdentity(result.identity) };
+    });
+
+    const verifyPaths = [`${VERIFICATION_PREFIX}/auth/verify`];
+    for (const path of verifyPaths) {
+      app.post(path, { schema: { body: VerifyDuringAuthBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
+        const body = req.body as Static<typeof VerifyDuringAuthBody>;
+        return toWireOutcome(await identity.verifyDuringAuthentication(siteContext(req), { code: body.code.trim(), stateToken: body.stateToken }));
+      });
+    }
+    app.post(`${VERIFICATION_PREFIX}/auth/resend`, { schema: { body: ResendBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) =>
+      toWireOutcome(await identity.resendCode(siteContext(req), (req.body as Static<typeof ResendBody>).stateToken)));
+    for (const path of [`${VERIFICATION_PREFIX}/start`, `${VERIFICATION_PREFIX}/Start`]) {
+      app.post(path, { schema: { body: StartBody }, config: { callers: SELF_OR_BACK_OFFICE, ...limited } }, async (req) =>
+        identity.startVerification(siteContext(req), (req.body as Static<typeof StartBody>).identityId));
+    }
+    app.post(`${VERIFICATION_PREFIX}/verify`, { schema: { body: VerifyBody }, config: { callers: SELF_OR_BACK_OFFICE, ...limited } }, async (req) => {
+      const body = req.body as Static<typeof VerifyBody>;
+      await identity.verify(siteContext(req), { verificationId: body.verificationId, code: body.code.trim() });
+      return {};
+    });
+
+    for (const prefix of RECOVERY_PREFIXES) {
+      app.post(`${prefix}/send-email`, { schema: { body: SendEmailBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
+        const body = req.body as Static<typeof SendEmailBody>;
+        await identity.sendRecoveryEmail(siteContext(req), { email: body.email, redirect: body.redirect });
+        return {};
+      });
+      // Public: the token names its site, so the reset page needs no sign-in.
+      app.post(`${prefix}/recover`, { schema: { body: RecoverBody }, config: limited }, async (req) => {
+        const body = req.body as Static<typeof RecoverBody>;
+        const ctx = req.caller ? siteContext(req) : null;
+        return { identity: toWireIdentity(await identity.recover(ctx, { recoveryToken: body.recoveryToken, password: body.password })) };
+      });
+      app.post(`${prefix}/activation-email`, { schema: { body: ActivationBody }, config: { callers: BACK_OFFICE, ...limited } }, async (req) => {
+        await identity.sendActivationEmail(siteContext(req), (req.body as Static<typeof ActivationBody>).identityId);
+        return {};
+      });
+    }
+  };
+}

@@ -1,0 +1,29 @@
+import type { AuthOutcome, Identity } from './service.js';
+
+/** Identity on the wire (`@wix/identity` Identity; the SDK renames id and the dates). */
+export function toWireIdentity(identity: Identity): Record<string, unknown> {
+  return {
+    id: identity.identityId,
+    revision: String(identity.revision),
+    createdDate: identity.createdDate.toISOString(),
+    updatedDate: identity.updatedDate.toISOString(),
+    lastLoginDate: identity.lastLoginDate?.toISOString(),
+    identityProfile: { ...identity.profile, privacyStatus: identity.privacyStatus },
+    email: { address: identity.loginEmail, isVerified: identity.emailVerified },
+    status: { name: identity.status, reasons: identity.statusReasons },
+    metadata: { tags: [] },
+    connections: [],
+    factors: identity.hasPassword ? [{ factorId: `${identity.identityId}-password`, type: 'PASSWORD', status: 'ENABLED' }] : [],
+  };
+}
+
+/** The state-machine answer of register, login and verify. */
+export function toWireOutcome(outcome: AuthOutcome): Record<string, unknown> {
+  return {
+    state: outcome.state,
+    sessionToken: outcome.sessionToken,
+    stateToken: outcome.stateToken,
+    identity: toWireIdentity(outcome.identity),
+    additionalData: {},
+  };
+}
