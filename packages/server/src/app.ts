@@ -17,6 +17,7 @@ import { oauthRoutes, type GrantHandler } from './services/oauth/routes.js';
 import { DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
 import { registerSignIn, signInServices, type SignInConfig, type SignInServices } from './services/identity/wiring.js';
+import { buildCommerce, commerceRoutes, mergeCartsAtSignIn, type CommerceServices } from './services/commerce.js';
 
 export interface AppDeps {
   db: Db;
@@ -31,6 +32,8 @@ export interface Services extends SignInServices {
   oauth: OAuthService;
   /** Token grants beyond anonymous and refresh_token, keyed by grant type. */
   grants: Map<string, GrantHandler>;
+  /** Catalog, cart, checkout and orders. */
+  commerce: CommerceServices;
 }
 
 declare module 'fastify' {
@@ -49,7 +52,10 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
   const sites = new SitesService(db);
   const oauth = new OAuthService(db, sites, now);
   const grants = new Map<string, GrantHandler>();
-  return { sites, oauth, grants, ...signInServices(db, now, { sites, oauth, grants }, config) };
+  const signIn = signInServices(db, now, { sites, oauth, grants }, config);
+  const commerce = buildCommerce(db, sites, now);
+  mergeCartsAtSignIn(commerce, signIn.identity);
+  return { sites, oauth, grants, ...signIn, commerce };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -102,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(oauthRoutes(services.oauth, services.grants));
   await app.register(dataRoutes(new DataService(deps.db, now)));
   await registerSignIn(app, services, deps.config);
+  await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
 
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
   return app;

@@ -1,0 +1,194 @@
+// Line items of carts and checkouts: what a buyer asked for (references to the catalog, or custom
+// lines an API key adds), resolved against the catalog as it is now, and turned into pricing input.
+// Pure: no I/O, no clock.
+import {
+  discountedPrice,
+  resolveVariant,
+  STORES_APP_ID,
+  stockOf,
+  variantPrice,
+  variantSku,
+  variantWeight,
+  type CatalogOptions,
+  type MediaItem,
+  type Product,
+} from '../catalog/products.js';
+import type { Address, CouponDefinition, ItemType, MerchantDiscount, PricingInput, PricingLine, StockInfo } from './pricing.js';
+import type { CommerceSettings } from './settings.js';
+
+export const MAX_LINE_QUANTITY = 100_000;
+
+export interface CatalogReference {
+  appId: string;
+  catalogItemId: string;
+  options?: CatalogOptions & Record<string, unknown>;
+}
+
+/** A line an API key adds with its own price (CUSTOM_AMOUNT_ITEM unless it says otherwise). */
+export interface CustomLine {
+  productName: string;
+  price: bigint;
+  fullPrice?: bigint;
+  itemType: ItemType;
+  descriptionLines: DescriptionLine[];
+  media?: { url: string; width: number; height: number };
+  url?: string;
+  weight?: string;
+  sku?: string;
+  /** Null or absent: unlimited. */
+  quantityAvailable?: number | null;
+  catalogReference?: CatalogReference;
+  taxable: boolean;
+}
+
+export interface LineRef {
+  id: string;
+  quantity: number;
+  catalogReference?: CatalogReference;
+  custom?: CustomLine;
+}
+
+export interface DescriptionLine {
+  name: string;
+  value: string;
+  /** For color choices: the color code. */
+  color?: string;
+}
+
+export interface ResolvedLine {
+  ref: LineRef;
+  productId?: string;
+  variantId?: string;
+  slug?: string;
+  name: string;
+  /** Unit price after the catalog's discount. */
+  price: bigint;
+  /** Unit price before it. */
+  fullPrice: bigint;
+  itemType: ItemType;
+  weight: string | null;
+  sku: string | null;
+  image: Pick<MediaItem, 'url' | 'width' | 'height'> & { altText?: string } | null;
+  descriptionLines: DescriptionLine[];
+  stock: StockInfo;
+}
+
+/** Resolves lines against the products they point at; hidden or deleted products are NOT_FOUND. */
+export function resolveLines(refs: readonly LineRef[], products: ReadonlyMap<string, Product>): ResolvedLine[] {
+  return refs.map((ref) => {
+    if (ref.custom) {
+      const c = ref.custom;
+      return {
+        ref,
+        name: c.productName,
+        price: c.price,
+        fullPrice: c.fullPrice ?? c.price,
+        itemType: c.itemType,
+        weight: c.weight ?? null,
+        sku: c.sku ?? null,
+        image: c.media ?? null,
+        descriptionLines: c.descriptionLines,
+        stock: { found: true, inStock: c.quantityAvailable === undefined || c.quantityAvailable === null || c.quantityAvailable > 0, quantityAvailable: c.quantityAvailable ?? null },
+      };
+    }
+    const productId = ref.catalogReference?.catalogItemId ?? '';
+    const product = products.get(productId);
+    const missing: ResolvedLine = {
+      ref,
+      productId,
+      name: product?.name ?? '',
+      price: 0n,
+      fullPrice: 0n,
+      itemType: product?.productType === 'digital' ? 'DIGITAL' : 'PHYSICAL',
+      weight: null,
+      sku: null,
+      image: null,
+      descriptionLines: [],
+      stock: { found: false, inStock: false },
+    };
+    if (!product || !product.visible || ref.catalogReference?.appId !== STORES_APP_ID) return missing;
+    const resolution = resolveVariant(product, ref.catalogReference.options);
+    if (!resolution.ok || !resolution.variant.visible) return missing;
+    const { variant, customTextFields } = resolution;
+    const level = stockOf(product, variant);
+    const fullPrice = variantPrice(product, variant);
+    const main = product.media[0];
+    return {
+      ref,
+      productId,
+      variantId: variant.id,
+      slug: product.slug,
+      name: product.name,
+      price: discountedPrice(fullPrice, product.discount),
+      fullPrice,
+      itemType: product.productType === 'digital' ? 'DIGITAL' : 'PHYSICAL',
+      weight: variantWeight(product, variant),
+      sku: variantSku(product, variant),
+      image: main ? { url: main.url, width: main.width, height: main.height, ...(main.altText ? { altText: main.altText } : {}) } : null,
+      descriptionLines: [
+        ...product.options.map((option) => {
+          const value = variant.choices[option.name] ?? '';
+          const choice = option.choices.find((c) => c.value === value);
+          return { name: option.name, value, ...(option.optionType === 'color' && choice ? { color: choice.description } : {}) };
+        }),
+        ...Object.entries(customTextFields).map(([name, value]) => ({ name, value })),
+      ],
+      stock: { found: true, inStock: level.inStock, quantityAvailable: level.tracked ? level.quantity : null },
+    };
+  });
+}
+
+export function toPricingLines(lines: readonly ResolvedLine[]): PricingLine[] {
+  return lines.map((line) => ({
+    id: line.ref.id,
+    ...(line.productId !== undefined && { productId: line.productId }),
+    itemType: line.itemType,
+    quantity: line.ref.quantity,
+    price: line.price,
+    fullPrice: line.fullPrice,
+    ...(line.weight !== null && { weight: line.weight }),
+    taxable: line.ref.custom ? line.ref.custom.taxable : true,
+    stock: line.stock,
+  }));
+}
+
+export interface PricingContext {
+  currency: string;
+  now: Date;
+  settings: CommerceSettings;
+  couponCode?: string | null;
+  /** The site's coupon for couponCode; null when there is none. */
+  coupon?: CouponDefinition | null;
+  merchantDiscounts?: readonly MerchantDiscount[];
+  shippingAddress?: Address | null;
+  billingAddress?: Address | null;
+  selectedShippingOptionCode?: string | null;
+  calculateTax?: boolean;
+  calculateShipping?: boolean;
+}
+
+export function pricingInput(lines: readonly ResolvedLine[], c: PricingContext): PricingInput {
+  return {
+    currency: c.currency,
+    now: c.now,
+    lines: toPricingLines(lines),
+    ...(c.couponCode ? { coupon: { code: c.couponCode, definition: c.coupon ?? null } } : {}),
+    ...(c.merchantDiscounts?.length ? { merchantDiscounts: c.merchantDiscounts } : {}),
+    ...(c.shippingAddress ? { shippingAddress: c.shippingAddress } : {}),
+    ...(c.billingAddress ? { billingAddress: c.billingAddress } : {}),
+    ...(c.selectedShippingOptionCode ? { selectedShippingOptionCode: c.selectedShippingOptionCode } : {}),
+    shippingRegions: c.settings.shippingRegions,
+    pickupOptions: c.settings.pickupOptions,
+    ...(c.settings.tax ? { tax: c.settings.tax } : {}),
+    ...(c.calculateTax !== undefined && { calculateTax: c.calculateTax }),
+    ...(c.calculateShipping !== undefined && { calculateShipping: c.calculateShipping }),
+  };
+}
+
+/** Where a wire address says it is, for shipping and tax rules. */
+export function addressRegion(address: Record<string, unknown> | null | undefined): Address | undefined {
+  if (!address) return undefined;
+  const country = typeof address.country === 'string' ? address.country : undefined;
+  const subdivision = typeof address.subdivision === 'string' ? address.subdivision : undefined;
+  return country ? { country, ...(subdivision ? { subdivision } : {}) } : undefined;
+}

@@ -1,0 +1,249 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
+import { ApiError, type FieldViolation } from '../../platform/errors.js';
+import { formatDecimal, MoneyError, parseAmount, parseDecimal, toWireMoney } from './money.js';
+import type { Buyer, CartService, Coupon } from './service.js';
+import { currentBuyer } from './service.js';
+import {
+  AddressWithContact,
+  CustomLineItemInput,
+  fromWireCustomLines,
+  fromWireLineItems,
+  fromWireMerchantDiscounts,
+  LineItemInput,
+  MerchantDiscountInput,
+  SelectedShippingOption,
+  Address,
+  toWireCart,
+  toWireEstimate,
+} from './wire.js';
+
+/** Current cart at www/edge.wixapis.com and at a custom host. */
+export const CURRENT_CART_PREFIXES = ['/ecom/v1/carts/current', '/_api/ecom-cart/v1/carts/current'];
+
+/**
+ * An API key has no buyer of its own. By default its "current cart" is the key's own cart (like a
+ * point-of-sale terminal); a backend acting for a shopper names them in this header.
+ */
+export const BUYER_HEADER = 'bodega-buyer';
+
+export function namedBuyer(req: FastifyRequest): Buyer | undefined {
+  if (req.ctx.caller.kind !== 'APP') return undefined;
+  const header = req.headers[BUYER_HEADER];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const match = /^(visitor|member):([A-Za-z0-9_-]{1,100})$/.exec(value);
+  if (!match) throw ApiError.validation([{ field: BUYER_HEADER, rule: 'FORMAT', description: 'use visitor:<visitorId> or member:<memberId>' }]);
+  return { kind: match[1] as 'visitor' | 'member', id: match[2] };
+}
+
+const AddBody = Type.Object({
+  lineItems: Type.Optional(Type.Array(LineItemInput, { maxItems: 300 })),
+  customLineItems: Type.Optional(Type.Array(CustomLineItemInput, { maxItems: 300 })),
+  businessLocationId: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+});
+
+const UpdateBody = Type.Object({
+  cartInfo: Type.Optional(Type.Object({
+    buyerNote: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+    contactInfo: Type.Optional(AddressWithContact),
+    selectedShippingOption: Type.Optional(SelectedShippingOption),
+    businessLocationId: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  })),
+  couponCode: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  merchantDiscounts: Type.Optional(Type.Array(MerchantDiscountInput, { maxItems: 20 })),
+  lineItems: Type.Optional(Type.Array(LineItemInput, { maxItems: 300 })),
+  customLineItems: Type.Optional(Type.Array(CustomLineItemInput, { maxItems: 300 })),
+});
+
+const RemoveLinesBody = Type.Object({ lineItemIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 300 }) });
+
+const QuantitiesBody = Type.Object({
+  lineItems: Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 0, maximum: 100_000 }) }), { minItems: 1, maxItems: 300 }),
+});
+
+const EstimateBody = Type.Object({
+  selectedShippingOption: Type.Optional(SelectedShippingOption),
+  shippingAddress: Type.Optional(Address),
+  billingAddress: Type.Optional(Address),
+  selectedMemberships: Type.Optional(Type.Object({})),
+  calculateTax: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  calculateShipping: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  calculateAdditionalFees: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+});
+
+const CouponSpec = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 100 })),
+  code: Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' }),
+  startTime: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+  expirationTime: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+  usageLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()])),
+  minimumSubtotal: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ maxLength: 40 }), Type.Null()])),
+  moneyOffAmount: Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.String({ maxLength: 40 })])),
+  percentOffRate: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100 })),
+  active: Type.Optional(Type.Boolean()),
+  scope: Type.Optional(Type.Object({
+    namespace: Type.Optional(Type.String({ maxLength: 50 })),
+    group: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ maxLength: 50 })), entityId: Type.Optional(Type.String({ maxLength: 100 })) })),
+  })),
+  /** Bodega: several products at once (the scope names one). */
+  productIds: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 1000 })),
+});
+const CreateCouponBody = Type.Object({ specification: CouponSpec });
+const QueryCouponsBody = Type.Object({
+  query: Type.Optional(Type.Object({ paging: Type.Optional(Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), offset: Type.Optional(Type.Integer({ minimum: 0 })) })) })),
+});
+
+function couponFromWire(spec: Static<typeof CouponSpec>, currency: string): Omit<Coupon, 'id' | 'timesUsed' | 'createdDate'> {
+  const violations: FieldViolation[] = [];
+  const amount = (field: string, value: number | string): bigint => {
+    try {
+      return parseAmount(typeof value === 'number' ? formatDecimal(parseDecimal(value)) : value, currency);
+    } catch (error) {
+      if (!(error instanceof MoneyError)) throw error;
+      violations.push({ field, rule: error.rule === 'DECIMAL_MAX_SCALE' ? 'DECIMAL_MAX_SCALE' : 'FORMAT', description: error.message });
+      return 0n;
+    }
+  };
+  let discount: Coupon['discount'] = { type: 'AMOUNT', amount: 0n };
+  if ((spec.moneyOffAmount !== undefined) === (spec.percentOffRate !== undefined)) {
+    violations.push({ field: 'specification', rule: 'REQUIRED_ONE_OF_FIELD', description: 'give moneyOffAmount or percentOffRate' });
+  } else if (spec.moneyOffAmount !== undefined) {
+    discount = { type: 'AMOUNT', amount: amount('specification.moneyOffAmount', spec.moneyOffAmount) };
+  } else if (spec.percentOffRate !== undefined) {
+    discount = { type: 'PERCENT', percent: formatDecimal(parseDecimal(spec.percentOffRate)) };
+  }
+  const validFrom = spec.startTime ? new Date(spec.startTime) : null;
+  const validUntil = spec.expirationTime ? new Date(spec.expirationTime) : null;
+  if (validFrom && validUntil && validUntil <= validFrom) violations.push({ field: 'specification.expirationTime', rule: 'VALIDATION', description: 'must be after startTime' });
+  const productIds = [...(spec.productIds ?? []), ...(spec.scope?.group?.name === 'product' && spec.scope.group.entityId ? [spec.scope.group.entityId] : [])];
+  const minimum = spec.minimumSubtotal === undefined || spec.minimumSubtotal === null ? null : amount('specification.minimumSubtotal', spec.minimumSubtotal);
+  if (violations.length) throw ApiError.validation(violations);
+  return {
+    code: spec.code,
+    name: spec.name ?? spec.code,
+    discount,
+    minimumSubtotal: minimum,
+    validFrom,
+    validUntil,
+    usageLimit: spec.usageLimit ?? null,
+    productIds: [...new Set(productIds)],
+    active: spec.active ?? true,
+  };
+}
+
+function toWireCoupon(c: Coupon, currency: string, now: Date) {
+  const number = (minor: bigint) => Number(toWireMoney(minor, currency).amount);
+  return {
+    id: c.id,
+    specification: {
+      name: c.name,
+      code: c.code,
+      ...(c.validFrom && { startTime: c.validFrom.toISOString() }),
+      ...(c.validUntil && { expirationTime: c.validUntil.toISOString() }),
+      ...(c.usageLimit !== null && { usageLimit: c.usageLimit }),
+      ...(c.minimumSubtotal !== null && { minimumSubtotal: number(c.minimumSubtotal) }),
+      ...(c.discount.type === 'AMOUNT' ? { moneyOffAmount: number(c.discount.amount) } : { percentOffRate: Number(c.discount.percent) }),
+      ...(c.productIds.length ? { productIds: c.productIds, scope: { namespace: 'stores', group: { name: 'product', entityId: c.productIds[0] } } } : {}),
+      active: c.active,
+    },
+    numberOfUsages: c.timesUsed,
+    expired: c.validUntil !== null && c.validUntil <= now,
+    dateCreated: c.createdDate.toISOString(),
+  };
+}
+
+export function cartRoutes(cart: CartService, publicUrl: string) {
+  return async (app: FastifyInstance) => {
+    const buyer = (req: FastifyRequest) => currentBuyer(req.ctx, namedBuyer(req));
+    const currency = async (req: FastifyRequest) => (await cart.site(req.ctx.siteId)).settings.currency;
+
+    for (const prefix of CURRENT_CART_PREFIXES) {
+      const config = { callers: ALL_CALLERS };
+      app.get(prefix, { config }, async (req) => ({ cart: toWireCart(await cart.getCurrentCart(req.ctx, buyer(req)), publicUrl) }));
+
+      app.patch(prefix, { config, schema: { body: UpdateBody } }, async (req) => {
+        const body = req.body as Static<typeof UpdateBody>;
+        const c = await currency(req);
+        const info = body.cartInfo;
+        const view = await cart.updateCurrentCart(req.ctx, buyer(req), {
+          ...(body.couponCode !== undefined && { couponCode: body.couponCode }),
+          ...(body.merchantDiscounts !== undefined && { merchantDiscounts: fromWireMerchantDiscounts(body.merchantDiscounts, c) }),
+          ...(info?.buyerNote !== undefined && { buyerNote: info.buyerNote }),
+          ...(info?.contactInfo !== undefined && { contactInfo: info.contactInfo }),
+          ...(info?.selectedShippingOption !== undefined && { selectedShippingOption: { code: info.selectedShippingOption.code, ...(info.selectedShippingOption.carrierId ? { carrierId: info.selectedShippingOption.carrierId } : {}) } }),
+          ...(info?.businessLocationId !== undefined && { businessLocationId: info.businessLocationId }),
+          ...((body.lineItems || body.customLineItems) && {
+            add: { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) },
+          }),
+        });
+        return { cart: toWireCart(view, publicUrl) };
+      });
+
+      app.delete(prefix, { config }, async (req) => {
+        await cart.deleteCurrentCart(req.ctx, buyer(req));
+        return {};
+      });
+
+      app.post(`${prefix}/add-to-cart`, { config, schema: { body: AddBody } }, async (req) => {
+        const body = req.body as Static<typeof AddBody>;
+        if (!body.lineItems?.length && !body.customLineItems?.length) {
+          throw ApiError.validation([{ field: 'lineItems', rule: 'MIN_SIZE', description: 'must not be empty', data: { threshold: 1 } }]);
+        }
+        const view = await cart.addToCurrentCart(req.ctx, buyer(req), {
+          lineItems: fromWireLineItems(body.lineItems),
+          customLineItems: fromWireCustomLines(body.customLineItems, await currency(req)),
+          ...(body.businessLocationId !== undefined && { businessLocationId: body.businessLocationId }),
+        });
+        return { cart: toWireCart(view, publicUrl) };
+      });
+
+      app.post(`${prefix}/remove-line-items`, { config, schema: { body: RemoveLinesBody } }, async (req) => {
+        const view = await cart.removeLineItems(req.ctx, buyer(req), (req.body as Static<typeof RemoveLinesBody>).lineItemIds);
+        return { cart: toWireCart(view, publicUrl) };
+      });
+
+      app.post(`${prefix}/remove-coupon`, { config }, async (req) => ({ cart: toWireCart(await cart.removeCoupon(req.ctx, buyer(req)), publicUrl) }));
+
+      app.post(`${prefix}/update-line-items-quantity`, { config, schema: { body: QuantitiesBody } }, async (req) => {
+        const view = await cart.updateLineItemsQuantity(req.ctx, buyer(req), (req.body as Static<typeof QuantitiesBody>).lineItems);
+        return { cart: toWireCart(view, publicUrl) };
+      });
+
+      app.post(`${prefix}/estimate-totals`, { config, schema: { body: EstimateBody } }, async (req) => {
+        const body = req.body as Static<typeof EstimateBody>;
+        const view = await cart.estimateTotals(req.ctx, buyer(req), {
+          ...(body.shippingAddress && { shippingAddress: body.shippingAddress }),
+          ...(body.billingAddress && { billingAddress: body.billingAddress }),
+          ...(body.selectedShippingOption && { selectedShippingOption: body.selectedShippingOption }),
+          ...(typeof body.calculateTax === 'boolean' && { calculateTax: body.calculateTax }),
+          ...(typeof body.calculateShipping === 'boolean' && { calculateShipping: body.calculateShipping }),
+        });
+        return toWireEstimate(view, publicUrl);
+      });
+    }
+
+    // Coupons for the back office, in the shape of the Wix coupons API.
+    for (const prefix of ['/stores/v2/coupons', '/_api/bodega/v1/coupons']) {
+      const config = { callers: BACK_OFFICE };
+      app.post(prefix, { config, schema: { body: CreateCouponBody } }, async (req) => {
+        const c = await currency(req);
+        const coupon = await cart.createCoupon(req.ctx, couponFromWire((req.body as Static<typeof CreateCouponBody>).specification, c));
+        return { id: coupon.id, coupon: toWireCoupon(coupon, c, req.ctx.now()) };
+      });
+      app.post(`${prefix}/query`, { config, schema: { body: QueryCouponsBody } }, async (req) => {
+        const paging = (req.body as Static<typeof QueryCouponsBody>).query?.paging;
+        const limit = paging?.limit ?? 50;
+        const offset = paging?.offset ?? 0;
+        const c = await currency(req);
+        const { coupons, total } = await cart.listCoupons(req.ctx, limit, offset);
+        return { coupons: coupons.map((x) => toWireCoupon(x, c, req.ctx.now())), metadata: { count: coupons.length, offset, total } };
+      });
+      app.get(`${prefix}/:id`, { config, schema: { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }) } }, async (req) => {
+        const c = await currency(req);
+        return { coupon: toWireCoupon(await cart.getCoupon(req.ctx, (req.params as { id: string }).id), c, req.ctx.now()) };
+      });
+    }
+  };
+}

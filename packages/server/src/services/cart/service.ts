@@ -1,0 +1,438 @@
+import type { Db, Queryable } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/caller.js';
+import { ApiError } from '../../platform/errors.js';
+import { recordEvent } from '../../platform/events.js';
+import { newId } from '../../platform/ids.js';
+import type { Site, SitesService } from '../sites/service.js';
+import type { CatalogService } from '../catalog/service.js';
+import { lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/products.js';
+import { priceCart, type Address, type CouponDefinition, type MerchantDiscount, type PricedCart } from './pricing.js';
+import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, type CatalogReference, type CustomLine, type LineRef, type ResolvedLine } from './lines.js';
+import { commerceSettingsOf, type CommerceSettings } from './settings.js';
+import * as store from './store.js';
+import type { Buyer, Cart, Coupon, NewLine } from './store.js';
+
+export type { Buyer, BuyerKind, Cart, Coupon } from './store.js';
+
+/** A catalog line as a buyer asks for it. */
+export interface CatalogLineInput {
+  catalogReference: CatalogReference;
+  quantity: number;
+}
+
+export interface AddToCartInput {
+  lineItems: CatalogLineInput[];
+  customLineItems: { quantity: number; line: CustomLine }[];
+  businessLocationId?: string | null;
+}
+
+export interface UpdateCartInput {
+  couponCode?: string | null;
+  merchantDiscounts?: MerchantDiscount[];
+  buyerNote?: string | null;
+  contactInfo?: Record<string, unknown> | null;
+  selectedShippingOption?: { code: string; carrierId?: string } | null;
+  businessLocationId?: string | null;
+  add?: AddToCartInput;
+}
+
+export interface EstimateInput {
+  shippingAddress?: Record<string, unknown> | null;
+  billingAddress?: Record<string, unknown> | null;
+  selectedShippingOption?: { code?: string } | null;
+  calculateTax?: boolean;
+  calculateShipping?: boolean;
+}
+
+/** A cart with its lines resolved against the catalog and priced (without shipping or tax). */
+export interface CartView {
+  cart: Cart;
+  lines: ResolvedLine[];
+  priced: PricedCart;
+  settings: CommerceSettings;
+}
+
+/** Lines and the pricing of anything that holds lines (a cart or a checkout). */
+export interface PricingRequest {
+  siteId: string;
+  currency: string;
+  now: Date;
+  lines: readonly LineRef[];
+  couponCode: string | null;
+  merchantDiscounts: readonly MerchantDiscount[];
+  shippingAddress?: Address;
+  billingAddress?: Address;
+  selectedShippingOptionCode?: string | null;
+  calculateTax?: boolean;
+  calculateShipping?: boolean;
+}
+
+export function couponDefinition(coupon: Coupon | undefined): CouponDefinition | null {
+  if (!coupon || !coupon.active) return null;
+  return {
+    ...coupon.discount,
+    id: coupon.id,
+    name: coupon.name,
+    ...(coupon.minimumSubtotal !== null && { minimumSubtotal: coupon.minimumSubtotal }),
+    ...(coupon.validFrom && { validFrom: coupon.validFrom }),
+    ...(coupon.validUntil && { validUntil: coupon.validUntil }),
+    usageLimit: coupon.usageLimit,
+    timesUsed: coupon.timesUsed,
+    productIds: coupon.productIds,
+  };
+}
+
+/** The cart a caller means by "current": a visitor's or member's own; an API key's own or a named buyer's. */
+export function currentBuyer(ctx: RequestContext, named?: Buyer): Buyer {
+  switch (ctx.caller.kind) {
+    case 'ANONYMOUS_VISITOR':
+      return { kind: 'visitor', id: ctx.caller.subjectId };
+    case 'MEMBER':
+    case 'WIX_USER':
+      return { kind: 'member', id: ctx.caller.subjectId };
+    case 'APP':
+      return named ?? { kind: 'app', id: ctx.caller.subjectId };
+  }
+}
+
+function cartNotFound(): ApiError {
+  return ApiError.notFound('OWNED_CART_NOT_FOUND', 'Cart not found');
+}
+
+export class CartService {
+  constructor(
+    private readonly db: Db,
+    private readonly sites: SitesService,
+    private readonly catalog: CatalogService,
+    private readonly now: () => Date,
+  ) {}
+
+  async site(siteId: string): Promise<Site> {
+    return this.sites.getActiveSite(siteId);
+  }
+
+  // Reading and pricing -------------------------------------------------------------------------
+
+  /** Resolves lines against the catalog and prices them; one catalog read and, with a coupon, one coupon read. */
+  async price(request: PricingRequest, products?: ReadonlyMap<string, Product>, db: Queryable = this.db): Promise<{ lines: ResolvedLine[]; priced: PricedCart; settings: CommerceSettings; coupon?: Coupon }> {
+    const site = await this.site(request.siteId);
+    const settings = commerceSettingsOf(site);
+    const catalogIds = request.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []));
+    const found = products ?? (await this.catalog.productsByIds(request.siteId, catalogIds, db));
+    const lines = resolveLines(request.lines, found);
+    const coupon = request.couponCode ? await store.findCouponByCode(db, request.siteId, request.couponCode) : undefined;
+    const priced = priceCart(pricingInput(lines, {
+      currency: request.currency,
+      now: request.now,
+      settings,
+      couponCode: request.couponCode,
+      coupon: couponDefinition(coupon),
+      merchantDiscounts: request.merchantDiscounts,
+      shippingAddress: request.shippingAddress ?? null,
+      billingAddress: request.billingAddress ?? null,
+      selectedShippingOptionCode: request.selectedShippingOptionCode ?? null,
+      ...(request.calculateTax !== undefined && { calculateTax: request.calculateTax }),
+      ...(request.calculateShipping !== undefined && { calculateShipping: request.calculateShipping }),
+    }));
+    return { lines, priced, settings, ...(coupon && { coupon }) };
+  }
+
+  private async view(ctx: RequestContext, cart: Cart, products?: ReadonlyMap<string, Product>): Promise<CartView> {
+    const { lines, priced, settings } = await this.price({
+      siteId: ctx.siteId,
+      currency: cart.currency,
+      now: ctx.now(),
+      lines: cart.lines,
+      couponCode: cart.couponCode,
+      merchantDiscounts: cart.merchantDiscounts,
+      calculateShipping: false,
+      calculateTax: false,
+    }, products);
+    return { cart, lines, priced, settings };
+  }
+
+  async findCart(siteId: string, buyer: Buyer): Promise<Cart | undefined> {
+    return store.findCart(this.db, siteId, buyer);
+  }
+
+  async getCurrentCart(ctx: RequestContext, buyer: Buyer): Promise<CartView> {
+    const cart = await store.findCart(this.db, ctx.siteId, buyer);
+    if (!cart) throw cartNotFound();
+    return this.view(ctx, cart);
+  }
+
+  async estimateTotals(ctx: RequestContext, buyer: Buyer, input: EstimateInput): Promise<CartView> {
+    const cart = await store.findCart(this.db, ctx.siteId, buyer);
+    if (!cart) throw cartNotFound();
+    const shipping = addressRegion(input.shippingAddress ?? (cart.contactInfo?.address as Record<string, unknown> | undefined));
+    const billing = addressRegion(input.billingAddress);
+    const { lines, priced, settings } = await this.price({
+      siteId: ctx.siteId,
+      currency: cart.currency,
+      now: ctx.now(),
+      lines: cart.lines,
+      couponCode: cart.couponCode,
+      merchantDiscounts: cart.merchantDiscounts,
+      ...(shipping && { shippingAddress: shipping }),
+      ...(billing && { billingAddress: billing }),
+      selectedShippingOptionCode: input.selectedShippingOption?.code ?? cart.selectedShippingOption?.code ?? null,
+      ...(input.calculateTax !== undefined && { calculateTax: input.calculateTax }),
+      ...(input.calculateShipping !== undefined && { calculateShipping: input.calculateShipping }),
+    });
+    return { cart, lines, priced, settings };
+  }
+
+  // Adding lines ------------------------------------------------------------------------------
+
+  /**
+   * Checks requested catalog lines against the products (refusing unknown, hidden or sold-out
+   * items with an application error) and gives each its line key.
+   */
+  prepareLines(input: AddToCartInput, products: ReadonlyMap<string, Product>): NewLine[] {
+    const byKey = new Map<string, NewLine>();
+    const lines: NewLine[] = [];
+    input.lineItems.forEach((item, i) => {
+      const ref = item.catalogReference;
+      if (ref.appId !== STORES_APP_ID) {
+        throw new ApiError(400, 'CATALOG_APP_NOT_SUPPORTED', `Line ${i}: catalog app ${ref.appId} is not known here; use ${STORES_APP_ID}`, { index: i, appId: ref.appId });
+      }
+      const product = products.get(ref.catalogItemId);
+      if (!product || !product.visible) {
+        throw new ApiError(400, 'CATALOG_ITEM_NOT_FOUND', `Product ${ref.catalogItemId} was not found`, { index: i, catalogItemId: ref.catalogItemId });
+      }
+      const resolution = resolveVariant(product, ref.options);
+      if (!resolution.ok) throw new ApiError(400, resolution.code, resolution.description, { index: i, catalogItemId: ref.catalogItemId });
+      if (!resolution.variant.visible) {
+        throw new ApiError(400, 'VARIANT_NOT_FOUND', `Product ${product.id} has no variant ${resolution.variant.id}`, { index: i, catalogItemId: ref.catalogItemId });
+      }
+      if (!stockOf(product, resolution.variant).inStock) {
+        throw new ApiError(400, 'ITEM_OUT_OF_STOCK', `${product.name} is out of stock`, { index: i, catalogItemId: ref.catalogItemId, variantId: resolution.variant.id });
+      }
+      const key = lineKey(product.id, resolution.variant.id, resolution.customTextFields);
+      const same = byKey.get(key);
+      if (same) {
+        same.quantity += item.quantity;
+      } else {
+        const line: NewLine = { id: newId(), key, catalogReference: ref, quantity: item.quantity, custom: undefined };
+        byKey.set(key, line);
+        lines.push(line);
+      }
+    });
+    for (const custom of input.customLineItems) lines.push({ id: newId(), key: null, catalogReference: null, quantity: custom.quantity, custom: custom.line });
+    for (const line of lines) {
+      if (line.quantity > MAX_LINE_QUANTITY) throw quantityTooHigh();
+    }
+    return lines;
+  }
+
+  async addToCurrentCart(ctx: RequestContext, buyer: Buyer, input: AddToCartInput): Promise<CartView> {
+    if (input.customLineItems.length && ctx.caller.kind !== 'APP') throw ApiError.forbidden('Custom line items are added with an API key');
+    const site = await this.site(ctx.siteId);
+    // Read before writing: the products asked for and those already in the cart, in one query.
+    const before = await store.findCart(this.db, ctx.siteId, buyer);
+    const ids = [...input.lineItems.map((l) => l.catalogReference.catalogItemId), ...(before?.lines ?? []).flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []))];
+    const products = await this.catalog.productsByIds(ctx.siteId, ids);
+    const lines = this.prepareLines(input, products);
+    const now = ctx.now();
+    const result = await this.db.transaction(async (tx) => {
+      const added = await store.upsertCartLines(tx, ctx.siteId, {
+        id: newId(),
+        buyer,
+        currency: site.settings.currency,
+        businessLocationId: input.businessLocationId ?? null,
+      }, lines, MAX_LINE_QUANTITY, now);
+      if (added.lines.length !== lines.length) throw quantityTooHigh();
+      await recordEvent(tx, {
+        siteId: ctx.siteId,
+        type: added.inserted ? 'cart.created' : 'cart.updated',
+        entityType: 'cart',
+        entityId: added.cart.id,
+        payload: { cartId: added.cart.id, buyer, addedLineItemIds: added.lines.map((l) => l.line.id) },
+      });
+      return added;
+    });
+    // The cart as it is now: what was there, with the lines this call wrote replacing or joining them.
+    const written = new Map(result.lines.map((l) => [l.line.id, l.line]));
+    const previous = result.inserted ? [] : (before?.lines ?? []);
+    const merged = previous.map((l) => written.get(l.id) ?? l);
+    for (const l of result.lines) if (!previous.some((p) => p.id === l.line.id)) merged.push(l.line);
+    return this.view(ctx, { ...result.cart, lines: merged }, products);
+  }
+
+  // Changing the cart -------------------------------------------------------------------------
+
+  /** Locks the buyer's cart, changes it, and answers it as committed. */
+  private async change(ctx: RequestContext, buyer: Buyer, fn: (tx: Queryable, cart: Cart) => Promise<void>): Promise<CartView> {
+    const cartId = await this.db.transaction(async (tx) => {
+      const cart = await store.lockCart(tx, ctx.siteId, buyer);
+      if (!cart) throw cartNotFound();
+      await fn(tx, cart);
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'cart.updated', entityType: 'cart', entityId: cart.id, payload: { cartId: cart.id, buyer } });
+      return cart.id;
+    });
+    const cart = await store.findCartById(this.db, ctx.siteId, cartId);
+    if (!cart) throw cartNotFound();
+    return this.view(ctx, cart);
+  }
+
+  async updateCurrentCart(ctx: RequestContext, buyer: Buyer, input: UpdateCartInput): Promise<CartView> {
+    if (input.merchantDiscounts !== undefined && ctx.caller.kind !== 'APP') {
+      throw ApiError.forbidden('Merchant discounts are set with an API key');
+    }
+    if (input.add && (input.add.lineItems.length || input.add.customLineItems.length)) await this.addToCurrentCart(ctx, buyer, input.add);
+    const now = ctx.now();
+    return this.change(ctx, buyer, async (tx, cart) => {
+      const fields: Parameters<typeof store.updateCartFields>[3] = {};
+      if (input.couponCode !== undefined) {
+        if (input.couponCode) await this.checkCoupon(ctx, tx, cart, input.couponCode);
+        fields.couponCode = input.couponCode || null;
+      }
+      if (input.merchantDiscounts !== undefined) {
+        const ids = new Set(cart.lines.map((l) => l.id));
+        input.merchantDiscounts.forEach((d, i) => {
+          const unknown = (d.lineItemIds ?? []).filter((id) => !ids.has(id));
+          if (unknown.length) throw ApiError.validation([{ field: `merchantDiscounts[${i}].lineItemIds`, rule: 'VALIDATION', description: `not in the cart: ${unknown.join(', ')}` }]);
+        });
+        fields.merchantDiscounts = input.merchantDiscounts;
+      }
+      if (input.buyerNote !== undefined) fields.buyerNote = input.buyerNote;
+      if (input.contactInfo !== undefined) fields.contactInfo = input.contactInfo;
+      if (input.selectedShippingOption !== undefined) fields.selectedShippingOption = input.selectedShippingOption;
+      if (input.businessLocationId !== undefined) fields.businessLocationId = input.businessLocationId;
+      await store.updateCartFields(tx, ctx.siteId, cart.id, fields, now);
+    });
+  }
+
+  /** A code the cart cannot use is refused now, with the reason pricing gives. */
+  private async checkCoupon(ctx: RequestContext, tx: Queryable, cart: Cart, code: string): Promise<void> {
+    const { priced } = await this.price({
+      siteId: ctx.siteId,
+      currency: cart.currency,
+      now: ctx.now(),
+      lines: cart.lines,
+      couponCode: code,
+      merchantDiscounts: cart.merchantDiscounts,
+      calculateShipping: false,
+      calculateTax: false,
+    }, undefined, tx);
+    throwIfCouponRejected(priced);
+  }
+
+  async removeCoupon(ctx: RequestContext, buyer: Buyer): Promise<CartView> {
+    return this.change(ctx, buyer, (tx, cart) => store.updateCartFields(tx, ctx.siteId, cart.id, { couponCode: null }, ctx.now()));
+  }
+
+  async removeLineItems(ctx: RequestContext, buyer: Buyer, lineItemIds: string[]): Promise<CartView> {
+    return this.change(ctx, buyer, async (tx, cart) => {
+      const unknown = lineItemIds.filter((id) => !cart.lines.some((l) => l.id === id));
+      if (unknown.length) throw new ApiError(400, 'LINE_ITEM_NOT_FOUND', `Not in the cart: ${unknown.join(', ')}`, { lineItemIds: unknown });
+      await store.removeLines(tx, ctx.siteId, cart.id, lineItemIds);
+      await store.updateCartFields(tx, ctx.siteId, cart.id, {}, ctx.now());
+    });
+  }
+
+  async updateLineItemsQuantity(ctx: RequestContext, buyer: Buyer, changes: { id: string; quantity: number }[]): Promise<CartView> {
+    return this.change(ctx, buyer, async (tx, cart) => {
+      const unknown = changes.filter((c) => !cart.lines.some((l) => l.id === c.id)).map((c) => c.id);
+      if (unknown.length) throw new ApiError(400, 'LINE_ITEM_NOT_FOUND', `Not in the cart: ${unknown.join(', ')}`, { lineItemIds: unknown });
+      const zero = changes.filter((c) => c.quantity === 0).map((c) => c.id);
+      const set = changes.filter((c) => c.quantity > 0);
+      if (zero.length) await store.removeLines(tx, ctx.siteId, cart.id, zero);
+      if (set.length) await store.setLineQuantities(tx, ctx.siteId, cart.id, set);
+      await store.updateCartFields(tx, ctx.siteId, cart.id, {}, ctx.now());
+    });
+  }
+
+  async deleteCurrentCart(ctx: RequestContext, buyer: Buyer): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const cart = await store.lockCart(tx, ctx.siteId, buyer);
+      if (!cart) throw cartNotFound();
+      await store.deleteCart(tx, ctx.siteId, cart.id);
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'cart.deleted', entityType: 'cart', entityId: cart.id, payload: { cartId: cart.id, buyer } });
+    });
+  }
+
+  // For checkout ------------------------------------------------------------------------------
+
+  async markCheckout(tx: Queryable, siteId: string, cartId: string, checkoutId: string, at: Date): Promise<void> {
+    await store.updateCartFields(tx, siteId, cartId, { checkoutId }, at);
+  }
+
+  /** After an order: the cart it came from is done (only if it still points at that checkout). */
+  async completeCart(tx: Queryable, siteId: string, cartId: string, checkoutId: string): Promise<void> {
+    const cart = await store.findCartById(tx, siteId, cartId);
+    if (!cart || cart.checkoutId !== checkoutId) return;
+    await store.deleteCart(tx, siteId, cartId);
+    await recordEvent(tx, { siteId, type: 'cart.deleted', entityType: 'cart', entityId: cartId, payload: { cartId, buyer: cart.buyer, checkoutId } });
+  }
+
+  // Sign-in -----------------------------------------------------------------------------------
+
+  /**
+   * A visitor signed in: their cart becomes (or joins) the member's, in the caller's transaction.
+   * Lines of the same item add up (capped at the maximum quantity); the member's coupon wins.
+   */
+  async mergeVisitorCart(tx: Queryable, siteId: string, visitorId: string, memberId: string): Promise<void> {
+    const at = this.now();
+    const { visitor, member } = await store.lockCartsForMerge(tx, siteId, visitorId, memberId);
+    if (!visitor) return;
+    const memberBuyer: Buyer = { kind: 'member', id: memberId };
+    if (!member) {
+      await store.reassignCart(tx, siteId, visitor.id, memberBuyer, at);
+      await recordEvent(tx, { siteId, type: 'cart.updated', entityType: 'cart', entityId: visitor.id, payload: { cartId: visitor.id, buyer: memberBuyer, mergedFromVisitorId: visitorId } });
+      return;
+    }
+    await store.moveLines(tx, siteId, visitor.id, member.id, MAX_LINE_QUANTITY);
+    await store.updateCartFields(tx, siteId, member.id, member.couponCode || !visitor.couponCode ? {} : { couponCode: visitor.couponCode }, at);
+    await store.deleteCart(tx, siteId, visitor.id);
+    await recordEvent(tx, { siteId, type: 'cart.deleted', entityType: 'cart', entityId: visitor.id, payload: { cartId: visitor.id, mergedIntoCartId: member.id } });
+    await recordEvent(tx, { siteId, type: 'cart.updated', entityType: 'cart', entityId: member.id, payload: { cartId: member.id, buyer: memberBuyer, mergedFromCartId: visitor.id } });
+  }
+
+  // Coupons (back office) -----------------------------------------------------------------------
+
+  async createCoupon(ctx: RequestContext, input: Omit<Coupon, 'id' | 'timesUsed' | 'createdDate'>): Promise<Coupon> {
+    const coupon: Coupon = { ...input, id: newId(), timesUsed: 0, createdDate: ctx.now() };
+    await this.db.transaction(async (tx) => {
+      try {
+        await store.insertCoupon(tx, ctx.siteId, coupon);
+      } catch (error) {
+        const e = error as { code?: string };
+        if (e?.code === '23505') throw new ApiError(409, 'COUPON_CODE_ALREADY_EXISTS', `A coupon with the code "${input.code}" exists`, { code: input.code });
+        throw error;
+      }
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'coupon.created', entityType: 'coupon', entityId: coupon.id, payload: { couponId: coupon.id, code: coupon.code } });
+    });
+    return coupon;
+  }
+
+  async getCoupon(ctx: RequestContext, couponId: string): Promise<Coupon> {
+    const coupon = await store.findCoupon(this.db, ctx.siteId, couponId);
+    if (!coupon) throw ApiError.notFound('COUPON_NOT_FOUND', `Coupon ${couponId} was not found`, { couponId });
+    return coupon;
+  }
+
+  async listCoupons(ctx: RequestContext, limit: number, offset: number): Promise<{ coupons: Coupon[]; total: number }> {
+    return store.listCoupons(this.db, ctx.siteId, limit, offset);
+  }
+
+  /** Counts a coupon's use for an order; false when its limit was reached meanwhile. */
+  async useCoupon(tx: Queryable, siteId: string, couponId: string): Promise<boolean> {
+    return store.useCoupon(tx, siteId, couponId);
+  }
+
+  async releaseCoupon(tx: Queryable, siteId: string, couponId: string): Promise<void> {
+    await store.releaseCoupon(tx, siteId, couponId);
+  }
+}
+
+export function quantityTooHigh(): ApiError {
+  return ApiError.validation([{ field: 'lineItems.quantity', rule: 'MAX', description: `a line holds at most ${MAX_LINE_QUANTITY} units`, data: { threshold: MAX_LINE_QUANTITY } }]);
+}
+
+/** Applying a coupon the cart cannot use fails with the reason pricing gives (NOT_FOUND, EXPIRED, …). */
+export function throwIfCouponRejected(priced: PricedCart): void {
+  if (priced.coupon?.status === 'REJECTED') {
+    throw new ApiError(400, priced.coupon.reason, priced.coupon.description, { couponCode: priced.coupon.code, reason: priced.coupon.reason });
+  }
+}

@@ -1,0 +1,383 @@
+// SQL for carts, their line items and coupons; nothing else.
+import type { Queryable } from '../../platform/db.js';
+import type { CatalogReference, CustomLine, LineRef } from './lines.js';
+import type { DiscountValue, MerchantDiscount } from './pricing.js';
+
+export type BuyerKind = 'visitor' | 'member' | 'app';
+
+export interface Buyer {
+  kind: BuyerKind;
+  id: string;
+}
+
+export interface Cart {
+  id: string;
+  buyer: Buyer;
+  currency: string;
+  couponCode: string | null;
+  merchantDiscounts: MerchantDiscount[];
+  buyerNote: string | null;
+  contactInfo: Record<string, unknown> | null;
+  selectedShippingOption: { code: string; carrierId?: string } | null;
+  businessLocationId: string | null;
+  checkoutId: string | null;
+  createdDate: Date;
+  updatedDate: Date;
+  lines: LineRef[];
+}
+
+// JSON forms (bigint as decimal strings) ------------------------------------------------------
+
+export type StoredDiscount = ({ type: 'PERCENT'; percent: string } | { type: 'AMOUNT'; amount: string }) & { id?: string; lineItemIds?: string[] };
+
+export function storeDiscounts(discounts: readonly MerchantDiscount[]): string {
+  return JSON.stringify(discounts.map((d): StoredDiscount => ({
+    ...(d.id !== undefined && { id: d.id }),
+    ...(d.lineItemIds !== undefined && { lineItemIds: [...d.lineItemIds] }),
+    ...(d.type === 'PERCENT' ? { type: 'PERCENT', percent: d.percent } : { type: 'AMOUNT', amount: d.amount.toString() }),
+  })));
+}
+
+export function readDiscounts(json: unknown): MerchantDiscount[] {
+  return ((json ?? []) as StoredDiscount[]).map((d) => {
+    const value: DiscountValue = d.type === 'PERCENT' ? { type: 'PERCENT', percent: d.percent } : { type: 'AMOUNT', amount: BigInt(d.amount) };
+    return { ...value, ...(d.id !== undefined && { id: d.id }), ...(d.lineItemIds !== undefined && { lineItemIds: d.lineItemIds }) };
+  });
+}
+
+type StoredCustom = Omit<CustomLine, 'price' | 'fullPrice'> & { price: string; fullPrice?: string };
+
+export function storeCustom(custom: CustomLine | undefined): string | null {
+  if (!custom) return null;
+  const { price, fullPrice, ...rest } = custom;
+  const stored: StoredCustom = { ...rest, price: price.toString(), ...(fullPrice !== undefined && { fullPrice: fullPrice.toString() }) };
+  return JSON.stringify(stored);
+}
+
+export function readCustom(json: unknown): CustomLine | undefined {
+  if (!json) return undefined;
+  const stored = json as StoredCustom;
+  const { price, fullPrice, ...rest } = stored;
+  return { ...rest, price: BigInt(price), ...(fullPrice !== undefined && { fullPrice: BigInt(fullPrice) }) };
+}
+
+interface CartRow {
+  cart_id: string;
+  buyer_kind: BuyerKind;
+  buyer_id: string;
+  currency: string;
+  coupon_code: string | null;
+  merchant_discounts: unknown;
+  buyer_note: string | null;
+  contact_info: Record<string, unknown> | null;
+  selected_shipping_option: Cart['selectedShippingOption'];
+  business_location_id: string | null;
+  checkout_id: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  [key: string]: unknown;
+}
+
+export interface LineRow {
+  line_item_id: string;
+  catalog_reference: CatalogReference | null;
+  quantity: number;
+  custom: unknown;
+  [key: string]: unknown;
+}
+
+const CART_COLUMNS = `c.cart_id, c.buyer_kind, c.buyer_id, c.currency, c.coupon_code, c.merchant_discounts, c.buyer_note, c.contact_info,
+  c.selected_shipping_option, c.business_location_id, c.checkout_id, c.created_at, c.updated_at`;
+
+export function toLine(row: LineRow): LineRef {
+  const custom = readCustom(row.custom);
+  return {
+    id: row.line_item_id,
+    quantity: Number(row.quantity),
+    ...(row.catalog_reference ? { catalogReference: row.catalog_reference } : {}),
+    ...(custom ? { custom } : {}),
+  };
+}
+
+function toCart(row: CartRow, lines: LineRef[]): Cart {
+  return {
+    id: row.cart_id,
+    buyer: { kind: row.buyer_kind, id: row.buyer_id },
+    currency: row.currency,
+    couponCode: row.coupon_code,
+    merchantDiscounts: readDiscounts(row.merchant_discounts),
+    buyerNote: row.buyer_note,
+    contactInfo: row.contact_info,
+    selectedShippingOption: row.selected_shipping_option,
+    businessLocationId: row.business_location_id,
+    checkoutId: row.checkout_id,
+    createdDate: new Date(row.created_at),
+    updatedDate: new Date(row.updated_at),
+    lines,
+  };
+}
+
+/** The buyer's cart with its lines in the order they were added, in one statement. */
+export async function findCart(db: Queryable, siteId: string, buyer: Buyer, forUpdate = false): Promise<Cart | undefined> {
+  const rows = await db.query<CartRow & { lines: LineRow[] }>(
+    `SELECT ${CART_COLUMNS},
+       COALESCE((SELECT json_agg(json_build_object('line_item_id', l.line_item_id, 'catalog_reference', l.catalog_reference,
+                  'quantity', l.quantity, 'custom', l.custom) ORDER BY l.position)
+                 FROM cart_line_items l WHERE l.site_id = c.site_id AND l.cart_id = c.cart_id), '[]'::json) AS lines
+     FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3${forUpdate ? ' FOR UPDATE OF c' : ''}`,
+    [siteId, buyer.kind, buyer.id],
+  );
+  const row = rows[0];
+  return row && toCart(row, row.lines.map(toLine));
+}
+
+export async function findCartById(db: Queryable, siteId: string, cartId: string): Promise<Cart | undefined> {
+  const rows = await db.query<CartRow & { lines: LineRow[] }>(
+    `SELECT ${CART_COLUMNS},
+       COALESCE((SELECT json_agg(json_build_object('line_item_id', l.line_item_id, 'catalog_reference', l.catalog_reference,
+                  'quantity', l.quantity, 'custom', l.custom) ORDER BY l.position)
+                 FROM cart_line_items l WHERE l.site_id = c.site_id AND l.cart_id = c.cart_id), '[]'::json) AS lines
+     FROM carts c WHERE c.site_id = $1 AND c.cart_id = $2`,
+    [siteId, cartId],
+  );
+  const row = rows[0];
+  return row && toCart(row, row.lines.map(toLine));
+}
+
+export interface NewLine {
+  id: string;
+  /** Null for custom lines, which never merge. */
+  key: string | null;
+  catalogReference: CatalogReference | null;
+  quantity: number;
+  custom: CustomLine | undefined;
+}
+
+export interface AddResult {
+  cart: Cart;
+  inserted: boolean;
+  /** The lines this call wrote, with their quantities after it. */
+  lines: { key: string | null; line: LineRef }[];
+}
+
+/**
+ * Finds or creates the buyer's cart and adds lines in one statement: an existing line with the
+ * same key gains the quantity (ON CONFLICT … DO UPDATE takes the line's row lock, so concurrent
+ * adds all count), unless that would pass the maximum, in which case the line is not returned.
+ */
+export async function upsertCartLines(
+  tx: Queryable,
+  siteId: string,
+  cart: { id: string; buyer: Buyer; currency: string; businessLocationId: string | null },
+  lines: readonly NewLine[],
+  maxQuantity: number,
+  at: Date,
+): Promise<AddResult> {
+  const rows = await tx.query<{ cart: CartRow & { inserted: boolean }; lines: (LineRow & { line_key: string | null })[] }>(
+    `WITH cart AS (
+       INSERT INTO carts (site_id, cart_id, buyer_kind, buyer_id, currency, business_location_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+       ON CONFLICT (site_id, buyer_kind, buyer_id) DO UPDATE
+         SET updated_at = EXCLUDED.updated_at, business_location_id = COALESCE(EXCLUDED.business_location_id, carts.business_location_id)
+       RETURNING cart_id, buyer_kind, buyer_id, currency, coupon_code, merchant_discounts, buyer_note, contact_info,
+         selected_shipping_option, business_location_id, checkout_id, created_at, updated_at, (xmax = 0) AS inserted
+     ), added AS (
+       INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
+       SELECT $1, cart.cart_id, n.id, n.key, n.ref, n.quantity, n.custom, $7
+       FROM cart, jsonb_to_recordset($8::jsonb) AS n(id text, key text, ref jsonb, quantity int, custom jsonb)
+       ON CONFLICT (site_id, cart_id, line_key) DO UPDATE SET quantity = l.quantity + EXCLUDED.quantity
+         WHERE l.quantity + EXCLUDED.quantity <= $9
+       RETURNING l.line_item_id, l.line_key, l.catalog_reference, l.quantity, l.custom
+     )
+     SELECT (SELECT row_to_json(cart) FROM cart) AS cart, COALESCE((SELECT json_agg(added) FROM added), '[]'::json) AS lines`,
+    [siteId, cart.id, cart.buyer.kind, cart.buyer.id, cart.currency, cart.businessLocationId, at,
+      JSON.stringify(lines.map((l) => ({ id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? JSON.parse(storeCustom(l.custom) as string) : null }))),
+      maxQuantity],
+  );
+  const row = rows[0];
+  return {
+    cart: toCart(row.cart, []),
+    inserted: row.cart.inserted,
+    lines: row.lines.map((l) => ({ key: l.line_key, line: toLine(l) })),
+  };
+}
+
+/** Locks the buyer's cart row (or nothing): writes that read-modify-write a cart take it first. */
+export async function lockCart(tx: Queryable, siteId: string, buyer: Buyer): Promise<Cart | undefined> {
+  return findCart(tx, siteId, buyer, true);
+}
+
+export async function updateCartFields(
+  tx: Queryable,
+  siteId: string,
+  cartId: string,
+  fields: Partial<Pick<Cart, 'couponCode' | 'merchantDiscounts' | 'buyerNote' | 'contactInfo' | 'selectedShippingOption' | 'businessLocationId' | 'checkoutId'>>,
+  at: Date,
+): Promise<void> {
+  const sets: string[] = ['updated_at = $3'];
+  const params: unknown[] = [siteId, cartId, at];
+  const set = (column: string, value: unknown, cast = '') => {
+    params.push(value);
+    sets.push(`${column} = $${params.length}${cast}`);
+  };
+  if (fields.couponCode !== undefined) set('coupon_code', fields.couponCode);
+  if (fields.merchantDiscounts !== undefined) set('merchant_discounts', storeDiscounts(fields.merchantDiscounts), '::jsonb');
+  if (fields.buyerNote !== undefined) set('buyer_note', fields.buyerNote);
+  if (fields.contactInfo !== undefined) set('contact_info', fields.contactInfo === null ? null : JSON.stringify(fields.contactInfo), '::jsonb');
+  if (fields.selectedShippingOption !== undefined) set('selected_shipping_option', fields.selectedShippingOption === null ? null : JSON.stringify(fields.selectedShippingOption), '::jsonb');
+  if (fields.businessLocationId !== undefined) set('business_location_id', fields.businessLocationId);
+  if (fields.checkoutId !== undefined) set('checkout_id', fields.checkoutId);
+  await tx.query(`UPDATE carts SET ${sets.join(', ')} WHERE site_id = $1 AND cart_id = $2`, params);
+}
+
+export async function removeLines(tx: Queryable, siteId: string, cartId: string, lineIds: readonly string[]): Promise<void> {
+  await tx.query('DELETE FROM cart_line_items WHERE site_id = $1 AND cart_id = $2 AND line_item_id = ANY($3::text[])', [siteId, cartId, lineIds]);
+}
+
+export async function setLineQuantities(tx: Queryable, siteId: string, cartId: string, changes: readonly { id: string; quantity: number }[]): Promise<void> {
+  await tx.query(
+    `UPDATE cart_line_items l SET quantity = c.quantity
+     FROM jsonb_to_recordset($3::jsonb) AS c(id text, quantity int)
+     WHERE l.site_id = $1 AND l.cart_id = $2 AND l.line_item_id = c.id`,
+    [siteId, cartId, JSON.stringify(changes)],
+  );
+}
+
+export async function deleteCart(tx: Queryable, siteId: string, cartId: string): Promise<boolean> {
+  await tx.query('DELETE FROM cart_line_items WHERE site_id = $1 AND cart_id = $2', [siteId, cartId]);
+  const rows = await tx.query('DELETE FROM carts WHERE site_id = $1 AND cart_id = $2 RETURNING cart_id', [siteId, cartId]);
+  return rows.length === 1;
+}
+
+/** Locks the visitor's and the member's carts, in cart id order. */
+export async function lockCartsForMerge(tx: Queryable, siteId: string, visitorId: string, memberId: string): Promise<{ visitor?: Cart; member?: Cart }> {
+  const rows = await tx.query<{ cart_id: string; buyer_kind: BuyerKind }>(
+    `SELECT cart_id, buyer_kind FROM carts
+     WHERE site_id = $1 AND ((buyer_kind = 'visitor' AND buyer_id = $2) OR (buyer_kind = 'member' AND buyer_id = $3))
+     ORDER BY cart_id FOR UPDATE`,
+    [siteId, visitorId, memberId],
+  );
+  const result: { visitor?: Cart; member?: Cart } = {};
+  for (const row of rows) {
+    const cart = await findCartById(tx, siteId, row.cart_id);
+    if (cart) result[row.buyer_kind === 'visitor' ? 'visitor' : 'member'] = cart;
+  }
+  return result;
+}
+
+export async function reassignCart(tx: Queryable, siteId: string, cartId: string, buyer: Buyer, at: Date): Promise<void> {
+  await tx.query('UPDATE carts SET buyer_kind = $3, buyer_id = $4, updated_at = $5 WHERE site_id = $1 AND cart_id = $2', [siteId, cartId, buyer.kind, buyer.id, at]);
+}
+
+/** Moves every line of one cart into another; the same item adds up, capped at the maximum. */
+export async function moveLines(tx: Queryable, siteId: string, fromCartId: string, toCartId: string, maxQuantity: number): Promise<void> {
+  await tx.query(
+    `INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
+     SELECT site_id, $3, line_item_id, line_key, catalog_reference, quantity, custom, created_at
+     FROM cart_line_items WHERE site_id = $1 AND cart_id = $2 ORDER BY position
+     ON CONFLICT (site_id, cart_id, line_key) DO UPDATE SET quantity = LEAST(l.quantity + EXCLUDED.quantity, $4)`,
+    [siteId, fromCartId, toCartId, maxQuantity],
+  );
+}
+
+// Coupons -------------------------------------------------------------------------------------
+
+export interface Coupon {
+  id: string;
+  code: string;
+  name: string;
+  discount: DiscountValue;
+  minimumSubtotal: bigint | null;
+  validFrom: Date | null;
+  validUntil: Date | null;
+  usageLimit: number | null;
+  timesUsed: number;
+  productIds: string[];
+  active: boolean;
+  createdDate: Date;
+}
+
+interface CouponRow {
+  coupon_id: string;
+  code: string;
+  name: string;
+  discount_type: 'PERCENT' | 'AMOUNT';
+  percent: string | null;
+  amount_minor: number | string | null;
+  minimum_subtotal_minor: number | string | null;
+  valid_from: Date | null;
+  valid_until: Date | null;
+  usage_limit: number | null;
+  times_used: number;
+  product_ids: string[];
+  active: boolean;
+  created_at: Date;
+  [key: string]: unknown;
+}
+
+const COUPON_COLUMNS = `coupon_id, code, name, discount_type, percent, amount_minor, minimum_subtotal_minor, valid_from, valid_until,
+  usage_limit, times_used, product_ids, active, created_at`;
+
+function toCoupon(row: CouponRow): Coupon {
+  return {
+    id: row.coupon_id,
+    code: row.code,
+    name: row.name,
+    discount: row.discount_type === 'PERCENT' ? { type: 'PERCENT', percent: row.percent ?? '0' } : { type: 'AMOUNT', amount: BigInt(row.amount_minor ?? 0) },
+    minimumSubtotal: row.minimum_subtotal_minor === null ? null : BigInt(row.minimum_subtotal_minor),
+    validFrom: row.valid_from && new Date(row.valid_from),
+    validUntil: row.valid_until && new Date(row.valid_until),
+    usageLimit: row.usage_limit,
+    timesUsed: Number(row.times_used),
+    productIds: row.product_ids,
+    active: row.active,
+    createdDate: new Date(row.created_at),
+  };
+}
+
+export function codeKey(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+export async function insertCoupon(tx: Queryable, siteId: string, c: Coupon): Promise<void> {
+  await tx.query(
+    `INSERT INTO coupons (site_id, coupon_id, code, code_key, name, discount_type, percent, amount_minor, minimum_subtotal_minor,
+       valid_from, valid_until, usage_limit, product_ids, active, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [siteId, c.id, c.code, codeKey(c.code), c.name, c.discount.type, c.discount.type === 'PERCENT' ? c.discount.percent : null,
+      c.discount.type === 'AMOUNT' ? c.discount.amount.toString() : null, c.minimumSubtotal?.toString() ?? null,
+      c.validFrom, c.validUntil, c.usageLimit, c.productIds, c.active, c.createdDate],
+  );
+}
+
+export async function findCouponByCode(db: Queryable, siteId: string, code: string): Promise<Coupon | undefined> {
+  const rows = await db.query<CouponRow>(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE site_id = $1 AND code_key = $2`, [siteId, codeKey(code)]);
+  return rows[0] && toCoupon(rows[0]);
+}
+
+export async function findCoupon(db: Queryable, siteId: string, couponId: string): Promise<Coupon | undefined> {
+  const rows = await db.query<CouponRow>(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE site_id = $1 AND coupon_id = $2`, [siteId, couponId]);
+  return rows[0] && toCoupon(rows[0]);
+}
+
+export async function listCoupons(db: Queryable, siteId: string, limit: number, offset: number): Promise<{ coupons: Coupon[]; total: number }> {
+  const rows = await db.query<CouponRow & { total: number | string }>(
+    `SELECT ${COUPON_COLUMNS}, count(*) OVER () AS total FROM coupons WHERE site_id = $1 ORDER BY created_at DESC, coupon_id LIMIT $2 OFFSET $3`,
+    [siteId, limit, offset],
+  );
+  return { coupons: rows.map(toCoupon), total: rows.length ? Number(rows[0].total) : 0 };
+}
+
+/** Counts one use, unless the limit is reached (a conditional update: two last uses cannot both pass). */
+export async function useCoupon(tx: Queryable, siteId: string, couponId: string): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE coupons SET times_used = times_used + 1
+     WHERE site_id = $1 AND coupon_id = $2 AND (usage_limit IS NULL OR times_used < usage_limit) RETURNING coupon_id`,
+    [siteId, couponId],
+  );
+  return rows.length === 1;
+}
+
+export async function releaseCoupon(tx: Queryable, siteId: string, couponId: string): Promise<void> {
+  await tx.query('UPDATE coupons SET times_used = GREATEST(times_used - 1, 0) WHERE site_id = $1 AND coupon_id = $2', [siteId, couponId]);
+}

@@ -1,0 +1,602 @@
+import type { Db, Queryable } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/caller.js';
+import { ApiError } from '../../platform/errors.js';
+import { recordEvent } from '../../platform/events.js';
+import { newId } from '../../platform/ids.js';
+import type { SitesService } from '../sites/service.js';
+import { formatDecimal, parseAmount, parseDecimal } from '../cart/money.js';
+import {
+  ALL_PRODUCTS_COLLECTION_ID,
+  applyStockChanges,
+  buildVariants,
+  MAX_OPTIONS,
+  MAX_STOCK_QUANTITY,
+  MAX_VARIANTS,
+  choiceCombinations,
+  stockOf,
+  type Product,
+  type StockChange,
+  type Variant,
+} from './products.js';
+import { compileFilter, FilterError, orderBy, parseSort, readInteger, type FieldMap } from './query-filter.js';
+import { DEMO_COLLECTIONS, DEMO_PRODUCTS } from './demo.js';
+import * as store from './store.js';
+import type { Collection } from './store.js';
+import { type MediaInput, type ProductPatch, type VariantPatch } from './wire.js';
+
+export type { Collection } from './store.js';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+
+/** Visitors and members are shoppers: they see visible products and collections only. */
+export function isShopper(ctx: RequestContext): boolean {
+  return ctx.caller.kind === 'ANONYMOUS_VISITOR' || ctx.caller.kind === 'MEMBER';
+}
+
+export function slugify(text: string): string {
+  const slug = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100)
+    .replace(/-+$/g, '');
+  return slug || 'item';
+}
+
+export interface PageQuery {
+  filter?: unknown;
+  sort?: unknown;
+  paging?: { limit?: unknown; offset?: unknown };
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface CollectionInput {
+  name?: string;
+  slug?: string;
+  description?: string | null;
+  visible?: boolean;
+  media?: { url: string; width: number; height: number } | null;
+}
+
+function filterError(error: unknown): never {
+  if (error instanceof FilterError) throw new ApiError(400, 'INVALID_QUERY', error.message);
+  throw error;
+}
+
+function productFields(currency: string): FieldMap {
+  const price = (value: unknown) => {
+    const n = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isFinite(n)) throw new FilterError('A price filter needs a number');
+    try {
+      return parseAmount(formatDecimal(parseDecimal(n)), currency, { round: true }).toString();
+    } catch {
+      throw new FilterError(`${JSON.stringify(value)} is not a price`);
+    }
+  };
+  return {
+    id: { kind: 'column', sql: 'p.product_id', type: 'text', sortable: true },
+    name: { kind: 'column', sql: 'p.name', type: 'text', sortable: true },
+    slug: { kind: 'column', sql: 'p.slug', type: 'text', sortable: true },
+    productType: { kind: 'column', sql: 'p.product_type', type: 'text', sortable: true },
+    description: { kind: 'column', sql: `(p.doc->>'description')`, type: 'text' },
+    sku: { kind: 'column', sql: 'p.sku', type: 'text', sortable: true },
+    price: { kind: 'column', sql: 'p.discounted_minor', type: 'bigint', sortable: true, toParam: price },
+    'priceData.price': { kind: 'column', sql: 'p.price_minor', type: 'bigint', sortable: true, toParam: price },
+    numericId: { kind: 'column', sql: 'p.numeric_id', type: 'bigint', sortable: true },
+    lastUpdated: { kind: 'column', sql: 'p.updated_at', type: 'timestamp', sortable: true },
+    createdDate: { kind: 'column', sql: 'p.created_at', type: 'timestamp', sortable: true },
+    visible: { kind: 'column', sql: 'p.visible', type: 'boolean', sortable: true },
+    collectionIds: {
+      kind: 'custom',
+      compile(operator, operand, params) {
+        const ids = (v: unknown): string[] => {
+          const list = Array.isArray(v) ? v : [v];
+          if (!list.every((x): x is string => typeof x === 'string')) throw new FilterError('collectionIds takes collection ids');
+          return list;
+        };
+        const member = (list: string[]) => {
+          params.push(list);
+          return `EXISTS (SELECT 1 FROM collection_products cp WHERE cp.site_id = p.site_id AND cp.product_id = p.product_id AND cp.collection_id = ANY($${params.length}::text[]))`;
+        };
+        switch (operator) {
+          case '$eq':
+          case '$hasSome':
+          case '$in':
+            return member(ids(operand));
+          case '$hasAll': {
+            const list = [...new Set(ids(operand))];
+            params.push(list);
+            return `(SELECT count(*) FROM collection_products cp WHERE cp.site_id = p.site_id AND cp.product_id = p.product_id AND cp.collection_id = ANY($${params.length}::text[])) = ${list.length}`;
+          }
+          case '$exists':
+            return operand ? 'TRUE' : 'FALSE';
+          default:
+            throw new FilterError(`The operator ${operator} is not supported on "collectionIds"`);
+        }
+      },
+    },
+  };
+}
+
+const COLLECTION_FIELDS: FieldMap = {
+  id: { kind: 'column', sql: 'c.collection_id', type: 'text', sortable: true },
+  name: { kind: 'column', sql: 'c.name', type: 'text', sortable: true },
+  slug: { kind: 'column', sql: 'c.slug', type: 'text', sortable: true },
+  visible: { kind: 'column', sql: 'c.visible', type: 'boolean', sortable: true },
+};
+
+function readPaging(paging: PageQuery['paging']): { limit: number; offset: number } {
+  try {
+    const limit = readInteger(paging?.limit, 'paging.limit', { min: 1, max: MAX_PAGE_SIZE }) ?? DEFAULT_PAGE_SIZE;
+    const offset = readInteger(paging?.offset, 'paging.offset', { min: 0, max: 1_000_000 }) ?? 0;
+    return { limit, offset };
+  } catch (error) {
+    return filterError(error);
+  }
+}
+
+function notFound(productId: string): ApiError {
+  return ApiError.notFound('PRODUCT_NOT_FOUND', `Product ${productId} was not found`, { productId });
+}
+
+export class CatalogService {
+  constructor(
+    private readonly db: Db,
+    private readonly sites: SitesService,
+  ) {
+    sites.onSiteCreated(async (tx, site) => {
+      await store.insertCollection(tx, site.siteId, {
+        id: ALL_PRODUCTS_COLLECTION_ID,
+        slug: 'all-products',
+        name: 'All Products',
+        description: null,
+        visible: true,
+        media: null,
+        createdDate: site.createdDate,
+        updatedDate: site.createdDate,
+      });
+      if (site.status === 'DEMO') await this.seedDemo(tx, site.siteId, site.createdDate);
+    });
+  }
+
+  /** The demo store's products and collections, created with the demo site. */
+  private async seedDemo(tx: Queryable, siteId: string, now: Date): Promise<void> {
+    const collectionIds = new Map<string, string>();
+    for (const c of DEMO_COLLECTIONS) {
+      const id = newId();
+      collectionIds.set(c.slug, id);
+      await store.insertCollection(tx, siteId, { id, slug: c.slug, name: c.name, description: c.description, visible: true, media: null, createdDate: now, updatedDate: now });
+    }
+    for (const { collections, ...patch } of DEMO_PRODUCTS) {
+      const product = await this.createProductIn(tx, siteId, patch, now);
+      for (const slug of collections) await store.addProductsToCollection(tx, siteId, collectionIds.get(slug) as string, [product.id], now);
+    }
+  }
+
+  async currency(siteId: string): Promise<string> {
+    return (await this.sites.getActiveSite(siteId)).settings.currency;
+  }
+
+  // Products ------------------------------------------------------------------------------------
+
+  async createProduct(ctx: RequestContext, patch: ProductPatch): Promise<Product> {
+    return this.db.transaction((tx) => this.createProductIn(tx, ctx.siteId, patch, ctx.now()));
+  }
+
+  /** Creates a product inside the caller's transaction (also used to seed the demo catalog). */
+  async createProductIn(tx: Queryable, siteId: string, patch: ProductPatch, now: Date): Promise<Product> {
+    const missing = [];
+    if (!patch.name) missing.push({ field: 'product.name', rule: 'REQUIRED_FIELD' as const, description: 'a product needs a name' });
+    if (patch.price === undefined) missing.push({ field: 'product.priceData.price', rule: 'REQUIRED_FIELD' as const, description: 'a product needs a price' });
+    if (missing.length) throw ApiError.validation(missing);
+    const name = patch.name as string;
+    const slug = patch.slug ?? (await this.freeSlug(tx, siteId, slugify(name)));
+    const id = newId();
+    const product: Product = {
+      id,
+      numericId: await store.nextCounter(tx, siteId, 'product_numeric_id', 1),
+      slug,
+      name,
+      description: patch.description ?? '',
+      productType: patch.productType ?? 'physical',
+      visible: patch.visible ?? true,
+      sku: patch.sku ?? null,
+      weight: patch.weight ?? null,
+      price: patch.price as bigint,
+      discount: patch.discount ?? { type: 'NONE', value: '0' },
+      trackInventory: patch.trackInventory ?? false,
+      quantity: patch.trackInventory ? (patch.quantity ?? 0) : null,
+      inStock: patch.inStock ?? true,
+      manageVariants: patch.manageVariants ?? false,
+      options: patch.options ?? [],
+      variants: [],
+      media: (patch.media ?? []).map((m) => ({ id: newId(), ...m })),
+      ribbon: patch.ribbon ?? null,
+      brand: patch.brand ?? null,
+      additionalInfoSections: patch.additionalInfoSections ?? [],
+      customTextFields: patch.customTextFields ?? [],
+      collectionIds: [ALL_PRODUCTS_COLLECTION_ID],
+      createdDate: now,
+      updatedDate: now,
+    };
+    this.checkShape(product);
+    product.variants = buildVariants(product.options, [], newId);
+    if (patch.variants) product.variants = applyVariantPatches(product, patch.variants, 'product.variants');
+    try {
+      await store.insertProduct(tx, siteId, product);
+    } catch (error) {
+      if (store.isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${slug}" is taken`, { slug });
+      throw error;
+    }
+    await recordEvent(tx, { siteId, type: 'product.created', entityType: 'product', entityId: id, payload: { productId: id, name, slug } });
+    return product;
+  }
+
+  private async freeSlug(db: Queryable, siteId: string, base: string): Promise<string> {
+    const taken = await store.slugsStartingWith(db, siteId, base);
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+
+  private checkShape(product: Product): void {
+    if (product.options.length > MAX_OPTIONS) {
+      throw ApiError.validation([{ field: 'product.productOptions', rule: 'MAX_SIZE', description: `at most ${MAX_OPTIONS} options`, data: { threshold: MAX_OPTIONS } }]);
+    }
+    if (choiceCombinations(product.options).length > MAX_VARIANTS) {
+      throw ApiError.validation([{ field: 'product.productOptions', rule: 'MAX_SIZE', description: `the options make more than ${MAX_VARIANTS} variants`, data: { threshold: MAX_VARIANTS } }]);
+    }
+    if ((product.quantity ?? 0) > MAX_STOCK_QUANTITY) {
+      throw ApiError.validation([{ field: 'product.stock.quantity', rule: 'MAX', description: `at most ${MAX_STOCK_QUANTITY}`, data: { threshold: MAX_STOCK_QUANTITY } }]);
+    }
+    if (product.discount.type === 'AMOUNT' && BigInt(product.discount.value) > product.price) {
+      throw ApiError.validation([{ field: 'product.discount.value', rule: 'MAX', description: 'an amount discount cannot exceed the price' }]);
+    }
+  }
+
+  /** Reads, changes and writes one product under its row lock. */
+  private async mutate(ctx: RequestContext, productId: string, change: (product: Product, tx: Queryable) => Promise<void> | void, eventType = 'product.updated'): Promise<Product> {
+    return this.db.transaction(async (tx) => {
+      const product = await store.findProduct(tx, ctx.siteId, productId, true);
+      if (!product) throw notFound(productId);
+      await change(product, tx);
+      product.updatedDate = ctx.now();
+      this.checkShape(product);
+      try {
+        await store.updateProduct(tx, ctx.siteId, product);
+      } catch (error) {
+        if (store.isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${product.slug}" is taken`, { slug: product.slug });
+        throw error;
+      }
+      await recordEvent(tx, { siteId: ctx.siteId, type: eventType, entityType: 'product', entityId: productId, payload: { productId } });
+      return product;
+    });
+  }
+
+  async updateProduct(ctx: RequestContext, productId: string, patch: ProductPatch): Promise<Product> {
+    return this.mutate(ctx, productId, (product) => {
+      if (patch.name !== undefined) product.name = patch.name;
+      if (patch.slug !== undefined) product.slug = patch.slug;
+      if (patch.description !== undefined) product.description = patch.description;
+      if (patch.productType !== undefined) product.productType = patch.productType;
+      if (patch.visible !== undefined) product.visible = patch.visible;
+      if (patch.sku !== undefined) product.sku = patch.sku;
+      if (patch.weight !== undefined) product.weight = patch.weight;
+      if (patch.price !== undefined) product.price = patch.price;
+      if (patch.discount !== undefined) product.discount = patch.discount;
+      if (patch.trackInventory !== undefined) {
+        if (patch.trackInventory && !product.trackInventory) product.quantity = product.quantity ?? 0;
+        product.trackInventory = patch.trackInventory;
+      }
+      if (patch.quantity !== undefined) product.quantity = patch.quantity;
+      if (patch.inStock !== undefined) product.inStock = patch.inStock;
+      if (patch.manageVariants !== undefined) product.manageVariants = patch.manageVariants;
+      if (patch.options !== undefined) {
+        product.options = patch.options;
+        if (choiceCombinations(product.options).length <= MAX_VARIANTS) product.variants = buildVariants(product.options, product.variants, newId);
+      }
+      if (patch.variants !== undefined) product.variants = applyVariantPatches(product, patch.variants, 'product.variants');
+      if (patch.media !== undefined) product.media = patch.media.map((m) => ({ id: newId(), ...m }));
+      if (patch.ribbon !== undefined) product.ribbon = patch.ribbon;
+      if (patch.brand !== undefined) product.brand = patch.brand;
+      if (patch.additionalInfoSections !== undefined) product.additionalInfoSections = patch.additionalInfoSections;
+      if (patch.customTextFields !== undefined) product.customTextFields = patch.customTextFields;
+    });
+  }
+
+  async deleteProduct(ctx: RequestContext, productId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await store.deleteProduct(tx, ctx.siteId, productId))) throw notFound(productId);
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'product.deleted', entityType: 'product', entityId: productId, payload: { productId } });
+    });
+  }
+
+  async updateVariants(ctx: RequestContext, productId: string, patches: VariantPatch[]): Promise<Product> {
+    return this.mutate(ctx, productId, (product) => {
+      product.variants = applyVariantPatches(product, patches, 'variants');
+    });
+  }
+
+  async resetVariants(ctx: RequestContext, productId: string): Promise<Product> {
+    return this.mutate(ctx, productId, (product) => {
+      product.variants = product.variants.map((v) => ({ ...v, price: null, weight: null, sku: null, visible: true }));
+    });
+  }
+
+  /** Stores v2 inventory: per-variant quantities and in-stock flags, and whether quantity is tracked. */
+  async updateInventory(ctx: RequestContext, productId: string, input: { trackQuantity?: boolean; variants: { variantId: string; quantity?: number | null; inStock?: boolean }[] }): Promise<Product> {
+    return this.mutate(ctx, productId, (product) => {
+      if (input.trackQuantity !== undefined) product.trackInventory = input.trackQuantity;
+      for (const [i, change] of input.variants.entries()) {
+        const variant = product.variants.find((v) => v.id === change.variantId);
+        if (!variant) throw ApiError.validation([{ field: `inventoryItem.variants[${i}].variantId`, rule: 'VALIDATION', description: `no variant ${change.variantId}` }]);
+        if (product.manageVariants) {
+          if (change.quantity !== undefined) variant.quantity = change.quantity;
+          if (change.inStock !== undefined) variant.inStock = change.inStock;
+        } else {
+          if (change.quantity !== undefined) product.quantity = change.quantity;
+          if (change.inStock !== undefined) product.inStock = change.inStock;
+        }
+      }
+      if (product.trackInventory && product.quantity === null) product.quantity = 0;
+    });
+  }
+
+  async addMedia(ctx: RequestContext, productId: string, media: MediaInput[]): Promise<Product> {
+    return this.mutate(ctx, productId, (product) => {
+      product.media = [...product.media, ...media.map((m) => ({ id: newId(), ...m }))];
+    });
+  }
+
+  async removeMedia(ctx: RequestContext, productId: string, mediaIds: string[] | undefined): Promise<Product> {
+    return this.mutate(ctx, productId, (product) => {
+      product.media = mediaIds?.length ? product.media.filter((m) => !mediaIds.includes(m.id)) : [];
+    });
+  }
+
+  async clearField(ctx: RequestContext, productId: string, field: 'ribbon' | 'brand' | 'options'): Promise<Product> {
+    return this.mutate(ctx, productId, (product) => {
+      if (field === 'options') {
+        product.options = [];
+        product.manageVariants = false;
+        product.variants = buildVariants([], [], newId);
+      } else product[field] = null;
+    });
+  }
+
+  async getProduct(ctx: RequestContext, productId: string): Promise<Product> {
+    const product = await store.findProduct(this.db, ctx.siteId, productId);
+    if (!product || (isShopper(ctx) && !product.visible)) throw notFound(productId);
+    return product;
+  }
+
+  async queryProducts(ctx: RequestContext, query: PageQuery): Promise<Page<Product>> {
+    const currency = await this.currency(ctx.siteId);
+    const fields = productFields(currency);
+    const params: unknown[] = [ctx.siteId];
+    let where: string;
+    let order: string;
+    try {
+      where = compileFilter(query.filter, fields, params);
+      order = orderBy(parseSort(query.sort, fields), fields, 'p.product_id');
+    } catch (error) {
+      return filterError(error);
+    }
+    if (isShopper(ctx)) where = `p.visible AND ${where}`;
+    const { limit, offset } = readPaging(query.paging);
+    const { products, total } = await store.queryProducts(this.db, { where, params, orderBy: order, limit, offset });
+    return { items: products, total, limit, offset };
+  }
+
+  /** Which choices can still be bought given the ones picked so far, and the variant they make. */
+  async optionsAvailability(ctx: RequestContext, productId: string, picked: Record<string, string>) {
+    const product = await this.getProduct(ctx, productId);
+    const matches = (v: Variant, choices: Record<string, string>) => Object.entries(choices).every(([k, val]) => v.choices[k] === val);
+    const buyable = (v: Variant) => v.visible && stockOf(product, v).inStock;
+    const options = product.options.map((option) => ({
+      ...option,
+      choices: option.choices.map((choice) => {
+        const others = Object.fromEntries(Object.entries(picked).filter(([k]) => k !== option.name));
+        const inStock = product.variants.some((v) => matches(v, { ...others, [option.name]: choice.value }) && buyable(v));
+        return { ...choice, inStock: inStock && choice.inStock };
+      }),
+    }));
+    const complete = product.options.every((o) => picked[o.name] !== undefined);
+    const selected = complete ? product.variants.find((v) => matches(v, picked) && Object.keys(v.choices).length === Object.keys(picked).length) : undefined;
+    return { product, options, selected, availableForPurchase: selected ? buyable(selected) : false };
+  }
+
+  async queryVariants(ctx: RequestContext, productId: string, input: { choices?: Record<string, string>; variantIds?: string[]; paging?: PageQuery['paging'] }) {
+    const product = await this.getProduct(ctx, productId);
+    const { limit, offset } = readPaging(input.paging);
+    let variants = product.variants.filter((v) => !isShopper(ctx) || v.visible);
+    if (input.variantIds?.length) variants = variants.filter((v) => input.variantIds?.includes(v.id));
+    if (input.choices) {
+      const wanted = Object.entries(input.choices);
+      variants = variants.filter((v) => wanted.every(([k, val]) => v.choices[k] === val));
+    }
+    return { product, variants: variants.slice(offset, offset + limit), total: variants.length, limit, offset };
+  }
+
+  // Collections ---------------------------------------------------------------------------------
+
+  async createCollection(ctx: RequestContext, input: CollectionInput): Promise<Collection> {
+    if (!input.name?.trim()) throw ApiError.validation([{ field: 'collection.name', rule: 'REQUIRED_FIELD', description: 'a collection needs a name' }]);
+    const name = input.name.trim();
+    const now = ctx.now();
+    const collection: Collection = {
+      id: newId(),
+      slug: input.slug ?? slugify(name),
+      name,
+      description: input.description ?? null,
+      visible: input.visible ?? true,
+      media: input.media ?? null,
+      numberOfProducts: 0,
+      createdDate: now,
+      updatedDate: now,
+    };
+    await this.db.transaction(async (tx) => {
+      try {
+        await store.insertCollection(tx, ctx.siteId, collection);
+      } catch (error) {
+        if (store.isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${collection.slug}" is taken`, { slug: collection.slug });
+        throw error;
+      }
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.created', entityType: 'collection', entityId: collection.id, payload: { collectionId: collection.id, name } });
+    });
+    return collection;
+  }
+
+  async updateCollection(ctx: RequestContext, collectionId: string, input: CollectionInput): Promise<Collection> {
+    const existing = await store.findCollection(this.db, ctx.siteId, { id: collectionId });
+    if (!existing) throw ApiError.notFound('COLLECTION_NOT_FOUND', `Collection ${collectionId} was not found`, { collectionId });
+    const updated: Collection = {
+      ...existing,
+      ...(input.name !== undefined && { name: input.name.trim() || existing.name }),
+      ...(input.slug !== undefined && { slug: input.slug }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.visible !== undefined && { visible: input.visible }),
+      ...(input.media !== undefined && { media: input.media }),
+      updatedDate: ctx.now(),
+    };
+    await this.db.transaction(async (tx) => {
+      try {
+        await store.updateCollection(tx, ctx.siteId, updated);
+      } catch (error) {
+        if (store.isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${updated.slug}" is taken`, { slug: updated.slug });
+        throw error;
+      }
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
+    });
+    return updated;
+  }
+
+  async deleteCollection(ctx: RequestContext, collectionId: string): Promise<void> {
+    if (collectionId === ALL_PRODUCTS_COLLECTION_ID) throw new ApiError(400, 'COLLECTION_NOT_DELETABLE', 'The All Products collection cannot be deleted');
+    await this.db.transaction(async (tx) => {
+      if (!(await store.deleteCollection(tx, ctx.siteId, collectionId))) throw ApiError.notFound('COLLECTION_NOT_FOUND', `Collection ${collectionId} was not found`, { collectionId });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.deleted', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
+    });
+  }
+
+  async getCollection(ctx: RequestContext, by: { id: string } | { slug: string }): Promise<Collection> {
+    const collection = await store.findCollection(this.db, ctx.siteId, by);
+    if (!collection || (isShopper(ctx) && !collection.visible)) {
+      throw ApiError.notFound('COLLECTION_NOT_FOUND', `Collection ${'id' in by ? by.id : by.slug} was not found`, by);
+    }
+    return collection;
+  }
+
+  async queryCollections(ctx: RequestContext, query: PageQuery): Promise<Page<Collection>> {
+    const params: unknown[] = [ctx.siteId];
+    let where: string;
+    let order: string;
+    try {
+      where = compileFilter(query.filter, COLLECTION_FIELDS, params);
+      order = orderBy(parseSort(query.sort, COLLECTION_FIELDS), COLLECTION_FIELDS, 'c.collection_id');
+    } catch (error) {
+      return filterError(error);
+    }
+    if (isShopper(ctx)) where = `c.visible AND ${where}`;
+    const { limit, offset } = readPaging(query.paging);
+    const { collections, total } = await store.queryCollections(this.db, { where, params, orderBy: order, limit, offset });
+    return { items: collections, total, limit, offset };
+  }
+
+  async addProductsToCollection(ctx: RequestContext, collectionId: string, productIds: string[]): Promise<void> {
+    await this.collectionMembership(ctx, collectionId, productIds, 'add');
+  }
+
+  async removeProductsFromCollection(ctx: RequestContext, collectionId: string, productIds: string[]): Promise<void> {
+    await this.collectionMembership(ctx, collectionId, productIds, 'remove');
+  }
+
+  private async collectionMembership(ctx: RequestContext, collectionId: string, productIds: string[], action: 'add' | 'remove'): Promise<void> {
+    if (collectionId === ALL_PRODUCTS_COLLECTION_ID) throw new ApiError(400, 'COLLECTION_NOT_EDITABLE', 'Every product is in All Products');
+    await this.db.transaction(async (tx) => {
+      if (!(await store.findCollection(tx, ctx.siteId, { id: collectionId }))) {
+        throw ApiError.notFound('COLLECTION_NOT_FOUND', `Collection ${collectionId} was not found`, { collectionId });
+      }
+      if (action === 'add') {
+        const unique = [...new Set(productIds)];
+        const existing = await store.existingProductIds(tx, ctx.siteId, unique);
+        const unknown = unique.filter((id) => !existing.has(id));
+        if (unknown.length) throw new ApiError(404, 'PRODUCT_NOT_FOUND', `Unknown products: ${unknown.join(', ')}`, { productIds: unknown });
+        await store.addProductsToCollection(tx, ctx.siteId, collectionId, unique, ctx.now());
+      } else {
+        await store.removeProductsFromCollection(tx, ctx.siteId, collectionId, productIds);
+      }
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId, [action === 'add' ? 'addedProductIds' : 'removedProductIds']: productIds } });
+    });
+  }
+
+  // For cart, checkout and orders -----------------------------------------------------------------
+
+  /** The products line items point at, visible or not (callers decide what a buyer may see). */
+  async productsByIds(siteId: string, productIds: readonly string[], db: Queryable = this.db): Promise<Map<string, Product>> {
+    const unique = [...new Set(productIds)];
+    return new Map((await store.findProducts(db, siteId, unique)).map((p) => [p.id, p]));
+  }
+
+  /**
+   * Sells units inside the caller's transaction: locks the products (in id order), checks every
+   * line against what is left, and writes the new stock; nothing changes when one line is short.
+   */
+  async sellStock(tx: Queryable, siteId: string, changes: readonly StockChange[], at: Date): Promise<void> {
+    const locked = await store.lockProducts(tx, siteId, changes.map((c) => c.productId));
+    const result = applyStockChanges(new Map(locked.map((p) => [p.id, p])), changes, -1);
+    if (!result.ok) {
+      const first = result.shortages[0];
+      throw new ApiError(409, 'INSUFFICIENT_INVENTORY', first.available > 0
+        ? `Only ${first.available} left in stock of product ${first.productId}`
+        : `Product ${first.productId} is out of stock`, { shortages: result.shortages });
+    }
+    await store.saveStock(tx, siteId, result.changed, at);
+  }
+
+  /** Returns units to stock (cancel or refund with restock); products gone since are skipped. */
+  async restock(tx: Queryable, siteId: string, changes: readonly StockChange[], at: Date): Promise<void> {
+    const locked = await store.lockProducts(tx, siteId, changes.map((c) => c.productId));
+    const result = applyStockChanges(new Map(locked.map((p) => [p.id, p])), changes, 1);
+    if (result.ok) await store.saveStock(tx, siteId, result.changed, at);
+  }
+}
+
+/** Applies variant overrides, matched by variant ids, by (some of) their choices, or to all. */
+function applyVariantPatches(product: Product, patches: readonly VariantPatch[], field: string): Variant[] {
+  const variants = product.variants.map((v) => ({ ...v }));
+  patches.forEach((patch, i) => {
+    let targets: Variant[];
+    if (patch.variantIds?.length) {
+      targets = variants.filter((v) => patch.variantIds?.includes(v.id));
+      const unknown = patch.variantIds.filter((id) => !variants.some((v) => v.id === id));
+      if (unknown.length) throw ApiError.validation([{ field: `${field}[${i}].variantIds`, rule: 'VALIDATION', description: `unknown variants: ${unknown.join(', ')}` }]);
+    } else if (patch.choices && Object.keys(patch.choices).length) {
+      const wanted = Object.entries(patch.choices);
+      targets = variants.filter((v) => wanted.every(([k, val]) => v.choices[k] === val));
+      if (targets.length === 0) throw ApiError.validation([{ field: `${field}[${i}].choices`, rule: 'VALIDATION', description: 'no variant has these choices' }]);
+    } else {
+      targets = variants;
+    }
+    for (const v of targets) {
+      if (patch.price !== undefined) v.price = patch.price;
+      if (patch.weight !== undefined) v.weight = patch.weight;
+      if (patch.sku !== undefined) v.sku = patch.sku;
+      if (patch.visible !== undefined) v.visible = patch.visible;
+      if (patch.quantity !== undefined) v.quantity = patch.quantity;
+      if (patch.inStock !== undefined) v.inStock = patch.inStock;
+      if (v.quantity !== null && v.quantity > MAX_STOCK_QUANTITY) {
+        throw ApiError.validation([{ field: `${field}[${i}].stock.quantity`, rule: 'MAX', description: `at most ${MAX_STOCK_QUANTITY}`, data: { threshold: MAX_STOCK_QUANTITY } }]);
+      }
+    }
+  });
+  return variants;
+}

@@ -1,0 +1,323 @@
+// SQL for products, product collections and the commerce counters; nothing else.
+import type { Queryable } from '../../platform/db.js';
+import { ALL_PRODUCTS_COLLECTION_ID, discountedPrice, type Product, type ProductOption, type Variant } from './products.js';
+
+interface VariantJson {
+  id: string;
+  choices: Record<string, string>;
+  price: string | null;
+  weight: string | null;
+  sku: string | null;
+  visible: boolean;
+  quantity: number | null;
+  inStock: boolean;
+}
+
+/** The product's document column: everything that is not queried on its own. */
+interface ProductDocJson {
+  description: string;
+  weight: string | null;
+  discount: Product['discount'];
+  trackInventory: boolean;
+  quantity: number | null;
+  inStock: boolean;
+  manageVariants: boolean;
+  options: ProductOption[];
+  variants: VariantJson[];
+  media: Product['media'];
+  ribbon: string | null;
+  brand: string | null;
+  additionalInfoSections: Product['additionalInfoSections'];
+  customTextFields: Product['customTextFields'];
+}
+
+export interface ProductRow {
+  product_id: string;
+  numeric_id: number | string;
+  slug: string;
+  name: string;
+  product_type: Product['productType'];
+  visible: boolean;
+  sku: string | null;
+  price_minor: number | string;
+  doc: ProductDocJson;
+  collection_ids: string[];
+  created_at: Date;
+  updated_at: Date;
+  [key: string]: unknown;
+}
+
+export const PRODUCT_COLUMNS = `p.product_id, p.numeric_id, p.slug, p.name, p.product_type, p.visible, p.sku, p.price_minor, p.doc,
+  ARRAY(SELECT cp.collection_id FROM collection_products cp WHERE cp.site_id = p.site_id AND cp.product_id = p.product_id ORDER BY cp.added_at, cp.collection_id) AS collection_ids,
+  p.created_at, p.updated_at`;
+
+function toVariant(json: VariantJson): Variant {
+  return { ...json, price: json.price === null ? null : BigInt(json.price) };
+}
+
+export function toProduct(row: ProductRow): Product {
+  const doc = row.doc;
+  return {
+    id: row.product_id,
+    numericId: Number(row.numeric_id),
+    slug: row.slug,
+    name: row.name,
+    description: doc.description,
+    productType: row.product_type,
+    visible: row.visible,
+    sku: row.sku,
+    weight: doc.weight,
+    price: BigInt(row.price_minor),
+    discount: doc.discount,
+    trackInventory: doc.trackInventory,
+    quantity: doc.quantity,
+    inStock: doc.inStock,
+    manageVariants: doc.manageVariants,
+    options: doc.options,
+    variants: doc.variants.map(toVariant),
+    media: doc.media,
+    ribbon: doc.ribbon,
+    brand: doc.brand,
+    additionalInfoSections: doc.additionalInfoSections,
+    customTextFields: doc.customTextFields,
+    collectionIds: row.collection_ids ?? [],
+    createdDate: new Date(row.created_at),
+    updatedDate: new Date(row.updated_at),
+  };
+}
+
+function toDoc(product: Product): string {
+  const doc: ProductDocJson = {
+    description: product.description,
+    weight: product.weight,
+    discount: product.discount,
+    trackInventory: product.trackInventory,
+    quantity: product.quantity,
+    inStock: product.inStock,
+    manageVariants: product.manageVariants,
+    options: product.options,
+    variants: product.variants.map((v) => ({ ...v, price: v.price === null ? null : v.price.toString() })),
+    media: product.media,
+    ribbon: product.ribbon,
+    brand: product.brand,
+    additionalInfoSections: product.additionalInfoSections,
+    customTextFields: product.customTextFields,
+  };
+  return JSON.stringify(doc);
+}
+
+/** The next value of a per-site counter; the row stays locked until the transaction ends. */
+export async function nextCounter(tx: Queryable, siteId: string, name: string, first: number): Promise<number> {
+  const rows = await tx.query<{ value: number | string }>(
+    `INSERT INTO commerce_counters (site_id, name, value) VALUES ($1, $2, $3)
+     ON CONFLICT (site_id, name) DO UPDATE SET value = commerce_counters.value + 1
+     RETURNING value`,
+    [siteId, name, first],
+  );
+  return Number(rows[0].value);
+}
+
+export async function insertProduct(tx: Queryable, siteId: string, product: Product): Promise<void> {
+  await tx.query(
+    `INSERT INTO products (site_id, product_id, numeric_id, slug, name, product_type, visible, sku, price_minor, discounted_minor, doc, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $12)`,
+    [siteId, product.id, product.numericId, product.slug, product.name, product.productType, product.visible, product.sku,
+      product.price.toString(), discountedPrice(product.price, product.discount).toString(), toDoc(product), product.createdDate],
+  );
+  await tx.query(
+    `INSERT INTO collection_products (site_id, collection_id, product_id, added_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+    [siteId, ALL_PRODUCTS_COLLECTION_ID, product.id, product.createdDate],
+  );
+}
+
+export async function updateProduct(tx: Queryable, siteId: string, product: Product): Promise<void> {
+  await tx.query(
+    `UPDATE products SET slug = $3, name = $4, product_type = $5, visible = $6, sku = $7, price_minor = $8, discounted_minor = $9,
+       doc = $10::jsonb, updated_at = $11
+     WHERE site_id = $1 AND product_id = $2`,
+    [siteId, product.id, product.slug, product.name, product.productType, product.visible, product.sku,
+      product.price.toString(), discountedPrice(product.price, product.discount).toString(), toDoc(product), product.updatedDate],
+  );
+}
+
+/** Writes the documents of products whose stock changed (they are locked by the caller). */
+export async function saveStock(tx: Queryable, siteId: string, products: readonly Product[], at: Date): Promise<void> {
+  if (products.length === 0) return;
+  await tx.query(
+    `UPDATE products p SET doc = d.doc, updated_at = $4
+     FROM unnest($2::text[], $3::jsonb[]) AS d(product_id, doc)
+     WHERE p.site_id = $1 AND p.product_id = d.product_id`,
+    [siteId, products.map((p) => p.id), products.map(toDoc), at],
+  );
+}
+
+export async function deleteProduct(tx: Queryable, siteId: string, productId: string): Promise<boolean> {
+  const rows = await tx.query('DELETE FROM products WHERE site_id = $1 AND product_id = $2 RETURNING product_id', [siteId, productId]);
+  await tx.query('DELETE FROM collection_products WHERE site_id = $1 AND product_id = $2', [siteId, productId]);
+  return rows.length === 1;
+}
+
+export async function findProduct(db: Queryable, siteId: string, productId: string, forUpdate = false): Promise<Product | undefined> {
+  const rows = await db.query<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.site_id = $1 AND p.product_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+    [siteId, productId],
+  );
+  return rows[0] && toProduct(rows[0]);
+}
+
+export async function findProducts(db: Queryable, siteId: string, productIds: readonly string[]): Promise<Product[]> {
+  if (productIds.length === 0) return [];
+  const rows = await db.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.site_id = $1 AND p.product_id = ANY($2::text[])`, [siteId, productIds]);
+  return rows.map(toProduct);
+}
+
+/** Locks the products in id order (so two orders never wait on each other in a cycle). */
+export async function lockProducts(tx: Queryable, siteId: string, productIds: readonly string[]): Promise<Product[]> {
+  if (productIds.length === 0) return [];
+  const rows = await tx.query<ProductRow>(
+    `SELECT p.product_id, p.numeric_id, p.slug, p.name, p.product_type, p.visible, p.sku, p.price_minor, p.doc, '{}'::text[] AS collection_ids, p.created_at, p.updated_at
+     FROM products p WHERE p.site_id = $1 AND p.product_id = ANY($2::text[]) ORDER BY p.product_id FOR UPDATE`,
+    [siteId, productIds],
+  );
+  return rows.map(toProduct);
+}
+
+export async function slugsStartingWith(db: Queryable, siteId: string, base: string): Promise<Set<string>> {
+  const rows = await db.query<{ slug: string }>(
+    `SELECT slug FROM products WHERE site_id = $1 AND (slug = $2 OR starts_with(slug, $2 || '-'))`,
+    [siteId, base],
+  );
+  return new Set(rows.map((r) => r.slug));
+}
+
+export async function queryProducts(
+  db: Queryable,
+  query: { where: string; params: unknown[]; orderBy: string; limit: number; offset: number },
+): Promise<{ products: Product[]; total: number }> {
+  // query.params already starts with the site id as $1.
+  const { where, params } = query;
+  const rows = await db.query<ProductRow & { total: number | string }>(
+    `SELECT ${PRODUCT_COLUMNS}, count(*) OVER () AS total FROM products p
+     WHERE p.site_id = $1 AND ${where}
+     ORDER BY ${query.orderBy} LIMIT ${query.limit} OFFSET ${query.offset}`,
+    params,
+  );
+  if (rows.length > 0 || query.offset === 0) return { products: rows.map(toProduct), total: rows.length ? Number(rows[0].total) : 0 };
+  const counted = await db.query<{ total: number | string }>(`SELECT count(*) AS total FROM products p WHERE p.site_id = $1 AND ${where}`, params);
+  return { products: [], total: Number(counted[0].total) };
+}
+
+// Collections ---------------------------------------------------------------------------------
+
+export interface Collection {
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  visible: boolean;
+  media: { url: string; width: number; height: number } | null;
+  numberOfProducts: number;
+  createdDate: Date;
+  updatedDate: Date;
+}
+
+interface CollectionRow {
+  collection_id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  visible: boolean;
+  media: Collection['media'];
+  number_of_products: number | string;
+  created_at: Date;
+  updated_at: Date;
+  [key: string]: unknown;
+}
+
+const COLLECTION_COLUMNS = `c.collection_id, c.slug, c.name, c.description, c.visible, c.media, c.created_at, c.updated_at,
+  (SELECT count(*) FROM collection_products cp WHERE cp.site_id = c.site_id AND cp.collection_id = c.collection_id) AS number_of_products`;
+
+function toCollection(row: CollectionRow): Collection {
+  return {
+    id: row.collection_id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    visible: row.visible,
+    media: row.media,
+    numberOfProducts: Number(row.number_of_products),
+    createdDate: new Date(row.created_at),
+    updatedDate: new Date(row.updated_at),
+  };
+}
+
+export async function insertCollection(tx: Queryable, siteId: string, c: Omit<Collection, 'numberOfProducts'>): Promise<void> {
+  await tx.query(
+    `INSERT INTO product_collections (site_id, collection_id, slug, name, description, visible, media, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $8)`,
+    [siteId, c.id, c.slug, c.name, c.description, c.visible, c.media ? JSON.stringify(c.media) : null, c.createdDate],
+  );
+}
+
+export async function updateCollection(tx: Queryable, siteId: string, c: Omit<Collection, 'numberOfProducts' | 'createdDate'>): Promise<void> {
+  await tx.query(
+    `UPDATE product_collections SET slug = $3, name = $4, description = $5, visible = $6, media = $7::jsonb, updated_at = $8
+     WHERE site_id = $1 AND collection_id = $2`,
+    [siteId, c.id, c.slug, c.name, c.description, c.visible, c.media ? JSON.stringify(c.media) : null, c.updatedDate],
+  );
+}
+
+export async function deleteCollection(tx: Queryable, siteId: string, collectionId: string): Promise<boolean> {
+  const rows = await tx.query('DELETE FROM product_collections WHERE site_id = $1 AND collection_id = $2 RETURNING collection_id', [siteId, collectionId]);
+  await tx.query('DELETE FROM collection_products WHERE site_id = $1 AND collection_id = $2', [siteId, collectionId]);
+  return rows.length === 1;
+}
+
+export async function findCollection(db: Queryable, siteId: string, by: { id: string } | { slug: string }): Promise<Collection | undefined> {
+  const [column, value] = 'id' in by ? ['collection_id', by.id] : ['slug', by.slug];
+  const rows = await db.query<CollectionRow>(`SELECT ${COLLECTION_COLUMNS} FROM product_collections c WHERE c.site_id = $1 AND c.${column} = $2`, [siteId, value]);
+  return rows[0] && toCollection(rows[0]);
+}
+
+export async function queryCollections(
+  db: Queryable,
+  query: { where: string; params: unknown[]; orderBy: string; limit: number; offset: number },
+): Promise<{ collections: Collection[]; total: number }> {
+  // query.params already starts with the site id as $1.
+  const { where, params } = query;
+  const rows = await db.query<CollectionRow & { total: number | string }>(
+    `SELECT ${COLLECTION_COLUMNS}, count(*) OVER () AS total FROM product_collections c
+     WHERE c.site_id = $1 AND ${where} ORDER BY ${query.orderBy} LIMIT ${query.limit} OFFSET ${query.offset}`,
+    params,
+  );
+  if (rows.length > 0 || query.offset === 0) return { collections: rows.map(toCollection), total: rows.length ? Number(rows[0].total) : 0 };
+  const counted = await db.query<{ total: number | string }>(`SELECT count(*) AS total FROM product_collections c WHERE c.site_id = $1 AND ${where}`, params);
+  return { collections: [], total: Number(counted[0].total) };
+}
+
+/** Adds the products that exist; returns how many were found. */
+export async function addProductsToCollection(tx: Queryable, siteId: string, collectionId: string, productIds: readonly string[], at: Date): Promise<number> {
+  const rows = await tx.query(
+    `INSERT INTO collection_products (site_id, collection_id, product_id, added_at)
+     SELECT $1, $2, p.product_id, $4 FROM products p WHERE p.site_id = $1 AND p.product_id = ANY($3::text[])
+     ON CONFLICT DO NOTHING RETURNING product_id`,
+    [siteId, collectionId, productIds, at],
+  );
+  return rows.length;
+}
+
+export async function removeProductsFromCollection(tx: Queryable, siteId: string, collectionId: string, productIds: readonly string[]): Promise<void> {
+  await tx.query('DELETE FROM collection_products WHERE site_id = $1 AND collection_id = $2 AND product_id = ANY($3::text[])', [siteId, collectionId, productIds]);
+}
+
+export async function existingProductIds(db: Queryable, siteId: string, productIds: readonly string[]): Promise<Set<string>> {
+  const rows = await db.query<{ product_id: string }>('SELECT product_id FROM products WHERE site_id = $1 AND product_id = ANY($2::text[])', [siteId, productIds]);
+  return new Set(rows.map((r) => r.product_id));
+}
+
+export function isUniqueViolation(error: unknown, index?: string): boolean {
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (e?.code !== '23505') return false;
+  if (!index) return true;
+  return e.constraint === index || (typeof e.message === 'string' && e.message.includes(index));
+}
