@@ -48,10 +48,10 @@ describe('index DDL', () => {
     expect(pgIndexName('site-2', 'Products', 'by price')).not.toBe(name);
   });
 
-  it('indexes the compiler expressions of one collection, item_id last', () => {
+  it('indexes the compiler expressions of one collection, item_id last in the last field\'s direction', () => {
     const index = readIndex({ name: 'by price', fields: [{ path: 'category' }, { path: 'price', order: 'DESC' }] });
     expect(createIndexSql(name, 'site-1', 'Products', index, false)).toBe(
-      `CREATE INDEX "${name}" ON data_items (site_id, collection_id, (${fieldExpr('category')}), (${fieldExpr('price')}) DESC, item_id) ` +
+      `CREATE INDEX "${name}" ON data_items (site_id, collection_id, (${fieldExpr('category')}), (${fieldExpr('price')}) DESC, item_id DESC) ` +
         `WHERE site_id = 'site-1' AND collection_id = 'Products'`,
     );
   });

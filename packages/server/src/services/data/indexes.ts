@@ -3,7 +3,7 @@
  * Each index covers one collection's rows (a partial index), leads with site_id and collection_id,
  * and indexes fieldExpr(path) — the very text the query compiler writes — so a filtered, sorted
  * page over the indexed fields is an index scan. item_id ends a non-unique index: it is every
- * order's last key.
+ * order's last key, in the direction of the key before it.
  */
 import { createHash } from 'node:crypto';
 import { DataErrors } from './errors.js';
@@ -85,7 +85,8 @@ const identifier = (name: string): string => {
  */
 export function createIndexSql(pgName: string, siteId: string, collectionId: string, index: IndexDefinition, concurrently: boolean): string {
   const columns = ['site_id', 'collection_id', ...index.fields.map((field) => `(${fieldExpr(field.path)})${field.order === 'DESC' ? ' DESC' : ''}`)];
-  if (!index.unique) columns.push('item_id');
+  // item_id follows the last field's direction, as in the compiler's ORDER BY, so the index serves it whole.
+  if (!index.unique) columns.push(index.fields.at(-1)?.order === 'DESC' ? 'item_id DESC' : 'item_id');
   return (
     `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${concurrently ? 'CONCURRENTLY ' : ''}${identifier(pgName)} ` +
     `ON data_items (${columns.join(', ')}) WHERE site_id = ${literal(siteId)} AND collection_id = ${literal(collectionId)}`
