@@ -27,7 +27,7 @@ async function freshCollection(): Promise<string> {
   return id;
 }
 
-async function post(url: string, payload: unknown) {
+async function post(url: string, payload: Record<string, unknown>) {
   return t.app.inject({ method: 'POST', url, headers: { authorization: site.apiKey, 'wix-site-id': site.siteId }, payload });
 }
 

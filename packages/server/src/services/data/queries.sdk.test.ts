@@ -39,7 +39,7 @@ afterAll(async () => {
 const ids = (items: readonly { _id?: unknown }[]) => items.map((item) => item._id);
 const idsWhere = (predicate: (p: (typeof PRODUCTS)[number], i: number) => boolean) => PRODUCTS.filter(predicate).map((p) => p._id);
 
-async function post(url: string, payload: unknown) {
+async function post(url: string, payload: Record<string, unknown>) {
   return t.app.inject({ method: 'POST', url, headers: { authorization: site.apiKey, 'wix-site-id': site.siteId }, payload });
 }
 
@@ -107,8 +107,12 @@ describe('query filters through the SDK builder', () => {
   it('lists distinct values in order, with paging', async () => {
     const values = await admin.items.query('Products').ascending('category').distinct('category');
     expect(values.items).toEqual(['bread', 'fruit', 'veg']);
-    const direct = await admin.items.distinct('Products', 'category', { order: 'DESC', paging: { limit: 2 }, returnTotalCount: true });
-    expect(direct.values).toEqual(['veg', 'fruit']);
+    const descending = await admin.items.query('Products').descending('category').limit(2).distinct('category', { returnTotalCount: true });
+    expect(descending.items).toEqual(['veg', 'fruit']);
+    expect(descending.totalCount).toBe(3);
+    expect((await descending.next()).items).toEqual(['bread']);
+    const direct = await admin.items.distinct('Products', 'category', { paging: { limit: 2 }, returnTotalCount: true });
+    expect(direct.values).toEqual(['bread', 'fruit']);
     expect(direct.pagingMetadata).toMatchObject({ total: 3, hasNext: true });
   });
 
@@ -147,7 +151,7 @@ describe('query filters through the SDK builder', () => {
 });
 
 describe('query errors answered with WDE codes and descriptions', () => {
-  it.each<[string, unknown, string]>([
+  it.each<[string, Record<string, unknown>, string]>([
     ['a regular-expression filter', { query: { filter: { title: { $regex: '^P' } } } }, 'WDE0070'],
     ['skip with cursor paging', { query: { cursorPaging: { limit: 2, cursor: 'abc' }, paging: { offset: 3 } } }, 'WDE0080'],
     ['a limit over 1000', { query: { paging: { limit: 1001 } } }, 'WDE0036'],
@@ -155,7 +159,7 @@ describe('query errors answered with WDE codes and descriptions', () => {
     ['a forged cursor', { query: { cursorPaging: { cursor: 'eyJ2IjoxfQ' } } }, 'WDE0902'],
     ['an injection in a field name', { query: { filter: { "a') OR 1=1 --": 1 } } }, 'WDE0048'],
   ])('refuses %s', async (_name, body, code) => {
-    const res = await post('/wix-data/v2/items/query', { dataCollectionId: 'Products', ...(body as object) });
+    const res = await post('/wix-data/v2/items/query', { dataCollectionId: 'Products', ...body });
     expect(res.statusCode).toBe(400);
     expect(res.json().details.applicationError).toEqual({ code, description: expect.stringMatching(/\w+ \w+/), data: {} });
   });
