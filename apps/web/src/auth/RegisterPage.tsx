@@ -1,0 +1,55 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { Field } from '../ui/Field.js';
+import { Notice } from '../ui/Notice.js';
+import { authClient } from './client.js';
+import { flowQuery, useFlowParams } from './flow.js';
+import { MissingFlow } from './MissingFlow.js';
+import { usePageTitle } from './usePageTitle.js';
+import { useSignInOutcome } from './useSignInOutcome.js';
+
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 256;
+
+export function RegisterPage() {
+  usePageTitle('Create an account');
+  const flow = useFlowParams();
+  const [email, setEmail] = useState('');
+  const [nickname, setNickname] = useState('');
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string>();
+  const { outcome, run } = useSignInOutcome(flow, email);
+  if (!flow.clientId) return <MissingFlow title="Create an account" />;
+  const clientId = flow.clientId;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const length = [...password].length;
+    if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
+      setPasswordError(`Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`);
+      return;
+    }
+    setPasswordError(undefined);
+    const profile = nickname.trim() ? { nickname: nickname.trim() } : undefined;
+    void run(() => authClient(clientId).auth.register({ email: email.trim(), password, profile }));
+  }
+
+  return (
+    <>
+      <h1>Create an account</h1>
+      {outcome.error && <Notice kind="error">{outcome.error}</Notice>}
+      {outcome.info && <Notice kind="info">{outcome.info}</Notice>}
+      <form onSubmit={submit} noValidate aria-busy={outcome.busy}>
+        <Field label="E-mail" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field label="Name shown to others (optional)" name="nickname" autoComplete="nickname" value={nickname} onChange={(e) => setNickname(e.target.value)} />
+        <Field
+          label="Password" name="password" type="password" autoComplete="new-password" required
+          hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`} error={passwordError}
+          value={password} onChange={(e) => setPassword(e.target.value)}
+        />
+        <button type="submit" disabled={outcome.busy || !email || !password}>{outcome.busy ? 'Creating…' : 'Create account'}</button>
+      </form>
+      <p>Already have an account? <Link to={`/auth/sign-in${flowQuery(flow)}`}>Sign in</Link></p>
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import { useSearchParams } from 'react-router';
+
+/** Where the sign-in continues: the application's client and its redirect session. */
+export interface FlowParams {
+  clientId: string | null;
+  redirectSessionId: string | null;
+}
+
+export function useFlowParams(): FlowParams {
+  const [params] = useSearchParams();
+  return { clientId: params.get('clientId'), redirectSessionId: params.get('redirectSessionId') };
+}
+
+/** The query string that keeps the flow going from one hosted page to the next. */
+export function flowQuery(flow: FlowParams, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams();
+  if (flow.clientId) query.set('clientId', flow.clientId);
+  if (flow.redirectSessionId) query.set('redirectSessionId', flow.redirectSessionId);
+  for (const [key, value] of Object.entries(extra)) query.set(key, value);
+  const text = query.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * Hands the new session to the server's authorize step with a form POST (the token stays out of
+ * URLs and history); the server answers with a redirect back to the application, carrying the code.
+ */
+export function continueToApplication(flow: FlowParams, sessionToken: string): boolean {
+  if (!flow.clientId || !flow.redirectSessionId) return false;
+  const form = document.createElement('form');
+  form.method = 'POST';
+  form.action = '/oauth2/authorize';
+  form.hidden = true;
+  for (const [name, value] of Object.entries({ clientId: flow.clientId, redirectSessionId: flow.redirectSessionId, sessionToken })) {
+    const input = document.createElement('input');
+    input.type = 'hidden';
+    input.name = name;
+    input.value = value;
+    form.appendChild(input);
+  }
+  document.body.appendChild(form);
+  form.submit();
+  return true;
+}

@@ -1,0 +1,106 @@
+/**
+ * The hosted sign-in page in Chromium: an application asks for a login (prompt=login) through the
+ * official SDK, the member signs in on the web app's page, and the browser lands back on the
+ * application's redirect URI with a code that buys member tokens.
+ * Needs `npm run build` (apps/web/dist) and Debian's Chromium at /usr/bin/chromium.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { createClient, OAuthStrategy } from '@wix/sdk';
+import { redirectWixApis, signInApp, type SignInApp } from '../packages/server/src/test/sign-in.js';
+import type { TestSite } from '../packages/server/src/test/harness.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const WEB_DIR = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
+const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`Skipping the hosted sign-in browser test: ${CHROMIUM} is missing (apt-get install chromium).`);
+
+describe.skipIf(!hasChromium)('hosted sign-in page in Chromium', () => {
+  let t: SignInApp;
+  let site: TestSite;
+  let browser: BrowserContext;
+  let profileDir: string;
+  let restoreFetch: () => void;
+
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(WEB_DIR, 'index.html'))) throw new Error(`${WEB_DIR} has no index.html: run \`npm run build\` first`);
+    t = await signInApp({ listen: true, webDir: WEB_DIR });
+    restoreFetch = redirectWixApis(t.url);
+    site = await t.createSite({ signupPolicy: 'open' });
+    profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-chromium-'));
+    browser = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    restoreFetch?.();
+    await t?.close();
+    if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
+  });
+
+  async function startLogin() {
+    const client = createClient({ auth: OAuthStrategy({ clientId: site.clientId }) });
+    const oauthData = client.auth.generateOAuthData(`${t.url}/signed-in`);
+    const { authUrl } = await client.auth.getAuthUrl(oauthData, { prompt: 'login', responseMode: 'query' });
+    return { client, oauthData, authUrl };
+  }
+
+  it('signs in on the hosted page (announcing a wrong password) and lands back with a code', async () => {
+    const email = `browser.${Date.now()}@example.com`;
+    const visitor = await t.visitorToken(site);
+    const registered = await t.app.inject({
+      method: 'POST', url: '/_api/iam/authentication/v2/register', headers: { authorization: visitor },
+      payload: { loginId: { email }, password: 'browser-password' },
+    });
+    expect(registered.statusCode, registered.body).toBe(200);
+
+    const { client, oauthData, authUrl } = await startLogin();
+    const page = await browser.newPage();
+    await page.goto(authUrl);
+    await page.waitForURL(/\/auth\/sign-in\?/);
+    await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('wrong');
+
+    await page.getByLabel('Password').fill('browser-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/signed-in\?/);
+    const { code, state } = client.auth.parseFromUrl(page.url(), 'query');
+    expect(code).toEqual(expect.any(String));
+    client.auth.setTokens(await client.auth.getMemberTokens(code, state, oauthData));
+    expect(client.auth.loggedIn()).toBe(true);
+    await page.close();
+  }, 60_000);
+
+  it('creates an account on the hosted register page and lands back with a code', async () => {
+    const { client, oauthData, authUrl } = await startLogin();
+    const page = await browser.newPage();
+    await page.goto(authUrl);
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    await page.waitForURL(/\/auth\/register\?/);
+    await page.getByLabel('E-mail').fill(`new.${Date.now()}@example.com`);
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    expect(await page.getByText('Use 8 to 256 characters.').isVisible()).toBe(true);
+    await page.getByLabel('Password').fill('a-fine-new-password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/signed-in\?/);
+    const { code, state } = client.auth.parseFromUrl(page.url(), 'query');
+    client.auth.setTokens(await client.auth.getMemberTokens(code, state, oauthData));
+    expect(client.auth.loggedIn()).toBe(true);
+    await page.close();
+  }, 60_000);
+});
