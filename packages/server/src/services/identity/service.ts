@@ -30,6 +30,8 @@ export const RESET_PASSWORD = '-19973';
 export const SESSION_TTL_MS = 7 * 24 * 3600_000;
 export const RECOVERY_TTL_MS = 3600_000;
 export const ACTIVATION_TTL_HOURS = 72;
+const ACCESS_CACHE_MS = 2000;
+const ACCESS_CACHE_SIZE = 20_000;
 
 /** The site and, when known, who is asking; route handlers build it from the request. */
 export interface SiteContext {
@@ -189,6 +191,7 @@ export class IdentityService {
   /** Requests per minute per IP on register, login, verification and recovery; 0 turns the limit off. */
   rateLimitPerMinute: number = DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE;
   private readonly handOffs: VisitorHandOff[] = [];
+  private readonly accessCache = new Map<string, { access: { memberRole: MemberRole } | null; until: number }>();
   private reportError: (error: unknown, context: string) => void = () => undefined;
 
   constructor(private readonly deps: IdentityServiceDeps) {
@@ -228,10 +231,20 @@ export class IdentityService {
     }
   }
 
-  /** The OAuth member access check: only APPROVED members renew tokens, with their role. */
+  /**
+   * The OAuth member access check: only APPROVED members renew tokens, with their role. Answers
+   * are kept 2 s (every token renewal asks); a block also revokes the member's refresh tokens,
+   * which are never cached, so it takes effect at once on every server.
+   */
   async memberAccess(siteId: string, memberId: string): Promise<{ memberRole: MemberRole } | null> {
+    const key = `${siteId}/${memberId}`;
+    const hit = this.accessCache.get(key);
+    if (hit && hit.until > Date.now()) return hit.access;
     const member = await store.findMemberAccess(this.db, siteId, memberId);
-    return member?.status === 'APPROVED' ? { memberRole: member.role } : null;
+    const access = member?.status === 'APPROVED' ? { memberRole: member.role } : null;
+    if (this.accessCache.size >= ACCESS_CACHE_SIZE) this.accessCache.delete(this.accessCache.keys().next().value as string);
+    this.accessCache.set(key, { access, until: Date.now() + ACCESS_CACHE_MS });
+    return access;
   }
 
   // ─── creating identities ────────────────────────────────────────────────────────────────────
@@ -711,6 +724,7 @@ export class IdentityService {
         await store.updateIdentityStatus(tx, siteId, memberId, { status: reasons.length ? 'PENDING' : 'ACTIVE', reasons, now });
       }
     });
+    this.accessCache.delete(`${siteId}/${memberId}`);
     if (status !== 'APPROVED' && status !== 'PENDING') await this.endAllSessions(siteId, memberId);
   }
 
@@ -719,6 +733,7 @@ export class IdentityService {
     const current = await store.findMemberAccess(tx, siteId, memberId);
     if (!current || (onlyFrom && current.status !== onlyFrom)) return current?.status;
     const changed = await store.updateMemberStatus(tx, siteId, memberId, status, this.now());
+    this.accessCache.delete(`${siteId}/${memberId}`);
     if (changed && changed.previous !== status) {
       await recordEvent(tx, {
         siteId, type: 'member.status_changed', entityType: 'member', entityId: memberId,
