@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
-import { ApiError } from '../../platform/errors.js';
+import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { Site, SitesService } from '../sites/service.js';
@@ -8,7 +8,7 @@ import type { CatalogService } from '../catalog/service.js';
 import { lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/products.js';
 import { priceCart, type Address, type CouponDefinition, type MerchantDiscount, type PricedCart } from './pricing.js';
 import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, type CatalogReference, type CustomLine, type LineRef, type ResolvedLine } from './lines.js';
-import { commerceSettingsOf, type CommerceSettings } from './settings.js';
+import { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS, readCommerceSettings, type CommerceSettings, type StoredCommerceSettings } from './settings.js';
 import * as store from './store.js';
 import type { Buyer, Cart, Coupon, NewLine } from './store.js';
 
@@ -109,6 +109,23 @@ export class CartService {
 
   async site(siteId: string): Promise<Site> {
     return this.sites.getActiveSite(siteId);
+  }
+
+  /** The site's commerce settings as stored (decimal strings), over the defaults. */
+  async storedSettings(siteId: string): Promise<StoredCommerceSettings> {
+    const site = await this.site(siteId);
+    return { ...DEFAULT_COMMERCE_SETTINGS, ...((site.settings.commerce as StoredCommerceSettings | undefined) ?? {}) };
+  }
+
+  /** Replaces the given top-level commerce settings after checking all of them. */
+  async updateSettings(ctx: RequestContext, patch: StoredCommerceSettings): Promise<StoredCommerceSettings> {
+    const site = await this.site(ctx.siteId);
+    const next = { ...((site.settings.commerce as StoredCommerceSettings | undefined) ?? {}), ...patch };
+    const violations: FieldViolation[] = [];
+    readCommerceSettings(next, site.settings.currency, violations);
+    if (violations.length) throw ApiError.validation(violations);
+    await this.sites.updateSettings(ctx.siteId, { commerce: next });
+    return this.storedSettings(ctx.siteId);
   }
 
   // Reading and pricing -------------------------------------------------------------------------
@@ -374,19 +391,23 @@ export class CartService {
    */
   async mergeVisitorCart(tx: Queryable, siteId: string, visitorId: string, memberId: string): Promise<void> {
     const at = this.now();
-    const { visitor, member } = await store.lockCartsForMerge(tx, siteId, visitorId, memberId);
+    // Lock order: the visitor's cart, then the member's (created if missing, which also locks it),
+    // so a member adding items meanwhile waits instead of racing the move.
+    const visitor = await store.lockCart(tx, siteId, { kind: 'visitor', id: visitorId });
     if (!visitor) return;
     const memberBuyer: Buyer = { kind: 'member', id: memberId };
-    if (!member) {
-      await store.reassignCart(tx, siteId, visitor.id, memberBuyer, at);
-      await recordEvent(tx, { siteId, type: 'cart.updated', entityType: 'cart', entityId: visitor.id, payload: { cartId: visitor.id, buyer: memberBuyer, mergedFromVisitorId: visitorId } });
-      return;
-    }
+    const member = await store.ensureCart(tx, siteId, { id: newId(), buyer: memberBuyer, currency: visitor.currency }, at);
     await store.moveLines(tx, siteId, visitor.id, member.id, MAX_LINE_QUANTITY);
-    await store.updateCartFields(tx, siteId, member.id, member.couponCode || !visitor.couponCode ? {} : { couponCode: visitor.couponCode }, at);
+    await store.updateCartFields(tx, siteId, member.id, {
+      ...(!member.couponCode && visitor.couponCode ? { couponCode: visitor.couponCode } : {}),
+      ...(!member.contactInfo && visitor.contactInfo ? { contactInfo: visitor.contactInfo } : {}),
+    }, at);
     await store.deleteCart(tx, siteId, visitor.id);
     await recordEvent(tx, { siteId, type: 'cart.deleted', entityType: 'cart', entityId: visitor.id, payload: { cartId: visitor.id, mergedIntoCartId: member.id } });
-    await recordEvent(tx, { siteId, type: 'cart.updated', entityType: 'cart', entityId: member.id, payload: { cartId: member.id, buyer: memberBuyer, mergedFromCartId: visitor.id } });
+    await recordEvent(tx, {
+      siteId, type: member.inserted ? 'cart.created' : 'cart.updated', entityType: 'cart', entityId: member.id,
+      payload: { cartId: member.id, buyer: memberBuyer, mergedFromCartId: visitor.id },
+    });
   }
 
   // Coupons (back office) -----------------------------------------------------------------------

@@ -249,24 +249,22 @@ export async function deleteCart(tx: Queryable, siteId: string, cartId: string):
   return rows.length === 1;
 }
 
-/** Locks the visitor's and the member's carts, in cart id order. */
-export async function lockCartsForMerge(tx: Queryable, siteId: string, visitorId: string, memberId: string): Promise<{ visitor?: Cart; member?: Cart }> {
-  const rows = await tx.query<{ cart_id: string; buyer_kind: BuyerKind }>(
-    `SELECT cart_id, buyer_kind FROM carts
-     WHERE site_id = $1 AND ((buyer_kind = 'visitor' AND buyer_id = $2) OR (buyer_kind = 'member' AND buyer_id = $3))
-     ORDER BY cart_id FOR UPDATE`,
-    [siteId, visitorId, memberId],
+/** The buyer's cart, created when missing; either way its row is locked until the transaction ends. */
+export async function ensureCart(
+  tx: Queryable,
+  siteId: string,
+  cart: { id: string; buyer: Buyer; currency: string },
+  at: Date,
+): Promise<{ id: string; inserted: boolean; couponCode: string | null; contactInfo: Record<string, unknown> | null }> {
+  const rows = await tx.query<{ cart_id: string; inserted: boolean; coupon_code: string | null; contact_info: Record<string, unknown> | null }>(
+    `INSERT INTO carts (site_id, cart_id, buyer_kind, buyer_id, currency, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6)
+     ON CONFLICT (site_id, buyer_kind, buyer_id) DO UPDATE SET updated_at = EXCLUDED.updated_at
+     RETURNING cart_id, (xmax = 0) AS inserted, coupon_code, contact_info`,
+    [siteId, cart.id, cart.buyer.kind, cart.buyer.id, cart.currency, at],
   );
-  const result: { visitor?: Cart; member?: Cart } = {};
-  for (const row of rows) {
-    const cart = await findCartById(tx, siteId, row.cart_id);
-    if (cart) result[row.buyer_kind === 'visitor' ? 'visitor' : 'member'] = cart;
-  }
-  return result;
-}
-
-export async function reassignCart(tx: Queryable, siteId: string, cartId: string, buyer: Buyer, at: Date): Promise<void> {
-  await tx.query('UPDATE carts SET buyer_kind = $3, buyer_id = $4, updated_at = $5 WHERE site_id = $1 AND cart_id = $2', [siteId, cartId, buyer.kind, buyer.id, at]);
+  const row = rows[0];
+  return { id: row.cart_id, inserted: row.inserted, couponCode: row.coupon_code, contactInfo: row.contact_info };
 }
 
 /** Moves every line of one cart into another; the same item adds up, capped at the maximum. */

@@ -286,7 +286,7 @@ export function toWireEstimate(view: CartView, publicUrl: string) {
     weightUnit: view.settings.weightUnit,
     payNow: pricing.priceSummary,
     payLater: zeroSummary(view.cart.currency),
-    membershipOptions: { eligibleMemberships: [], invalidMemberships: [], selectedMemberships: { memberships: [] } },
+    membershipOptions: { eligibleMemberships: [], invalidMemberships: [], selectedMemberships: [] },
     additionalFees: [],
   };
 }

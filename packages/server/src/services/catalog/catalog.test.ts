@@ -239,7 +239,7 @@ describe('collections', () => {
     expect(bySlug.collection).toMatchObject({ name: 'Fruit', numberOfProducts: 1 });
     const v2 = await shopper.collections.getCollectionBySlug('fruit');
     expect(v2.collection?._id).toBe(collection?._id);
-    const listed = await shopper.collections.queryCollections().eq('slug', 'fruit').find();
+    const listed = await shopper.collections.queryCollections().eq('name', 'Fruit').find();
     expect(listed.items.map((c) => c.name)).toEqual(['Fruit']);
     const all = await shopper.collections.queryCollections().find();
     expect(all.items.map((c) => c.name).sort()).toEqual(['All Products', 'Fruit']);
