@@ -18,6 +18,8 @@ import { DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
 import { registerSignIn, signInServices, type SignInConfig, type SignInServices } from './services/identity/wiring.js';
 import { buildCommerce, commerceRoutes, mergeCartsAtSignIn, type CommerceServices } from './services/commerce.js';
+import { createMembersServices, type MembersServices } from './services/members/service.js';
+import { membersRoutes } from './services/members/routes.js';
 
 export interface AppDeps {
   db: Db;
@@ -34,6 +36,8 @@ export interface Services extends SignInServices {
   grants: Map<string, GrantHandler>;
   /** Catalog, cart, checkout and orders. */
   commerce: CommerceServices;
+  /** Members, custom fields, badges, follows, reports and abouts. */
+  members: MembersServices;
 }
 
 declare module 'fastify' {
@@ -55,7 +59,8 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
   const commerce = buildCommerce(db, sites, now);
   mergeCartsAtSignIn(commerce, signIn.identity);
-  return { sites, oauth, grants, ...signIn, commerce };
+  const members = createMembersServices(db, oauth, signIn.identity);
+  return { sites, oauth, grants, ...signIn, commerce, members };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -109,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(dataRoutes(new DataService(deps.db, now)));
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
+  await app.register(membersRoutes(services.members));
 
   if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
   return app;

@@ -1,0 +1,186 @@
+/** Badges: owners define them and hand them to members; anyone may read them. */
+import type { Db } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/caller.js';
+import { ApiError, type FieldViolation } from '../../platform/errors.js';
+import { recordEvent } from '../../platform/events.js';
+import { newId } from '../../platform/ids.js';
+import { selfId } from './access.js';
+import { currentViewer, isUniqueViolation, requireAdmin } from './actors.js';
+import { isHttpUrl } from './custom-field-values.js';
+import type { Badge } from './model.js';
+import { offsetMetadata, offsetPage } from './paging.js';
+import type { BadgeInput } from './schemas.js';
+import { slugify } from './slug.js';
+import * as social from './social-store.js';
+import { toWireBadge } from './social-wire.js';
+import * as store from './store.js';
+
+const DEFAULT_BACKGROUND = '#796EFF';
+const DEFAULT_TEXT = '#FFFFFF';
+const COLOR = /^#[0-9A-Fa-f]{6}$/;
+
+function notFound(badgeId: string): ApiError {
+  return ApiError.notFound('BADGE_NOT_FOUND', `No badge ${badgeId}`, { badgeId });
+}
+
+/** The badge fields of a create or update, checked; `current` is the badge being updated. */
+function badgeFields(input: BadgeInput, current: Badge | undefined): Pick<Badge, 'title' | 'description' | 'backgroundColor' | 'textColor' | 'icon' | 'permissionsEnabled'> {
+  const violations: FieldViolation[] = [];
+  const title = input.title === undefined ? current?.title : input.title?.trim() ?? '';
+  if (!title) violations.push({ field: 'badge.title', rule: 'REQUIRED_FIELD', description: 'a badge needs a title' });
+  const color = (value: string | null | undefined, field: string, fallback: string): string => {
+    if (value === undefined || value === null || value === '') return fallback;
+    if (!COLOR.test(value)) violations.push({ field, rule: 'FORMAT', description: 'must be a colour "#RRGGBB"' });
+    return value.toUpperCase();
+  };
+  const backgroundColor = color(input.backgroundColor, 'badge.backgroundColor', current?.backgroundColor ?? DEFAULT_BACKGROUND);
+  const textColor = color(input.textColor, 'badge.textColor', current?.textColor ?? DEFAULT_TEXT);
+  let icon = current?.icon ?? null;
+  if (input.icon !== undefined) {
+    icon = input.icon === null || input.icon === '' ? null : input.icon;
+    if (icon !== null && !isHttpUrl(icon)) violations.push({ field: 'badge.icon', rule: 'FORMAT', description: 'must be an http(s) URL of an SVG image' });
+  }
+  const description = input.description === undefined ? current?.description ?? null : input.description?.trim() || null;
+  const permissionsEnabled = input.permissionsEnabled ?? current?.permissionsEnabled ?? false;
+  if (violations.length) throw ApiError.validation(violations);
+  return { title: title!, description, backgroundColor, textColor, icon, permissionsEnabled };
+}
+
+export class BadgesService {
+  constructor(private readonly db: Db) {}
+
+  private async slugFor(siteId: string, title: string): Promise<string[]> {
+    const base = slugify(title) || 'badge';
+    const taken = await social.badgeSlugsLike(this.db, siteId, base);
+    return Array.from({ length: 50 }, (_, i) => (i === 0 ? base : `${base}-${i + 1}`)).filter((s) => !taken.has(s)).slice(0, 5);
+  }
+
+  async create(ctx: RequestContext, input: BadgeInput): Promise<{ badge: Record<string, unknown> }> {
+    await requireAdmin(this.db, ctx);
+    const fields = badgeFields(input, undefined);
+    const now = ctx.now();
+    for (const slug of await this.slugFor(ctx.siteId, fields.title)) {
+      const badge = await this.db.transaction(async (tx) => {
+        const created = await social.insertBadge(tx, ctx.siteId, { ...fields, badgeId: newId(), slug, position: 0, createdAt: now, updatedAt: now });
+        if (created) await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.created', entityType: 'badge', entityId: created.badgeId, payload: { badge: toWireBadge(created) } });
+        return created;
+      });
+      if (badge) return { badge: toWireBadge(badge) };
+    }
+    throw new ApiError(409, 'BADGE_SLUG_TAKEN', 'Too many badges share this title', { title: fields.title });
+  }
+
+  async update(ctx: RequestContext, badgeId: string, input: BadgeInput): Promise<{ badge: Record<string, unknown> }> {
+    await requireAdmin(this.db, ctx);
+    const current = await social.findBadge(this.db, ctx.siteId, badgeId);
+    if (!current) throw notFound(badgeId);
+    const fields = badgeFields(input, current);
+    const slugs = fields.title === current.title ? [current.slug] : await this.slugFor(ctx.siteId, fields.title);
+    try {
+      const badge = await this.db.transaction(async (tx) => {
+        const locked = await social.findBadge(tx, ctx.siteId, badgeId, true);
+        if (!locked) throw notFound(badgeId);
+        const slug = slugs[0] ?? `${slugify(fields.title) || 'badge'}-${newId().slice(0, 8)}`;
+        const updated = await social.updateBadge(tx, ctx.siteId, { ...locked, ...fields, slug, updatedAt: ctx.now() });
+        await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.updated', entityType: 'badge', entityId: badgeId, payload: { badge: toWireBadge(updated!) } });
+        return updated!;
+      });
+      return { badge: toWireBadge(badge) };
+    } catch (error) {
+      // Another badge took the new title's slug meanwhile.
+      if (isUniqueViolation(error, 'member_badges_slug')) throw new ApiError(409, 'BADGE_SLUG_TAKEN', 'Another badge has this title', { title: fields.title });
+      throw error;
+    }
+  }
+
+  async get(siteId: string, badgeId: string): Promise<{ badge: Record<string, unknown> }> {
+    const badge = await social.findBadge(this.db, siteId, badgeId);
+    if (!badge) throw notFound(badgeId);
+    return { badge: toWireBadge(badge) };
+  }
+
+  async list(siteId: string, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
+    const page = offsetPage(paging, 'paging', 1000);
+    const { badges, total } = await social.listBadges(this.db, siteId, page.limit, page.offset);
+    return { badges: badges.map(toWireBadge), metadata: offsetMetadata(page, badges.length, total) };
+  }
+
+  async delete(ctx: RequestContext, badgeId: string): Promise<Record<string, never>> {
+    await requireAdmin(this.db, ctx);
+    await this.db.transaction(async (tx) => {
+      const badge = await social.findBadge(tx, ctx.siteId, badgeId, true);
+      if (!badge) throw notFound(badgeId);
+      const holders = await social.deleteBadge(tx, ctx.siteId, badgeId);
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.deleted', entityType: 'badge', entityId: badgeId, payload: { badge: toWireBadge(badge), memberIds: holders } });
+    });
+    return {};
+  }
+
+  async assign(ctx: RequestContext, badgeId: string, memberIds: string[]): Promise<{ memberIds: string[] }> {
+    await requireAdmin(this.db, ctx);
+    const ids = [...new Set(memberIds)];
+    await this.db.transaction(async (tx) => {
+      if (!(await social.findBadge(tx, ctx.siteId, badgeId, true))) throw notFound(badgeId);
+      const found = new Set((await store.findMembers(tx, ctx.siteId, ids)).map((m) => m.memberId));
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length) throw ApiError.notFound('MEMBER_NOT_FOUND', `No member ${missing.join(', ')}`, { memberIds: missing });
+      const added = await social.assignBadge(tx, ctx.siteId, badgeId, ids, ctx.now());
+      for (const memberId of added) {
+        await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.assigned', entityType: 'badge', entityId: badgeId, payload: { badgeId, memberId } });
+      }
+    });
+    return { memberIds: ids };
+  }
+
+  async unassign(ctx: RequestContext, badgeId: string, memberIds: string[]): Promise<Record<string, never>> {
+    await requireAdmin(this.db, ctx);
+    await this.db.transaction(async (tx) => {
+      if (!(await social.findBadge(tx, ctx.siteId, badgeId, true))) throw notFound(badgeId);
+      const removed = await social.unassignBadge(tx, ctx.siteId, badgeId, [...new Set(memberIds)]);
+      for (const memberId of removed) {
+        await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.unassigned', entityType: 'badge', entityId: badgeId, payload: { badgeId, memberId } });
+      }
+    });
+    return {};
+  }
+
+  /** Holders of a badge; others see only members they may see. */
+  async listMembers(ctx: RequestContext | null, siteId: string, badgeId: string, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
+    const viewer = await currentViewer(this.db, ctx);
+    const page = offsetPage(paging, 'paging', 1000);
+    if (!(await social.findBadge(this.db, siteId, badgeId))) throw notFound(badgeId);
+    const { memberIds, total } = await social.badgeHolders(this.db, siteId, badgeId, { ...page, admin: viewer.kind === 'ADMIN', selfId: selfId(viewer) });
+    return { memberIds, metadata: offsetMetadata(page, memberIds.length, total) };
+  }
+
+  async badgesPerMember(ctx: RequestContext | null, siteId: string, memberIds: string[]): Promise<Record<string, unknown>> {
+    const viewer = await currentViewer(this.db, ctx);
+    const ids = [...new Set(memberIds)];
+    const members = await store.findMembers(this.db, siteId, ids);
+    const visible = new Set(members
+      .filter((m) => viewer.kind === 'ADMIN' || m.memberId === selfId(viewer) || (m.status === 'APPROVED' && m.privacyStatus === 'PUBLIC'))
+      .map((m) => m.memberId));
+    const byMember = await social.badgesOfMembers(this.db, siteId, ids.filter((id) => visible.has(id)));
+    return { memberBadgeIds: ids.filter((id) => visible.has(id)).map((memberId) => ({ memberId, badgeIds: byMember.get(memberId) ?? [] })) };
+  }
+
+  async memberCounts(siteId: string): Promise<Record<string, unknown>> {
+    return { badgeMemberCounts: await social.badgeMemberCounts(this.db, siteId) };
+  }
+
+  async reorder(ctx: RequestContext, badgeIds: string[]): Promise<Record<string, unknown>> {
+    await requireAdmin(this.db, ctx);
+    if (new Set(badgeIds).size !== badgeIds.length) throw ApiError.validation([{ field: 'badgeIds', rule: 'VALIDATION', description: 'must not repeat an id' }]);
+    const { badges: all } = await social.listBadges(this.db, ctx.siteId, 100_000, 0);
+    const known = new Set(all.map((b) => b.badgeId));
+    const missing = badgeIds.find((id) => !known.has(id));
+    if (missing) throw notFound(missing);
+    const order = [...badgeIds, ...all.map((b) => b.badgeId).filter((id) => !badgeIds.includes(id))];
+    await this.db.transaction(async (tx) => {
+      await social.setBadgePositions(tx, ctx.siteId, order, ctx.now());
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.reordered', entityType: 'badge', entityId: ctx.siteId, payload: { badgeIds: order } });
+    });
+    const { badges } = await social.listBadges(this.db, ctx.siteId, 100_000, 0);
+    return { badges: badges.map(toWireBadge) };
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * HTTP for the members APIs at the official paths, both as the SDK sends them to www/edge
+ * (`/members/v…`) and to a custom host (`/_api/members/v…`); member reports have one form.
+ * Bodega addition: `POST …/members/{id}/role {role}` (owners and API keys change roles) and
+ * `POST /members/v1/member-reports/members/{memberId}/mark-as-reviewed`.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import { ALL_CALLERS, BACK_OFFICE, type CallerKind } from '../../platform/caller.js';
+import * as s from './schemas.js';
+import type { MembersServices } from './service.js';
+
+const READ = ALL_CALLERS;
+const ADMIN = BACK_OFFICE;
+/** A signed-in member: a MEMBER, or an owner or contributor (WIX_USER) acting as themself. */
+const SELF: readonly CallerKind[] = ['MEMBER', 'WIX_USER'];
+const SELF_OR_ADMIN: readonly CallerKind[] = ['MEMBER', 'WIX_USER', 'APP'];
+
+function both(path: string): string[] {
+  return [path, `/_api${path}`];
+}
+
+const body = <T extends TSchema>(req: FastifyRequest, _schema: T) => req.body as Static<T>;
+const query = <T extends TSchema>(req: FastifyRequest, _schema: T) => req.query as Static<T>;
+const idOf = (req: FastifyRequest) => (req.params as s.IdParams).id;
+const memberIdOf = (req: FastifyRequest) => (req.params as s.MemberIdParams).memberId;
+
+export function membersRoutes(services: MembersServices) {
+  return async (app: FastifyInstance) => {
+    const { members, customFields, badges, followers, reports, abouts } = services;
+
+    // ─── members ───────────────────────────────────────────────────────────────────────────────
+    for (const p of both('/members/v1/members')) {
+      const byId = { params: s.IdParams };
+      app.post(`${p}/my/slug`, { schema: { body: s.SlugBody }, config: { callers: SELF } },
+        async (req) => members.updateMySlug(req.ctx, body(req, s.SlugBody).slug));
+      app.post(`${p}/:id/slug`, { schema: { ...byId, body: s.SlugBody }, config: { callers: ADMIN } },
+        async (req) => members.updateMemberSlug(req.ctx, idOf(req), body(req, s.SlugBody).slug));
+      app.post(`${p}/join-community`, { schema: { body: s.EmptyBody }, config: { callers: SELF } },
+        async (req) => members.joinCommunity(req.ctx));
+      app.post(`${p}/leave-community`, { schema: { body: s.EmptyBody }, config: { callers: SELF } },
+        async (req) => members.leaveCommunity(req.ctx));
+      app.get(`${p}/my`, { schema: { querystring: s.FieldsetQuery }, config: { callers: SELF } },
+        async (req) => members.getMyMember(req.ctx, query(req, s.FieldsetQuery).fieldsets));
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.FieldsetQuery }, config: { callers: READ } },
+        async (req) => members.getMember(req.ctx, req.ctx.siteId, idOf(req), query(req, s.FieldsetQuery).fieldsets));
+      app.get(p, { schema: { querystring: s.ListMembersQuery }, config: { callers: READ } },
+        async (req) => members.listMembers(req.ctx, req.ctx.siteId, query(req, s.ListMembersQuery)));
+      app.post(`${p}/query`, { schema: { body: s.QueryMembersBody }, config: { callers: READ } },
+        async (req) => members.queryMembers(req.ctx, req.ctx.siteId, body(req, s.QueryMembersBody)));
+      for (const action of ['mute', 'unmute', 'approve', 'block', 'disconnect'] as const) {
+        app.post(`${p}/:id/${action}`, { schema: { ...byId, body: s.IdBody }, config: { callers: ADMIN } },
+          async (req) => members.moderate(req.ctx, idOf(req), action));
+      }
+      app.post(`${p}/:id/role`, { schema: { ...byId, body: s.RoleBody }, config: { callers: ADMIN } },
+        async (req) => members.changeRole(req.ctx, idOf(req), body(req, s.RoleBody).role));
+      app.delete(`${p}/my`, { schema: { querystring: s.DeleteMyMemberQuery }, config: { callers: SELF } },
+        async (req) => members.deleteMyMember(req.ctx, query(req, s.DeleteMyMemberQuery).contentAssigneeId));
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: ADMIN } },
+        async (req) => members.deleteMember(req.ctx, idOf(req)));
+      app.post(`${p}/bulk/delete`, { schema: { body: s.BulkDeleteBody }, config: { callers: ADMIN } },
+        async (req) => members.bulkDeleteMembers(req.ctx, body(req, s.BulkDeleteBody).memberIds));
+      app.post(`${p}/bulk/delete-by-filter`, { schema: { body: s.BulkByFilterBody }, config: { callers: ADMIN } },
+        async (req) => members.bulkDeleteMembersByFilter(req.ctx, body(req, s.BulkByFilterBody)));
+      app.post(`${p}/bulk/approve-by-filter`, { schema: { body: s.FilterOnlyBody }, config: { callers: ADMIN } },
+        async (req) => members.bulkModerate(req.ctx, body(req, s.FilterOnlyBody).filter, 'approve'));
+      app.post(`${p}/bulk/block-by-filter`, { schema: { body: s.FilterOnlyBody }, config: { callers: ADMIN } },
+        async (req) => members.bulkModerate(req.ctx, body(req, s.FilterOnlyBody).filter, 'block'));
+      app.post(p, { schema: { body: s.CreateMemberBody }, config: { callers: ADMIN } },
+        async (req) => members.createMember(req.ctx, body(req, s.CreateMemberBody).member));
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.UpdateMemberBody }, config: { callers: SELF_OR_ADMIN } },
+        async (req) => members.updateMember(req.ctx, idOf(req), body(req, s.UpdateMemberBody).member));
+      for (const list of ['phones', 'emails', 'addresses'] as const) {
+        app.delete(`${p}/:id/${list}`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: SELF_OR_ADMIN } },
+          async (req) => members.clearContactList(req.ctx, idOf(req), list));
+      }
+    }
+
+    // ─── custom field definitions ──────────────────────────────────────────────────────────────
+    for (const p of both('/members/v1/custom-fields')) {
+      const byId = { params: s.IdParams };
+      app.post(p, { schema: { body: s.CustomFieldBody }, config: { callers: ADMIN } },
+        async (req) => ({ field: await customFields.create(req.ctx, body(req, s.CustomFieldBody).field) }));
+      app.post(`${p}/order`, { schema: { body: s.FieldOrderBody }, config: { callers: ADMIN } },
+        async (req) => customFields.reorder(req.ctx, body(req, s.FieldOrderBody).fieldIds, body(req, s.FieldOrderBody).section));
+      app.get(p, { schema: { querystring: s.PagingQuery }, config: { callers: READ } },
+        async (req) => customFields.list(req.ctx, req.ctx.siteId, query(req, s.PagingQuery).paging));
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
+        async (req) => ({ field: await customFields.get(req.ctx, req.ctx.siteId, idOf(req)) }));
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.CustomFieldBody }, config: { callers: ADMIN } },
+        async (req) => ({ field: await customFields.update(req.ctx, idOf(req), body(req, s.CustomFieldBody).field) }));
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.RevisionQuery }, config: { callers: ADMIN } },
+        async (req) => {
+          await customFields.delete(req.ctx, idOf(req), query(req, s.RevisionQuery).revision);
+          return {};
+        });
+      app.post(`${p}/:id/hide`, { schema: { ...byId, body: s.RevisionBody }, config: { callers: ADMIN } },
+        async (req) => {
+          await customFields.hide(req.ctx, idOf(req), body(req, s.RevisionBody).revision);
+          return {};
+        });
+    }
+
+    // ─── badges ────────────────────────────────────────────────────────────────────────────────
+    for (const p of both('/members/v3/badges')) {
+      const byId = { params: s.IdParams };
+      app.post(p, { schema: { body: s.BadgeBody }, config: { callers: ADMIN } },
+        async (req) => badges.create(req.ctx, body(req, s.BadgeBody).badge));
+      app.get(p, { schema: { querystring: s.PagingQuery }, config: { callers: READ } },
+        async (req) => badges.list(req.ctx.siteId, query(req, s.PagingQuery).paging));
+      app.post(`${p}/members`, { schema: { body: s.MemberIdsBody }, config: { callers: READ } },
+        async (req) => badges.badgesPerMember(req.ctx, req.ctx.siteId, body(req, s.MemberIdsBody).memberIds));
+      app.get(`${p}/members/count`, { config: { callers: READ } },
+        async (req) => badges.memberCounts(req.ctx.siteId));
+      app.patch(`${p}/order`, { schema: { body: s.BadgeOrderBody }, config: { callers: ADMIN } },
+        async (req) => badges.reorder(req.ctx, body(req, s.BadgeOrderBody).badgeIds));
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
+        async (req) => badges.get(req.ctx.siteId, idOf(req)));
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.BadgeBody }, config: { callers: ADMIN } },
+        async (req) => badges.update(req.ctx, idOf(req), body(req, s.BadgeBody).badge));
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: ADMIN } },
+        async (req) => badges.delete(req.ctx, idOf(req)));
+      app.post(`${p}/:id/members`, { schema: { ...byId, body: s.MemberIdsBody }, config: { callers: ADMIN } },
+        async (req) => badges.assign(req.ctx, idOf(req), body(req, s.MemberIdsBody).memberIds));
+      app.delete(`${p}/:id/members`, { schema: { ...byId, querystring: s.MemberIdsQuery }, config: { callers: ADMIN } },
+        async (req) => badges.unassign(req.ctx, idOf(req), query(req, s.MemberIdsQuery).memberIds));
+      app.get(`${p}/:id/members`, { schema: { ...byId, querystring: s.BadgeMembersQuery }, config: { callers: READ } },
+        async (req) => badges.listMembers(req.ctx, req.ctx.siteId, idOf(req), query(req, s.BadgeMembersQuery).paging));
+    }
+
+    // ─── followers ─────────────────────────────────────────────────────────────────────────────
+    for (const p of both('/members/v3/followers')) {
+      const byMember = { params: s.MemberIdParams };
+      app.get(`${p}/my`, { schema: { querystring: s.FollowQuery }, config: { callers: SELF } },
+        async (req) => followers.list(req.ctx, req.ctx.siteId, 'my', 'followers', query(req, s.FollowQuery).paging));
+      app.get(`${p}/my/following`, { schema: { querystring: s.FollowQuery }, config: { callers: SELF } },
+        async (req) => followers.list(req.ctx, req.ctx.siteId, 'my', 'following', query(req, s.FollowQuery).paging));
+      app.post(`${p}/my/connections`, { schema: { body: s.ConnectionsBody }, config: { callers: SELF } },
+        async (req) => followers.connections(req.ctx, req.ctx.siteId, 'my', body(req, s.ConnectionsBody).connectedMemberIds));
+      app.post(`${p}/:memberId`, { schema: { ...byMember, body: s.FollowBody }, config: { callers: SELF } },
+        async (req) => followers.follow(req.ctx, memberIdOf(req)));
+      app.delete(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: SELF } },
+        async (req) => followers.unfollow(req.ctx, memberIdOf(req)));
+      app.get(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: READ } },
+        async (req) => followers.list(req.ctx, req.ctx.siteId, memberIdOf(req), 'followers', query(req, s.FollowQuery).paging));
+      app.get(`${p}/:memberId/following`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: READ } },
+        async (req) => followers.list(req.ctx, req.ctx.siteId, memberIdOf(req), 'following', query(req, s.FollowQuery).paging));
+      app.post(`${p}/:memberId/connections`, { schema: { ...byMember, body: s.ConnectionsBody }, config: { callers: READ } },
+        async (req) => followers.connections(req.ctx, req.ctx.siteId, memberIdOf(req), body(req, s.ConnectionsBody).connectedMemberIds));
+    }
+
+    // ─── member reports (one path form: the SDK maps none) ─────────────────────────────────────
+    const r = '/members/v1/member-reports';
+    app.post(r, { schema: { body: s.ReportBody }, config: { callers: SELF } },
+      async (req) => reports.report(req.ctx, body(req, s.ReportBody)));
+    app.post(`${r}/query`, { schema: { body: s.CursorQueryBody }, config: { callers: ADMIN } },
+      async (req) => reports.query(req.ctx, body(req, s.CursorQueryBody).query));
+    app.get(`${r}/members`, { schema: { querystring: s.CursorPagingQuery }, config: { callers: ADMIN } },
+      async (req) => reports.listReportedMembers(req.ctx, query(req, s.CursorPagingQuery).cursorPaging));
+    app.post(`${r}/members/query`, { schema: { body: s.CursorQueryBody }, config: { callers: ADMIN } },
+      async (req) => reports.reportedMembers(req.ctx, body(req, s.CursorQueryBody).query));
+    app.delete(`${r}/members/:memberId`, { schema: { params: s.MemberIdParams, querystring: s.FollowBody }, config: { callers: ADMIN } },
+      async (req) => reports.deleteReports(req.ctx, memberIdOf(req)));
+    app.post(`${r}/members/:memberId/mark-as-reviewed`, { schema: { params: s.MemberIdParams, body: s.FollowBody }, config: { callers: ADMIN } },
+      async (req) => reports.markReviewed(req.ctx, memberIdOf(req)));
+
+    // ─── member abouts ─────────────────────────────────────────────────────────────────────────
+    for (const p of both('/members/v2/abouts')) {
+      const byId = { params: s.IdParams };
+      app.post(p, { schema: { body: s.AboutBody }, config: { callers: SELF_OR_ADMIN } },
+        async (req) => abouts.create(req.ctx, body(req, s.AboutBody).memberAbout));
+      app.post(`${p}/query`, { schema: { body: s.CursorQueryBody }, config: { callers: READ } },
+        async (req) => abouts.query(req.ctx, req.ctx.siteId, body(req, s.CursorQueryBody).query));
+      app.get(`${p}/my`, { config: { callers: SELF } },
+        async (req) => abouts.getMy(req.ctx));
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
+        async (req) => abouts.get(req.ctx, req.ctx.siteId, idOf(req)));
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.AboutBody }, config: { callers: SELF_OR_ADMIN } },
+        async (req) => abouts.update(req.ctx, idOf(req), body(req, s.AboutBody).memberAbout));
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: SELF_OR_ADMIN } },
+        async (req) => abouts.delete(req.ctx, idOf(req)));
+    }
+  };
+}
