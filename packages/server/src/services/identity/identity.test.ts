@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { signInApp, type SignInApp } from '../../test/sign-in.js';
 import type { TestSite } from '../../test/harness.js';
+import { DEMO_OWNER_EMAIL, DEMO_OWNER_PASSWORD } from '../../demo.js';
 
 let offsetMs = 0;
 const now = () => new Date(Date.now() + offsetMs);
@@ -80,10 +81,30 @@ describe('register', () => {
         identityProfile: { nickname: 'Jane D', firstName: 'Jane', customFields: [{ name: 'shoe', value: { numValue: 42 } }] },
       },
     });
-    const [member] = await t.db.query('SELECT status, role, slug, login_email FROM members WHERE site_id = $1 AND member_id = $2', [site.siteId, body.identity.id]);
-    expect(member).toEqual({ status: 'APPROVED', role: 'MEMBER', slug: 'jane-d', login_email: email });
+    const [member] = await t.db.query('SELECT status, role, slug, login_email, profile, contact FROM members WHERE site_id = $1 AND member_id = $2', [site.siteId, body.identity.id]);
+    expect(member).toMatchObject({ status: 'APPROVED', role: 'MEMBER', slug: 'jane-d', login_email: email, profile: { nickname: 'Jane D' } });
+    expect(member.contact).toMatchObject({ firstName: 'Jane', emails: [{ email, tag: 'MAIN' }], customFields: { shoe: 42 } });
     const events = await t.db.query('SELECT type FROM outbox_events WHERE site_id = $1 AND entity_id = $2', [site.siteId, body.identity.id]);
     expect(events.map((e) => e.type)).toContain('member.created');
+  });
+
+  it('keeps one identity when the same e-mail registers several times at once', async () => {
+    const site = await t.createSite();
+    const email = newEmail('race');
+    const results = await Promise.all([email, email.toUpperCase(), email.toLowerCase(), email].map((e) => register(site, e)));
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    expect(results.filter((r) => applicationCode(r) === '-19995')).toHaveLength(3);
+    const [{ count }] = await t.db.query<{ count: number }>('SELECT count(*)::int AS count FROM members WHERE site_id = $1', [site.siteId]);
+    expect(count).toBe(1);
+  });
+
+  it('gives members with the same nickname distinct slugs, even at once', async () => {
+    const site = await t.createSite();
+    const results = await Promise.all([1, 2, 3, 4].map(() => register(site, newEmail(), 'a-good-password', { profile: { nickname: 'Sam' } })));
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    const slugs = (await t.db.query<{ slug: string }>('SELECT slug FROM members WHERE site_id = $1', [site.siteId])).map((r) => r.slug);
+    expect(new Set(slugs).size).toBe(4);
+    expect(slugs).toContain('sam');
   });
 
   it('refuses an e-mail already registered, compared case-insensitively, with -19995', async () => {
@@ -423,6 +444,11 @@ describe('sign-on and the site owner', () => {
     expect(badKey.statusCode).toBe(401);
     const noKey = await post(`${AUTH}/v2/sign-on`, { loginId: { email } }, visitor);
     expect(noKey.statusCode).toBe(401);
+  });
+
+  it('lets the demo site\'s printed owner sign in', async () => {
+    const site = await t.createSite({ status: 'DEMO', ownerEmail: DEMO_OWNER_EMAIL, ownerPassword: DEMO_OWNER_PASSWORD });
+    expect((await login(site, DEMO_OWNER_EMAIL, DEMO_OWNER_PASSWORD)).json().state).toBe('SUCCESS');
   });
 
   it('creates the owner given at site creation, who signs in as a WIX_USER', async () => {

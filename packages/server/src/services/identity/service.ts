@@ -272,18 +272,16 @@ export class IdentityService {
     const base = slugBase(String(shapes.profile.nickname));
     let slug = base;
     for (let i = 0; i < 5 && (await store.slugTaken(tx, siteId, slug)); i++) slug = `${base}-${randomBytes(3).toString('hex')}`;
-    const member = await store.insertMember(tx, {
-      siteId,
-      memberId: identityId,
-      loginEmail: input.email,
-      status: input.status.memberStatus,
-      role: input.role,
-      privacyStatus: privacy === 'PUBLIC' ? 'PUBLIC' : 'PRIVATE',
-      slug,
-      profile: shapes.profile,
-      contact: shapes.contact,
-      now,
-    });
+    const memberInput = {
+      siteId, memberId: identityId, loginEmail: input.email, status: input.status.memberStatus, role: input.role,
+      privacyStatus: privacy === 'PUBLIC' ? ('PUBLIC' as const) : ('PRIVATE' as const), profile: shapes.profile, contact: shapes.contact, now,
+    };
+    // Two sign-ups may pick the same free slug at once: the loser takes a random suffix.
+    let member = await store.insertMember(tx, { ...memberInput, slug });
+    while (!member) {
+      slug = `${base}-${randomBytes(4).toString('hex')}`;
+      member = await store.insertMember(tx, { ...memberInput, slug });
+    }
     await recordEvent(tx, {
       siteId,
       type: 'member.created',

@@ -140,10 +140,12 @@ export async function slugTaken(tx: Queryable, siteId: string, slug: string): Pr
   return rows.length > 0;
 }
 
-export async function insertMember(tx: Queryable, member: NewMember): Promise<MemberRow> {
+/** Inserts the member; undefined when its slug was taken meanwhile (the caller tries another). */
+export async function insertMember(tx: Queryable, member: NewMember): Promise<MemberRow | undefined> {
   const rows = await tx.query<MemberRow & Record<string, unknown>>(
     `INSERT INTO members (site_id, member_id, login_email, status, role, privacy_status, slug, profile, contact, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $10)
+     ON CONFLICT (site_id, slug) DO NOTHING
      RETURNING ${MEMBER_COLUMNS}`,
     [
       member.siteId, member.memberId, member.loginEmail, member.status, member.role, member.privacyStatus, member.slug,
