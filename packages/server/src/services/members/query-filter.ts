@@ -20,6 +20,8 @@ export interface FilterField {
   /** Usable by callers who see only public data. */
   public?: boolean;
   sortable?: boolean;
+  /** What to sort by when not `sql` itself: text sorts case-insensitively, as on every collation. */
+  sortSql?: string;
   /** Searchable by the plain-text search. */
   searchable?: boolean;
 }
@@ -191,7 +193,7 @@ export function compileSort(
     const order = key.order ?? 'ASC';
     if (order !== 'ASC' && order !== 'DESC') fail(`${at}.order`, 'INVALID_ENUM_VALUE', 'must be ASC or DESC');
     last = order;
-    terms.push(`${field.sql} ${order}`);
+    terms.push(`${field.sortSql ?? field.sql} ${order}`);
   });
   terms.push(`${tieBreaker} ${last}`);
   return terms.join(', ');
