@@ -451,6 +451,22 @@ describe('sign-on and the site owner', () => {
     expect((await login(site, DEMO_OWNER_EMAIL, DEMO_OWNER_PASSWORD)).json().state).toBe('SUCCESS');
   });
 
+  it('gives no session to an unapproved or unverified member, and verifies with verifyEmail', async () => {
+    const signOn = (site: TestSite, payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: `${AUTH}/v2/sign-on`, headers: { authorization: site.apiKey, 'wix-site-id': site.siteId }, payload });
+    const approval = await t.createSite({ signupPolicy: 'owner-approval' });
+    const waiting = newEmail();
+    await register(approval, waiting);
+    expect(applicationCode(await signOn(approval, { loginId: { email: waiting } }))).toBe('MEMBER_NOT_APPROVED');
+    const verification = await t.createSite({ signupPolicy: 'email-verification' });
+    const unverified = newEmail();
+    await register(verification, unverified);
+    expect(applicationCode(await signOn(verification, { loginId: { email: unverified } }))).toBe('EMAIL_NOT_VERIFIED');
+    const verified = await signOn(verification, { loginId: { email: unverified }, verifyEmail: true });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(verified.json().identity).toMatchObject({ email: { isVerified: true }, status: { name: 'ACTIVE' } });
+  });
+
   it('creates the owner given at site creation, who signs in as a WIX_USER', async () => {
     const ownerEmail = newEmail('owner');
     const site = await t.createSite({ ownerEmail, ownerPassword: 'owner-password' });

@@ -160,13 +160,10 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
       return { sessionToken: result.sessionToken, identity: toWireIdentity(result.identity) };
     });
 
-    const verifyPaths = [`${VERIFICATION_PREFIX}/auth/verify`];
-    for (const path of verifyPaths) {
-      app.post(path, { schema: { body: VerifyDuringAuthBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
-        const body = req.body as Static<typeof VerifyDuringAuthBody>;
-        return toWireOutcome(await identity.verifyDuringAuthentication(siteContext(req), { code: body.code.trim(), stateToken: body.stateToken }));
-      });
-    }
+    app.post(`${VERIFICATION_PREFIX}/auth/verify`, { schema: { body: VerifyDuringAuthBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
+      const body = req.body as Static<typeof VerifyDuringAuthBody>;
+      return toWireOutcome(await identity.verifyDuringAuthentication(siteContext(req), { code: body.code.trim(), stateToken: body.stateToken }));
+    });
     app.post(`${VERIFICATION_PREFIX}/auth/resend`, { schema: { body: ResendBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) =>
       toWireOutcome(await identity.resendCode(siteContext(req), (req.body as Static<typeof ResendBody>).stateToken)));
     for (const path of [`${VERIFICATION_PREFIX}/start`, `${VERIFICATION_PREFIX}/Start`]) {

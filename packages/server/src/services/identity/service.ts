@@ -598,28 +598,42 @@ export class IdentityService {
     return row && toIdentity(row);
   }
 
-  /** `v2/sign-on` (API key): finds or creates the identity (APPROVED, no password) and signs it in. */
+  /**
+   * `v2/sign-on` (API key): finds or creates the identity (APPROVED, no password) and signs it in.
+   * `verifyEmail` marks the e-mail verified. A blocked or unapproved member gets no session.
+   */
   async signOn(ctx: SiteContext, input: { email: unknown; profile?: Record<string, unknown>; verifyEmail?: boolean }): Promise<{ sessionToken: string; identity: Identity }> {
     const email = normaliseEmail(input.email);
     if (!email) throw ApiError.validation([emailViolation()]);
     await this.deps.sites.getActiveSite(ctx.siteId);
-    return this.db.transaction(async (tx) => {
+    // A refusal is answered after the commit, so a verified e-mail stays verified.
+    const result: ApiError | { sessionToken: string; identity: Identity } = await this.db.transaction(async (tx) => {
       let row = await store.findIdentityByEmail(tx, ctx.siteId, emailKey(email));
       if (!row) {
         row = await this.createIdentityIn(tx, ctx.siteId, {
           email, passwordHash: null, status: initialStatus('open'), role: 'MEMBER', emailVerified: input.verifyEmail === true, profile: input.profile ?? {},
         });
-      } else if (input.verifyEmail === true) {
-        await store.markEmailVerified(tx, ctx.siteId, row.identity_id, this.now());
+        if (!row) return new ApiError(409, EMAIL_EXISTS, 'Email already exists');
+      } else if (input.verifyEmail === true && row.status !== 'DELETED') {
+        row = await this.completeEmailVerification(tx, ctx.siteId, row.identity_id);
       }
-      if (!row) throw new ApiError(409, EMAIL_EXISTS, 'Email already exists');
       const member = await store.findMemberAccess(tx, ctx.siteId, row.identity_id);
-      const entry = entryOf({ status: row.status, reasons: row.status_reasons }, member?.status);
-      if (entry === 'BLOCKED' || entry === 'GONE') throw new ApiError(403, 'MEMBER_BLOCKED', 'This account may not sign in');
+      switch (entryOf({ status: row.status, reasons: row.status_reasons }, member?.status)) {
+        case 'SUCCESS':
+          break;
+        case 'REQUIRE_OWNER_APPROVAL':
+          return new ApiError(403, 'MEMBER_NOT_APPROVED', 'This member waits for the owner\'s approval');
+        case 'REQUIRE_EMAIL_VERIFICATION':
+          return new ApiError(403, 'EMAIL_NOT_VERIFIED', 'This member has not verified their e-mail; sign on with verifyEmail');
+        default:
+          return new ApiError(403, 'MEMBER_BLOCKED', 'This account may not sign in');
+      }
       await store.recordLogin(tx, ctx.siteId, row.identity_id, this.now());
       const sessionToken = await this.createSessionIn(tx, ctx.siteId, row.identity_id, visitorOf(ctx));
       return { sessionToken, identity: toIdentity(row) };
     });
+    if (result instanceof ApiError) throw result;
+    return result;
   }
 
   // ─── recovery and activation ───────────────────────────────────────────────────────────────
