@@ -298,6 +298,18 @@ describe('authorize and the code exchange', () => {
     expect(location.searchParams.get('code')).toEqual(expect.any(String));
   });
 
+  it('signs in through a login session on the hosted page and returns to postFlowUrl', async () => {
+    const site = await newSite();
+    const m = await member(site);
+    const res = await redirectSession(site, { login: {}, callbacks: { postFlowUrl: `${SHOP}/welcome` } });
+    const page = new URL(res.json().redirectSession.fullUrl);
+    expect(page.pathname).toBe('/auth/sign-in');
+    const form = new URLSearchParams({ clientId: page.searchParams.get('clientId') as string, redirectSessionId: res.json().redirectSession.id, sessionToken: m.sessionToken });
+    const posted = await t.app.inject({ method: 'POST', url: '/oauth2/authorize', payload: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([posted.statusCode, posted.headers.location]).toEqual([303, `${SHOP}/welcome?wixMemberLoggedIn=true`]);
+    expect(String(posted.headers['set-cookie'])).toContain(`bodega_session_${site.siteId}=`);
+  });
+
   it('hands the visitor who started the sign-in over to the member at the code exchange', async () => {
     const site = await newSite();
     const m = await member(site);
