@@ -16,15 +16,34 @@ export interface ListPage {
   offset: number;
 }
 
+/**
+ * Every item call reads its collection's permissions. Like sites, definitions are cached for a
+ * moment: a change made through this server is seen at once, one made through another server
+ * within CACHE_MS. Misses are not cached, so a new collection is usable at once everywhere.
+ */
+const CACHE_MS = 2000;
+const CACHE_SIZE = 10_000;
+
 export class CollectionsService {
+  private readonly cache = new Map<string, { collection: StoredCollection; until: number }>();
+
   constructor(private readonly db: Db) {}
 
   /** The collection an item call names, or WDE0025. */
   async load(ctx: RequestContext, collectionId: unknown): Promise<StoredCollection> {
     const id = typeof collectionId === 'string' ? collectionId : '';
+    const key = JSON.stringify([ctx.siteId, id]);
+    const hit = this.cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.collection;
     const collection = id === '' ? undefined : await store.findCollection(this.db, ctx.siteId, id);
     if (!collection) throw DataErrors.collectionNotFound(String(collectionId ?? ''));
+    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value ?? '');
+    this.cache.set(key, { collection, until: Date.now() + CACHE_MS });
     return collection;
+  }
+
+  private forget(siteId: string, collectionId: string): void {
+    this.cache.delete(JSON.stringify([siteId, collectionId]));
   }
 
   async create(ctx: RequestContext, wire: unknown): Promise<StoredCollection> {
@@ -48,17 +67,19 @@ export class CollectionsService {
   /** Replaces the definition; a given revision must be the current one (optimistic, under a row lock). */
   async update(ctx: RequestContext, wire: unknown): Promise<StoredCollection> {
     const definition = readCollection(wire, DEFAULT_PERMISSIONS);
-    return this.db.transaction(async (tx) => {
+    const updated = await this.db.transaction(async (tx) => {
       const current = await store.findCollectionForUpdate(tx, ctx.siteId, definition.id);
       if (!current) throw DataErrors.collectionNotFound(definition.id);
       if (definition.revision !== undefined && definition.revision !== String(current.revision)) {
         throw DataErrors.revisionMismatch(definition.id, String(current.revision));
       }
-      const updated = await store.updateCollection(tx, ctx.siteId, definition);
-      if (!updated) throw DataErrors.collectionNotFound(definition.id);
-      await recordEvent(tx, collectionEvent(ctx, 'data_collection.updated', updated));
-      return updated;
+      const saved = await store.updateCollection(tx, ctx.siteId, definition);
+      if (!saved) throw DataErrors.collectionNotFound(definition.id);
+      await recordEvent(tx, collectionEvent(ctx, 'data_collection.updated', saved));
+      return saved;
     });
+    this.forget(ctx.siteId, definition.id);
+    return updated;
   }
 
   async delete(ctx: RequestContext, collectionId: unknown): Promise<void> {
@@ -70,7 +91,8 @@ export class CollectionsService {
       await recordEvent(tx, { siteId: ctx.siteId, type: 'data_collection.deleted', entityType: 'wix.data.v2.data_collection', entityId: id, payload: { dataCollectionId: id } });
       return removed;
     });
-    for (const pgIndex of pgIndexes) await this.db.exec(dropIndexSql(pgIndex, this.db.kind === 'postgres'));
+    this.forget(ctx.siteId, id);
+    await this.dropPgIndexes(pgIndexes);
   }
 
   /** create-field, update-field, delete-field: one field of the definition, under a row lock. */
@@ -80,15 +102,17 @@ export class CollectionsService {
     change: { kind: 'create' | 'update'; field: unknown } | { kind: 'delete'; fieldKey: unknown },
   ): Promise<StoredCollection> {
     const id = readCollectionId(collectionId);
-    return this.db.transaction(async (tx) => {
+    const updated = await this.db.transaction(async (tx) => {
       const current = await store.findCollectionForUpdate(tx, ctx.siteId, id);
       if (!current) throw DataErrors.collectionNotFound(id);
       const fields = applyFieldChange(current.fields, change);
-      const updated = await store.updateCollection(tx, ctx.siteId, { ...current, fields });
-      if (!updated) throw DataErrors.collectionNotFound(id);
-      await recordEvent(tx, collectionEvent(ctx, 'data_collection.updated', updated));
-      return updated;
+      const saved = await store.updateCollection(tx, ctx.siteId, { ...current, fields });
+      if (!saved) throw DataErrors.collectionNotFound(id);
+      await recordEvent(tx, collectionEvent(ctx, 'data_collection.updated', saved));
+      return saved;
     });
+    this.forget(ctx.siteId, id);
+    return updated;
   }
 
   // ------------------------------------------------------------------------------- indexes
@@ -112,11 +136,11 @@ export class CollectionsService {
     }
     const concurrently = this.db.kind === 'postgres';
     try {
-      await this.db.exec(createIndexSql(pgIndex, ctx.siteId, collection.id, index, concurrently));
+      for (const statement of createIndexSql(pgIndex, ctx.siteId, collection.id, index, concurrently)) await this.db.exec(statement);
       await store.setIndexStatus(this.db, ctx.siteId, collection.id, index.name, 'ACTIVE', null);
       return { ...index, status: 'ACTIVE', failure: null };
     } catch (error) {
-      await this.db.exec(dropIndexSql(pgIndex, concurrently)).catch(() => undefined);
+      await this.dropPgIndexes([{ pgIndex, unique: index.unique }]).catch(() => undefined);
       const failure = isUniqueViolation(error)
         ? { code: 'WDE0113', description: `Duplicate key error while building index [${index.name}]: two items share a value.` }
         : { code: 'WDE0112', description: `Unknown error while building index [${index.name}].` };
@@ -128,9 +152,16 @@ export class CollectionsService {
   async dropIndex(ctx: RequestContext, collectionId: unknown, indexName: unknown): Promise<void> {
     const collection = await this.load(ctx, collectionId);
     const name = readIndexName(indexName);
-    const pgIndex = await store.deleteIndex(this.db, ctx.siteId, collection.id, name);
-    if (pgIndex === undefined) throw DataErrors.indexProblem(404, `Collection [${collection.id}] has no index named [${name}].`);
-    await this.db.exec(dropIndexSql(pgIndex, this.db.kind === 'postgres'));
+    const dropped = await store.deleteIndex(this.db, ctx.siteId, collection.id, name);
+    if (dropped === undefined) throw DataErrors.indexProblem(404, `Collection [${collection.id}] has no index named [${name}].`);
+    await this.dropPgIndexes([dropped]);
+  }
+
+  /** On PostgreSQL concurrently, so that other collections' writes go on meanwhile. */
+  private async dropPgIndexes(indexes: readonly store.PgIndexRef[]): Promise<void> {
+    for (const { pgIndex, unique } of indexes) {
+      for (const statement of dropIndexSql(pgIndex, unique, this.db.kind === 'postgres')) await this.db.exec(statement);
+    }
   }
 
   async listIndexes(ctx: RequestContext, collectionId: unknown, page: ListPage): Promise<{ indexes: StoredIndex[]; total: number }> {

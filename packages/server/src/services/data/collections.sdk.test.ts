@@ -30,8 +30,13 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   return 'no error';
 }
 
+/** The PostgreSQL indexes of this site's collection indexes, named in data_indexes. */
 async function pgIndexes(): Promise<string[]> {
-  const rows = await t.db.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'data_items' AND indexdef LIKE $1`, [`%${site.siteId}%`]);
+  const rows = await t.db.query<{ indexdef: string }>(
+    `SELECT i.indexdef FROM pg_indexes i JOIN data_indexes d ON i.indexname IN (d.pg_index, d.pg_index || '_q')
+     WHERE i.tablename = 'data_items' AND d.site_id = $1 ORDER BY i.indexname`,
+    [site.siteId],
+  );
   return rows.map((row) => row.indexdef);
 }
 
@@ -116,7 +121,7 @@ describe('indexes through @wix/data', () => {
   it('creates an expression index on two fields that a filtered, sorted query uses', async () => {
     const index = await admin.indexes.createIndex('Indexed', { name: 'by category and price', fields: [{ path: 'category' }, { path: 'price', order: 'DESC' }] });
     expect(index).toMatchObject({ name: 'by category and price', status: 'ACTIVE', unique: false });
-    expect(await pgIndexes()).toContainEqual(expect.stringMatching(/\(site_id, collection_id, \(\(data -> 'category'::text\)\), \(\(data -> 'price'::text\)\) DESC, item_id DESC\) WHERE/));
+    expect(await pgIndexes()).toContainEqual(expect.stringMatching(/\(site_id, collection_id, \(\(data -> 'category'::text\)\), \(\(data -> 'price'::text\)\) DESC, item_id DESC\)$/));
     const listed = await admin.indexes.listIndexes('Indexed');
     expect(listed.indexes?.map((entry) => entry.name)).toEqual(['by category and price']);
     const plan = compileQuery(site.siteId, 'Indexed', { filter: { category: 'c3' }, sort: [{ fieldName: 'price', order: 'DESC' }], paging: { limit: 5 } });
@@ -138,22 +143,33 @@ describe('indexes through @wix/data', () => {
     const result = await admin.items.bulkInsert('Indexed', [{ _id: 'new1', sku: 'sku-new' }, { _id: 'new2', sku: 'sku-2' }]);
     expect(result.inserted).toBe(1);
     expect(result.errors.map((error) => error.code)).toEqual(['WDE0912']);
+    await admin.collections.createDataCollection({ _id: 'Unconstrained' });
+    const elsewhere = await admin.items.bulkInsert('Unconstrained', [{ sku: 'sku-1' }, { sku: 'sku-1' }]);
+    expect(elsewhere.inserted).toBe(2);
   });
 
   it('fails a unique index over duplicates with WDE0113', async () => {
     const index = await admin.indexes.createIndex('Indexed', { name: 'category unique', unique: true, fields: [{ path: 'category' }] });
     expect(index).toMatchObject({ status: 'FAILED', failure: { code: 'WDE0113' } });
     expect((await pgIndexes()).filter((def) => def.includes('UNIQUE'))).toHaveLength(1);
+    expect((await pgIndexes()).some((def) => def.includes("'category'") && def.includes('UNIQUE'))).toBe(false);
   });
 
   it('drops an index', async () => {
+    const [{ pg_index: name }] = await t.db.query<{ pg_index: string }>(
+      `SELECT pg_index FROM data_indexes WHERE site_id = $1 AND index_name = 'by category and price'`,
+      [site.siteId],
+    );
     await admin.indexes.dropIndex('Indexed', 'by category and price');
-    expect((await pgIndexes()).some((def) => def.includes("'category'"))).toBe(false);
+    expect(await t.db.query('SELECT 1 FROM pg_indexes WHERE indexname = $1', [name])).toEqual([]);
     expect(await codeOf(admin.indexes.dropIndex('Indexed', 'by category and price'))).toBe('WDE0911');
   });
 
   it('drops the indexes of a deleted collection', async () => {
+    const names = (await t.db.query<{ pg_index: string }>('SELECT pg_index FROM data_indexes WHERE site_id = $1', [site.siteId])).map((row) => row.pg_index);
+    expect(names.length).toBeGreaterThan(0);
     await admin.collections.deleteDataCollection('Indexed');
-    expect(await pgIndexes()).toEqual([]);
+    const left = await t.db.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'data_items' AND indexname LIKE ANY ($1::text[])`, [names.map((name) => `${name}%`)]);
+    expect(left).toEqual([]);
   });
 });

@@ -48,19 +48,25 @@ describe('index DDL', () => {
     expect(pgIndexName('site-2', 'Products', 'by price')).not.toBe(name);
   });
 
-  it('indexes the compiler expressions of one collection, item_id last in the last field\'s direction', () => {
+  it('indexes the compiler expressions after site and collection, item_id last in the last field\'s direction', () => {
     const index = readIndex({ name: 'by price', fields: [{ path: 'category' }, { path: 'price', order: 'DESC' }] });
-    expect(createIndexSql(name, 'site-1', 'Products', index, false)).toBe(
-      `CREATE INDEX "${name}" ON data_items (site_id, collection_id, (${fieldExpr('category')}), (${fieldExpr('price')}) DESC, item_id DESC) ` +
-        `WHERE site_id = 'site-1' AND collection_id = 'Products'`,
-    );
+    expect(createIndexSql(name, 'site-1', 'Products', index, false)).toEqual([
+      `CREATE INDEX "${name}" ON data_items (site_id, collection_id, (${fieldExpr('category')}), (${fieldExpr('price')}) DESC, item_id DESC)`,
+    ]);
   });
 
-  it('makes a unique index without item_id, concurrently when asked', () => {
+  it('makes a unique index partial to its collection, with a companion for queries, concurrently when asked', () => {
     const index = readIndex({ name: 'sku', unique: true, fields: [{ path: 'sku' }] });
-    expect(createIndexSql(name, 's', 'c', index, true)).toBe(
+    expect(createIndexSql(name, 's', 'c', index, true)).toEqual([
       `CREATE UNIQUE INDEX CONCURRENTLY "${name}" ON data_items (site_id, collection_id, (data->'sku')) WHERE site_id = 's' AND collection_id = 'c'`,
-    );
-    expect(dropIndexSql(name, true)).toBe(`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`);
+      `CREATE INDEX CONCURRENTLY "${name}_q" ON data_items (site_id, collection_id, (data->'sku'), item_id)`,
+    ]);
+    expect(dropIndexSql(name, true, true)).toEqual([`DROP INDEX CONCURRENTLY IF EXISTS "${name}"`, `DROP INDEX CONCURRENTLY IF EXISTS "${name}_q"`]);
+    expect(dropIndexSql(name, false, false)).toEqual([`DROP INDEX IF EXISTS "${name}"`]);
+  });
+
+  it('quotes the ids of a unique index\'s predicate', () => {
+    const index = readIndex({ name: 'sku', unique: true, fields: [{ path: 'sku' }] });
+    expect(createIndexSql(name, "s'1", 'c', index, false)[0]).toContain(`WHERE site_id = 's''1' AND collection_id = 'c'`);
   });
 });

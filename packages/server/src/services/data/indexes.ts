@@ -1,9 +1,13 @@
 /**
  * Collection indexes (the `@wix/data` `indexes` module) as PostgreSQL expression indexes, pure.
- * Each index covers one collection's rows (a partial index), leads with site_id and collection_id,
- * and indexes fieldExpr(path) — the very text the query compiler writes — so a filtered, sorted
- * page over the indexed fields is an index scan. item_id ends a non-unique index: it is every
- * order's last key, in the direction of the key before it.
+ * An index leads with site_id and collection_id and then indexes fieldExpr(path) — the very text
+ * the query compiler writes — so a filtered, sorted page over the indexed fields is an index scan;
+ * item_id ends it, being every order's last key.
+ *
+ * Not partial: PostgreSQL drops the conditions a partial index's predicate implies (site_id,
+ * collection_id) from the index conditions, and a btree without its leading columns is scanned
+ * whole. A unique index is the exception: uniqueness holds within one collection, so it is partial
+ * (its checks on insert do not go through the planner), with a plain companion index for queries.
  */
 import { createHash } from 'node:crypto';
 import { DataErrors } from './errors.js';
@@ -75,26 +79,36 @@ export function pgIndexName(siteId: string, collectionId: string, name: string):
 
 const literal = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 const identifier = (name: string): string => {
-  if (!/^data_ix_[0-9a-f]{40}$/.test(name)) throw new Error(`not an index name: ${name}`);
+  if (!/^data_ix_[0-9a-f]{40}(_q)?$/.test(name)) throw new Error(`not an index name: ${name}`);
   return `"${name}"`;
 };
 
-/**
- * DDL cannot take parameters: the site and collection ids are written as quoted literals (both
- * are validated ids) and every field path goes through fieldExpr, which accepts no quote.
- */
-export function createIndexSql(pgName: string, siteId: string, collectionId: string, index: IndexDefinition, concurrently: boolean): string {
-  const columns = ['site_id', 'collection_id', ...index.fields.map((field) => `(${fieldExpr(field.path)})${field.order === 'DESC' ? ' DESC' : ''}`)];
-  // item_id follows the last field's direction, as in the compiler's ORDER BY, so the index serves it whole.
-  if (!index.unique) columns.push(index.fields.at(-1)?.order === 'DESC' ? 'item_id DESC' : 'item_id');
-  return (
-    `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${concurrently ? 'CONCURRENTLY ' : ''}${identifier(pgName)} ` +
-    `ON data_items (${columns.join(', ')}) WHERE site_id = ${literal(siteId)} AND collection_id = ${literal(collectionId)}`
-  );
+/** The PostgreSQL indexes behind one collection index: itself, and a unique index's query companion. */
+export function pgIndexNames(pgName: string, unique: boolean): string[] {
+  return unique ? [pgName, `${pgName}_q`] : [pgName];
 }
 
-export function dropIndexSql(pgName: string, concurrently: boolean): string {
-  return `DROP INDEX ${concurrently ? 'CONCURRENTLY ' : ''}IF EXISTS ${identifier(pgName)}`;
+/**
+ * The statements that build an index. DDL cannot take parameters: the site and collection ids of a
+ * unique index's predicate are quoted literals (both validated ids), and every field path goes
+ * through fieldExpr, which accepts no quote.
+ */
+export function createIndexSql(pgName: string, siteId: string, collectionId: string, index: IndexDefinition, concurrently: boolean): string[] {
+  const how = concurrently ? 'CONCURRENTLY ' : '';
+  const fields = index.fields.map((field) => `(${fieldExpr(field.path)})${field.order === 'DESC' ? ' DESC' : ''}`);
+  // item_id follows the last field's direction, as in the compiler's ORDER BY, so the index serves it whole.
+  const itemId = index.fields.at(-1)?.order === 'DESC' ? 'item_id DESC' : 'item_id';
+  const queryable = (name: string) => `CREATE INDEX ${how}${identifier(name)} ON data_items (site_id, collection_id, ${fields.join(', ')}, ${itemId})`;
+  if (!index.unique) return [queryable(pgName)];
+  return [
+    `CREATE UNIQUE INDEX ${how}${identifier(pgName)} ON data_items (site_id, collection_id, ${fields.join(', ')}) ` +
+      `WHERE site_id = ${literal(siteId)} AND collection_id = ${literal(collectionId)}`,
+    queryable(`${pgName}_q`),
+  ];
+}
+
+export function dropIndexSql(pgName: string, unique: boolean, concurrently: boolean): string[] {
+  return pgIndexNames(pgName, unique).map((name) => `DROP INDEX ${concurrently ? 'CONCURRENTLY ' : ''}IF EXISTS ${identifier(name)}`);
 }
 
 export function toWireIndex(index: StoredIndex): JsonObject {

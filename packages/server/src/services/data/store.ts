@@ -86,15 +86,23 @@ export async function updateCollection(q: Queryable, siteId: string, collection:
 }
 
 /** Removes the collection with its items, links both ways, index records and jobs; returns its PostgreSQL indexes. */
-export async function deleteCollection(q: Queryable, siteId: string, collectionId: string): Promise<{ deleted: boolean; pgIndexes: string[] }> {
+export interface PgIndexRef {
+  pgIndex: string;
+  unique: boolean;
+}
+
+export async function deleteCollection(q: Queryable, siteId: string, collectionId: string): Promise<{ deleted: boolean; pgIndexes: PgIndexRef[] }> {
   const params = [siteId, collectionId];
   await q.query('DELETE FROM data_items WHERE site_id = $1 AND collection_id = $2', params);
   await q.query('DELETE FROM data_references WHERE site_id = $1 AND collection_id = $2', params);
   await q.query('DELETE FROM data_references WHERE site_id = $1 AND referenced_collection_id = $2', params);
   await q.query('DELETE FROM data_jobs WHERE site_id = $1 AND collection_id = $2', params);
-  const indexes = await q.query<{ pg_index: string }>('DELETE FROM data_indexes WHERE site_id = $1 AND collection_id = $2 RETURNING pg_index', params);
+  const indexes = await q.query<{ pg_index: string; is_unique: boolean }>(
+    'DELETE FROM data_indexes WHERE site_id = $1 AND collection_id = $2 RETURNING pg_index, is_unique',
+    params,
+  );
   const deleted = await q.query('DELETE FROM data_collections WHERE site_id = $1 AND collection_id = $2 RETURNING collection_id', params);
-  return { deleted: deleted.length > 0, pgIndexes: indexes.map((row) => row.pg_index) };
+  return { deleted: deleted.length > 0, pgIndexes: indexes.map((row) => ({ pgIndex: row.pg_index, unique: row.is_unique })) };
 }
 
 // ---------------------------------------------------------------- items
@@ -387,12 +395,12 @@ export async function setIndexStatus(
   );
 }
 
-export async function deleteIndex(q: Queryable, siteId: string, collectionId: string, name: string): Promise<string | undefined> {
-  const rows = await q.query<{ pg_index: string }>(
-    'DELETE FROM data_indexes WHERE site_id = $1 AND collection_id = $2 AND index_name = $3 RETURNING pg_index',
+export async function deleteIndex(q: Queryable, siteId: string, collectionId: string, name: string): Promise<PgIndexRef | undefined> {
+  const rows = await q.query<{ pg_index: string; is_unique: boolean }>(
+    'DELETE FROM data_indexes WHERE site_id = $1 AND collection_id = $2 AND index_name = $3 RETURNING pg_index, is_unique',
     [siteId, collectionId, name],
   );
-  return rows[0]?.pg_index;
+  return rows[0] && { pgIndex: rows[0].pg_index, unique: rows[0].is_unique };
 }
 
 // ---------------------------------------------------------------- jobs
