@@ -480,3 +480,41 @@ describe('sign-on and the site owner', () => {
     await expect(t.createSite({ ownerEmail: 'bad', ownerPassword: 'x' })).rejects.toMatchObject({ status: 400 });
   });
 });
+
+describe('malformed input', () => {
+  const endpoints = [
+    `${AUTH}/v2/register`, `${AUTH}/v2/login`, `${AUTH}/v2/change-password`, `${AUTH}/v2/sign-on`,
+    '/_api/iam/verification/v1/start', '/_api/iam/verification/v1/verify', '/_api/iam/verification/v1/auth/verify', '/_api/iam/verification/v1/auth/resend',
+    '/_api/iam/recovery/v1/send-email', '/_iam/recovery/v1/recover', '/_iam/recovery/v1/activation-email',
+    '/_api/redirects-api/v1/redirect-session', '/headless/v1/redirect-session', '/oauth2/token',
+  ];
+  const payloads: unknown[] = [
+    {}, [], 'text', 42, null,
+    { loginId: { email: ['a'] }, password: { x: 1 }, profile: 'x', captchaTokens: 'x' },
+    { stateToken: 5, code: [1], identityId: {}, verificationId: null, recoveryToken: '..', email: {}, redirect: 'x' },
+    { auth: { authRequest: { clientId: 5, redirectUri: 'javascript:x' } }, logout: 'x', callbacks: [] },
+    { grantType: 'authorization_code', clientId: 'x', code: 'y' }, { grant_type: 'authorized_client', member_id: 'm' },
+    { recoveryToken: 'no-dot', password: 'a-good-password' }, { recoveryToken: 'site.secret', password: 'a-good-password' },
+  ];
+
+  it('answers every sign-in call with a 4xx in the wire shape, never a 500', async () => {
+    const site = await t.createSite();
+    const credentials = [undefined, await t.visitorToken(site), site.apiKey, `${await t.visitorToken(site)},${site.apiKey}`];
+    for (const url of endpoints) {
+      for (const payload of payloads) {
+        for (const authorization of credentials) {
+          const res = await t.app.inject({
+            method: 'POST', url, headers: { 'content-type': 'application/json', 'wix-site-id': site.siteId, ...(authorization ? { authorization } : {}) },
+            payload: JSON.stringify(payload),
+          });
+          const what = `${url} ${JSON.stringify(payload)} ${authorization ? 'with credentials' : 'anonymous'}`;
+          expect(res.statusCode, `${what}: ${res.body}`).toBeLessThan(500);
+          if (res.statusCode >= 400) expect(res.json().details, what).toBeDefined();
+        }
+      }
+    }
+    for (const url of ['/oauth2/authorize?clientId[]=x', '/oauth2/authorize?clientId=x&redirectSessionId=%00', '/oauth2/logout?clientId=x', `${AUTH}/v1/logout?clientId=nope`]) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBeLessThan(500);
+    }
+  }, 60_000);
+});
