@@ -26,7 +26,7 @@ afterAll(async () => {
 describe('custom field definitions', () => {
   it('lists the built-in CONTACT and SYSTEM fields of every site', async () => {
     const { fields } = await admin.customFields.listCustomFields();
-    const byKey = new Map(fields.map((f) => [f.key, f]));
+    const byKey = new Map((fields ?? []).map((f) => [f.key, f]));
     expect(byKey.get('firstName')).toMatchObject({ fieldOrigin: 'SYSTEM', fieldType: 'TEXT', section: 'GENERAL' });
     expect(byKey.get('title')).toMatchObject({ fieldOrigin: 'SYSTEM', section: 'DISPLAY_INFO', defaultPrivacy: 'PUBLIC' });
     expect(byKey.get('birthdate')).toMatchObject({ fieldOrigin: 'CONTACT', fieldType: 'DATE' });
@@ -57,7 +57,7 @@ describe('custom field definitions', () => {
     expect(renamed).toMatchObject({ name: 'Shoe size (EU)', defaultPrivacy: 'PUBLIC', revision: '2', key: field.key });
     expect(await failure(admin.customFields.updateCustomField(field._id as string, { revision: '1', name: 'Stale' }))).toMatchObject({ status: 409, code: 'REVISION_MISMATCH' });
     expect(await failure(admin.customFields.updateCustomField(field._id as string, { revision: '2', fieldType: 'TEXT' }))).toMatchObject({ status: 400, code: 'INCORRECT_FIELD_TYPE' });
-    const builtIn = (await admin.customFields.listCustomFields()).fields.find((f) => f.key === 'company');
+    const builtIn = (await admin.customFields.listCustomFields()).fields?.find((f) => f.key === 'company');
     expect(await failure(admin.customFields.updateCustomField(builtIn?._id as string, { revision: builtIn?.revision as string, name: 'Employer' }))).toMatchObject({ status: 400, code: 'RESERVED_FIELD_NAME_NON_EDITABLE' });
     const privacy = await admin.customFields.updateCustomField(builtIn?._id as string, { revision: builtIn?.revision as string, defaultPrivacy: 'PUBLIC' });
     expect(privacy.defaultPrivacy).toBe('PUBLIC');
@@ -68,7 +68,7 @@ describe('custom field definitions', () => {
     const b = await admin.customFields.createCustomField({ name: 'Order B', defaultPrivacy: 'PUBLIC' });
     expect((await admin.customFields.getCustomField(a._id as string)).field?.name).toBe('Order A');
     const ordered = await admin.customFields.updateCustomFieldsOrder([b._id as string, a._id as string], { section: 'GENERAL' });
-    expect(ordered.fields.slice(0, 2).map((f) => f._id)).toEqual([b._id, a._id]);
+    expect(ordered.fields?.slice(0, 2).map((f) => f._id)).toEqual([b._id, a._id]);
     const current = (await admin.customFields.getCustomField(a._id as string)).field;
     await admin.customFields.hideCustomField(a._id as string, current?.revision as string);
     expect(await failure(visitorClient(site).customFields.getCustomField(a._id as string))).toMatchObject({ status: 404 });
@@ -77,7 +77,7 @@ describe('custom field definitions', () => {
     expect(await failure(admin.customFields.deleteCustomField(b._id as string, '999'))).toMatchObject({ status: 409, code: 'REVISION_MISMATCH' });
     await admin.customFields.deleteCustomField(b._id as string, latest?.revision as string);
     expect(await failure(admin.customFields.getCustomField(b._id as string))).toMatchObject({ status: 404, code: 'CUSTOM_FIELD_NOT_FOUND' });
-    const system = (await admin.customFields.listCustomFields()).fields.find((f) => f.key === 'email');
+    const system = (await admin.customFields.listCustomFields()).fields?.find((f) => f.key === 'email');
     expect(await failure(admin.customFields.deleteCustomField(system?._id as string, system?.revision as string))).toMatchObject({ status: 409, code: 'CUSTOM_FIELD_NOT_DELETABLE' });
   });
 
@@ -85,8 +85,8 @@ describe('custom field definitions', () => {
     const hidden = await admin.customFields.createCustomField({ name: 'Secret note' });
     const visitor = visitorClient(site);
     const listed = await visitor.customFields.listCustomFields();
-    expect(listed.fields.every((f) => f.defaultPrivacy === 'PUBLIC')).toBe(true);
-    expect(listed.fields.map((f) => f._id)).not.toContain(hidden._id);
+    expect(listed.fields?.every((f) => f.defaultPrivacy === 'PUBLIC')).toBe(true);
+    expect(listed.fields?.map((f) => f._id)).not.toContain(hidden._id);
     expect(await failure(visitor.customFields.createCustomField({ name: 'Nope' }))).toMatchObject({ status: 403 });
     const member = await signIn(t, site, await newMember(admin));
     expect(await failure(member.client.customFields.createCustomField({ name: 'Nope' }))).toMatchObject({ status: 403 });

@@ -25,6 +25,9 @@ async function events(site: TestSite, entityId: string): Promise<{ type: string;
     'SELECT type, payload FROM outbox_events WHERE site_id = $1 AND entity_id = $2 ORDER BY created_at, event_id', [site.siteId, entityId]);
 }
 
+/** Bodega adds counts to the bulk-by-filter answers, beside the official jobId. */
+const counts = (res: object) => (res as { bulkActionMetadata?: { totalSuccesses: number; totalFailures: number } }).bulkActionMetadata;
+
 async function refresh(site: TestSite, refreshToken: string) {
   return t.app.inject({ method: 'POST', url: '/oauth2/token', payload: { clientId: site.clientId, grantType: 'refresh_token', refreshToken } });
 }
@@ -156,9 +159,9 @@ describe('a blocked member loses their sign-in', () => {
     expect((await refresh(site, b.tokens.refreshToken.value)).statusCode).toBe(400);
     expect((await refresh(site, keep.tokens.refreshToken.value)).statusCode).toBe(200);
     const approved = await admin.members.bulkApproveMembers({ status: 'BLOCKED' });
-    expect(approved.bulkActionMetadata).toMatchObject({ totalSuccesses: 2 });
+    expect(counts(approved)).toMatchObject({ totalSuccesses: 2 });
     const again = await admin.members.bulkApproveMembers({});
-    expect(again.bulkActionMetadata).toMatchObject({ totalSuccesses: 0, totalFailures: 3 });
+    expect(counts(again)).toMatchObject({ totalSuccesses: 0, totalFailures: 3 });
   });
 });
 
@@ -285,7 +288,7 @@ describe('deleting members', () => {
     const b = await newMember(admin);
     const missing = '00000000-0000-0000-0000-000000000001';
     const res = await admin.members.bulkDeleteMembers([a, missing, b, a]);
-    expect(res.results.map((r) => [r.itemMetadata?.originalIndex, r.itemMetadata?.success, r.itemMetadata?.error?.code])).toEqual([
+    expect(res.results?.map((r) => [r.itemMetadata?.originalIndex, r.itemMetadata?.success, r.itemMetadata?.error?.code])).toEqual([
       [0, true, undefined], [1, false, 'MEMBER_NOT_FOUND'], [2, true, undefined], [3, false, 'DUPLICATE_MEMBER_ID'],
     ]);
     expect(res.bulkActionMetadata).toMatchObject({ totalSuccesses: 2, totalFailures: 2 });
@@ -299,7 +302,7 @@ describe('deleting members', () => {
     await newMember(a, { nickname: 'Temp Two' });
     const keep = await newMember(a, { nickname: 'Keeper' });
     const res = await a.members.bulkDeleteMembersByFilter({}, { search: { expression: 'temp' } });
-    expect(res.bulkActionMetadata).toMatchObject({ totalSuccesses: 2 });
+    expect(counts(res)).toMatchObject({ totalSuccesses: 2 });
     const left = await a.members.queryMembers().find();
     expect(left.items.map((m) => m._id)).toEqual([keep]);
     expect(await failure(a.members.bulkDeleteMembersByFilter(undefined))).toMatchObject({ status: 400 });

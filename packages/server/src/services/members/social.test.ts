@@ -44,9 +44,9 @@ describe('badges', () => {
     expect(renamed).toMatchObject({ title: 'Silver Star', slug: 'silver-star', backgroundColor: '#C0C0C0', permissionsEnabled: true });
     expect(await admin.badges.getBadge(gold._id as string)).toMatchObject({ _id: gold._id, title: 'Gold Baker' });
     const ordered = await admin.badges.updateBadgesDisplayOrder([twin._id as string, gold._id as string]);
-    expect(ordered.badges.map((b) => b._id)).toEqual([twin._id, gold._id, silver._id]);
+    expect(ordered.badges?.map((b) => b._id)).toEqual([twin._id, gold._id, silver._id]);
     const listed = await visitorClient(site).badges.listBadges({ paging: { limit: 2 } });
-    expect(listed.badges.map((b) => b._id)).toEqual([twin._id, gold._id]);
+    expect(listed.badges?.map((b) => b._id)).toEqual([twin._id, gold._id]);
     expect(listed.metadata).toMatchObject({ total: 3, count: 2 });
     await admin.badges.deleteBadge(twin._id as string);
     expect(await failure(admin.badges.getBadge(twin._id as string))).toMatchObject({ status: 404, code: 'BADGE_NOT_FOUND' });
@@ -71,9 +71,9 @@ describe('badges', () => {
     expect((await visitorClient(site).badges.listMembersByBadge(id)).memberIds).toEqual([a, b].sort());
     const perMember = await admin.badges.listBadgesPerMember([a, hidden]);
     expect(perMember.memberBadgeIds).toEqual([{ memberId: a, badgeIds: [id] }, { memberId: hidden, badgeIds: [id] }]);
-    expect((await visitorClient(site).badges.listBadgesPerMember([a, hidden])).memberBadgeIds.map((m) => m.memberId)).toEqual([a]);
+    expect((await visitorClient(site).badges.listBadgesPerMember([a, hidden])).memberBadgeIds?.map((m) => m.memberId)).toEqual([a]);
     const counts = await admin.badges.getMemberCountsPerBadge();
-    expect(counts.badgeMemberCounts.find((c) => c.badgeId === id)?.memberCount).toBe(3);
+    expect(counts.badgeMemberCounts?.find((c) => c.badgeId === id)?.memberCount).toBe(3);
     await admin.badges.unassignBadge(id, [b]);
     expect((await admin.badges.listMembersByBadge(id, { paging: { limit: 1, offset: 1 } })).memberIds).toEqual([[a, hidden].sort()[1]]);
     expect(await failure(admin.badges.assignBadge(id, ['00000000-0000-0000-0000-000000000009']))).toMatchObject({ status: 404, code: 'MEMBER_NOT_FOUND' });
@@ -216,7 +216,7 @@ describe('member reports', () => {
     expect(second.items).toHaveLength(1);
     expect(second.hasNext()).toBe(false);
     const reported = await a.memberReport.listReportedMembers();
-    expect(reported.reportedMembers.map((r) => [r.reportedMemberId, r.reportCount])).toEqual(expect.arrayContaining([[target, '3'], [other, '1']]));
+    expect(reported.reportedMembers?.map((r) => [r.reportedMemberId, r.reportCount])).toEqual(expect.arrayContaining([[target, '3'], [other, '1']]));
     const queried = await a.memberReport.queryReportedMembers({ query: { filter: { reportedMemberId: other } } });
     expect(queried.reportedMembers).toHaveLength(1);
     await a.memberReport.deleteMemberReports(target);
@@ -228,7 +228,7 @@ describe('member reports', () => {
 describe('members about', () => {
   let site: TestSite;
   let admin: MembersClient;
-  const doc = (text: string) => ({ nodes: [{ type: 'PARAGRAPH', id: 'p1', nodes: [{ type: 'TEXT', id: 't1', nodes: [], textData: { text, decorations: [] } }] }] });
+  const doc = (text: string) => ({ nodes: [{ type: 'PARAGRAPH' as const, id: 'p1', nodes: [{ type: 'TEXT' as const, id: 't1', nodes: [], textData: { text, decorations: [] } }] }] });
   beforeAll(async () => {
     site = await t.createSite();
     admin = adminClient(site);
