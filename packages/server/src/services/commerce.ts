@@ -7,10 +7,16 @@ import { CatalogService } from './catalog/service.js';
 import { catalogRoutes } from './catalog/routes.js';
 import { CartService } from './cart/service.js';
 import { cartRoutes } from './cart/routes.js';
+import { CheckoutService } from './checkout/service.js';
+import { checkoutRoutes } from './checkout/routes.js';
+import { OrdersService } from './orders/service.js';
+import { ordersRoutes } from './orders/routes.js';
 
 export interface CommerceServices {
   catalog: CatalogService;
   cart: CartService;
+  checkout: CheckoutService;
+  orders: OrdersService;
 }
 
 /** What the identity service offers for "a visitor became a member" (at the code exchange). */
@@ -21,7 +27,9 @@ export interface VisitorHandOffs {
 export function buildCommerce(db: Db, sites: SitesService, now: () => Date): CommerceServices {
   const catalog = new CatalogService(db, sites);
   const cart = new CartService(db, sites, catalog, now);
-  return { catalog, cart };
+  const orders = new OrdersService(db, sites, catalog, cart);
+  const checkout = new CheckoutService(db, sites, catalog, cart, orders);
+  return { catalog, cart, checkout, orders };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
@@ -33,5 +41,7 @@ export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
   return async (app: FastifyInstance) => {
     await app.register(catalogRoutes(commerce.catalog, publicUrl));
     await app.register(cartRoutes(commerce.cart, publicUrl));
+    await app.register(checkoutRoutes(commerce.checkout, commerce.cart, publicUrl));
+    await app.register(ordersRoutes(commerce.orders, publicUrl));
   };
 }

@@ -13,7 +13,7 @@ import {
   type MediaItem,
   type Product,
 } from '../catalog/products.js';
-import type { Address, CouponDefinition, ItemType, MerchantDiscount, PricingInput, PricingLine, StockInfo } from './pricing.js';
+import type { Address, CouponDefinition, DiscountValue, ItemType, MerchantDiscount, PricingInput, PricingLine, StockInfo } from './pricing.js';
 import type { CommerceSettings } from './settings.js';
 
 export const MAX_LINE_QUANTITY = 100_000;
@@ -192,3 +192,64 @@ export function addressRegion(address: Record<string, unknown> | null | undefine
   const subdivision = typeof address.subdivision === 'string' ? address.subdivision : undefined;
   return country ? { country, ...(subdivision ? { subdivision } : {}) } : undefined;
 }
+
+/** A custom line as JSON (amounts as decimal strings of minor units), for the tables that keep lines. */
+export type StoredCustomLine = Omit<CustomLine, 'price' | 'fullPrice'> & { price: string; fullPrice?: string };
+
+export function customLineToJson(custom: CustomLine): StoredCustomLine {
+  const { price, fullPrice, ...rest } = custom;
+  return { ...rest, price: price.toString(), ...(fullPrice !== undefined && { fullPrice: fullPrice.toString() }) };
+}
+
+export function customLineFromJson(json: StoredCustomLine): CustomLine {
+  const { price, fullPrice, ...rest } = json;
+  return { ...rest, price: BigInt(price), ...(fullPrice !== undefined && { fullPrice: BigInt(fullPrice) }) };
+}
+
+/** A line reference as JSON, with the key that merges repeats of the same item. */
+export interface StoredLine {
+  id: string;
+  key: string | null;
+  quantity: number;
+  catalogReference?: CatalogReference;
+  custom?: StoredCustomLine;
+}
+
+export function lineToJson(line: LineRef, key: string | null): StoredLine {
+  return {
+    id: line.id,
+    key,
+    quantity: line.quantity,
+    ...(line.catalogReference && { catalogReference: line.catalogReference }),
+    ...(line.custom && { custom: customLineToJson(line.custom) }),
+  };
+}
+
+export function lineFromJson(json: StoredLine): LineRef {
+  return {
+    id: json.id,
+    quantity: json.quantity,
+    ...(json.catalogReference && { catalogReference: json.catalogReference }),
+    ...(json.custom && { custom: customLineFromJson(json.custom) }),
+  };
+}
+
+// Merchant discounts as JSON (amounts as decimal strings of minor units) ---------------------
+
+export type StoredDiscount = ({ type: 'PERCENT'; percent: string } | { type: 'AMOUNT'; amount: string }) & { id?: string; lineItemIds?: string[] };
+
+export function storeDiscounts(discounts: readonly MerchantDiscount[]): string {
+  return JSON.stringify(discounts.map((d): StoredDiscount => ({
+    ...(d.id !== undefined && { id: d.id }),
+    ...(d.lineItemIds !== undefined && { lineItemIds: [...d.lineItemIds] }),
+    ...(d.type === 'PERCENT' ? { type: 'PERCENT', percent: d.percent } : { type: 'AMOUNT', amount: d.amount.toString() }),
+  })));
+}
+
+export function readDiscounts(json: unknown): MerchantDiscount[] {
+  return ((json ?? []) as StoredDiscount[]).map((d) => {
+    const value: DiscountValue = d.type === 'PERCENT' ? { type: 'PERCENT', percent: d.percent } : { type: 'AMOUNT', amount: BigInt(d.amount) };
+    return { ...value, ...(d.id !== undefined && { id: d.id }), ...(d.lineItemIds !== undefined && { lineItemIds: d.lineItemIds }) };
+  });
+}
+

@@ -131,9 +131,16 @@ export class CartService {
   // Reading and pricing -------------------------------------------------------------------------
 
   /** Resolves lines against the catalog and prices them; one catalog read and, with a coupon, one coupon read. */
-  async price(request: PricingRequest, products?: ReadonlyMap<string, Product>, db: Queryable = this.db): Promise<{ lines: ResolvedLine[]; priced: PricedCart; settings: CommerceSettings; coupon?: Coupon }> {
-    const site = await this.site(request.siteId);
+  async price(
+    request: PricingRequest,
+    options: { site?: Site; products?: ReadonlyMap<string, Product>; db?: Queryable } = {},
+  ): Promise<{ lines: ResolvedLine[]; priced: PricedCart; settings: CommerceSettings; coupon?: Coupon }> {
+    // Inside a transaction the caller passes the site it read before: the embedded database runs
+    // one statement at a time, so a read outside the transaction would wait for it forever.
+    const db = options.db ?? this.db;
+    const site = options.site ?? (await this.site(request.siteId));
     const settings = commerceSettingsOf(site);
+    const products = options.products;
     const catalogIds = request.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []));
     const found = products ?? (await this.catalog.productsByIds(request.siteId, catalogIds, db));
     const lines = resolveLines(request.lines, found);
@@ -164,7 +171,7 @@ export class CartService {
       merchantDiscounts: cart.merchantDiscounts,
       calculateShipping: false,
       calculateTax: false,
-    }, products);
+    }, { ...(products && { products }) });
     return { cart, lines, priced, settings };
   }
 
@@ -298,10 +305,11 @@ export class CartService {
     }
     if (input.add && (input.add.lineItems.length || input.add.customLineItems.length)) await this.addToCurrentCart(ctx, buyer, input.add);
     const now = ctx.now();
+    const site = await this.site(ctx.siteId);
     return this.change(ctx, buyer, async (tx, cart) => {
       const fields: Parameters<typeof store.updateCartFields>[3] = {};
       if (input.couponCode !== undefined) {
-        if (input.couponCode) await this.checkCoupon(ctx, tx, cart, input.couponCode);
+        if (input.couponCode) await this.checkCoupon(ctx, tx, site, cart, input.couponCode);
         fields.couponCode = input.couponCode || null;
       }
       if (input.merchantDiscounts !== undefined) {
@@ -321,7 +329,7 @@ export class CartService {
   }
 
   /** A code the cart cannot use is refused now, with the reason pricing gives. */
-  private async checkCoupon(ctx: RequestContext, tx: Queryable, cart: Cart, code: string): Promise<void> {
+  private async checkCoupon(ctx: RequestContext, tx: Queryable, site: Site, cart: Cart, code: string): Promise<void> {
     const { priced } = await this.price({
       siteId: ctx.siteId,
       currency: cart.currency,
@@ -331,7 +339,7 @@ export class CartService {
       merchantDiscounts: cart.merchantDiscounts,
       calculateShipping: false,
       calculateTax: false,
-    }, undefined, tx);
+    }, { site, db: tx });
     throwIfCouponRejected(priced);
   }
 

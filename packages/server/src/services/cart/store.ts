@@ -1,7 +1,8 @@
 // SQL for carts, their line items and coupons; nothing else.
 import type { Queryable } from '../../platform/db.js';
-import type { CatalogReference, CustomLine, LineRef } from './lines.js';
+import { customLineFromJson, customLineToJson, type CatalogReference, type CustomLine, type LineRef, type StoredCustomLine } from './lines.js';
 import type { DiscountValue, MerchantDiscount } from './pricing.js';
+import { readDiscounts, storeDiscounts } from './lines.js';
 
 export type BuyerKind = 'visitor' | 'member' | 'app';
 
@@ -28,37 +29,12 @@ export interface Cart {
 
 // JSON forms (bigint as decimal strings) ------------------------------------------------------
 
-export type StoredDiscount = ({ type: 'PERCENT'; percent: string } | { type: 'AMOUNT'; amount: string }) & { id?: string; lineItemIds?: string[] };
-
-export function storeDiscounts(discounts: readonly MerchantDiscount[]): string {
-  return JSON.stringify(discounts.map((d): StoredDiscount => ({
-    ...(d.id !== undefined && { id: d.id }),
-    ...(d.lineItemIds !== undefined && { lineItemIds: [...d.lineItemIds] }),
-    ...(d.type === 'PERCENT' ? { type: 'PERCENT', percent: d.percent } : { type: 'AMOUNT', amount: d.amount.toString() }),
-  })));
-}
-
-export function readDiscounts(json: unknown): MerchantDiscount[] {
-  return ((json ?? []) as StoredDiscount[]).map((d) => {
-    const value: DiscountValue = d.type === 'PERCENT' ? { type: 'PERCENT', percent: d.percent } : { type: 'AMOUNT', amount: BigInt(d.amount) };
-    return { ...value, ...(d.id !== undefined && { id: d.id }), ...(d.lineItemIds !== undefined && { lineItemIds: d.lineItemIds }) };
-  });
-}
-
-type StoredCustom = Omit<CustomLine, 'price' | 'fullPrice'> & { price: string; fullPrice?: string };
-
 export function storeCustom(custom: CustomLine | undefined): string | null {
-  if (!custom) return null;
-  const { price, fullPrice, ...rest } = custom;
-  const stored: StoredCustom = { ...rest, price: price.toString(), ...(fullPrice !== undefined && { fullPrice: fullPrice.toString() }) };
-  return JSON.stringify(stored);
+  return custom ? JSON.stringify(customLineToJson(custom)) : null;
 }
 
 export function readCustom(json: unknown): CustomLine | undefined {
-  if (!json) return undefined;
-  const stored = json as StoredCustom;
-  const { price, fullPrice, ...rest } = stored;
-  return { ...rest, price: BigInt(price), ...(fullPrice !== undefined && { fullPrice: BigInt(fullPrice) }) };
+  return json ? customLineFromJson(json as StoredCustomLine) : undefined;
 }
 
 interface CartRow {
@@ -191,7 +167,7 @@ export async function upsertCartLines(
      )
      SELECT (SELECT row_to_json(cart) FROM cart) AS cart, COALESCE((SELECT json_agg(added) FROM added), '[]'::json) AS lines`,
     [siteId, cart.id, cart.buyer.kind, cart.buyer.id, cart.currency, cart.businessLocationId, at,
-      JSON.stringify(lines.map((l) => ({ id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? JSON.parse(storeCustom(l.custom) as string) : null }))),
+      JSON.stringify(lines.map((l) => ({ id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? customLineToJson(l.custom) : null }))),
       maxQuantity],
   );
   const row = rows[0];

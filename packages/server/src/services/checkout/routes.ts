@@ -1,0 +1,186 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { ALL_CALLERS } from '../../platform/caller.js';
+import { ApiError } from '../../platform/errors.js';
+import { currentBuyer, type CartService } from '../cart/service.js';
+import { CURRENT_CART_PREFIXES, namedBuyer } from '../cart/routes.js';
+import {
+  Address,
+  AddressWithContact,
+  CustomLineItemInput,
+  fromWireCustomLines,
+  fromWireLineItems,
+  fromWireMerchantDiscounts,
+  LineItemInput,
+  MerchantDiscountInput,
+  SelectedShippingOption,
+} from '../cart/wire.js';
+import type { CheckoutPatch, CheckoutService } from './service.js';
+import { toWireCheckout } from './wire.js';
+
+const CHANNEL_TYPES = ['UNSPECIFIED', 'WEB', 'POS', 'EBAY', 'AMAZON', 'OTHER_PLATFORM', 'WIX_APP_STORE', 'WIX_INVOICES', 'BACKOFFICE_MERCHANT', 'WISH', 'CLASS_PASS', 'GLOBAL_E', 'FACEBOOK', 'ETSY', 'TIKTOK', 'FAIRE_COM', 'PAYPAL_AGENTIC_CHECKOUT', 'STRIPE_AGENTIC_CHECKOUT'];
+const ChannelType = Type.Union(CHANNEL_TYPES.map((c) => Type.Literal(c)));
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+const IdParams = Type.Object({ id: Id });
+const Email = Type.Union([Type.String({ maxLength: 254, format: 'email' }), Type.Null()]);
+const TimeSlot = Type.Object({ from: Type.String({ format: 'date-time' }), to: Type.String({ format: 'date-time' }) });
+
+const CheckoutInfo = Type.Object({
+  id: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  billingInfo: Type.Optional(Type.Union([AddressWithContact, Type.Null()])),
+  shippingInfo: Type.Optional(Type.Object({
+    shippingDestination: Type.Optional(Type.Union([AddressWithContact, Type.Null()])),
+    selectedCarrierServiceOption: Type.Optional(Type.Union([Type.Null(), Type.Object({
+      code: Type.String({ minLength: 1, maxLength: 100 }),
+      carrierId: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+      logistics: Type.Optional(Type.Object({ deliveryTimeSlot: Type.Optional(Type.Union([TimeSlot, Type.Null()])) })),
+    })])),
+  })),
+  buyerInfo: Type.Optional(Type.Object({ email: Type.Optional(Email) })),
+  buyerNote: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+});
+
+const CreateBody = Type.Object({
+  checkoutInfo: Type.Optional(CheckoutInfo),
+  couponCode: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  lineItems: Type.Optional(Type.Array(LineItemInput, { maxItems: 300 })),
+  customLineItems: Type.Optional(Type.Array(CustomLineItemInput, { maxItems: 300 })),
+  merchantDiscounts: Type.Optional(Type.Array(MerchantDiscountInput, { maxItems: 20 })),
+  channelType: Type.Optional(ChannelType),
+  giftCardCode: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+});
+
+const UpdateBody = Type.Object({
+  checkout: CheckoutInfo,
+  couponCode: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  lineItems: Type.Optional(Type.Array(LineItemInput, { maxItems: 300 })),
+  customLineItems: Type.Optional(Type.Array(CustomLineItemInput, { maxItems: 300 })),
+  merchantDiscounts: Type.Optional(Type.Array(MerchantDiscountInput, { maxItems: 20 })),
+  giftCardCode: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+});
+
+const AddBody = Type.Object({
+  lineItems: Type.Optional(Type.Array(LineItemInput, { maxItems: 300 })),
+  customLineItems: Type.Optional(Type.Array(CustomLineItemInput, { maxItems: 300 })),
+});
+const RemoveLinesBody = Type.Object({ lineItemIds: Type.Array(Id, { minItems: 1, maxItems: 300 }) });
+const QuantitiesBody = Type.Object({
+  lineItems: Type.Array(Type.Object({ id: Id, quantity: Type.Integer({ minimum: 0, maximum: 100_000 }) }), { minItems: 1, maxItems: 300 }),
+});
+const CreateOrderBody = Type.Object({
+  savePaymentMethod: Type.Optional(Type.Boolean()),
+  delayCapture: Type.Optional(Type.Boolean()),
+  paymentToken: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+});
+const FromCartBody = Type.Object({
+  channelType: Type.Optional(ChannelType),
+  shippingAddress: Type.Optional(Address),
+  billingAddress: Type.Optional(Address),
+  selectedShippingOption: Type.Optional(SelectedShippingOption),
+  email: Type.Optional(Email),
+});
+
+function patchFromWire(info: Static<typeof CheckoutInfo> | undefined): CheckoutPatch {
+  if (!info) return {};
+  const option = info.shippingInfo?.selectedCarrierServiceOption;
+  const slot = option?.logistics?.deliveryTimeSlot;
+  if (slot && new Date(slot.to) <= new Date(slot.from)) {
+    throw ApiError.validation([{ field: 'checkout.shippingInfo.selectedCarrierServiceOption.logistics.deliveryTimeSlot.to', rule: 'VALIDATION', description: 'must be after from' }]);
+  }
+  return {
+    ...(info.billingInfo !== undefined && { billingInfo: info.billingInfo }),
+    ...(info.shippingInfo?.shippingDestination !== undefined && { shippingDestination: info.shippingInfo.shippingDestination }),
+    ...(option !== undefined && { selectedShippingOption: option === null ? null : { code: option.code, ...(option.carrierId ? { carrierId: option.carrierId } : {}) } }),
+    ...(slot !== undefined && { deliveryTimeSlot: slot }),
+    ...(info.buyerInfo?.email !== undefined && { email: info.buyerInfo.email }),
+    ...(info.buyerNote !== undefined && { buyerNote: info.buyerNote }),
+  };
+}
+
+export function checkoutRoutes(checkout: CheckoutService, cart: CartService, publicUrl: string) {
+  return async (app: FastifyInstance) => {
+    const config = { callers: ALL_CALLERS };
+    const id = (req: FastifyRequest) => (req.params as Static<typeof IdParams>).id;
+    const wire = (view: Parameters<typeof toWireCheckout>[0]) => ({ checkout: toWireCheckout(view, publicUrl) });
+    const currency = async (req: FastifyRequest) => (await cart.site(req.ctx.siteId)).settings.currency;
+    const giftCards = (code: string | null | undefined) => {
+      if (code) throw new ApiError(400, 'GIFT_CARDS_NOT_SUPPORTED', 'This store does not take gift cards');
+    };
+
+    app.post('/ecom/v1/checkouts', { config, schema: { body: CreateBody } }, async (req) => {
+      const body = req.body as Static<typeof CreateBody>;
+      giftCards(body.giftCardCode);
+      const c = await currency(req);
+      const view = await checkout.createCheckout(req.ctx, {
+        channelType: body.channelType ?? 'WEB',
+        ...patchFromWire(body.checkoutInfo),
+        ...(body.couponCode !== undefined && { couponCode: body.couponCode }),
+        ...(body.merchantDiscounts !== undefined && { merchantDiscounts: fromWireMerchantDiscounts(body.merchantDiscounts, c) }),
+        add: { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) },
+      }, namedBuyer(req));
+      return wire(view);
+    });
+
+    app.get('/ecom/v1/checkouts/:id', { config, schema: { params: IdParams } }, async (req) => wire(await checkout.getCheckout(req.ctx, id(req))));
+    app.get('/ecom/v1/checkouts/by-cart-id/:id', { config, schema: { params: IdParams } }, async (req) => wire(await checkout.getCheckoutByCart(req.ctx, id(req))));
+    for (const suffix of ['checkout-url', 'wix-checkout-url']) {
+      app.get(`/ecom/v1/checkouts/:id/${suffix}`, { config, schema: { params: IdParams } }, async (req) => {
+        const view = await checkout.getCheckout(req.ctx, id(req));
+        return { checkoutUrl: checkout.checkoutUrl(publicUrl, view.checkout.id) };
+      });
+    }
+
+    app.patch('/ecom/v1/checkouts/:id', { config, schema: { body: UpdateBody, params: IdParams } }, async (req) => {
+      const body = req.body as Static<typeof UpdateBody>;
+      giftCards(body.giftCardCode);
+      const c = await currency(req);
+      const add = body.lineItems || body.customLineItems ? { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) } : undefined;
+      return wire(await checkout.updateCheckout(req.ctx, id(req), {
+        ...patchFromWire(body.checkout),
+        ...(body.couponCode !== undefined && { couponCode: body.couponCode }),
+        ...(body.merchantDiscounts !== undefined && { merchantDiscounts: fromWireMerchantDiscounts(body.merchantDiscounts, c) }),
+        ...(add && { add }),
+      }));
+    });
+
+    app.post('/ecom/v1/checkouts/:id/remove-coupon', { config, schema: { params: IdParams } }, async (req) => wire(await checkout.removeCoupon(req.ctx, id(req))));
+
+    app.post('/ecom/v1/checkouts/:id/add-to-checkout', { config, schema: { body: AddBody, params: IdParams } }, async (req) => {
+      const body = req.body as Static<typeof AddBody>;
+      if (!body.lineItems?.length && !body.customLineItems?.length) {
+        throw ApiError.validation([{ field: 'lineItems', rule: 'MIN_SIZE', description: 'must not be empty', data: { threshold: 1 } }]);
+      }
+      const add = { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, await currency(req)) };
+      return wire(await checkout.updateCheckout(req.ctx, id(req), { add }));
+    });
+
+    app.post('/ecom/v1/checkouts/:id/remove-line-items', { config, schema: { body: RemoveLinesBody, params: IdParams } }, async (req) =>
+      wire(await checkout.removeLineItems(req.ctx, id(req), (req.body as Static<typeof RemoveLinesBody>).lineItemIds)));
+
+    app.post('/ecom/v1/checkouts/:id/update-line-items-quantity', { config, schema: { body: QuantitiesBody, params: IdParams } }, async (req) =>
+      wire(await checkout.updateLineItemsQuantity(req.ctx, id(req), (req.body as Static<typeof QuantitiesBody>).lineItems)));
+
+    app.post('/ecom/v1/checkouts/:id/create-order', { config, schema: { body: CreateOrderBody, params: IdParams } }, async (req) =>
+      checkout.createOrder(req.ctx, id(req), { kind: 'offline' }));
+
+    app.post('/ecom/v1/checkouts/:id/create-order-and-charge', { config, schema: { body: CreateOrderBody, params: IdParams } }, async (req) => {
+      const token = (req.body as Static<typeof CreateOrderBody>).paymentToken;
+      if (!token) throw ApiError.validation([{ field: 'paymentToken', rule: 'REQUIRED_FIELD', description: 'a payment token is required' }]);
+      return checkout.createOrder(req.ctx, id(req), { kind: 'charge', token });
+    });
+
+    for (const prefix of CURRENT_CART_PREFIXES) {
+      app.post(`${prefix}/create-checkout`, { config, schema: { body: FromCartBody } }, async (req) => {
+        const body = req.body as Static<typeof FromCartBody>;
+        const checkoutId = await checkout.createFromCurrentCart(req.ctx, currentBuyer(req.ctx, namedBuyer(req)), {
+          channelType: body.channelType ?? 'WEB',
+          ...(body.shippingAddress && { shippingDestination: { address: body.shippingAddress } }),
+          ...(body.billingAddress && { billingInfo: { address: body.billingAddress } }),
+          ...(body.selectedShippingOption && { selectedShippingOption: { code: body.selectedShippingOption.code, ...(body.selectedShippingOption.carrierId ? { carrierId: body.selectedShippingOption.carrierId } : {}) } }),
+          ...(body.email !== undefined && { email: body.email }),
+        });
+        return { checkoutId };
+      });
+    }
+  };
+}

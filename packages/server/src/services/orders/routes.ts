@@ -1,0 +1,212 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
+import { ApiError } from '../../platform/errors.js';
+import { MoneyError, parseAmount } from '../cart/money.js';
+import type { OrdersService } from './service.js';
+import { price, toWireFulfillment, toWireOrder, toWirePayment } from './wire.js';
+
+/** Orders at www/edge.wixapis.com and at a custom host. */
+const ORDER_PREFIXES = ['/ecom/v1', '/_api/ecom-orders/v1'];
+/** The payments collector: `/ecom/v1/…` at wixapis.com, `/v1/…` (no mapping) at a custom host. */
+const COLLECTOR_PREFIXES = ['/ecom/v1/payments-collector', '/v1/payments-collector'];
+/** Fulfillments at wixapis.com and at a custom host. */
+const FULFILLMENT_PREFIXES = ['/ecom/v1/fulfillments', '/_api/fulfillments/v1/fulfillments'];
+
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+const Amount = Type.Object({ amount: Type.String({ minLength: 1, maxLength: 40 }), formattedAmount: Type.Optional(Type.String({ maxLength: 100 })) });
+const MethodName = Type.Optional(Type.Object({ predefined: Type.Optional(Type.String({ maxLength: 40 })), custom: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])) }));
+
+const SearchBody = Type.Object({
+  search: Type.Optional(Type.Object({
+    filter: Type.Optional(Type.Unknown()),
+    sort: Type.Optional(Type.Unknown()),
+    cursorPaging: Type.Optional(Type.Object({
+      limit: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+      cursor: Type.Optional(Type.Union([Type.String({ maxLength: 20_000 }), Type.Null()])),
+    })),
+  })),
+});
+const CancelBody = Type.Object({
+  sendOrderCanceledEmail: Type.Optional(Type.Boolean()),
+  customMessage: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  restockAllItems: Type.Optional(Type.Boolean()),
+});
+const MarkPaidBody = Type.Object({ userDefinedPaymentMethodName: MethodName });
+const BulkMarkPaidBody = Type.Object({ ecomOrderIds: Type.Array(Id, { minItems: 1, maxItems: 100 }) });
+const ManualPaymentBody = Type.Object({ amount: Amount, userDefinedPaymentMethodName: MethodName });
+const RefundBody = Type.Object({
+  payments: Type.Array(Type.Object({ paymentId: Id, amount: Type.Optional(Amount), externalRefund: Type.Optional(Type.Boolean()) }), { minItems: 1, maxItems: 20 }),
+  details: Type.Optional(Type.Object({
+    items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: 100_000 }) }), { maxItems: 300 })),
+    lineItems: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: 100_000 }) }), { maxItems: 300 })),
+    shippingIncluded: Type.Optional(Type.Boolean()),
+    reason: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  })),
+  sideEffects: Type.Optional(Type.Object({
+    restockInfo: Type.Optional(Type.Object({
+      type: Type.Optional(Type.Union([Type.Literal('NO_ITEMS'), Type.Literal('ALL_ITEMS'), Type.Literal('SOME_ITEMS')])),
+      items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: 100_000 }) }), { maxItems: 300 })),
+    })),
+    sendOrderRefundedEmail: Type.Optional(Type.Boolean()),
+    customMessage: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+  })),
+});
+const FulfillmentBody = Type.Object({
+  fulfillment: Type.Object({
+    lineItems: Type.Optional(Type.Array(Type.Object({ id: Id, quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Null()])) }), { maxItems: 300 })),
+    trackingInfo: Type.Optional(Type.Object({
+      trackingNumber: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+      shippingProvider: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+      trackingLink: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+    })),
+    status: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
+    completed: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  }),
+});
+
+function methodName(name: Static<typeof MarkPaidBody>['userDefinedPaymentMethodName']): string | undefined {
+  return name?.custom ?? name?.predefined ?? undefined;
+}
+
+export function ordersRoutes(orders: OrdersService, publicUrl: string) {
+  return async (app: FastifyInstance) => {
+    const wire = (order: Parameters<typeof toWireOrder>[0]) => toWireOrder(order, publicUrl);
+    const amount = (text: string, currency: string, field: string): bigint => {
+      try {
+        return parseAmount(text, currency);
+      } catch (error) {
+        if (!(error instanceof MoneyError)) throw error;
+        throw ApiError.validation([{ field, rule: error.rule === 'DECIMAL_MAX_SCALE' ? 'DECIMAL_MAX_SCALE' : 'FORMAT', description: error.message }]);
+      }
+    };
+    const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string>)[name];
+
+    for (const prefix of ORDER_PREFIXES) {
+      app.get(`${prefix}/orders/:id`, { config: { callers: ALL_CALLERS }, schema: { params: Type.Object({ id: Id }) } }, async (req) => ({ order: wire(await orders.getOrder(req.ctx, param(req, 'id'))) }));
+
+      app.post(`${prefix}/orders/search`, { config: { callers: ALL_CALLERS }, schema: { body: SearchBody } }, async (req) => {
+        const page = await orders.searchOrders(req.ctx, (req.body as Static<typeof SearchBody>).search ?? {});
+        return {
+          orders: page.orders.map(wire),
+          metadata: { count: page.orders.length, cursors: { ...(page.nextCursor ? { next: page.nextCursor } : {}) }, hasNext: page.hasNext },
+        };
+      });
+
+      app.post(`${prefix}/orders/:id/cancel`, { config: { callers: BACK_OFFICE }, schema: { body: CancelBody, params: Type.Object({ id: Id }) } }, async (req) => {
+        const body = req.body as Static<typeof CancelBody>;
+        const order = await orders.cancelOrder(req.ctx, param(req, 'id'), { restockAllItems: body.restockAllItems ?? false, ...(body.customMessage ? { customMessage: body.customMessage } : {}) });
+        return { order: wire(order) };
+      });
+    }
+
+    for (const prefix of COLLECTOR_PREFIXES) {
+      const params = { params: Type.Object({ ecomOrderId: Id }) };
+      app.post(`${prefix}/orders/:ecomOrderId/mark-as-paid`, { config: { callers: BACK_OFFICE }, schema: { body: MarkPaidBody, ...params } }, async (req) => {
+        const order = await orders.markAsPaid(req.ctx, param(req, 'ecomOrderId'), methodName((req.body as Static<typeof MarkPaidBody>).userDefinedPaymentMethodName));
+        return { order: wire(order) };
+      });
+
+      app.post(`${prefix}/orders/:orderId/manual-payment`, { config: { callers: BACK_OFFICE }, schema: { body: ManualPaymentBody, params: Type.Object({ orderId: Id }) } }, async (req) => {
+        const body = req.body as Static<typeof ManualPaymentBody>;
+        const current = await orders.getOrder(req.ctx, param(req, 'orderId'));
+        await orders.recordManualPayment(req.ctx, current.id, amount(body.amount.amount, current.currency, 'amount.amount'), methodName(body.userDefinedPaymentMethodName));
+        return {};
+      });
+
+      app.get(`${prefix}/orders/:ecomOrderId/payment-collectability-status`, { config: { callers: BACK_OFFICE }, schema: params }, async (req) => {
+        const result = await orders.collectability(req.ctx, param(req, 'ecomOrderId'));
+        return { status: result.status, amount: price(result.amount, result.order.currency) };
+      });
+
+      app.get(`${prefix}/orders/:ecomOrderId/refundability`, { config: { callers: BACK_OFFICE }, schema: params }, async (req) => {
+        const result = await orders.refundability(req.ctx, param(req, 'ecomOrderId'));
+        return {
+          refundabilities: result.payments.map((p) => ({
+            paymentId: p.paymentId,
+            refundabilityStatus: p.refundable ? 'MANUAL' : 'NOT_REFUNDABLE',
+            ...(p.refundable ? { manuallyRefundableReason: 'OFFLINE' } : { nonRefundableReason: p.reason }),
+          })),
+          refundablePerItem: true,
+        };
+      });
+
+      app.post(`${prefix}/orders/:ecomOrderId/trigger-refund`, { config: { callers: BACK_OFFICE }, schema: { body: RefundBody, ...params } }, async (req) => {
+        const body = req.body as Static<typeof RefundBody>;
+        const current = await orders.getOrder(req.ctx, param(req, 'ecomOrderId'));
+        const payments = body.payments.map((p, i) => {
+          const paid = current.payments.find((x) => x.id === p.paymentId);
+          const left = paid ? paid.amount - paid.refunded : 0n;
+          return { paymentId: p.paymentId, amount: p.amount ? amount(p.amount.amount, current.currency, `payments[${i}].amount.amount`) : left };
+        });
+        const restockInfo = body.sideEffects?.restockInfo;
+        const restock = restockInfo?.type === 'ALL_ITEMS' ? 'ALL_ITEMS' as const : restockInfo?.type === 'SOME_ITEMS' ? restockInfo.items ?? [] : 'NO_ITEMS' as const;
+        const { order, refundId } = await orders.refund(req.ctx, current.id, {
+          payments,
+          lineItems: body.details?.lineItems ?? body.details?.items ?? [],
+          shippingIncluded: body.details?.shippingIncluded ?? false,
+          ...(body.details?.reason ? { reason: body.details.reason } : {}),
+        }, restock);
+        return {
+          refundId,
+          orderTransactions: {
+            orderId: order.id,
+            payments: order.payments.map((p) => toWirePayment(p, order.currency)),
+            refunds: order.refunds.map((r) => ({
+              id: r.id,
+              createdDate: r.createdDate.toISOString(),
+              details: { lineItems: r.lineItems, shippingIncluded: r.shippingIncluded, ...(r.reason ? { reason: r.reason } : {}) },
+              transactions: r.payments.map((p) => ({ paymentId: p.paymentId, amount: price(p.amount, order.currency), refundStatus: 'SUCCEEDED', externalRefund: true })),
+              summary: { requestedRefund: price(r.amount, order.currency), pending: false },
+            })),
+          },
+          failedPaymentIds: [],
+        };
+      });
+    }
+
+    // The SDK sends bulk mark-as-paid to this path verbatim on every host.
+    for (const path of ['/v1/bulk/payments-collector/mark-as-paid', '/ecom/v1/bulk/payments-collector/mark-as-paid']) {
+      app.post(path, { config: { callers: BACK_OFFICE }, schema: { body: BulkMarkPaidBody } }, async (req) => {
+        const ids = (req.body as Static<typeof BulkMarkPaidBody>).ecomOrderIds;
+        const results = await orders.bulkMarkAsPaid(req.ctx, ids);
+        return {
+          results: results.map((r, i) => ({
+            itemMetadata: {
+              id: r.id,
+              originalIndex: i,
+              success: !r.error,
+              ...(r.error ? { error: { code: r.error.code, description: r.error.message, data: r.error.data } } : {}),
+            },
+            ...(r.order ? { item: wire(r.order) } : {}),
+          })),
+          bulkActionMetadata: { totalSuccesses: results.filter((r) => !r.error).length, totalFailures: results.filter((r) => r.error).length, undetailedFailures: 0 },
+        };
+      });
+    }
+
+    for (const prefix of FULFILLMENT_PREFIXES) {
+      const params = { params: Type.Object({ orderId: Id }) };
+      app.post(`${prefix}/orders/:orderId/create-fulfillment`, { config: { callers: BACK_OFFICE }, schema: { body: FulfillmentBody, ...params } }, async (req) => {
+        const f = (req.body as Static<typeof FulfillmentBody>).fulfillment;
+        const tracking = f.trackingInfo;
+        const { order, fulfillmentId } = await orders.createFulfillment(req.ctx, param(req, 'orderId'), {
+          lineItems: (f.lineItems ?? []).map((l) => ({ id: l.id, ...(l.quantity ? { quantity: l.quantity } : {}) })),
+          ...(tracking && {
+            trackingInfo: {
+              ...(tracking.trackingNumber ? { trackingNumber: tracking.trackingNumber } : {}),
+              ...(tracking.shippingProvider ? { shippingProvider: tracking.shippingProvider } : {}),
+              ...(tracking.trackingLink ? { trackingLink: tracking.trackingLink } : {}),
+            },
+          }),
+        });
+        return { fulfillmentId, orderWithFulfillments: { orderId: order.id, fulfillments: order.fulfillments.map(toWireFulfillment) } };
+      });
+
+      app.get(`${prefix}/orders/:orderId`, { config: { callers: ALL_CALLERS }, schema: params }, async (req) => {
+        const order = await orders.getOrder(req.ctx, param(req, 'orderId'));
+        return { orderWithFulfillments: { orderId: order.id, fulfillments: order.fulfillments.map(toWireFulfillment) } };
+      });
+    }
+  };
+}

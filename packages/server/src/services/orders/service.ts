@@ -1,0 +1,443 @@
+import type { Db, Queryable } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/caller.js';
+import { ApiError } from '../../platform/errors.js';
+import { recordEvents, type OutboxEvent } from '../../platform/events.js';
+import { newId } from '../../platform/ids.js';
+import type { SitesService } from '../sites/service.js';
+import type { CatalogService } from '../catalog/service.js';
+import type { StockChange } from '../catalog/products.js';
+import { compileFilter, FilterError, parseSort, push, readInteger, type FieldMap, type SortKey } from '../catalog/query-filter.js';
+import { currentBuyer, type CartService, type Coupon } from '../cart/service.js';
+import type { PricedCart } from '../cart/pricing.js';
+import type { ResolvedLine } from '../cart/lines.js';
+import { commerceSettingsOf, type CommerceSettings } from '../cart/settings.js';
+import type { Buyer } from '../cart/service.js';
+import {
+  balanceDue,
+  cancel,
+  fulfill,
+  markPaid,
+  markRestocked,
+  recordPayment,
+  refund,
+  refundBlock,
+  snapshotOrder,
+  unitsToRestock,
+  type Change,
+  type NonRefundableReason,
+  type Order,
+  type OrderEventType,
+  type RefundRequest,
+  type TrackingInfo,
+} from './model.js';
+import { testPaymentProvider, type PaymentProvider } from './payments.js';
+import * as store from './store.js';
+
+export type { Order } from './model.js';
+
+/** Wix order numbers start here; ours do too. */
+export const FIRST_ORDER_NUMBER = 10001;
+export const DEFAULT_SEARCH_LIMIT = 50;
+export const MAX_SEARCH_LIMIT = 100;
+
+export type PaymentRequest = { kind: 'offline' } | { kind: 'charge'; token: string };
+
+export interface PlaceOrderInput {
+  checkoutId: string;
+  buyer: Buyer;
+  createdBy: Order['createdBy'];
+  email: string | null;
+  currency: string;
+  channelType: string;
+  lines: readonly ResolvedLine[];
+  priced: PricedCart;
+  settings: CommerceSettings;
+  coupon?: Coupon;
+  billingInfo: Record<string, unknown> | null;
+  shippingDestination: Record<string, unknown> | null;
+  deliveryTimeSlot: { from: string; to: string } | null;
+  buyerNote: string | null;
+  payment: PaymentRequest;
+}
+
+export interface SearchInput {
+  filter?: unknown;
+  sort?: unknown;
+  cursorPaging?: { limit?: unknown; cursor?: unknown };
+}
+
+export interface SearchPage {
+  orders: Order[];
+  nextCursor: string | null;
+  hasNext: boolean;
+}
+
+interface CursorState {
+  filter: unknown;
+  sort: SortKey[];
+  after: { values: (string | null)[]; id: string };
+}
+
+const SHOPPERS = new Set(['ANONYMOUS_VISITOR', 'MEMBER']);
+
+function buyerField(kind: 'visitor' | 'member'): FieldMap[string] {
+  return {
+    kind: 'custom',
+    compile(operator, operand, params) {
+      const ids = Array.isArray(operand) ? operand : [operand];
+      if (!ids.every((id): id is string => typeof id === 'string')) throw new FilterError(`buyerInfo.${kind}Id takes ids`);
+      const kindParam = push(params, kind);
+      switch (operator) {
+        case '$eq':
+        case '$in':
+          return `(o.buyer_kind = ${kindParam} AND o.buyer_id = ANY(${push(params, ids)}::text[]))`;
+        case '$ne':
+        case '$nin':
+          return `NOT (o.buyer_kind = ${kindParam} AND o.buyer_id = ANY(${push(params, ids)}::text[]))`;
+        case '$exists':
+          return operand ? `o.buyer_kind = ${kindParam}` : `o.buyer_kind <> ${kindParam}`;
+        default:
+          throw new FilterError(`The operator ${operator} is not supported on "buyerInfo.${kind}Id"`);
+      }
+    },
+  };
+}
+
+const ORDER_FIELDS: FieldMap = {
+  id: { kind: 'column', sql: 'o.order_id', type: 'text', sortable: true },
+  number: { kind: 'column', sql: 'o.number', type: 'bigint', sortable: true },
+  status: { kind: 'column', sql: 'o.status', type: 'text' },
+  paymentStatus: { kind: 'column', sql: 'o.payment_status', type: 'text' },
+  fulfillmentStatus: { kind: 'column', sql: 'o.fulfillment_status', type: 'text' },
+  createdDate: { kind: 'column', sql: 'o.created_at', type: 'timestamp', sortable: true },
+  updatedDate: { kind: 'column', sql: 'o.updated_at', type: 'timestamp', sortable: true },
+  purchasedDate: { kind: 'column', sql: 'o.purchased_at', type: 'timestamp', sortable: true },
+  checkoutId: { kind: 'column', sql: 'o.checkout_id', type: 'text' },
+  archived: { kind: 'column', sql: 'o.archived', type: 'boolean' },
+  'buyerInfo.email': { kind: 'column', sql: 'o.email', type: 'text' },
+  'buyerInfo.visitorId': buyerField('visitor'),
+  'buyerInfo.memberId': buyerField('member'),
+};
+
+const SORT_COLUMNS: Record<string, { sql: string; row: string; cast: string }> = {
+  id: { sql: 'o.order_id', row: 'order_id', cast: 'text' },
+  number: { sql: 'o.number', row: 'number', cast: 'bigint' },
+  createdDate: { sql: 'o.created_at', row: 'created_at', cast: 'timestamptz' },
+  updatedDate: { sql: 'o.updated_at', row: 'updated_at', cast: 'timestamptz' },
+  purchasedDate: { sql: 'o.purchased_at', row: 'purchased_at', cast: 'timestamptz' },
+};
+
+function queryError(error: unknown): never {
+  if (error instanceof FilterError) throw new ApiError(400, 'INVALID_SEARCH', error.message);
+  throw error;
+}
+
+function orderNotFound(orderId: string): ApiError {
+  return ApiError.notFound('ORDER_NOT_FOUND', `Order ${orderId} was not found`, { orderId });
+}
+
+export function stockChanges(order: Order, only?: readonly { line: Order['lines'][number]; quantity: number }[]): StockChange[] {
+  const lines = only ?? order.lines.filter((l) => l.productId && l.variantId && !l.custom).map((line) => ({ line, quantity: line.quantity }));
+  return lines.map(({ line, quantity }) => ({ productId: line.productId as string, variantId: line.variantId as string, quantity }));
+}
+
+export class OrdersService {
+  private readonly providers = new Map<string, PaymentProvider>([[testPaymentProvider.id, testPaymentProvider]]);
+
+  constructor(
+    private readonly db: Db,
+    private readonly sites: SitesService,
+    private readonly catalog: CatalogService,
+    private readonly cart: CartService,
+  ) {}
+
+  registerPaymentProvider(provider: PaymentProvider): void {
+    this.providers.set(provider.id, provider);
+  }
+
+  private events(siteId: string, order: Order, types: readonly OrderEventType[]): OutboxEvent[] {
+    return types.map((type) => ({
+      siteId,
+      type,
+      entityType: 'order',
+      entityId: order.id,
+      payload: {
+        orderId: order.id,
+        number: String(order.number),
+        buyer: order.buyer,
+        status: order.status,
+        paymentStatus: order.paymentStatus,
+        fulfillmentStatus: order.fulfillmentStatus,
+        total: order.totals.total.toString(),
+        currency: order.currency,
+      },
+    }));
+  }
+
+  // Placing --------------------------------------------------------------------------------------
+
+  /**
+   * Turns a priced checkout into an order inside the caller's transaction (which holds the
+   * checkout's lock). Locks are taken in one order by every writer: products (stock), then the
+   * coupon, then the site's order counter.
+   */
+  async placeOrder(tx: Queryable, siteId: string, input: PlaceOrderInput, at: Date): Promise<Order> {
+    const id = newId();
+    const draft = snapshotOrder({
+      id,
+      number: 0,
+      checkoutId: input.checkoutId,
+      buyer: input.buyer,
+      createdBy: input.createdBy,
+      email: input.email,
+      currency: input.currency,
+      channelType: input.channelType,
+      weightUnit: input.settings.weightUnit,
+      lines: input.lines,
+      priced: input.priced,
+      billingInfo: input.billingInfo,
+      shippingDestination: input.shippingDestination,
+      deliveryTimeSlot: input.deliveryTimeSlot,
+      buyerNote: input.buyerNote,
+      paymentOption: input.payment.kind === 'charge' ? 'FULL_PAYMENT_ONLINE' : 'FULL_PAYMENT_OFFLINE',
+      at,
+      newId,
+    });
+    let order = draft;
+    if (input.settings.inventoryUpdateTrigger === 'ON_ORDER_PLACED') {
+      await this.catalog.sellStock(tx, siteId, stockChanges(order), at);
+      order = { ...order, stockState: 'DECREMENTED' };
+    }
+    const couponId = order.appliedDiscounts.find((d) => d.source === 'COUPON')?.couponId;
+    if (couponId && !(await this.cart.useCoupon(tx, siteId, couponId))) {
+      throw new ApiError(400, 'USAGE_LIMIT_REACHED', 'The coupon has reached its usage limit', { couponId });
+    }
+    order = { ...order, number: await store.nextOrderNumber(tx, siteId, FIRST_ORDER_NUMBER) };
+    const events: OrderEventType[] = ['order.created'];
+    if (input.payment.kind === 'charge' && order.totals.total > 0n) {
+      const charged = await this.charge(tx, siteId, order, input.payment.token, input.settings, at);
+      order = charged.order;
+      events.push(...charged.events);
+    } else if (order.paymentStatus === 'PAID') {
+      order = await this.sellWhenPaid(tx, siteId, order, input.settings, at);
+    }
+    await store.insertOrder(tx, siteId, order);
+    await recordEvents(tx, this.events(siteId, order, events));
+    return order;
+  }
+
+  /** Charges what is due through the site's payment provider; a decline fails the whole call. */
+  private async charge(tx: Queryable, siteId: string, order: Order, token: string, settings: CommerceSettings, at: Date): Promise<Change> {
+    const provider = this.providers.get(settings.paymentProvider);
+    if (!provider) throw new ApiError(400, 'PAYMENT_PROVIDER_NOT_CONFIGURED', `No payment provider "${settings.paymentProvider}"`);
+    const amount = balanceDue(order);
+    const result = await provider.charge({ siteId, orderId: order.id, amount, currency: order.currency, token });
+    if (result.status === 'DECLINED') {
+      throw new ApiError(402, 'PAYMENT_DECLINED', result.reason, { transactionStatus: 'DECLINED', failureDetails: result.reason, paymentResponseToken: result.transactionId });
+    }
+    const change = recordPayment(order, { amount, method: provider.id, transactionId: result.transactionId }, at, newId);
+    return { ...change, order: await this.sellWhenPaid(tx, siteId, change.order, settings, at) };
+  }
+
+  /** With ON_ORDER_PAID, stock leaves when the order is paid (and fails the payment if short). */
+  private async sellWhenPaid(tx: Queryable, siteId: string, order: Order, settings: CommerceSettings, at: Date): Promise<Order> {
+    if (order.paymentStatus !== 'PAID' || order.stockState !== 'NONE' || settings.inventoryUpdateTrigger !== 'ON_ORDER_PAID') return order;
+    await this.catalog.sellStock(tx, siteId, stockChanges(order), at);
+    return { ...order, stockState: 'DECREMENTED' };
+  }
+
+  /** Pays an order a checkout already made (create-order-and-charge after create-order). */
+  async chargeExisting(tx: Queryable, siteId: string, orderId: string, token: string, settings: CommerceSettings, at: Date): Promise<Order> {
+    const order = await store.findOrder(tx, siteId, orderId, true);
+    if (!order) throw orderNotFound(orderId);
+    if (order.paymentStatus !== 'NOT_PAID' && order.paymentStatus !== 'PARTIALLY_PAID') return order;
+    const change = await this.charge(tx, siteId, order, token, settings, at);
+    await store.updateOrder(tx, siteId, change.order);
+    await recordEvents(tx, this.events(siteId, change.order, change.events));
+    return change.order;
+  }
+
+  async findByCheckout(tx: Queryable, siteId: string, checkoutId: string): Promise<Order | undefined> {
+    return store.findOrderByCheckout(tx, siteId, checkoutId);
+  }
+
+  // Reading --------------------------------------------------------------------------------------
+
+  /** A buyer sees only their own orders (a visitor's thank-you page too); the back office sees all. */
+  private visible(ctx: RequestContext, order: Order): boolean {
+    if (!SHOPPERS.has(ctx.caller.kind)) return true;
+    const buyer = currentBuyer(ctx);
+    return order.buyer.kind === buyer.kind && order.buyer.id === buyer.id;
+  }
+
+  async getOrder(ctx: RequestContext, orderId: string): Promise<Order> {
+    const order = await store.findOrder(this.db, ctx.siteId, orderId);
+    if (!order || !this.visible(ctx, order)) throw orderNotFound(orderId);
+    return order;
+  }
+
+  async searchOrders(ctx: RequestContext, search: SearchInput): Promise<SearchPage> {
+    let limit: number;
+    let state: CursorState;
+    try {
+      limit = readInteger(search.cursorPaging?.limit, 'cursorPaging.limit', { min: 1, max: MAX_SEARCH_LIMIT }) ?? DEFAULT_SEARCH_LIMIT;
+      const cursor = search.cursorPaging?.cursor;
+      if (cursor !== undefined && cursor !== null && cursor !== '') {
+        if (typeof cursor !== 'string') throw new FilterError('cursorPaging.cursor must be a string');
+        state = decodeCursor(cursor);
+      } else {
+        const sort = parseSort(search.sort, ORDER_FIELDS);
+        state = { filter: search.filter ?? {}, sort: sort.length ? sort : [{ field: 'createdDate', order: 'DESC' }], after: { values: [], id: '' } };
+      }
+    } catch (error) {
+      return queryError(error);
+    }
+    const params: unknown[] = [ctx.siteId];
+    let where: string;
+    try {
+      where = compileFilter(state.filter, ORDER_FIELDS, params);
+    } catch (error) {
+      return queryError(error);
+    }
+    if (SHOPPERS.has(ctx.caller.kind)) {
+      const buyer = currentBuyer(ctx);
+      where = `o.buyer_kind = ${push(params, buyer.kind)} AND o.buyer_id = ${push(params, buyer.id)} AND ${where}`;
+    }
+    const keys = state.sort.map((k) => ({ ...SORT_COLUMNS[k.field], order: k.order }));
+    const lastOrder = keys.length ? keys[keys.length - 1].order : 'ASC';
+    const all = [...keys, { sql: 'o.order_id', row: 'order_id', cast: 'text', order: lastOrder }];
+    if (state.after.id) {
+      // Keyset paging: rows strictly after the last one shown, in the sort's order.
+      const values = [...state.after.values, state.after.id];
+      const ors = all.map((key, i) => {
+        const equal = all.slice(0, i).map((k, j) => `${k.sql} = ${push(params, values[j])}::${k.cast}`);
+        const beyond = `${key.sql} ${key.order === 'ASC' ? '>' : '<'} ${push(params, values[i])}::${key.cast}`;
+        return `(${[...equal, beyond].join(' AND ')})`;
+      });
+      where = `${where} AND (${ors.join(' OR ')})`;
+    }
+    const orderBy = all.map((k) => `${k.sql} ${k.order}`).join(', ');
+    const { orders, sortValues } = await store.searchOrders(this.db, { where, params, orderBy, limit: limit + 1 });
+    const hasNext = orders.length > limit;
+    const page = orders.slice(0, limit);
+    let nextCursor: string | null = null;
+    if (hasNext) {
+      const last = sortValues[limit - 1];
+      const values = keys.map((k) => {
+        const v = last[k.row];
+        return v instanceof Date ? v.toISOString() : v === null || v === undefined ? null : String(v);
+      });
+      nextCursor = encodeCursor({ filter: state.filter, sort: state.sort, after: { values, id: page[page.length - 1].id } });
+    }
+    return { orders: page, nextCursor, hasNext };
+  }
+
+  // Changing -------------------------------------------------------------------------------------
+
+  private async settings(siteId: string): Promise<CommerceSettings> {
+    return commerceSettingsOf(await this.sites.getActiveSite(siteId));
+  }
+
+  /** Locks the order, applies a change, keeps stock in step with payment, and records events. */
+  private async mutate(ctx: RequestContext, orderId: string, fn: (order: Order, tx: Queryable, settings: CommerceSettings) => Promise<Change> | Change): Promise<Order> {
+    const settings = await this.settings(ctx.siteId);
+    return this.db.transaction(async (tx) => {
+      const order = await store.findOrder(tx, ctx.siteId, orderId, true);
+      if (!order) throw orderNotFound(orderId);
+      const change = await fn(order, tx, settings);
+      const next = await this.sellWhenPaid(tx, ctx.siteId, change.order, settings, ctx.now());
+      await store.updateOrder(tx, ctx.siteId, next);
+      await recordEvents(tx, this.events(ctx.siteId, next, change.events));
+      return next;
+    });
+  }
+
+  async markAsPaid(ctx: RequestContext, orderId: string, methodName?: string): Promise<Order> {
+    return this.mutate(ctx, orderId, (order) => markPaid(order, ctx.now(), newId, methodName));
+  }
+
+  /** Marks each order paid on its own; one failing does not stop the others. */
+  async bulkMarkAsPaid(ctx: RequestContext, orderIds: string[]): Promise<{ id: string; order?: Order; error?: ApiError }[]> {
+    const results: { id: string; order?: Order; error?: ApiError }[] = [];
+    for (const id of orderIds) {
+      try {
+        results.push({ id, order: await this.markAsPaid(ctx, id) });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        results.push({ id, error });
+      }
+    }
+    return results;
+  }
+
+  async recordManualPayment(ctx: RequestContext, orderId: string, amount: bigint, methodName?: string): Promise<Order> {
+    return this.mutate(ctx, orderId, (order) => recordPayment(order, { amount, method: 'manual', ...(methodName !== undefined && { methodName }) }, ctx.now(), newId));
+  }
+
+  async collectability(ctx: RequestContext, orderId: string): Promise<{ status: string; amount: bigint; order: Order }> {
+    const order = await this.getOrder(ctx, orderId);
+    const status = order.status === 'CANCELED' ? 'NONCOLLECTABLE_ORDER_IS_CANCELLED'
+      : balanceDue(order) === 0n ? 'NONCOLLECTABLE_ORDER_IS_PAID'
+      : 'COLLECTABLE';
+    return { status, amount: balanceDue(order), order };
+  }
+
+  async refundability(ctx: RequestContext, orderId: string): Promise<{ order: Order; payments: { paymentId: string; refundable: boolean; reason?: NonRefundableReason }[] }> {
+    const order = await this.getOrder(ctx, orderId);
+    return {
+      order,
+      payments: order.payments.map((p) => {
+        const reason = refundBlock(order, p);
+        return { paymentId: p.id, refundable: !reason, ...(reason && { reason }) };
+      }),
+    };
+  }
+
+  async refund(ctx: RequestContext, orderId: string, request: RefundRequest, restock: 'NO_ITEMS' | 'ALL_ITEMS' | { lineItemId: string; quantity: number }[]): Promise<{ order: Order; refundId: string }> {
+    const order = await this.mutate(ctx, orderId, async (current, tx) => {
+      const change = refund(current, request, ctx.now(), newId);
+      if (restock === 'NO_ITEMS' || current.stockState !== 'DECREMENTED') return change;
+      const units = unitsToRestock(change.order, restock === 'ALL_ITEMS' ? undefined : restock);
+      await this.catalog.restock(tx, ctx.siteId, stockChanges(change.order, units), ctx.now());
+      return { ...change, order: markRestocked(change.order, units, ctx.now()) };
+    });
+    return { order, refundId: order.refunds[order.refunds.length - 1].id };
+  }
+
+  async cancelOrder(ctx: RequestContext, orderId: string, options: { restockAllItems: boolean; customMessage?: string }): Promise<Order> {
+    return this.mutate(ctx, orderId, async (current, tx) => {
+      const change = cancel(current, ctx.now(), newId, options.customMessage);
+      if (!options.restockAllItems || current.stockState !== 'DECREMENTED') return change;
+      const units = unitsToRestock(change.order);
+      await this.catalog.restock(tx, ctx.siteId, stockChanges(change.order, units), ctx.now());
+      return { ...change, order: markRestocked(change.order, units, ctx.now()) };
+    });
+  }
+
+  async createFulfillment(ctx: RequestContext, orderId: string, request: { lineItems: { id: string; quantity?: number }[]; trackingInfo?: TrackingInfo }): Promise<{ order: Order; fulfillmentId: string }> {
+    let fulfillmentId = '';
+    const order = await this.mutate(ctx, orderId, (current) => {
+      const change = fulfill(current, request, ctx.now(), newId);
+      fulfillmentId = change.fulfillmentId;
+      return change;
+    });
+    return { order, fulfillmentId };
+  }
+}
+
+export function encodeCursor(state: CursorState): string {
+  return Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');
+}
+
+function decodeCursor(text: string): CursorState {
+  try {
+    const state = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as CursorState;
+    if (!Array.isArray(state.sort) || !state.after || typeof state.after.id !== 'string' || !Array.isArray(state.after.values)) throw new Error('shape');
+    const sort = parseSort(state.sort.map((k) => ({ fieldName: k.field, order: k.order })), ORDER_FIELDS);
+    if (sort.length !== state.after.values.length) throw new Error('shape');
+    return { filter: state.filter, sort, after: state.after };
+  } catch (error) {
+    if (error instanceof FilterError) throw error;
+    throw new FilterError('The cursor is not one this server gave');
+  }
+}

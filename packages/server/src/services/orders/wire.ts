@@ -1,0 +1,167 @@
+// Order → eCommerce wire. Order prices are {amount, formattedAmount} decimal strings; the number is a string.
+import { absoluteUrl } from '../catalog/wire.js';
+import { formatAmount, formattedAmount } from '../cart/money.js';
+import { wireBuyer, wireItemType } from '../cart/wire.js';
+import { SHIPPING_CARRIER_ID } from '../cart/pricing-wire.js';
+import type { Order, OrderActivity, OrderFulfillment, OrderLine, OrderPayment } from './model.js';
+
+export function price(minor: bigint, currency: string) {
+  return { amount: formatAmount(minor, currency), formattedAmount: formattedAmount(minor, currency) };
+}
+
+function descriptionLines(line: OrderLine) {
+  return line.descriptionLines.map((d) =>
+    d.color !== undefined
+      ? { name: { original: d.name, translated: d.name }, colorInfo: { original: d.value, translated: d.value, code: d.color }, lineType: 'COLOR' }
+      : { name: { original: d.name, translated: d.name }, plainText: { original: d.value, translated: d.value }, lineType: 'PLAIN_TEXT' },
+  );
+}
+
+function toWireLine(line: OrderLine, order: Order, publicUrl: string) {
+  const money = (minor: bigint) => price(minor, order.currency);
+  return {
+    id: line.id,
+    productName: { original: line.name, translated: line.name },
+    ...(line.catalogReference ? { catalogReference: line.catalogReference } : {}),
+    quantity: line.quantity,
+    totalDiscount: money(line.discount),
+    descriptionLines: descriptionLines(line),
+    ...(line.image ? { image: { url: absoluteUrl(line.image.url, publicUrl), width: line.image.width, height: line.image.height, ...(line.image.altText ? { altText: line.image.altText } : {}) } } : {}),
+    physicalProperties: { ...(line.weight !== null ? { weight: Number(line.weight) } : {}), ...(line.sku ? { sku: line.sku } : {}), shippable: line.itemType === 'PHYSICAL' },
+    itemType: wireItemType(line.itemType),
+    ...(line.refundedQuantity ? { refundQuantity: line.refundedQuantity } : {}),
+    ...(line.restockedQuantity ? { restockQuantity: line.restockedQuantity } : {}),
+    price: money(line.price),
+    priceBeforeDiscounts: money(line.price),
+    lineItemPrice: money(line.lineSubtotal),
+    totalPriceBeforeTax: money(line.totalBeforeTax),
+    totalPriceAfterTax: money(line.totalAfterTax),
+    paymentOption: order.paymentOption,
+    taxDetails: { taxRate: line.taxRate, totalTax: money(line.tax) },
+    ...(line.productId ? { rootCatalogItemId: line.productId } : {}),
+    ...(line.pagePath ? { url: { relativePath: line.pagePath, url: /^https?:/.test(line.pagePath) ? line.pagePath : `${publicUrl.replace(/\/$/, '')}${line.pagePath}` } } : {}),
+    locations: [],
+    priceUndetermined: false,
+    fixedQuantity: false,
+  };
+}
+
+function toWireActivity(a: OrderActivity, currency: string) {
+  return {
+    id: a.id,
+    type: a.type,
+    createdDate: a.createdDate.toISOString(),
+    ...(a.type === 'MERCHANT_COMMENT' && a.message ? { merchantComment: { message: a.message } } : {}),
+    ...(a.type === 'ORDER_REFUNDED' ? { orderRefunded: { manual: true, amount: price(a.amount ?? 0n, currency), reason: a.reason ?? '' } } : {}),
+  };
+}
+
+export function toWireOrder(order: Order, publicUrl: string) {
+  const money = (minor: bigint) => price(minor, order.currency);
+  const s = order.shipping;
+  const includesTax = order.tax.pricesIncludeTax;
+  const createdBy = order.createdBy.kind === 'visitor' ? { visitorId: order.createdBy.id } : order.createdBy.kind === 'member' ? { memberId: order.createdBy.id } : { appId: order.createdBy.id };
+  return {
+    id: order.id,
+    number: String(order.number),
+    createdDate: order.createdDate.toISOString(),
+    updatedDate: order.updatedDate.toISOString(),
+    lineItems: order.lines.map((line) => toWireLine(line, order, publicUrl)),
+    buyerInfo: wireBuyer(order.buyer, order.email),
+    paymentStatus: order.paymentStatus,
+    fulfillmentStatus: order.fulfillmentStatus,
+    buyerLanguage: 'en',
+    weightUnit: order.weightUnit,
+    currency: order.currency,
+    taxIncludedInPrices: includesTax,
+    siteLanguage: 'en',
+    priceSummary: {
+      subtotal: money(order.totals.subtotal),
+      shipping: money(order.totals.shipping),
+      tax: money(order.totals.tax),
+      discount: money(order.totals.discount),
+      total: money(order.totals.total),
+      totalAdditionalFees: money(0n),
+    },
+    ...(order.billingInfo ? { billingInfo: order.billingInfo } : {}),
+    ...(s
+      ? {
+          shippingInfo: {
+            carrierId: SHIPPING_CARRIER_ID,
+            code: s.code,
+            title: s.title,
+            logistics: {
+              ...(s.kind === 'DELIVERY' && s.destination ? { shippingDestination: s.destination } : {}),
+              ...(s.kind === 'PICKUP' ? { pickupDetails: { ...(s.pickupAddress ? { address: s.pickupAddress } : {}), pickupMethod: 'STORE_PICKUP' } } : {}),
+              ...(s.deliveryTime !== undefined ? { deliveryTime: s.deliveryTime } : {}),
+              ...(s.instructions !== undefined ? { instructions: s.instructions } : {}),
+              ...(s.deliveryTimeSlot ? { deliveryTimeSlot: s.deliveryTimeSlot } : {}),
+            },
+            cost: {
+              price: money(s.cost),
+              totalPriceBeforeTax: money(includesTax ? s.cost - s.tax : s.cost),
+              totalPriceAfterTax: money(includesTax ? s.cost : s.cost + s.tax),
+              taxDetails: { taxRate: order.tax.rate ?? '0', totalTax: money(s.tax) },
+              discount: money(0n),
+            },
+            ...(s.region ? { region: { name: s.region.name } } : {}),
+          },
+        }
+      : {}),
+    ...(s?.kind === 'DELIVERY' && s.destination ? { recipientInfo: s.destination } : {}),
+    ...(order.buyerNote ? { buyerNote: order.buyerNote } : {}),
+    status: order.status,
+    archived: order.archived,
+    taxSummary: { totalTax: money(order.tax.total) },
+    taxInfo: { totalTax: money(order.tax.total), taxBreakdown: [] },
+    appliedDiscounts: order.appliedDiscounts.map((d) => ({
+      discountType: d.discountType,
+      lineItemIds: d.lineItemIds,
+      ...(d.source === 'COUPON'
+        ? { coupon: { ...(d.couponId ? { id: d.couponId } : {}), code: d.code ?? '', name: d.name ?? d.code ?? '', amount: money(d.amount) } }
+        : { merchantDiscount: { amount: money(d.amount) } }),
+    })),
+    activities: order.activities.map((a) => toWireActivity(a, order.currency)),
+    attributionSource: 'UNSPECIFIED',
+    createdBy,
+    channelInfo: { type: order.channelType },
+    seenByAHuman: false,
+    ...(order.checkoutId ? { checkoutId: order.checkoutId } : {}),
+    customFields: [],
+    balanceSummary: {
+      balance: money(order.status === 'CANCELED' ? 0n : order.totals.total - order.paid > 0n ? order.totals.total - order.paid : 0n),
+      paid: money(order.paid),
+      refunded: money(order.refunded),
+      authorized: money(0n),
+      pending: money(0n),
+    },
+    additionalFees: [],
+    ...(order.purchasedDate ? { purchasedDate: order.purchasedDate.toISOString() } : {}),
+  };
+}
+
+export function toWirePayment(p: OrderPayment, currency: string) {
+  return {
+    id: p.id,
+    createdDate: p.createdDate.toISOString(),
+    updatedDate: p.createdDate.toISOString(),
+    amount: price(p.amount, currency),
+    refundDisabled: false,
+    regularPaymentDetails: {
+      ...(p.method === 'manual' || p.method === 'offline' ? { offlinePayment: true } : { offlinePayment: false, providerTransactionId: p.transactionId, gatewayTransactionId: p.transactionId }),
+      status: p.refunded >= p.amount && p.amount > 0n ? 'REFUNDED' : p.refunded > 0n ? 'PARTIALLY_REFUNDED' : 'APPROVED',
+      ...(p.methodName ? { paymentMethod: p.methodName } : {}),
+    },
+  };
+}
+
+export function toWireFulfillment(f: OrderFulfillment) {
+  return {
+    id: f.id,
+    createdDate: f.createdDate.toISOString(),
+    lineItems: f.lineItems.map((l) => ({ id: l.id, quantity: l.quantity })),
+    ...(f.trackingInfo ? { trackingInfo: f.trackingInfo } : {}),
+    completed: true,
+  };
+}
+
