@@ -143,7 +143,9 @@ export class CollectionsService {
       await this.dropPgIndexes([{ pgIndex, unique: index.unique }]).catch(() => undefined);
       const failure = isUniqueViolation(error)
         ? { code: 'WDE0113', description: `Duplicate key error while building index [${index.name}]: two items share a value.` }
-        : { code: 'WDE0112', description: `Unknown error while building index [${index.name}].` };
+        : (error as { code?: unknown }).code === '54000'
+          ? { code: 'WDE0114', description: `An item holds a value too large for index [${index.name}].` }
+          : { code: 'WDE0112', description: `Unknown error while building index [${index.name}].` };
       await store.setIndexStatus(this.db, ctx.siteId, collection.id, index.name, 'FAILED', failure);
       return { ...index, status: 'FAILED', failure };
     }

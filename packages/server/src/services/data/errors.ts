@@ -39,9 +39,27 @@ export const DataErrors = {
   jobNotFound: (jobId: string) => dataError(404, 'WDE0909', `There is no job [${jobId}].`),
   invalidCollection: (description: string) => dataError(400, 'WDE0910', description),
   indexProblem: (status: number, description: string) => dataError(status, 'WDE0911', description),
+  tooDeep: (max: number) => dataError(400, 'WDE0004', `An item nests objects and arrays at most ${max} levels deep.`),
+  unstorableValue: () =>
+    dataError(400, 'WDE0913', 'A value in the request cannot be stored or compared (for example, text with a NUL character).'),
+  valueTooLargeToIndex: () =>
+    dataError(400, 'WDE0114', 'A value of an indexed field is too large for its index (at most about 2,500 bytes).'),
   uniqueViolation: (itemId: string, collectionId: string) =>
     dataError(409, 'WDE0912', `Item [${itemId}] has a value that a unique index of collection [${collectionId}] already holds.`, { itemId }),
 } as const;
+
+/**
+ * What the database refuses about a request's values, as the caller's error rather than a 500:
+ * data exceptions (class 22, e.g. a NUL character in text) and program limits (class 54, e.g. an
+ * index row too large).
+ */
+export function fromDatabaseError(error: unknown): unknown {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  if (typeof code !== 'string') return error;
+  if (code.startsWith('22')) return DataErrors.unstorableValue();
+  if (code === '54000') return DataErrors.valueTooLargeToIndex();
+  return error;
+}
 
 /** The compiler's QueryError as the wire error (HTTP 400, its code and sentence). */
 export function fromQueryError(error: unknown): unknown {

@@ -5,7 +5,7 @@
  */
 import { DataErrors } from './errors.js';
 import { fieldExpr } from './query-compiler.js';
-import { SYSTEM_FIELDS } from './items.js';
+import { deeperThan, MAX_DEPTH, SYSTEM_FIELDS } from './items.js';
 import { canonicaliseDates, isPlainObject, type JsonObject, type JsonValue } from './wire-values.js';
 
 export type FieldModification =
@@ -43,6 +43,7 @@ function readFieldModification(wire: unknown): FieldModification {
   const options = wire[OPTIONS_KEY[action]];
   const value = isPlainObject(options) ? (options.value as JsonValue | undefined) : undefined;
   if (value === undefined) throw invalid(`${action} on [${path.join('.')}] needs ${OPTIONS_KEY[action]}.value.`);
+  if (deeperThan(value, MAX_DEPTH - path.length)) throw DataErrors.tooDeep(MAX_DEPTH);
   if (action === 'INCREMENT_FIELD') {
     if (typeof value !== 'number' || !Number.isFinite(value)) {
       throw invalid(`INCREMENT_FIELD on [${path.join('.')}] needs a number. Got ${JSON.stringify(value)} instead.`);
@@ -92,7 +93,9 @@ function apply(item: JsonObject, modification: FieldModification): void {
       if (current !== undefined && current !== null && typeof current !== 'number') {
         throw invalid(`Cannot increment [${name}]: it holds ${JSON.stringify(current)}, not a number.`);
       }
-      setOwn(parent, key, (typeof current === 'number' ? current : 0) + modification.value);
+      const sum = (typeof current === 'number' ? current : 0) + modification.value;
+      if (!Number.isFinite(sum)) throw invalid(`Cannot increment [${name}]: the result is not a finite number.`);
+      setOwn(parent, key, sum);
       return;
     }
     case 'APPEND_TO_ARRAY': {

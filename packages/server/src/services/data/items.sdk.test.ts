@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
 import { apiKeyClient, sdkTokens, serveForSdk, tokenClient, type SdkServer } from '../../test/data-sdk.js';
@@ -169,5 +170,49 @@ describe('both path prefixes', () => {
     expect(server.calls).toEqual(['GET /_api/cloud-data/v2/items/query', 'POST /_api/cloud-data/v2/items/query']);
     expect(long.items).toEqual(short.items);
     expect(short.items.map((item) => item._id)).toEqual(['q0', 'q1', 'q2', 'q3', 'q4']);
+  });
+});
+
+describe('input the database would refuse is the caller\'s error, never a 500', () => {
+  const call = (url: string, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url, headers: { authorization: site.apiKey, 'wix-site-id': site.siteId }, payload });
+
+  it.each<[string, string, Record<string, unknown>, string]>([
+    ['a NUL character in an item', '/wix-data/v2/items', { dataCollectionId: 'Notes', dataItem: { data: { title: 'a\u0000b' } } }, 'WDE0913'],
+    ['a NUL character in an id', '/wix-data/v2/items/remove', { dataCollectionId: 'Notes', dataItemId: 'a\u0000b' }, 'WDE0913'],
+    ['a NUL character in a filter', '/wix-data/v2/items/count', { dataCollectionId: 'Notes', filter: { title: 'a\u0000b' } }, 'WDE0913'],
+    [
+      'an increment past the largest number',
+      '/wix-data/v2/items/patch',
+      { dataCollectionId: 'Notes', patch: { dataItemId: 'pat', fieldModifications: [{ action: 'INCREMENT_FIELD', fieldPath: 'count', incrementFieldOptions: { value: Number.MAX_VALUE } }, { action: 'INCREMENT_FIELD', fieldPath: 'count', incrementFieldOptions: { value: Number.MAX_VALUE } }] } },
+      'WDE0908',
+    ],
+    ['a bulk call whose items are not a list', '/wix-data/v2/bulk/items/insert', { dataCollectionId: 'Notes', dataItems: 'x' }, 'INVALID_ARGUMENT'],
+  ])('answers %s with a 400', async (_name, url, payload, code) => {
+    const res = await call(url, payload);
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.details.applicationError?.code ?? (body.details.validationError ? 'INVALID_ARGUMENT' : undefined)).toBe(code);
+  });
+
+  it('answers an item nested 10,000 levels deep with a 400', async () => {
+    const deep = `{"dataCollectionId":"Notes","dataItem":{"data":{"deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}}}`;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/wix-data/v2/items',
+      headers: { authorization: site.apiKey, 'wix-site-id': site.siteId, 'content-type': 'application/json' },
+      payload: deep,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details.applicationError.code).toBe('WDE0004');
+  });
+
+  it('refuses, item by item, a value too large for an index', async () => {
+    await admin.collections.createDataCollection({ _id: 'Wide', permissions: { read: 'ANYONE', insert: 'ADMIN', update: 'ADMIN', remove: 'ADMIN' } });
+    await admin.indexes.createIndex('Wide', { name: 'by text', fields: [{ path: 'text' }] });
+    const huge = randomBytes(8000).toString('base64');
+    const result = await admin.items.bulkInsert('Wide', [{ text: 'short' }, { text: huge }]);
+    expect(result.inserted).toBe(1);
+    expect(result.errors.map((error) => error.code)).toEqual(['WDE0114']);
   });
 });

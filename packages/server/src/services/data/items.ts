@@ -9,6 +9,20 @@ import { canonicaliseDates, isPlainObject, type JsonObject, type JsonValue } fro
 export const SYSTEM_FIELDS: readonly string[] = ['_id', '_createdDate', '_updatedDate', '_owner'];
 export const MAX_ITEM_ID_LENGTH = 512;
 export const MAX_BULK = 1000;
+/** Deeper documents are refused: the store's recursive walks must never exhaust the stack. */
+export const MAX_DEPTH = 100;
+
+/** Whether a JSON value nests objects and arrays deeper than `max` (iterative, so any depth is safe). */
+export function deeperThan(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (!next || next.value === null || typeof next.value !== 'object') continue;
+    if (next.depth >= max) return true;
+    for (const child of Object.values(next.value)) stack.push({ value: child, depth: next.depth + 1 });
+  }
+  return false;
+}
 
 export interface ItemInput {
   id: string;
@@ -35,6 +49,7 @@ export function readItemInput(
   options: { requireId: boolean; newId: () => string },
 ): ItemInput {
   if (!isPlainObject(wire) || !isPlainObject(wire.data)) throw DataErrors.itemNotObject(collectionId);
+  if (deeperThan(wire.data, MAX_DEPTH)) throw DataErrors.tooDeep(MAX_DEPTH);
   const data = wire.data as JsonObject;
   const given = data._id ?? wire.id;
   if (given === undefined || given === null) {

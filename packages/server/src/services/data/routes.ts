@@ -7,8 +7,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
+import { toApiError } from '../../platform/errors.js';
 import { toWireCollection } from './collections.js';
-import { dataError } from './errors.js';
+import { dataError, fromDatabaseError } from './errors.js';
 import { toWireIndex } from './indexes.js';
 import { MAX_BULK, toWireItem } from './items.js';
 import type { ListPage } from './collections-service.js';
@@ -105,6 +106,12 @@ export function dataRoutes(data: DataService) {
     });
     app.addHook('onClose', async () => {
       await data.jobs.close();
+    });
+    // The platform's handler, plus what the database refuses about a request's values (never a 500).
+    app.setErrorHandler((error: unknown, req, reply) => {
+      const apiError = toApiError(fromDatabaseError(error));
+      if (apiError.status >= 500) req.log.error({ err: error }, 'unhandled error');
+      return reply.status(apiError.status).send(apiError.toBody());
     });
     for (const prefix of DATA_PREFIXES) registerItemRoutes(app, data, prefix);
     for (const prefix of DATA_PREFIXES) registerCollectionRoutes(app, data, prefix);

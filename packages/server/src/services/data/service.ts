@@ -11,7 +11,7 @@ import { recordEvents } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import { CollectionsService, isUniqueViolation } from './collections-service.js';
 import { referenceField, type StoredCollection } from './collections.js';
-import { compiled, DataErrors } from './errors.js';
+import { compiled, DataErrors, fromDatabaseError } from './errors.js';
 import { applyFieldModifications, readFieldModifications, type FieldModification } from './field-modifications.js';
 import {
   itemEvent,
@@ -455,27 +455,32 @@ export class DataService {
     if (access.kind === 'denied') return run.map((entry) => ({ index: entry.index, id: entry.input.id, action: 'INSERT', error: DataErrors.permissionDenied('insert', collection.id) }));
     const now = ctx.now();
     const rows = run.map((entry) => ({ index: entry.index, id: entry.input.id, data: stampNew(entry.input, now, ownerFor(ctx, entry.input.data)) }));
-    const { written, violated } = await writeGuarded(tx, rows, (batch) => store.insertItems(tx, ctx.siteId, collection.id, batch));
+    const { written, failed } = await writeGuarded(
+      tx,
+      rows,
+      (batch) => store.insertItems(tx, ctx.siteId, collection.id, batch),
+      (id) => DataErrors.uniqueViolation(id, collection.id),
+    );
     await recordEvents(tx, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, 'data_item.created', row.id, itemPayload(collection.id, row.data))));
     return rows.map((row): ItemOutcome => {
       if (written.has(row.id)) return { index: row.index, id: row.id, action: 'INSERT', data: row.data };
-      const error = violated.has(row.id) ? DataErrors.uniqueViolation(row.id, collection.id) : DataErrors.itemExists(row.id, collection.id);
-      return { index: row.index, id: row.id, action: 'INSERT', error };
+      return { index: row.index, id: row.id, action: 'INSERT', error: failed.get(row.id) ?? DataErrors.itemExists(row.id, collection.id) };
     });
   }
 
   private async replaceRun(tx: Queryable, ctx: RequestContext, collection: StoredCollection, entries: readonly Entry[], action: BulkAction): Promise<ItemOutcome[]> {
     if (entries.length === 0) return [];
     const rows = entries.map((entry) => ({ index: entry.index, id: entry.input.id, data: entry.data }));
-    const { written, violated } = await writeGuarded(tx, rows, async (batch) => {
+    const replace = async (batch: readonly typeof rows[number][]) => {
       await store.replaceItems(tx, ctx.siteId, collection.id, batch);
       return new Set(batch.map((row) => row.id));
-    });
+    };
+    const { written, failed } = await writeGuarded(tx, rows, replace, (id) => DataErrors.uniqueViolation(id, collection.id));
     await recordEvents(tx, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, 'data_item.updated', row.id, itemPayload(collection.id, row.data))));
     return rows.map((row): ItemOutcome =>
       written.has(row.id)
         ? { index: row.index, id: row.id, action, data: row.data }
-        : { index: row.index, id: row.id, action, error: violated.has(row.id) ? DataErrors.uniqueViolation(row.id, collection.id) : DataErrors.itemNotFound(row.id, collection.id) },
+        : { index: row.index, id: row.id, action, error: failed.get(row.id) ?? DataErrors.itemNotFound(row.id, collection.id) },
     );
   }
 
@@ -614,37 +619,47 @@ function groupReferences(references: readonly ReferenceRequest[]): Map<string, s
 }
 
 /**
- * Writes a batch under a savepoint. A unique-index violation rolls the batch back and writes its
- * rows one by one, each under its own savepoint, so only the offending items fail.
+ * Writes a batch under a savepoint. When the database refuses one of its rows (a unique index, an
+ * index row too large, an unstorable value), the batch is rolled back and its rows are written one
+ * by one, each under its own savepoint, so only the offending items fail.
  */
 async function writeGuarded<T extends { id: string }>(
   tx: Queryable,
   rows: readonly T[],
   write: (batch: readonly T[]) => Promise<Set<string>>,
-): Promise<{ written: Set<string>; violated: Set<string> }> {
+  uniqueViolation: (id: string) => ApiError,
+): Promise<{ written: Set<string>; failed: Map<string, ApiError> }> {
   await tx.query('SAVEPOINT data_write');
   try {
     const written = await write(rows);
     await tx.query('RELEASE SAVEPOINT data_write');
-    return { written, violated: new Set() };
+    return { written, failed: new Map() };
   } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
+    if (itemError(error, '') === undefined) throw error;
     await tx.query('ROLLBACK TO SAVEPOINT data_write');
     await tx.query('RELEASE SAVEPOINT data_write');
   }
   const written = new Set<string>();
-  const violated = new Set<string>();
+  const failed = new Map<string, ApiError>();
   for (const row of rows) {
     await tx.query('SAVEPOINT data_write_one');
     try {
       for (const id of await write([row])) written.add(id);
       await tx.query('RELEASE SAVEPOINT data_write_one');
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      const refused = itemError(error, row.id, uniqueViolation);
+      if (refused === undefined) throw error;
       await tx.query('ROLLBACK TO SAVEPOINT data_write_one');
       await tx.query('RELEASE SAVEPOINT data_write_one');
-      violated.add(row.id);
+      failed.set(row.id, refused);
     }
   }
-  return { written, violated };
+  return { written, failed };
+}
+
+/** The item's error for what the database refused about it, or undefined for any other failure. */
+function itemError(error: unknown, id: string, uniqueViolation?: (id: string) => ApiError): ApiError | undefined {
+  if (isUniqueViolation(error)) return uniqueViolation?.(id) ?? DataErrors.uniqueViolation(id, '');
+  const mapped = fromDatabaseError(error);
+  return mapped instanceof ApiError ? mapped : undefined;
 }
