@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db.js';
-import { DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE, type Config } from '../../platform/config.js';
+import type { Config } from '../../platform/config.js';
 import { Mailer, defaultMailFrom } from '../../platform/mail.js';
 import type { GrantHandler } from '../oauth/routes.js';
 import type { OAuthService } from '../oauth/service.js';
@@ -11,7 +11,11 @@ import { captchaVerifier } from './captcha.js';
 import { identityRoutes } from './routes.js';
 import { IdentityService } from './service.js';
 
-/** The settings sign-in reads; all optional so the CLI can build the services without them. */
+/**
+ * The settings sign-in reads; all optional so the CLI and tests can build the services without
+ * them. Without `authRateLimitPerMinute` there is no per-IP limit: `loadConfig` always sets one
+ * (30 by default) for a real server, while test apps sign in as often as they like.
+ */
 export type SignInConfig = Partial<Pick<Config, 'publicUrl' | 'smtpUrl' | 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom'>>;
 
 export interface SignInServices {
@@ -35,7 +39,7 @@ export function signInServices(
   const identity = new IdentityService({
     db, sites: platform.sites, oauth: platform.oauth, mail, now, publicUrl, captcha: captchaVerifier(config.captchaProvider ?? 'none'),
   });
-  identity.rateLimitPerMinute = config.authRateLimitPerMinute ?? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE;
+  identity.rateLimitPerMinute = config.authRateLimitPerMinute ?? 0;
   const redirects = new RedirectsService({ db, sites: platform.sites, oauth: platform.oauth, identity, now, publicUrl });
   redirects.registerGrants(platform.grants);
   return { mail, identity, redirects };
