@@ -85,6 +85,39 @@ describe.skipIf(!hasChromium)('hosted sign-in page in Chromium', () => {
     await page.close();
   }, 60_000);
 
+  it('signs in silently in a hidden iframe: the web_message page posts {code, state} to its parent', async () => {
+    const email = `silent.${Date.now()}@example.com`;
+    const visitor = await t.visitorToken(site);
+    const registered = await t.app.inject({
+      method: 'POST', url: '/_api/iam/authentication/v2/register', headers: { authorization: visitor },
+      payload: { loginId: { email }, password: 'silent-password' },
+    });
+    const client = createClient({ auth: OAuthStrategy({ clientId: site.clientId }) });
+    const oauthData = client.auth.generateOAuthData('');
+    // As getMemberTokensForDirectLogin asks: web_message, prompt none, no redirectUri; the page's origin answers.
+    const session = await t.app.inject({
+      method: 'POST', url: '/_api/redirects-api/v1/redirect-session', headers: { authorization: visitor, origin: t.url },
+      payload: { auth: { prompt: 'none', authRequest: {
+        clientId: site.clientId, codeChallenge: oauthData.codeChallenge, codeChallengeMethod: 'S256', responseMode: 'web_message',
+        responseType: 'code', scope: 'offline_access', state: oauthData.state, sessionToken: registered.json().sessionToken,
+      } } },
+    });
+    expect(session.statusCode, session.body).toBe(200);
+    const page = await browser.newPage();
+    await page.goto(`${t.url}/`);
+    const message = await page.evaluate((src) => new Promise<{ code?: string; state?: string }>((resolve) => {
+      window.addEventListener('message', (event) => resolve(event.data as { code?: string; state?: string }));
+      const frame = document.createElement('iframe');
+      frame.style.display = 'none';
+      frame.src = src;
+      document.body.appendChild(frame);
+    }), session.json().redirectSession.fullUrl as string);
+    expect(message.state).toBe(oauthData.state);
+    client.auth.setTokens(await client.auth.getMemberTokens(message.code as string, message.state as string, oauthData));
+    expect(client.auth.loggedIn()).toBe(true);
+    await page.close();
+  }, 60_000);
+
   it('creates an account on the hosted register page and lands back with a code', async () => {
     const { client, oauthData, authUrl } = await startLogin();
     const page = await browser.newPage();
