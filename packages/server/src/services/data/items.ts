@@ -70,7 +70,7 @@ export const wireDate = (date: Date): JsonObject => ({ $date: date.toISOString()
 /** A new item: the caller's fields, then the system fields; dates canonical so they sort in time order. */
 export function stampNew(input: ItemInput, now: Date, owner: string): JsonObject {
   const date = wireDate(now);
-  return canonicalObject({ ...input.data, _id: input.id, _createdDate: date, _updatedDate: date, _owner: owner });
+  return { ...canonicalObject(input.data), _id: input.id, _createdDate: date, _updatedDate: { ...date }, _owner: owner };
 }
 
 /** A replacement for a stored item: it keeps the stored creation date and owner. */
@@ -83,9 +83,22 @@ export function stampReplacement(input: ItemInput, stored: { createdDate: JsonVa
   return canonicalObject(data);
 }
 
+/** Copies only items that hold a date: most hold none, and a bulk call stamps a thousand. */
 function canonicalObject(data: JsonObject): JsonObject {
+  if (!holdsDate(data)) return data;
   const canonical = canonicaliseDates(data);
   return isPlainObject(canonical) ? (canonical as JsonObject) : data;
+}
+
+function holdsDate(value: JsonValue): boolean {
+  const stack: JsonValue[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (next === null || typeof next !== 'object') continue;
+    if (!Array.isArray(next) && Object.hasOwn(next, '$date')) return true;
+    for (const child of Object.values(next)) stack.push(child);
+  }
+  return false;
 }
 
 export function toWireItem(collectionId: string, data: JsonObject): WireDataItem {
