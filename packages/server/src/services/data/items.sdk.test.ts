@@ -120,6 +120,33 @@ describe('single items through @wix/data', () => {
     expect(await codeOf(admin.items.patch('Notes', 'missing').setField('title', 'x').run())).toBe('WDE0073');
   });
 
+  it('patches and removes only when the condition holds', async () => {
+    await admin.items.insert('Notes', { _id: 'guarded', count: 1 });
+    const wrong = { condition: admin.items.filter().eq('count', 2) };
+    expect(await codeOf(admin.items.patch('Notes', 'guarded').incrementField('count', 1).run(wrong))).toBe('WDE0073');
+    expect(await admin.items.remove('Notes', 'guarded', wrong)).toBeNull();
+    const right = { condition: admin.items.filter().eq('count', 1) };
+    expect((await admin.items.patch('Notes', 'guarded').incrementField('count', 1).run(right)).count).toBe(2);
+    expect(await admin.items.remove('Notes', 'guarded', { condition: admin.items.filter().eq('count', 2) })).toMatchObject({ _id: 'guarded' });
+  });
+
+  it('records an outbox event for every change, in the same transaction', async () => {
+    await admin.items.insert('Notes', { _id: 'evented', count: 1 });
+    await admin.items.update('Notes', { _id: 'evented', count: 2 });
+    await admin.items.patch('Notes', 'evented').incrementField('count', 1).run();
+    await admin.items.remove('Notes', 'evented');
+    const rows = await t.db.query<{ type: string; payload: { dataItem?: { count?: number } } }>(
+      `SELECT type, payload FROM outbox_events WHERE site_id = $1 AND entity_id = 'Notes/evented' ORDER BY created_at, type`,
+      [site.siteId],
+    );
+    expect(rows.map((row) => [row.type, row.payload.dataItem?.count])).toEqual([
+      ['data_item.created', 1],
+      ['data_item.updated', 2],
+      ['data_item.updated', 3],
+      ['data_item.deleted', undefined],
+    ]);
+  });
+
   it('removes an item and returns it', async () => {
     await admin.items.insert('Notes', { _id: 'rem', title: 'a' });
     expect(await admin.items.remove('Notes', 'rem')).toMatchObject({ _id: 'rem', title: 'a' });
