@@ -36,3 +36,39 @@ export async function memberToken(app: FastifyInstance, site: TestSite, memberId
 export function catalogLine(productId: string, quantity = 1, options?: Record<string, unknown>) {
   return { catalogReference: { appId: STORES_APP_ID, catalogItemId: productId, ...(options ? { options } : {}) }, quantity };
 }
+
+export const NEW_YORK = { country: 'US', subdivision: 'US-NY', city: 'New York', addressLine: '1 Main St', postalCode: '10001' };
+
+/**
+ * A visitor's order through HTTP: a checkout with these lines, an e-mail and a New York address,
+ * then create-order (or create-order-and-charge with a token). Returns the visitor token too.
+ */
+export async function placeOrder(
+  app: FastifyInstance,
+  site: TestSite,
+  visitorToken: string,
+  lineItems: ReturnType<typeof catalogLine>[],
+  options: { paymentToken?: string; email?: string } = {},
+): Promise<{ orderId: string; checkoutId: string }> {
+  const created = await app.inject({
+    method: 'POST',
+    url: '/ecom/v1/checkouts',
+    headers: { authorization: visitorToken },
+    payload: {
+      channelType: 'WEB',
+      lineItems,
+      checkoutInfo: { buyerInfo: { email: options.email ?? 'buyer@example.com' }, shippingInfo: { shippingDestination: { address: NEW_YORK } } },
+    },
+  });
+  if (created.statusCode !== 200) throw new Error(`createCheckout failed: ${created.body}`);
+  const checkoutId = (created.json() as { checkout: { id: string } }).checkout.id;
+  const path = options.paymentToken ? 'create-order-and-charge' : 'create-order';
+  const res = await app.inject({
+    method: 'POST',
+    url: `/ecom/v1/checkouts/${checkoutId}/${path}`,
+    headers: { authorization: visitorToken },
+    payload: { id: checkoutId, ...(options.paymentToken ? { paymentToken: options.paymentToken } : {}) },
+  });
+  if (res.statusCode !== 200) throw Object.assign(new Error(`${path} failed: ${res.body}`), { response: res.json() as unknown, status: res.statusCode });
+  return { orderId: (res.json() as { orderId: string }).orderId, checkoutId };
+}

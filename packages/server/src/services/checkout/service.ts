@@ -332,11 +332,14 @@ export class CheckoutService {
   /** What stops a checkout from becoming an order, as application errors a storefront can show. */
   private checkPlaceable(checkout: Checkout, priced: PricedCart): void {
     if (checkout.lines.length === 0) throw new ApiError(400, 'CHECKOUT_EMPTY', 'The checkout has no line items');
-    if (priced.coupon?.status === 'REJECTED') throwIfCouponRejected(priced);
     const blocking = priced.violations.filter((v) => v.severity === 'ERROR');
     if (blocking.length) {
       const first = blocking[0];
-      throw new ApiError(400, first.code, first.description, { violations: blocking.map((v) => ({ code: v.code, description: v.description, ...('lineItem' in v.target ? { lineItemId: v.target.lineItem.id } : {}) })) });
+      if (first.code === 'COUPON_INVALID') throwIfCouponRejected(priced);
+      const data = { violations: blocking.map((v) => ({ code: v.code, description: v.description, ...('lineItem' in v.target ? { lineItemId: v.target.lineItem.id } : {}) })) };
+      // Short stock reads the same whether pricing sees it or the locked stock check does.
+      const stock = first.code === 'LINE_ITEM_OUT_OF_STOCK' || first.code === 'LINE_ITEM_PARTIALLY_AVAILABLE';
+      throw new ApiError(stock ? 409 : 400, stock ? 'INSUFFICIENT_INVENTORY' : first.code, first.description, data);
     }
     if (priced.shipping.status !== 'NOT_REQUIRED' && priced.shipping.status !== 'SELECTED') {
       throw new ApiError(400, 'SHIPPING_DETAILS_REQUIRED', 'A physical order needs a shipping address or a pickup option', { shippingStatus: priced.shipping.status });
