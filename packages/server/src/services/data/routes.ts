@@ -96,7 +96,7 @@ const ListIndexesQuery = Type.Object({ dataCollectionId: CollectionId, paging: L
 
 type Body<T extends TSchema> = Static<T>;
 
-const items = { config: { callers: ALL_CALLERS } } as const;
+const anyCaller = { config: { callers: ALL_CALLERS } } as const;
 const backOffice = { config: { callers: BACK_OFFICE } } as const;
 
 export function dataRoutes(data: DataService) {
@@ -119,39 +119,39 @@ export function dataRoutes(data: DataService) {
 }
 
 function registerItemRoutes(app: FastifyInstance, data: DataService, p: string): void {
-  app.get(`${p}/v2/items/:dataItemId`, { ...items, schema: { querystring: GetItemQuery } }, async (req) => {
+  app.get(`${p}/v2/items/:dataItemId`, { ...anyCaller, schema: { querystring: GetItemQuery } }, async (req) => {
     const query = req.query as Body<typeof GetItemQuery>;
     const { dataItemId } = req.params as { dataItemId: string };
     const item = await data.get(req.ctx, query.dataCollectionId, dataItemId, { fields: query.fields, includeReferences: readIncludes(query.includeReferences) });
     return { dataItem: toWireItem(query.dataCollectionId, item) };
   });
 
-  app.post(`${p}/v2/items`, { ...items, schema: { body: ItemBody } }, async (req) => {
+  app.post(`${p}/v2/items`, { ...anyCaller, schema: { body: ItemBody } }, async (req) => {
     const b = req.body as Body<typeof ItemBody>;
     return { dataItem: toWireItem(b.dataCollectionId, await data.insert(req.ctx, b.dataCollectionId, b.dataItem)) };
   });
 
-  app.post(`${p}/v2/items/update`, { ...items, schema: { body: ItemBody } }, async (req) => {
+  app.post(`${p}/v2/items/update`, { ...anyCaller, schema: { body: ItemBody } }, async (req) => {
     const b = req.body as Body<typeof ItemBody>;
     return { dataItem: toWireItem(b.dataCollectionId, await data.update(req.ctx, b.dataCollectionId, b.dataItem, conditionOf(b.condition))) };
   });
 
-  app.post(`${p}/v2/items/save`, { ...items, schema: { body: ItemBody } }, async (req) => {
+  app.post(`${p}/v2/items/save`, { ...anyCaller, schema: { body: ItemBody } }, async (req) => {
     const b = req.body as Body<typeof ItemBody>;
     return { dataItem: toWireItem(b.dataCollectionId, await data.save(req.ctx, b.dataCollectionId, b.dataItem)) };
   });
 
-  app.post(`${p}/v2/items/patch`, { ...items, schema: { body: PatchBody } }, async (req) => {
+  app.post(`${p}/v2/items/patch`, { ...anyCaller, schema: { body: PatchBody } }, async (req) => {
     const b = req.body as Body<typeof PatchBody>;
     return { dataItem: toWireItem(b.dataCollectionId, await data.patch(req.ctx, b.dataCollectionId, b.patch, conditionOf(b.condition))) };
   });
 
-  app.post(`${p}/v2/items/remove`, { ...items, schema: { body: RemoveBody } }, async (req) => {
+  app.post(`${p}/v2/items/remove`, { ...anyCaller, schema: { body: RemoveBody } }, async (req) => {
     const b = req.body as Body<typeof RemoveBody>;
     return { dataItem: toWireItem(b.dataCollectionId, await data.remove(req.ctx, b.dataCollectionId, b.dataItemId, conditionOf(b.condition))) };
   });
 
-  app.post(`${p}/v2/items/truncate`, { ...items, schema: { body: body({}) } }, async (req) => {
+  app.post(`${p}/v2/items/truncate`, { ...anyCaller, schema: { body: body({}) } }, async (req) => {
     await data.truncate(req.ctx, (req.body as { dataCollectionId: string }).dataCollectionId);
     return {};
   });
@@ -162,27 +162,27 @@ function registerItemRoutes(app: FastifyInstance, data: DataService, p: string):
     const page = await data.query(req.ctx, b.dataCollectionId, { query: b.query, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b.includeReferences) });
     return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
   };
-  app.get(`${p}/v2/items/query`, { ...items, schema: { querystring: QueryBody } }, query);
-  app.post(`${p}/v2/items/query`, { ...items, schema: { body: QueryBody } }, query);
+  app.get(`${p}/v2/items/query`, { ...anyCaller, schema: { querystring: QueryBody } }, query);
+  app.post(`${p}/v2/items/query`, { ...anyCaller, schema: { body: QueryBody } }, query);
 
-  app.post(`${p}/v2/items/search`, { ...items, schema: { body: SearchBody } }, async (req) => {
+  app.post(`${p}/v2/items/search`, { ...anyCaller, schema: { body: SearchBody } }, async (req) => {
     const b = req.body as Body<typeof SearchBody>;
     const page = await data.search(req.ctx, b.dataCollectionId, { search: b.search, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b.includeReferences) });
     return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
   });
 
-  app.post(`${p}/v2/items/count`, { ...items, schema: { body: CountBody } }, async (req) => {
+  app.post(`${p}/v2/items/count`, { ...anyCaller, schema: { body: CountBody } }, async (req) => {
     const b = req.body as Body<typeof CountBody>;
     return { totalCount: await data.count(req.ctx, b.dataCollectionId, b.filter) };
   });
 
-  app.post(`${p}/v2/items/query-distinct-values`, { ...items, schema: { body: DistinctBody } }, async (req) => {
+  app.post(`${p}/v2/items/query-distinct-values`, { ...anyCaller, schema: { body: DistinctBody } }, async (req) => {
     const b = req.body as Body<typeof DistinctBody>;
     const page = await data.distinct(req.ctx, b.dataCollectionId, b);
     return { distinctValues: page.items, pagingMetadata: page.pagingMetadata };
   });
 
-  app.post(`${p}/v2/items/aggregate`, { ...items, schema: { body: AggregateBody } }, async (req) => {
+  app.post(`${p}/v2/items/aggregate`, { ...anyCaller, schema: { body: AggregateBody } }, async (req) => {
     const b = req.body as Body<typeof AggregateBody>;
     const page = await data.aggregate(req.ctx, b.dataCollectionId, b);
     return { results: page.items, pagingMetadata: page.pagingMetadata };
@@ -190,73 +190,73 @@ function registerItemRoutes(app: FastifyInstance, data: DataService, p: string):
 
   // ------------------------------------------------------------------------- bulk
 
-  app.post(`${p}/v2/bulk/items/insert`, { ...items, schema: { body: BulkItemsBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/insert`, { ...anyCaller, schema: { body: BulkItemsBody } }, async (req) => {
     const b = req.body as Body<typeof BulkItemsBody>;
     return bulkResponse(b.dataCollectionId, await data.bulkInsert(req.ctx, b.dataCollectionId, b.dataItems), b.returnEntity === true);
   });
 
-  app.post(`${p}/v2/bulk/items/save`, { ...items, schema: { body: BulkItemsBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/save`, { ...anyCaller, schema: { body: BulkItemsBody } }, async (req) => {
     const b = req.body as Body<typeof BulkItemsBody>;
     return bulkResponse(b.dataCollectionId, await data.bulkSave(req.ctx, b.dataCollectionId, b.dataItems), b.returnEntity === true);
   });
 
-  app.post(`${p}/v2/bulk/items/update`, { ...items, schema: { body: BulkItemsBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/update`, { ...anyCaller, schema: { body: BulkItemsBody } }, async (req) => {
     const b = req.body as Body<typeof BulkItemsBody>;
     return bulkResponse(b.dataCollectionId, await data.bulkUpdate(req.ctx, b.dataCollectionId, b.dataItems, conditionOf(b.condition)), b.returnEntity === true);
   });
 
-  app.post(`${p}/v2/bulk/items/patch`, { ...items, schema: { body: BulkPatchBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/patch`, { ...anyCaller, schema: { body: BulkPatchBody } }, async (req) => {
     const b = req.body as Body<typeof BulkPatchBody>;
     return bulkResponse(b.dataCollectionId, await data.bulkPatch(req.ctx, b.dataCollectionId, b.patches, conditionOf(b.condition)), b.returnEntity === true);
   });
 
-  app.post(`${p}/v2/bulk/items/remove`, { ...items, schema: { body: BulkRemoveBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/remove`, { ...anyCaller, schema: { body: BulkRemoveBody } }, async (req) => {
     const b = req.body as Body<typeof BulkRemoveBody>;
     return bulkResponse(b.dataCollectionId, await data.bulkRemove(req.ctx, b.dataCollectionId, b.dataItemIds, conditionOf(b.condition)), false);
   });
 
-  app.post(`${p}/v2/bulk/items/async-patch-by-filter`, { ...items, schema: { body: PatchByFilterBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/async-patch-by-filter`, { ...anyCaller, schema: { body: PatchByFilterBody } }, async (req) => {
     const b = req.body as Body<typeof PatchByFilterBody>;
     return { jobId: await data.startPatchByFilter(req.ctx, b.dataCollectionId, b.filter, b.fieldModifications) };
   });
 
-  app.post(`${p}/v2/bulk/items/async-remove-by-filter`, { ...items, schema: { body: RemoveByFilterBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/async-remove-by-filter`, { ...anyCaller, schema: { body: RemoveByFilterBody } }, async (req) => {
     const b = req.body as Body<typeof RemoveByFilterBody>;
     return { jobId: await data.startRemoveByFilter(req.ctx, b.dataCollectionId, b.filter) };
   });
 
-  app.get(`${p}/v2/async-jobs/:jobId/status`, items, async (req) => {
+  app.get(`${p}/v2/async-jobs/:jobId/status`, anyCaller, async (req) => {
     return data.jobStatus(req.ctx, (req.params as { jobId: string }).jobId);
   });
 
   // ------------------------------------------------------------------------- references
 
-  app.post(`${p}/v2/bulk/items/insert-references`, { ...items, schema: { body: ReferencesBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/insert-references`, { ...anyCaller, schema: { body: ReferencesBody } }, async (req) => {
     const b = req.body as Body<typeof ReferencesBody>;
     const references = b.dataItemReferences.map(readReference);
     await data.insertReferences(req.ctx, b.dataCollectionId, references);
     return referencesResponse(references, 'INSERT');
   });
 
-  app.post(`${p}/v2/bulk/items/remove-references`, { ...items, schema: { body: ReferencesBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/remove-references`, { ...anyCaller, schema: { body: ReferencesBody } }, async (req) => {
     const b = req.body as Body<typeof ReferencesBody>;
     const references = b.dataItemReferences.map(readReference);
     await data.removeReferences(req.ctx, b.dataCollectionId, references);
     return referencesResponse(references, 'DELETE');
   });
 
-  app.post(`${p}/v2/items/replace-references`, { ...items, schema: { body: ReplaceReferencesBody } }, async (req) => {
+  app.post(`${p}/v2/items/replace-references`, { ...anyCaller, schema: { body: ReplaceReferencesBody } }, async (req) => {
     const b = req.body as Body<typeof ReplaceReferencesBody>;
     await data.replaceReferences(req.ctx, b.dataCollectionId, b.referringItemFieldName, b.referringItemId, b.newReferencedItemIds);
     return {};
   });
 
-  app.post(`${p}/v2/items/is-referenced`, { ...items, schema: { body: IsReferencedBody } }, async (req) => {
+  app.post(`${p}/v2/items/is-referenced`, { ...anyCaller, schema: { body: IsReferencedBody } }, async (req) => {
     const b = req.body as Body<typeof IsReferencedBody>;
     return { isReferenced: await data.isReferenced(req.ctx, b.dataCollectionId, b.referringItemFieldName, b.referringItemId, b.referencedItemId) };
   });
 
-  app.post(`${p}/v2/items/query-referenced`, { ...items, schema: { body: QueryReferencedBody } }, async (req) => {
+  app.post(`${p}/v2/items/query-referenced`, { ...anyCaller, schema: { body: QueryReferencedBody } }, async (req) => {
     const b = req.body as Body<typeof QueryReferencedBody>;
     if (b.cursorPaging !== undefined) {
       throw dataError(400, 'WDE0902', 'Referenced items page by offset: send paging {limit, offset} (no cursor is issued).');
@@ -289,11 +289,11 @@ function registerCollectionRoutes(app: FastifyInstance, data: DataService, p: st
     return { collection: toWireCollection(await collections.update(req.ctx, (req.body as Body<typeof CollectionBody>).collection)) };
   });
 
-  app.get(`${p}/v2/collections/:dataCollectionId`, { ...items, schema: { querystring: CollectionQuery } }, async (req) => {
+  app.get(`${p}/v2/collections/:dataCollectionId`, { ...anyCaller, schema: { querystring: CollectionQuery } }, async (req) => {
     return { collection: toWireCollection(await collections.get(req.ctx, (req.params as { dataCollectionId: string }).dataCollectionId)) };
   });
 
-  app.get(`${p}/v2/collections`, { ...items, schema: { querystring: ListCollectionsQuery } }, async (req) => {
+  app.get(`${p}/v2/collections`, { ...anyCaller, schema: { querystring: ListCollectionsQuery } }, async (req) => {
     const q = req.query as Body<typeof ListCollectionsQuery>;
     const page = listPage(q.paging);
     const { collections: list, total } = await collections.list(req.ctx, page, q.sort?.order?.toUpperCase() === 'DESC');
