@@ -72,3 +72,12 @@ export async function placeOrder(
   if (res.statusCode !== 200) throw Object.assign(new Error(`${path} failed: ${res.body}`), { response: res.json() as unknown, status: res.statusCode });
   return { orderId: (res.json() as { orderId: string }).orderId, checkoutId };
 }
+
+/** The typings of this @wix/ecom version leave out payments-collector calls its module exports. */
+export interface PaymentsCollector {
+  paymentCollectionMarkOrderAsPaid(ecomOrderId: string, options?: object): Promise<{ order?: { paymentStatus?: string } }>;
+  paymentCollectionBulkMarkOrdersAsPaid(ecomOrderIds: string[]): Promise<{ results?: { itemMetadata?: { _id?: string | null; success?: boolean; error?: { code?: string } }; item?: { paymentStatus?: string } }[]; bulkActionMetadata?: { totalSuccesses?: number; totalFailures?: number } }>;
+  recordManuallyCollectedPayment(orderId: string, amount: { amount: string }, options?: object): Promise<object>;
+  getRefundabilityStatus(ecomOrderId: string): Promise<{ refundabilities?: { paymentId?: string; refundabilityStatus?: string; nonRefundableReason?: string }[] }>;
+  triggerRefund(ecomOrderId: string, payments: { paymentId: string; amount?: { amount: string } }[], options?: object): Promise<{ refundId?: string | null; orderTransactions?: { payments?: { _id?: string | null }[]; refunds?: object[] } }>;
+}

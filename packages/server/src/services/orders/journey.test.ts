@@ -7,15 +7,6 @@ import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { STORES_APP_ID } from '../../test/commerce.js';
 
-/** The typings of this @wix/ecom version leave out payments-collector calls its module exports. */
-export interface PaymentsCollector {
-  paymentCollectionMarkOrderAsPaid(ecomOrderId: string, options?: object): Promise<{ order?: { paymentStatus?: string } }>;
-  paymentCollectionBulkMarkOrdersAsPaid(ecomOrderIds: string[]): Promise<{ results?: { itemMetadata?: { id?: string | null; success?: boolean; error?: { code?: string } }; item?: { paymentStatus?: string } }[]; bulkActionMetadata?: { totalSuccesses?: number; totalFailures?: number } }>;
-  recordManuallyCollectedPayment(orderId: string, amount: { amount: string }, options?: object): Promise<object>;
-  getRefundabilityStatus(ecomOrderId: string): Promise<{ refundabilities?: { paymentId?: string; refundabilityStatus?: string; nonRefundableReason?: string }[] }>;
-  triggerRefund(ecomOrderId: string, payments: { paymentId: string; amount?: { amount: string } }[], options?: object): Promise<{ refundId?: string | null; orderTransactions?: { payments?: { _id?: string | null }[]; refunds?: object[] } }>;
-}
-
 let t: TestApp;
 let site: TestSite;
 let wixFetch: ReturnType<typeof redirectWixFetch>;
