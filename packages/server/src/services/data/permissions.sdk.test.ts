@@ -68,6 +68,19 @@ describe('per-operation permissions by caller', () => {
     expect(await owner.items.remove('Board', 'doomed')).toMatchObject({ _id: 'doomed' });
   });
 
+  it('saves as insert or update, each under its own permission', async () => {
+    await admin.collections.createDataCollection({ _id: 'Guestbook', permissions: { read: 'ANYONE', insert: 'SITE_MEMBER', update: 'ADMIN', remove: 'ADMIN' } });
+    await admin.items.insert('Guestbook', { _id: 'saved' });
+    expect(await codeOf(alice.items.save('Guestbook', { _id: 'saved', text: 'x' }))).toBe('WDE0027');
+    expect((await alice.items.save('Guestbook', { _id: 'fresh', text: 'x' }))._owner).toBe('alice');
+    const result = await alice.items.bulkSave('Guestbook', [{ _id: 'fresh2' }, { _id: 'saved' }]);
+    expect(result).toMatchObject({ inserted: 1, updated: 0 });
+    expect(result.errors.map((error) => error.code)).toEqual(['WDE0027']);
+    expect(await codeOf(visitor.items.save('Guestbook', { _id: 'anon' }))).toBe('WDE0027');
+    await alice.items.insert('Board', { _id: 'alices' });
+    expect(await codeOf(bob.items.save('Board', { _id: 'alices', text: 'x' }))).toBe('WDE0027');
+  });
+
   it('describes a refusal in words', async () => {
     await expect(visitor.items.insert('Board', { text: 'x' })).rejects.toThrow('The current user does not have permissions to insert on the Board collection.');
   });

@@ -193,8 +193,9 @@ export class DataService {
   async bulkSave(ctx: RequestContext, collectionId: unknown, items: readonly unknown[]): Promise<ItemOutcome[]> {
     const collection = await this.collections.load(ctx, collectionId);
     if (items.length > MAX_BULK) throw DataErrors.tooManyItems(collection.id);
-    const insertAccess = this.access(ctx, collection, 'insert');
-    const updateAccess = this.access(ctx, collection, 'update');
+    const insertAccess = this.access(ctx, collection, 'insert', false);
+    const updateAccess = this.access(ctx, collection, 'update', false);
+    if (insertAccess.kind === 'denied' && updateAccess.kind === 'denied') throw DataErrors.permissionDenied('save', collection.id);
     const { inputs, outcomes } = readInputs(collection.id, items, 'INSERT', false);
     return this.db.transaction(async (tx) => {
       for (const run of uniqueRuns(inputs, (entry) => entry.input.id)) {
@@ -573,7 +574,7 @@ function refusal(
   operation: 'update' | 'remove',
 ): ApiError | undefined {
   if (!stored) return DataErrors.itemNotFound(itemId, collectionId);
-  if (!ownedBy(stored.data, access)) return DataErrors.permissionDenied(operation, collectionId);
+  if (access.kind === 'denied' || !ownedBy(stored.data, access)) return DataErrors.permissionDenied(operation, collectionId);
   if (conditional && !stored.matches) return DataErrors.itemNotMatching(itemId, collectionId);
   return undefined;
 }
