@@ -6,10 +6,15 @@
 CREATE INDEX members_public_by_created ON members (site_id, created_at DESC, member_id DESC)
   WHERE status = 'APPROVED' AND privacy_status = 'PUBLIC';
 CREATE INDEX members_by_created ON members (site_id, created_at DESC, member_id DESC);
-CREATE INDEX members_by_nickname ON members (site_id, (profile->>'nickname'), member_id);
--- Case-insensitive $startsWith on nicknames and e-mails (LIKE 'prefix%').
-CREATE INDEX members_nickname_prefix ON members (site_id, lower(profile->>'nickname') text_pattern_ops);
-CREATE INDEX members_login_email_prefix ON members (site_id, lower(login_email) text_pattern_ops);
+-- Text sorts and $startsWith work on text folded to lower case in code point order
+-- (lower(…) COLLATE "C"): one index serves both the prefix range and the order, on any database
+-- collation. The nickname's folded form is a stored column, so a count of the public list by
+-- nickname prefix is an index-only scan.
+ALTER TABLE members ADD COLUMN nickname_key text COLLATE "C" GENERATED ALWAYS AS (lower(profile->>'nickname')) STORED;
+CREATE INDEX members_nickname_key ON members (site_id, nickname_key, member_id);
+CREATE INDEX members_public_nickname_key ON members (site_id, nickname_key, member_id)
+  WHERE status = 'APPROVED' AND privacy_status = 'PUBLIC';
+CREATE INDEX members_by_login_email ON members (site_id, (lower(login_email) COLLATE "C"), member_id);
 CREATE INDEX members_by_role ON members (site_id, role) WHERE role <> 'MEMBER';
 
 -- Custom field definitions. Values live in members.contact->'customFields' under `key`.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../platform/errors.js';
-import { compileFilter, compileSearch, compileSort, escapeLike, type FieldMap } from './query-filter.js';
+import { compileFilter, compileSearch, compileSort, escapeLike, prefixUpperBound, type FieldMap } from './query-filter.js';
 
 const fields: FieldMap = {
   id: { sql: 'm.member_id', kind: 'text', public: true, sortable: true },
@@ -37,7 +37,10 @@ describe('member filters', () => {
     ['$or', { $or: [{ id: 'a' }, { id: 'b' }] }, '(m.member_id = $1 OR m.member_id = $2)', ['a', 'b']],
     ['$in', { status: { $in: ['APPROVED', 'BLOCKED'] } }, 'm.status = ANY($1::text[])', [['APPROVED', 'BLOCKED']]],
     ['e-mails case-insensitively', { loginEmail: 'Ann@X.com' }, 'lower(m.login_email) = $1', ['ann@x.com']],
-    ['$startsWith case-insensitively, escaped', { 'profile.nickname': { $startsWith: 'A_b%' } }, "lower((m.profile->>'nickname')) LIKE $1", ['a\\_b\\%%']],
+    ['$startsWith case-insensitively as a range, wildcards plain', { 'profile.nickname': { $startsWith: 'A_b%' } },
+      `((lower((m.profile->>'nickname')) COLLATE "C") >= $1 AND (lower((m.profile->>'nickname')) COLLATE "C") < $2)`, ['a_b%', 'a_b&']],
+    ['$startsWith a prefix without an upper bound as LIKE', { 'profile.nickname': { $startsWith: '\u{10FFFF}' } },
+      `(lower((m.profile->>'nickname')) COLLATE "C") LIKE $1`, ['\u{10FFFF}%']],
     ['dates', { createdDate: { $gte: '2024-01-01T00:00:00.000Z' } }, 'm.created_at >= $1', [new Date('2024-01-01T00:00:00.000Z')]],
     ['$exists', { 'profile.nickname': { $exists: false } }, "(m.profile->>'nickname') IS NULL", []],
     ['eq null', { 'profile.nickname': null }, "(m.profile->>'nickname') IS NULL", []],
@@ -75,7 +78,7 @@ describe('member sorts and searches', () => {
   const sortOptions = { admin: true, path: 'query.sort' };
   it('sorts by the keys asked, then by id in the last direction', () => {
     expect(compileSort([{ fieldName: 'profile.nickname' }, { fieldName: 'createdDate', order: 'DESC' }], fields, sortOptions, 'm.member_id', 'x'))
-      .toBe("(m.profile->>'nickname') ASC, m.created_at DESC, m.member_id DESC");
+      .toBe(`(lower((m.profile->>'nickname')) COLLATE "C") ASC, m.created_at DESC, m.member_id DESC`);
     expect(compileSort([{ fieldName: '_createdDate', order: 'ASC' }], fields, sortOptions, 'm.member_id', 'x')).toBe('m.created_at ASC, m.member_id ASC');
     expect(compileSort(undefined, fields, sortOptions, 'm.member_id', 'fallback')).toBe('fallback');
   });
@@ -92,5 +95,13 @@ describe('member sorts and searches', () => {
       .toBe("(lower(m.login_email) LIKE $1 OR lower((m.profile->>'nickname')) LIKE $1)");
     expect(compileSearch({ expression: '' }, fields, [], { admin: true, path: 'search' }, [])).toBe('TRUE');
     expect(escapeLike('50%_\\')).toBe('50\\%\\_\\\\');
+  });
+});
+
+describe('prefix ranges', () => {
+  it.each([
+    ['member 42', 'member 43'], ['a', 'b'], ['az', 'a{'], ['\u{10FFFF}', undefined], ['x\u{10FFFF}', 'y'], ['\uD7FF', '\uE000'],
+  ])('the strings starting with %j end before %j', (prefix, upper) => {
+    expect(prefixUpperBound(prefix)).toBe(upper);
   });
 });

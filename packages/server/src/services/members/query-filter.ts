@@ -20,8 +20,8 @@ export interface FilterField {
   /** Usable by callers who see only public data. */
   public?: boolean;
   sortable?: boolean;
-  /** What to sort by when not `sql` itself: text sorts case-insensitively, as on every collation. */
-  sortSql?: string;
+  /** A stored form of the folded text (see folded()), when the table has one. */
+  foldedSql?: string;
   /** Searchable by the plain-text search. */
   searchable?: boolean;
 }
@@ -80,6 +80,27 @@ function operand(field: FilterField, value: unknown, path: string): string | Dat
   return field.caseInsensitive ? value.toLowerCase() : value;
 }
 
+/**
+ * Text folded for sorting and prefix matching: lower-cased, in byte (code point) order. The same
+ * on every database collation, and an index on this expression serves both ORDER BY and a
+ * $startsWith range.
+ */
+export function folded(field: FilterField): string {
+  return field.foldedSql ?? `(lower(${field.sql}) COLLATE "C")`;
+}
+
+/** The first string after every string that starts with `prefix` (code point order); undefined if none. */
+export function prefixUpperBound(prefix: string): string | undefined {
+  const chars = [...prefix];
+  while (chars.length > 0) {
+    const last = chars.pop()!.codePointAt(0)!;
+    // Skip the surrogate range: those are not characters on their own.
+    const next = last + 1 === 0xd800 ? 0xe000 : last + 1;
+    if (next <= 0x10ffff) return chars.join('') + String.fromCodePoint(next);
+  }
+  return undefined;
+}
+
 function expr(field: FilterField): string {
   return field.caseInsensitive ? `lower(${field.sql})` : field.sql;
 }
@@ -124,11 +145,23 @@ function compileOperator(field: FilterField, op: string, value: unknown, params:
     case '$startsWith':
       if (field.kind === 'timestamp') fail(path, 'VALIDATION', '$startsWith applies to text fields');
       if (typeof value !== 'string') fail(path, 'VALIDATION', '$startsWith takes a string');
-      // Case-insensitive, as the official builder documents; lower(...) LIKE 'p%' uses the prefix indexes.
-      return `lower(${field.sql}) LIKE ${pushParam(params, `${escapeLike(value.toLowerCase())}%`)}`;
+      return startsWith(field, value.toLowerCase(), params);
     default:
       return fail(path, 'VALIDATION', `unknown operator ${op}`);
   }
+}
+
+/**
+ * Case-insensitive, as the official builder documents, on the folded text. In code point order the
+ * strings starting with p are exactly those in [p, prefixUpperBound(p)), so the prefix is a range
+ * an index on the folded text serves whatever the plan; LIKE only where no upper bound exists.
+ */
+function startsWith(field: FilterField, prefix: string, params: unknown[]): string {
+  const text = folded(field);
+  if (prefix === '') return `${text} IS NOT NULL`;
+  const upper = prefixUpperBound(prefix);
+  if (upper === undefined) return `${text} LIKE ${pushParam(params, `${escapeLike(prefix)}%`)}`;
+  return `(${text} >= ${pushParam(params, prefix)} AND ${text} < ${pushParam(params, upper)})`;
 }
 
 function compileNode(node: unknown, fields: FieldMap, params: unknown[], options: CompileOptions, path: string, depth: number): string {
@@ -193,7 +226,8 @@ export function compileSort(
     const order = key.order ?? 'ASC';
     if (order !== 'ASC' && order !== 'DESC') fail(`${at}.order`, 'INVALID_ENUM_VALUE', 'must be ASC or DESC');
     last = order;
-    terms.push(`${field.sortSql ?? field.sql} ${order}`);
+    // Text sorts case-insensitively in code point order (see folded()).
+    terms.push(`${field.kind === 'text' ? folded(field) : field.sql} ${order}`);
   });
   terms.push(`${tieBreaker} ${last}`);
   return terms.join(', ');

@@ -11,7 +11,7 @@ import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { IdentityService } from '../identity/service.js';
 import type { OAuthService } from '../oauth/service.js';
-import { projectionFor, relationTo, selfId, canSee, type Projection, type Viewer } from './access.js';
+import { canSee, projectionFor, relationTo, selfId, widestFieldset, type Projection, type Viewer } from './access.js';
 import {
   currentViewer, isUniqueViolation, memberNotFound, refusalError, requireAdmin, requireOwner, requireSelf, type AdminViewer,
 } from './actors.js';
@@ -127,8 +127,8 @@ export class MembersService {
   ): Promise<MemberPage> {
     const page = offsetPage(query.paging, paths.paging);
     const { members, total } = await store.queryMembers(this.db, siteId, {
-      filter: query.filter, sort: query.sort, search: query.search,
-      admin: viewer.kind === 'ADMIN', selfId: selfId(viewer), limit: page.limit, offset: page.offset, paths,
+      filter: query.filter, sort: query.sort, search: query.search, admin: viewer.kind === 'ADMIN', selfId: selfId(viewer),
+      limit: page.limit, offset: page.offset, withContact: widestFieldset(fieldsets) !== 'PUBLIC', paths,
     });
     const projections = members.map((m) => projectionFor(relationTo(viewer, m.memberId), fieldsets));
     return { members: await this.toWire(ctx, siteId, members, projections), metadata: offsetMetadata(page, members.length, total) };

@@ -271,16 +271,16 @@ const STATUS_FIELD = { kind: 'enum', public: true, sortable: true } as const;
 export const MEMBER_FIELDS: FieldMap = {
   id: { sql: 'm.member_id', kind: 'text', public: true, sortable: true },
   contactId: { sql: 'm.member_id', kind: 'text', public: true },
-  loginEmail: { sql: 'm.login_email', kind: 'text', caseInsensitive: true, sortable: true, sortSql: 'lower(m.login_email)', searchable: true },
+  loginEmail: { sql: 'm.login_email', kind: 'text', caseInsensitive: true, sortable: true, searchable: true },
   status: { ...STATUS_FIELD, sql: 'm.status', values: MEMBER_STATUSES },
   privacyStatus: { ...STATUS_FIELD, sql: 'm.privacy_status', values: PRIVACY_STATUSES },
   activityStatus: { sql: 'm.activity_status', kind: 'enum', values: ACTIVITY_STATUSES, sortable: true },
   role: { sql: 'm.role', kind: 'enum', values: MEMBER_ROLES, sortable: true },
-  'contact.firstName': { sql: "(m.contact->>'firstName')", kind: 'text', sortable: true, sortSql: "lower(m.contact->>'firstName')", searchable: true },
-  'contact.lastName': { sql: "(m.contact->>'lastName')", kind: 'text', sortable: true, sortSql: "lower(m.contact->>'lastName')", searchable: true },
-  'profile.nickname': { sql: "(m.profile->>'nickname')", kind: 'text', public: true, sortable: true, sortSql: "lower(m.profile->>'nickname')", searchable: true },
+  'contact.firstName': { sql: "(m.contact->>'firstName')", kind: 'text', sortable: true, searchable: true },
+  'contact.lastName': { sql: "(m.contact->>'lastName')", kind: 'text', sortable: true, searchable: true },
+  'profile.nickname': { sql: "(m.profile->>'nickname')", kind: 'text', public: true, sortable: true, searchable: true, foldedSql: 'm.nickname_key' },
   'profile.slug': { sql: 'm.slug', kind: 'text', public: true, sortable: true, searchable: true },
-  'profile.title': { sql: "(m.profile->>'title')", kind: 'text', public: true, sortable: true, sortSql: "lower(m.profile->>'title')", searchable: true },
+  'profile.title': { sql: "(m.profile->>'title')", kind: 'text', public: true, sortable: true, searchable: true },
   createdDate: { sql: 'm.created_at', kind: 'timestamp', public: true, sortable: true },
   updatedDate: { sql: 'm.updated_at', kind: 'timestamp', public: true, sortable: true },
   lastLoginDate: { sql: 'm.last_login_at', kind: 'timestamp', sortable: true },
@@ -295,11 +295,13 @@ export interface MemberQuery {
   selfId?: string;
   limit: number;
   offset: number;
+  /** Whether the answer needs contact details; a PUBLIC list does not read them. */
+  withContact: boolean;
   /** Wire paths for error messages. */
   paths: { filter: string; sort: string; search: string };
 }
 
-function memberWhere(siteId: string, q: Omit<MemberQuery, 'limit' | 'offset' | 'sort'>, params: unknown[]): string {
+function memberWhere(siteId: string, q: Pick<MemberQuery, 'filter' | 'search' | 'admin' | 'selfId' | 'paths'>, params: unknown[]): string {
   params.push(siteId);
   const conditions = ['m.site_id = $1'];
   if (!q.admin) {
@@ -317,20 +319,26 @@ function memberWhere(siteId: string, q: Omit<MemberQuery, 'limit' | 'offset' | '
   return conditions.join(' AND ');
 }
 
-/** One page and the total that matches; the two queries run side by side. */
+const MEMBER_COLUMNS_WITHOUT_CONTACT = MEMBER_COLUMNS.replace('m.contact', "'{}'::jsonb AS contact");
+
+/**
+ * One page and the total that matches, in one statement (the count is an uncorrelated subquery,
+ * run once); only a page past the end needs a second query for the total.
+ */
 export async function queryMembers(db: Queryable, siteId: string, q: MemberQuery): Promise<{ members: Member[]; total: number }> {
   const params: unknown[] = [];
   const where = memberWhere(siteId, q, params);
   const orderBy = compileSort(q.sort, MEMBER_FIELDS, { admin: q.admin, path: q.paths.sort }, 'm.member_id', 'm.created_at DESC, m.member_id DESC');
-  const pageParams = [...params, q.limit, q.offset];
-  const [rows, count] = await Promise.all([
-    db.query<MemberRow>(
-      `SELECT ${MEMBER_COLUMNS} FROM members m WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      pageParams,
-    ),
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM members m WHERE ${where}`, params),
-  ]);
-  return { members: rows.map(toMember), total: count[0].total };
+  const columns = q.withContact ? MEMBER_COLUMNS : MEMBER_COLUMNS_WITHOUT_CONTACT;
+  const rows = await db.query<MemberRow & { total: number }>(
+    `SELECT ${columns}, (SELECT count(*)::int FROM members m WHERE ${where}) AS total
+     FROM members m WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, q.limit, q.offset],
+  );
+  if (rows.length > 0) return { members: rows.map(toMember), total: rows[0].total };
+  if (q.offset === 0) return { members: [], total: 0 };
+  const count = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM members m WHERE ${where}`, params);
+  return { members: [], total: count[0].total };
 }
 
 /** Every member a bulk call's filter matches (admins only), locked for the change. */

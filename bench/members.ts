@@ -1,0 +1,76 @@
+/**
+ * Members at scale (`npm run bench -- members`, DATABASE_URL for PostgreSQL): 100,000 members on
+ * one site, inserted with one INSERT … SELECT generate_series, then in one run
+ *   (a) a filtered, sorted 50-member page of POST /members/v1/members/query as a visitor
+ *       (nickname starting "member 42", public approved members only, by nickname, with total),
+ *   (b) GET /members/v1/members/my?fieldsets=FULL as a signed-in member,
+ * each against (c) the bare route (one primary-key query). Target a/c and b/c ≥ 0.4.
+ * The bench site is deleted afterwards.
+ */
+import { assertClean, BARE_ROUTE, load, printResults, startServer } from './lib.js';
+
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
+
+export default async function members(): Promise<void> {
+  const server = await startServer();
+  let siteId: string | undefined;
+  try {
+    const created = await server.app.services.sites.createSite({ name: 'bench members' });
+    siteId = created.site.siteId;
+    const started = Date.now();
+    // Member g: nickname "Member g"; every 3rd private, every 10th pending, one second apart.
+    await server.db.query(
+      `INSERT INTO members (site_id, member_id, login_email, status, role, privacy_status, activity_status, slug, profile, contact,
+         created_at, updated_at)
+       SELECT $1, gen_random_uuid()::text, 'member' || g || '@bench.example',
+         CASE WHEN g % 10 = 0 THEN 'PENDING' ELSE 'APPROVED' END, 'MEMBER',
+         CASE WHEN g % 3 = 0 THEN 'PRIVATE' ELSE 'PUBLIC' END, 'ACTIVE', 'member-' || g,
+         jsonb_build_object('nickname', 'Member ' || g),
+         jsonb_build_object('firstName', 'First' || g, 'lastName', 'Last' || g,
+           'emails', jsonb_build_array(jsonb_build_object('email', 'member' || g || '@bench.example', 'tag', 'MAIN')),
+           'phones', jsonb_build_array(), 'addresses', jsonb_build_array(), 'customFields', jsonb_build_object()),
+         now() - make_interval(secs => $2 - g), now() - make_interval(secs => $2 - g)
+       FROM generate_series(1, $2::int) AS g`,
+      [siteId, MEMBERS],
+    );
+    await server.db.exec('VACUUM ANALYZE members');
+    console.log(`inserted ${MEMBERS.toLocaleString('en')} members in ${((Date.now() - started) / 1000).toFixed(1)} s on ${server.database}`);
+
+    const [me] = await server.db.query<{ member_id: string }>('SELECT member_id FROM members WHERE site_id = $1 AND slug = $2', [siteId, 'member-42']);
+    const memberTokens = await server.app.services.oauth.startSession({ siteId, clientId: created.clientId, role: 'member', subjectId: me.member_id, memberRole: 'MEMBER' });
+    const visitorTokens = await server.app.services.oauth.anonymousGrant(created.clientId);
+
+    const queryBody = {
+      query: { filter: { 'profile.nickname': { $startsWith: 'member 42' } }, sort: [{ fieldName: 'profile.nickname', order: 'ASC' }], paging: { limit: 50, offset: 0 } },
+    };
+    const queryUrl = `${server.url}/members/v1/members/query`;
+    const probe = await fetch(queryUrl, { method: 'POST', headers: { authorization: visitorTokens.access_token, 'content-type': 'application/json' }, body: JSON.stringify(queryBody) });
+    const page = (await probe.json()) as { members?: unknown[]; metadata?: { total?: number } };
+    if (probe.status !== 200 || page.members?.length !== 50) throw new Error(`query probe failed: ${probe.status} ${JSON.stringify(page).slice(0, 300)}`);
+    console.log(`query page: 50 of ${page.metadata?.total} matching members`);
+
+    const bareUrl = `${server.url}${BARE_ROUTE}?site=${siteId}`;
+    await load(bareUrl, { seconds: 1 }); // warm-up
+    const bare = await load(bareUrl);
+    assertClean('bare', bare);
+    await load(queryUrl, { method: 'POST', headers: { authorization: visitorTokens.access_token }, body: queryBody, seconds: 1 });
+    const query = await load(queryUrl, { method: 'POST', headers: { authorization: visitorTokens.access_token }, body: queryBody });
+    assertClean('query page', query);
+    const myUrl = `${server.url}/members/v1/members/my?fieldsets=FULL`;
+    const my = await load(myUrl, { headers: { authorization: memberTokens.access_token } });
+    assertClean('get my member', my);
+
+    printResults('npm run bench -- members', server.database, [
+      { name: 'bare route (one PK query)', result: bare },
+      { name: 'query: filtered, sorted 50-page', result: query, ratio: query.requestsPerSecond / bare.requestsPerSecond },
+      { name: 'get my member (FULL)', result: my, ratio: my.requestsPerSecond / bare.requestsPerSecond },
+    ]);
+    console.log(`${MEMBERS.toLocaleString('en')} members; ratios against the bare route (target ≥ 0.40 on PostgreSQL)`);
+  } finally {
+    if (siteId) {
+      await server.db.query('DELETE FROM refresh_tokens WHERE site_id = $1', [siteId]);
+      await server.db.query('DELETE FROM sites WHERE site_id = $1', [siteId]);
+    }
+    await server.close();
+  }
+}
