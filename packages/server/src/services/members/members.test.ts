@@ -257,6 +257,19 @@ describe('lists and queries', () => {
     expect(raw.json().details.validationError.fieldViolations[0]).toMatchObject({ field: 'query.filter.$where' });
   });
 
+  it('refuses NUL characters and impossible dates before they reach the database', async () => {
+    const headers = { authorization: site.apiKey, 'wix-site-id': site.siteId };
+    const nul = await t.app.inject({ method: 'PATCH', url: `/members/v1/members/${ids[0]}`, headers, payload: { member: { profile: { nickname: 'a\u0000b' } } } });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().details.validationError.fieldViolations[0]).toMatchObject({ field: 'member.profile.nickname', violatedRule: 'FORMAT' });
+    const inFilter = await t.app.inject({ method: 'POST', url: '/members/v1/members/query', headers, payload: { query: { filter: { id: '\u0000' } } } });
+    expect(inFilter.statusCode).toBe(400);
+    const inPath = await t.app.inject({ method: 'GET', url: '/members/v1/members/a%00b', headers });
+    expect(inPath.statusCode).toBe(400);
+    const farFuture = await t.app.inject({ method: 'POST', url: '/members/v1/members/query', headers, payload: { query: { filter: { createdDate: { $gt: '+275000-01-01T00:00:00.000Z' } } } } });
+    expect(farFuture.statusCode).toBe(400);
+  });
+
   it('serves the custom-host paths too', async () => {
     const headers = { authorization: site.apiKey, 'wix-site-id': site.siteId };
     const got = await t.app.inject({ method: 'GET', url: `/_api/members/v1/members/${ids[0]}?id=${ids[0]}&fieldsets=FULL`, headers });

@@ -283,6 +283,20 @@ describe('deleting members', () => {
     expect((await owner.client.members.deleteMember(contributorId))).toBeDefined();
   });
 
+  it('two owners deleting each other at once leave exactly one owner', async () => {
+    const s = await t.createSite();
+    const a = adminClient(s);
+    const ownerA = await newMember(a);
+    const ownerB = await newMember(a);
+    await setRole(t, s, ownerA, 'OWNER');
+    await setRole(t, s, ownerB, 'OWNER');
+    const [asA, asB] = [await signIn(t, s, ownerA, 'OWNER'), await signIn(t, s, ownerB, 'OWNER')];
+    const results = await Promise.allSettled([asA.client.members.deleteMember(ownerB), asB.client.members.deleteMember(ownerA)]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const [row] = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM members WHERE site_id = $1 AND role = 'OWNER'", [s.siteId]);
+    expect(row.n).toBe(1);
+  });
+
   it('deletes in bulk by id, reporting each item', async () => {
     const a = await newMember(admin);
     const b = await newMember(admin);

@@ -70,7 +70,10 @@ function operand(field: FilterField, value: unknown, path: string): string | Dat
   if (field.kind === 'timestamp') {
     const text = isPlainObject(value) && typeof value.$date === 'string' ? value.$date : value;
     const date = typeof text === 'string' ? new Date(text) : text instanceof Date ? text : undefined;
-    if (!date || Number.isNaN(date.getTime())) fail(path, 'FORMAT', 'must be an ISO-8601 date-time');
+    // Years PostgreSQL and the wire both take; beyond them a date is a typo, not a query.
+    if (!date || Number.isNaN(date.getTime()) || date.getUTCFullYear() < 1 || date.getUTCFullYear() > 9999) {
+      fail(path, 'FORMAT', 'must be an ISO-8601 date-time between the years 1 and 9999');
+    }
     return date;
   }
   if (typeof value !== 'string') fail(path, 'VALIDATION', 'must be a string');

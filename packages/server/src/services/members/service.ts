@@ -285,12 +285,15 @@ export class MembersService {
     }
   }
 
-  /** Deletes under the owner rules; returns the refusal for members that may not go. */
+  /**
+   * Deletes under the owner rules; returns the refusal for members that may not go. The caller's
+   * transaction locked the owners first (lockOwners), then the targets, so that two deletions of
+   * owners at once queue rather than deadlock.
+   */
   private async deleteLocked(
     tx: Queryable, ctx: RequestContext, targets: Member[], actor: DeleteActor, contentAssigneeId: string | undefined,
   ): Promise<{ deleted: string[]; refused: Map<string, Refusal> }> {
     const refused = new Map<string, Refusal>();
-    if (targets.some((m) => m.role === 'OWNER')) await store.lockOwners(tx, ctx.siteId);
     let owners = targets.some((m) => m.role === 'OWNER') ? await store.countOwners(tx, ctx.siteId) : 0;
     const deletable: Member[] = [];
     for (const target of targets) {
@@ -319,6 +322,7 @@ export class MembersService {
   async deleteMember(ctx: RequestContext, memberId: string): Promise<Record<string, never>> {
     const admin = await requireAdmin(this.db, ctx);
     const deleted = await this.db.transaction(async (tx) => {
+      await store.lockOwners(tx, ctx.siteId);
       const target = await store.findMember(tx, ctx.siteId, memberId, true);
       if (!target) throw memberNotFound(memberId);
       const { deleted, refused } = await this.deleteLocked(tx, ctx, [target], deleteActorOf(admin), undefined);
@@ -334,6 +338,7 @@ export class MembersService {
     const self = await requireSelf(this.db, ctx, { active: false });
     await this.checkAssignee(this.db, ctx.siteId, contentAssigneeId, new Set([self.memberId]));
     const deleted = await this.db.transaction(async (tx) => {
+      await store.lockOwners(tx, ctx.siteId);
       const target = await store.findMember(tx, ctx.siteId, self.memberId, true);
       if (!target) throw memberNotFound(self.memberId);
       const { deleted, refused } = await this.deleteLocked(tx, ctx, [target], { kind: 'SELF', memberId: self.memberId }, contentAssigneeId);
@@ -349,6 +354,7 @@ export class MembersService {
   async bulkDeleteMembers(ctx: RequestContext, memberIds: string[]): Promise<{ results: BulkItemResult[]; bulkActionMetadata: BulkJobResult['bulkActionMetadata'] }> {
     const admin = await requireAdmin(this.db, ctx);
     const { deleted, refused, found } = await this.db.transaction(async (tx) => {
+      await store.lockOwners(tx, ctx.siteId);
       const targets = await store.findMembers(tx, ctx.siteId, [...new Set(memberIds)], true);
       const outcome = await this.deleteLocked(tx, ctx, targets, deleteActorOf(admin), undefined);
       return { ...outcome, found: new Set(targets.map((m) => m.memberId)) };
@@ -377,6 +383,7 @@ export class MembersService {
     const admin = await requireAdmin(this.db, ctx);
     requireFilter(request.filter);
     const { deleted, refused } = await this.db.transaction(async (tx) => {
+      await store.lockOwners(tx, ctx.siteId);
       // The caller never deletes themself by a filter; deleteMyMember is for that.
       const targets = (await store.lockMembersMatching(tx, ctx.siteId, request.filter, request.search, BULK_BY_FILTER_LIMIT))
         .filter((m) => m.memberId !== admin.memberId);
