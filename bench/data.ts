@@ -7,7 +7,7 @@
  *   4. times (a) a filtered, sorted 50-item page through the API and (b) the same compiled SQL
  *      straight on the database, p50/p99 and the ratio a/b; then count and distinct again.
  * Requests come from a child process (sequential, one at a time, timed with performance.now) so
- * the load generator shares neither the server's event loop nor its clock resolution.
+ * the load generator does not share the server's event loop; the page measurements take turns.
  */
 import { execFile } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -57,7 +57,7 @@ export default async function data(args: string[]): Promise<void> {
     const itemsPerSecond = total / (loaded.ms / 1000);
     if (server.db.kind === 'postgres') await server.db.exec('ANALYZE data_items');
 
-    const probe = (path: string, body: unknown, label: string) => probeApi(server, auth, path, body, seconds, label);
+    const probe = async (path: string, body: unknown, label: string) => percentiles(await probeApi(server, auth, path, body, seconds, label));
     const countBefore = await probe('/wix-data/v2/items/count', { dataCollectionId: COLLECTION, filter: COUNT_FILTER }, 'count, no index');
     const distinctBefore = await probe('/wix-data/v2/items/query-distinct-values', { dataCollectionId: COLLECTION, ...DISTINCT_REQUEST }, 'distinct, no index');
     const pageBefore = await probe('/wix-data/v2/items/query', { dataCollectionId: COLLECTION, query: PAGE_QUERY }, 'page, no index');
@@ -78,10 +78,24 @@ export default async function data(args: string[]): Promise<void> {
       body: JSON.stringify({ clientId: created.clientId, grantType: 'anonymous' }),
     })).json()) as { access_token: string };
     const visitor = { authorization: token.access_token, 'content-type': 'application/json' };
-    const pageApi = await probeApi(server, visitor, '/wix-data/v2/items/query', { dataCollectionId: COLLECTION, query: PAGE_QUERY }, seconds, 'page, visitor');
-    const pageApiKey = await probe('/wix-data/v2/items/query', { dataCollectionId: COLLECTION, query: PAGE_QUERY }, 'page, index');
-    const pageSql = await probeSql(server, created.site.siteId, seconds);
-    const bare = await probeApi(server, auth, `${BARE_ROUTE}?site=${created.site.siteId}`, undefined, seconds, 'bare route');
+    // The four page measurements take turns, a second at a time, so that whatever else runs on the
+    // machine weighs on each alike.
+    const page = { dataCollectionId: COLLECTION, query: PAGE_QUERY };
+    const sqlPlan = compileQuery(created.site.siteId, COLLECTION, PAGE_QUERY);
+    const turns: [string, (s: number) => Promise<number[]>][] = [
+      ['visitor', (s) => probeApi(server, visitor, '/wix-data/v2/items/query', page, s, 'page, visitor')],
+      ['apiKey', (s) => probeApi(server, auth, '/wix-data/v2/items/query', page, s, 'page, API key')],
+      ['sql', (s) => probeSql(server, sqlPlan, s)],
+      ['bare', (s) => probeApi(server, auth, `${BARE_ROUTE}?site=${created.site.siteId}`, undefined, s, 'bare route')],
+    ];
+    const samples = new Map<string, number[]>(turns.map(([name]) => [name, []]));
+    for (let round = 0; round < seconds; round++) {
+      for (const [name, measure] of turns) samples.get(name)?.push(...(await measure(1)));
+    }
+    const pageApi = percentiles(samples.get('visitor') ?? []);
+    const pageApiKey = percentiles(samples.get('apiKey') ?? []);
+    const pageSql = percentiles(samples.get('sql') ?? []);
+    const bare = percentiles(samples.get('bare') ?? []);
     const countAfter = await probe('/wix-data/v2/items/count', { dataCollectionId: COLLECTION, filter: COUNT_FILTER }, 'count, index');
     const distinctAfter = await probe('/wix-data/v2/items/query-distinct-values', { dataCollectionId: COLLECTION, ...DISTINCT_REQUEST }, 'distinct, index');
 
@@ -108,26 +122,25 @@ export default async function data(args: string[]): Promise<void> {
 }
 
 /** (b): the compiled page query run by the server's own database handle, one at a time. */
-async function probeSql(server: BenchServer, siteId: string, seconds: number): Promise<Latency> {
-  const plan = compileQuery(siteId, COLLECTION, PAGE_QUERY);
+async function probeSql(server: BenchServer, plan: ReturnType<typeof compileQuery>, seconds: number): Promise<number[]> {
   const latencies: number[] = [];
+  for (let warm = 0; warm < 10; warm++) await server.db.query(plan.sql.sql, plan.sql.params);
   const end = performance.now() + seconds * 1000;
-  for (let warm = 0; warm < 20; warm++) await server.db.query(plan.sql.sql, plan.sql.params);
   while (performance.now() < end) {
     const start = performance.now();
     const rows = await server.db.query(plan.sql.sql, plan.sql.params);
     latencies.push(performance.now() - start);
     if (rows.length !== 51) throw new Error(`the page query returned ${rows.length} rows`);
   }
-  return percentiles(latencies);
+  return latencies;
 }
 
-async function probeApi(server: BenchServer, auth: Record<string, string>, path: string, body: unknown, seconds: number, label: string): Promise<Latency> {
+async function probeApi(server: BenchServer, auth: Record<string, string>, path: string, body: unknown, seconds: number, label: string): Promise<number[]> {
   const request: Record<string, string> = body === undefined ? { METHOD: 'GET' } : { METHOD: 'POST', BODY: JSON.stringify(body) };
   const out = await runChild(PROBER, { URL: `${server.url}${path}`, AUTH: JSON.stringify(auth), SECONDS: String(seconds), ...request });
   const { latencies, failures } = JSON.parse(out) as { latencies: number[]; failures: number };
   if (failures > 0) throw new Error(`${label}: ${failures} requests failed`);
-  return percentiles(latencies);
+  return latencies;
 }
 
 function percentiles(latencies: number[]): Latency {
