@@ -140,6 +140,17 @@ describe('query filters through the SDK builder', () => {
     expect(result.items).toEqual([expect.objectContaining({ total: 435, count: 30 })]);
   });
 
+  it('pages aggregated groups and search results with the SDK\'s next()', async () => {
+    const groups = await admin.items.aggregate('Products').group('category').count().ascending('category').limit(2).run();
+    expect(groups.items.map((group) => group._id)).toEqual(['bread', 'fruit']);
+    const rest = await groups.next();
+    expect(rest.items.map((group) => group._id)).toEqual(['veg']);
+    expect(rest.hasNext()).toBe(false);
+    const found = await admin.items.search('Products').expression('odd').ascending('price').limit(10).run();
+    const more = await found.next();
+    expect([...found.items, ...more.items].map((item) => item.price)).toEqual(Array.from({ length: 15 }, (_, i) => 2 * i + 1));
+  });
+
   it('searches the text of items', async () => {
     const even = await admin.items.search('Products').expression('even').run();
     expect(even.items).toHaveLength(15);
