@@ -25,13 +25,15 @@ export interface Server {
 
 export interface ServerOptions {
   now?: () => Date;
+  /** Extra routes (e.g. a test page) registered before the app is ready. */
+  routes?: (app: TestApp['app']) => void;
 }
 
 /** `testApp()` listening on a free port whose origin is the app's PUBLIC_URL. */
 export async function startServer(options: ServerOptions = {}): Promise<Server> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const t = await testApp({ publicUrl: origin, now: options.now });
+  const t = await testApp({ publicUrl: origin, now: options.now, routes: options.routes });
   await t.app.listen({ port, host: '127.0.0.1' });
   return { origin, app: t.app, db: t.db, createSite: (input) => t.createSite(input), close: () => t.close() };
 }
