@@ -190,5 +190,18 @@ describe('checkout and orders', () => {
     const bulk = await merchant.orders.paymentCollectionBulkMarkOrdersAsPaid([bulkOne, toCancel]);
     expect(bulk.results.map((r) => (r.itemMetadata as { success?: boolean }).success)).toEqual([true, false]);
     expect((await merchant.orders.getOrder(bulkOne)).paymentStatus).toBe('PAID');
+
+    // The merchant pages every order by cursor.
+    const seen: string[] = [];
+    let page = await merchant.orders.searchOrders({ cursorPaging: { limit: 2 } });
+    for (;;) {
+      expect(page.orders.length).toBeLessThanOrEqual(2);
+      seen.push(...page.orders.map((o) => o._id ?? ''));
+      const next = page.metadata?.cursors?.next;
+      if (!page.metadata?.hasNext || !next) break;
+      page = await merchant.orders.searchOrders({ cursorPaging: { limit: 2, cursor: next } });
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toEqual(expect.arrayContaining([charged.orderId, toCancel, manual, bulkOne]));
   });
 });

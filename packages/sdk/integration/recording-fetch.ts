@@ -11,6 +11,11 @@ export interface RecordedRequest {
   pathAndQueryLength: number;
   body?: string;
   status: number;
+  statusText: string;
+  /** The answer's `x-wix-request-id`. */
+  requestId: string | null;
+  /** The answer's body text. */
+  responseText: string;
 }
 
 export function recordingFetch(): { fetch: typeof fetch; requests: RecordedRequest[] } {
@@ -26,6 +31,9 @@ export function recordingFetch(): { fetch: typeof fetch; requests: RecordedReque
       pathAndQueryLength: url.pathname.length + (query ? query.length + 1 : 0),
       body: typeof init?.body === 'string' ? init.body : undefined,
       status: response.status,
+      statusText: response.statusText,
+      requestId: response.headers.get('x-wix-request-id'),
+      responseText: await response.clone().text(),
     });
     return response;
   };

@@ -94,18 +94,23 @@ describe('tokens', () => {
   });
 
   it('throws the token error with status text, the real request id and the body', async () => {
-    const { client: c } = client();
+    const { client: c, requests } = client();
     let message = '';
     try {
       await c.auth.renewToken({ value: 'not-a-refresh-token', role: 'member' });
     } catch (error) {
       message = (error as Error).message;
     }
-    const match = /^Failed to fetch tokens from OAuth API: Bad Request\. request id: ([0-9a-f-]{36})\. Response: (.+)$/s.exec(message);
-    expect(match, message).not.toBeNull();
-    const body = JSON.parse(match?.[2] ?? '{}') as { message?: string; details?: object };
+    const [answer] = requests.filter((r) => r.path === '/_api/oauth2/token');
+    expect(answer.status).toBe(400);
+    expect(answer.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(message).toBe(
+      `Failed to fetch tokens from OAuth API: ${answer.statusText}. request id: ${answer.requestId}. Response: ${answer.responseText}`,
+    );
+    expect(answer.statusText).toBe('Bad Request');
+    const body = JSON.parse(answer.responseText) as { message?: string; details?: { applicationError?: { code?: string } } };
     expect(body.message).toEqual(expect.any(String));
-    expect(body.details).toBeDefined();
+    expect(body.details?.applicationError?.code).toEqual(expect.any(String));
 
     const unknownClient = createClient({ baseUrl: server.origin, auth: OAuthStrategy({ clientId: 'no-such-client' }) });
     await expect(unknownClient.auth.generateVisitorTokens()).rejects.toThrow(
