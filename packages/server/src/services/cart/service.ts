@@ -252,35 +252,24 @@ export class CartService {
   async addToCurrentCart(ctx: RequestContext, buyer: Buyer, input: AddToCartInput): Promise<CartView> {
     if (input.customLineItems.length && ctx.caller.kind !== 'APP') throw ApiError.forbidden('Custom line items are added with an API key');
     const site = await this.site(ctx.siteId);
-    // Read before writing: the products asked for and those already in the cart, in one query.
-    const before = await store.findCart(this.db, ctx.siteId, buyer);
-    const ids = [...input.lineItems.map((l) => l.catalogReference.catalogItemId), ...(before?.lines ?? []).flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []))];
-    const products = await this.catalog.productsByIds(ctx.siteId, ids);
+    const products = await this.catalog.productsByIds(ctx.siteId, input.lineItems.map((l) => l.catalogReference.catalogItemId));
     const lines = this.prepareLines(input, products);
-    const now = ctx.now();
-    const result = await this.db.transaction(async (tx) => {
-      const added = await store.upsertCartLines(tx, ctx.siteId, {
+    let result: Awaited<ReturnType<typeof store.addLines>>;
+    try {
+      result = await store.addLines(this.db, ctx.siteId, {
         id: newId(),
         buyer,
         currency: site.settings.currency,
         businessLocationId: input.businessLocationId ?? null,
-      }, lines, MAX_LINE_QUANTITY, now);
-      if (added.lines.length !== lines.length) throw quantityTooHigh();
-      await recordEvent(tx, {
-        siteId: ctx.siteId,
-        type: added.inserted ? 'cart.created' : 'cart.updated',
-        entityType: 'cart',
-        entityId: added.cart.id,
-        payload: { cartId: added.cart.id, buyer, addedLineItemIds: added.lines.map((l) => l.line.id) },
-      });
-      return added;
-    });
-    // The cart as it is now: what was there, with the lines this call wrote replacing or joining them.
-    const written = new Map(result.lines.map((l) => [l.line.id, l.line]));
-    const previous = result.inserted ? [] : (before?.lines ?? []);
-    const merged = previous.map((l) => written.get(l.id) ?? l);
-    for (const l of result.lines) if (!previous.some((p) => p.id === l.line.id)) merged.push(l.line);
-    return this.view(ctx, { ...result.cart, lines: merged }, products);
+      }, lines, { id: newId(), payload: { buyer } }, ctx.now());
+    } catch (error) {
+      if (error instanceof store.LineQuantityExceeded) throw quantityTooHigh();
+      throw error;
+    }
+    // Products of lines already in the cart that this call did not ask for.
+    const missing = result.lines.flatMap((l) => (l.catalogReference && !products.has(l.catalogReference.catalogItemId) ? [l.catalogReference.catalogItemId] : []));
+    const all = missing.length ? new Map([...products, ...(await this.catalog.productsByIds(ctx.siteId, missing))]) : products;
+    return this.view(ctx, result.cart, all);
   }
 
   // Changing the cart -------------------------------------------------------------------------

@@ -93,31 +93,30 @@ function toCart(row: CartRow, lines: LineRef[]): Cart {
   };
 }
 
+type CartLineRow = CartRow & { line_item_id: string | null; catalog_reference: CatalogReference | null; quantity: number | null; custom: unknown };
+
+/** Rows of a cart joined with its lines (a plain join plans quicker than an aggregate). */
+function cartFromRows(rows: CartLineRow[]): Cart | undefined {
+  if (rows.length === 0) return undefined;
+  const lines = rows.filter((r) => r.line_item_id !== null).map((r) => toLine({ line_item_id: r.line_item_id as string, catalog_reference: r.catalog_reference, quantity: Number(r.quantity), custom: r.custom }));
+  return toCart(rows[0], lines);
+}
+
+const CART_WITH_LINES = `SELECT ${CART_COLUMNS}, l.line_item_id, l.catalog_reference, l.quantity, l.custom
+  FROM carts c LEFT JOIN cart_line_items l ON l.site_id = c.site_id AND l.cart_id = c.cart_id`;
+
 /** The buyer's cart with its lines in the order they were added, in one statement. */
 export async function findCart(db: Queryable, siteId: string, buyer: Buyer, forUpdate = false): Promise<Cart | undefined> {
-  const rows = await db.query<CartRow & { lines: LineRow[] }>(
-    `SELECT ${CART_COLUMNS},
-       COALESCE((SELECT json_agg(json_build_object('line_item_id', l.line_item_id, 'catalog_reference', l.catalog_reference,
-                  'quantity', l.quantity, 'custom', l.custom) ORDER BY l.position)
-                 FROM cart_line_items l WHERE l.site_id = c.site_id AND l.cart_id = c.cart_id), '[]'::json) AS lines
-     FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3${forUpdate ? ' FOR UPDATE OF c' : ''}`,
+  const rows = await db.query<CartLineRow>(
+    `${CART_WITH_LINES} WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3 ORDER BY l.position${forUpdate ? ' FOR UPDATE OF c' : ''}`,
     [siteId, buyer.kind, buyer.id],
   );
-  const row = rows[0];
-  return row && toCart(row, row.lines.map(toLine));
+  return cartFromRows(rows);
 }
 
 export async function findCartById(db: Queryable, siteId: string, cartId: string): Promise<Cart | undefined> {
-  const rows = await db.query<CartRow & { lines: LineRow[] }>(
-    `SELECT ${CART_COLUMNS},
-       COALESCE((SELECT json_agg(json_build_object('line_item_id', l.line_item_id, 'catalog_reference', l.catalog_reference,
-                  'quantity', l.quantity, 'custom', l.custom) ORDER BY l.position)
-                 FROM cart_line_items l WHERE l.site_id = c.site_id AND l.cart_id = c.cart_id), '[]'::json) AS lines
-     FROM carts c WHERE c.site_id = $1 AND c.cart_id = $2`,
-    [siteId, cartId],
-  );
-  const row = rows[0];
-  return row && toCart(row, row.lines.map(toLine));
+  const rows = await db.query<CartLineRow>(`${CART_WITH_LINES} WHERE c.site_id = $1 AND c.cart_id = $2 ORDER BY l.position`, [siteId, cartId]);
+  return cartFromRows(rows);
 }
 
 export interface NewLine {
@@ -132,50 +131,71 @@ export interface NewLine {
 export interface AddResult {
   cart: Cart;
   inserted: boolean;
-  /** The lines this call wrote, with their quantities after it. */
-  lines: { key: string | null; line: LineRef }[];
+  /** Every line of the cart after the add, in the order they were added. */
+  lines: LineRef[];
+  /** The ids of the lines this call wrote. */
+  written: string[];
 }
 
+/** Raised when adding would take a line past its maximum quantity (the CHECK on quantity). */
+export class LineQuantityExceeded extends Error {}
+
 /**
- * Finds or creates the buyer's cart and adds lines in one statement: an existing line with the
- * same key gains the quantity (ON CONFLICT … DO UPDATE takes the line's row lock, so concurrent
- * adds all count), unless that would pass the maximum, in which case the line is not returned.
+ * Finds or creates the buyer's cart, adds the lines and records the cart event in ONE statement,
+ * so it is atomic without a transaction: a line with the same key gains the quantity (ON CONFLICT
+ * … DO UPDATE takes the line's row lock, so concurrent adds all count), and a line pushed past the
+ * maximum fails the CHECK on quantity, which undoes the whole statement.
+ * The outbox row is written with the columns of platform/events.ts's recordEvent.
  */
-export async function upsertCartLines(
-  tx: Queryable,
+export async function addLines(
+  db: Queryable,
   siteId: string,
   cart: { id: string; buyer: Buyer; currency: string; businessLocationId: string | null },
   lines: readonly NewLine[],
-  maxQuantity: number,
+  event: { id: string; payload: Record<string, unknown> },
   at: Date,
 ): Promise<AddResult> {
-  const rows = await tx.query<{ cart: CartRow & { inserted: boolean }; lines: (LineRow & { line_key: string | null })[] }>(
-    `WITH cart AS (
-       INSERT INTO carts (site_id, cart_id, buyer_kind, buyer_id, currency, business_location_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-       ON CONFLICT (site_id, buyer_kind, buyer_id) DO UPDATE
-         SET updated_at = EXCLUDED.updated_at, business_location_id = COALESCE(EXCLUDED.business_location_id, carts.business_location_id)
-       RETURNING cart_id, buyer_kind, buyer_id, currency, coupon_code, merchant_discounts, buyer_note, contact_info,
-         selected_shipping_option, business_location_id, checkout_id, created_at, updated_at, (xmax = 0) AS inserted
-     ), added AS (
-       INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
-       SELECT $1, cart.cart_id, n.id, n.key, n.ref, n.quantity, n.custom, $7
-       FROM cart, jsonb_to_recordset($8::jsonb) AS n(id text, key text, ref jsonb, quantity int, custom jsonb)
-       ON CONFLICT (site_id, cart_id, line_key) DO UPDATE SET quantity = l.quantity + EXCLUDED.quantity
-         WHERE l.quantity + EXCLUDED.quantity <= $9
-       RETURNING l.line_item_id, l.line_key, l.catalog_reference, l.quantity, l.custom
-     )
-     SELECT (SELECT row_to_json(cart) FROM cart) AS cart, COALESCE((SELECT json_agg(added) FROM added), '[]'::json) AS lines`,
-    [siteId, cart.id, cart.buyer.kind, cart.buyer.id, cart.currency, cart.businessLocationId, at,
-      JSON.stringify(lines.map((l) => ({ id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? customLineToJson(l.custom) : null }))),
-      maxQuantity],
-  );
+  let rows: { cart: CartRow & { inserted: boolean }; existing: LineRow[] | null; added: LineRow[] }[];
+  try {
+    rows = await db.query(
+      `WITH cart AS (
+         INSERT INTO carts (site_id, cart_id, buyer_kind, buyer_id, currency, business_location_id, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+         ON CONFLICT (site_id, buyer_kind, buyer_id) DO UPDATE
+           SET updated_at = EXCLUDED.updated_at, business_location_id = COALESCE(EXCLUDED.business_location_id, carts.business_location_id)
+         RETURNING cart_id, buyer_kind, buyer_id, currency, coupon_code, merchant_discounts, buyer_note, contact_info,
+           selected_shipping_option, business_location_id, checkout_id, created_at, updated_at, (xmax = 0) AS inserted
+       ), added AS (
+         INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
+         SELECT $1, cart.cart_id, n.id, n.key, n.ref, n.quantity, n.custom, $7
+         FROM cart, jsonb_to_recordset($8::jsonb) AS n(id text, key text, ref jsonb, quantity int, custom jsonb)
+         ON CONFLICT (site_id, cart_id, line_key) DO UPDATE SET quantity = l.quantity + EXCLUDED.quantity
+         RETURNING l.line_item_id, l.catalog_reference, l.quantity, l.custom
+       ), event AS (
+         INSERT INTO outbox_events (site_id, event_id, type, entity_type, entity_id, payload)
+         SELECT $1, $9, CASE WHEN cart.inserted THEN 'cart.created' ELSE 'cart.updated' END, 'cart', cart.cart_id,
+           $10::jsonb || jsonb_build_object('cartId', cart.cart_id, 'addedLineItemIds', (SELECT jsonb_agg(line_item_id) FROM added))
+         FROM cart
+       )
+       SELECT (SELECT row_to_json(cart) FROM cart) AS cart,
+         (SELECT json_agg(json_build_object('line_item_id', e.line_item_id, 'catalog_reference', e.catalog_reference, 'quantity', e.quantity, 'custom', e.custom) ORDER BY e.position)
+            FROM cart_line_items e, cart WHERE e.site_id = $1 AND e.cart_id = cart.cart_id) AS existing,
+         COALESCE((SELECT json_agg(added) FROM added), '[]'::json) AS added`,
+      [siteId, cart.id, cart.buyer.kind, cart.buyer.id, cart.currency, cart.businessLocationId, at,
+        JSON.stringify(lines.map((l) => ({ id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? customLineToJson(l.custom) : null }))),
+        event.id, JSON.stringify(event.payload)],
+    );
+  } catch (error) {
+    if ((error as { code?: string }).code === '23514') throw new LineQuantityExceeded();
+    throw error;
+  }
   const row = rows[0];
-  return {
-    cart: toCart(row.cart, []),
-    inserted: row.cart.inserted,
-    lines: row.lines.map((l) => ({ key: l.line_key, line: toLine(l) })),
-  };
+  // `existing` is the cart as it was before this statement; `added` the lines it wrote.
+  const added = row.added.map(toLine);
+  const written = new Map(added.map((l) => [l.id, l]));
+  const merged = (row.existing ?? []).map(toLine).map((l) => written.get(l.id) ?? l);
+  for (const l of added) if (!merged.some((m) => m.id === l.id)) merged.push(l);
+  return { cart: toCart(row.cart, merged), inserted: row.cart.inserted, lines: merged, written: added.map((l) => l.id) };
 }
 
 /** Locks the buyer's cart row (or nothing): writes that read-modify-write a cart take it first. */

@@ -148,7 +148,15 @@ function notFound(productId: string): ApiError {
   return ApiError.notFound('PRODUCT_NOT_FOUND', `Product ${productId} was not found`, { productId });
 }
 
+/** How long a product read for carts is reused (see productsByIds). */
+export const PRODUCT_CACHE_MS = 1000;
+const PRODUCT_CACHE_SIZE = 10_000;
+
 export class CatalogService {
+  private readonly cache = new Map<string, { product: Product | null; until: number }>();
+  /** Bumped by every write, so a read that overlapped a write does not cache what it saw. */
+  private generation = 0;
+
   constructor(
     private readonly db: Db,
     private readonly sites: SitesService,
@@ -264,6 +272,15 @@ export class CatalogService {
 
   /** Reads, changes and writes one product under its row lock. */
   private async mutate(ctx: RequestContext, productId: string, change: (product: Product, tx: Queryable) => Promise<void> | void, eventType = 'product.updated'): Promise<Product> {
+    this.forget(ctx.siteId, [productId]);
+    try {
+      return await this.mutateLocked(ctx, productId, change, eventType);
+    } finally {
+      this.forget(ctx.siteId, [productId]);
+    }
+  }
+
+  private async mutateLocked(ctx: RequestContext, productId: string, change: (product: Product, tx: Queryable) => Promise<void> | void, eventType: string): Promise<Product> {
     return this.db.transaction(async (tx) => {
       const product = await store.findProduct(tx, ctx.siteId, productId, true);
       if (!product) throw notFound(productId);
@@ -313,10 +330,15 @@ export class CatalogService {
   }
 
   async deleteProduct(ctx: RequestContext, productId: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      if (!(await store.deleteProduct(tx, ctx.siteId, productId))) throw notFound(productId);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'product.deleted', entityType: 'product', entityId: productId, payload: { productId } });
-    });
+    this.forget(ctx.siteId, [productId]);
+    try {
+      await this.db.transaction(async (tx) => {
+        if (!(await store.deleteProduct(tx, ctx.siteId, productId))) throw notFound(productId);
+        await recordEvent(tx, { siteId: ctx.siteId, type: 'product.deleted', entityType: 'product', entityId: productId, payload: { productId } });
+      });
+    } finally {
+      this.forget(ctx.siteId, [productId]);
+    }
   }
 
   async updateVariants(ctx: RequestContext, productId: string, patches: VariantPatch[]): Promise<Product> {
@@ -540,10 +562,44 @@ export class CatalogService {
 
   // For cart, checkout and orders -----------------------------------------------------------------
 
-  /** The products line items point at, visible or not (callers decide what a buyer may see). */
-  async productsByIds(siteId: string, productIds: readonly string[], db: Queryable = this.db): Promise<Map<string, Product>> {
+  /**
+   * The products line items point at, visible or not (callers decide what a buyer may see).
+   * Carts and estimates read them on every call, so outside transactions they come from a cache
+   * kept for PRODUCT_CACHE_MS (like the sites service's): this server's own writes drop entries at
+   * once, another server's show within that time. Inside a transaction (placing an order) they are
+   * always read from the database, and stock is checked again under the row lock.
+   */
+  async productsByIds(siteId: string, productIds: readonly string[], db?: Queryable): Promise<Map<string, Product>> {
     const unique = [...new Set(productIds)];
-    return new Map((await store.findProducts(db, siteId, unique)).map((p) => [p.id, p]));
+    if (db && db !== this.db) return new Map((await store.findProducts(db, siteId, unique)).map((p) => [p.id, p]));
+    const now = Date.now();
+    const found = new Map<string, Product>();
+    const missing: string[] = [];
+    for (const id of unique) {
+      const hit = this.cache.get(`${siteId}/${id}`);
+      if (hit && hit.until > now) {
+        if (hit.product) found.set(id, hit.product);
+      } else missing.push(id);
+    }
+    if (missing.length) {
+      const generation = this.generation;
+      const rows = new Map((await store.findProducts(this.db, siteId, missing)).map((p) => [p.id, p]));
+      // A write that ran meanwhile may have dropped what this read saw: only cache when none did.
+      const keep = generation === this.generation;
+      if (keep && this.cache.size + missing.length > PRODUCT_CACHE_SIZE) this.cache.clear();
+      for (const id of missing) {
+        const product = rows.get(id);
+        if (product) found.set(id, product);
+        if (keep) this.cache.set(`${siteId}/${id}`, { product: product ?? null, until: now + PRODUCT_CACHE_MS });
+      }
+    }
+    return found;
+  }
+
+  /** Drops cached products after a write (before and after it commits, so no reader keeps the old one). */
+  private forget(siteId: string, productIds: readonly string[]): void {
+    this.generation++;
+    for (const id of productIds) this.cache.delete(`${siteId}/${id}`);
   }
 
   /**
@@ -559,14 +615,22 @@ export class CatalogService {
         ? `Only ${first.available} left in stock of product ${first.productId}`
         : `Product ${first.productId} is out of stock`, { shortages: result.shortages });
     }
+    this.forget(siteId, result.changed.map((p) => p.id));
     await store.saveStock(tx, siteId, result.changed, at);
+  }
+
+  /** Call after a transaction that sold or returned stock has ended (committed or not). */
+  stockSettled(siteId: string, productIds: readonly string[]): void {
+    this.forget(siteId, productIds);
   }
 
   /** Returns units to stock (cancel or refund with restock); products gone since are skipped. */
   async restock(tx: Queryable, siteId: string, changes: readonly StockChange[], at: Date): Promise<void> {
     const locked = await store.lockProducts(tx, siteId, changes.map((c) => c.productId));
     const result = applyStockChanges(new Map(locked.map((p) => [p.id, p])), changes, 1);
-    if (result.ok) await store.saveStock(tx, siteId, result.changed, at);
+    if (!result.ok) return;
+    this.forget(siteId, result.changed.map((p) => p.id));
+    await store.saveStock(tx, siteId, result.changed, at);
   }
 }
 

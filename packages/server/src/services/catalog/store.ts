@@ -165,9 +165,14 @@ export async function findProduct(db: Queryable, siteId: string, productId: stri
   return rows[0] && toProduct(rows[0]);
 }
 
+/** Products as line items need them (without their collections, which cost a subquery each). */
 export async function findProducts(db: Queryable, siteId: string, productIds: readonly string[]): Promise<Product[]> {
   if (productIds.length === 0) return [];
-  const rows = await db.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.site_id = $1 AND p.product_id = ANY($2::text[])`, [siteId, productIds]);
+  const rows = await db.query<ProductRow>(
+    `SELECT p.product_id, p.numeric_id, p.slug, p.name, p.product_type, p.visible, p.sku, p.price_minor, p.doc, p.created_at, p.updated_at
+     FROM products p WHERE p.site_id = $1 AND p.product_id = ANY($2::text[])`,
+    [siteId, productIds],
+  );
   return rows.map(toProduct);
 }
 
@@ -175,7 +180,7 @@ export async function findProducts(db: Queryable, siteId: string, productIds: re
 export async function lockProducts(tx: Queryable, siteId: string, productIds: readonly string[]): Promise<Product[]> {
   if (productIds.length === 0) return [];
   const rows = await tx.query<ProductRow>(
-    `SELECT p.product_id, p.numeric_id, p.slug, p.name, p.product_type, p.visible, p.sku, p.price_minor, p.doc, '{}'::text[] AS collection_ids, p.created_at, p.updated_at
+    `SELECT p.product_id, p.numeric_id, p.slug, p.name, p.product_type, p.visible, p.sku, p.price_minor, p.doc, p.created_at, p.updated_at
      FROM products p WHERE p.site_id = $1 AND p.product_id = ANY($2::text[]) ORDER BY p.product_id FOR UPDATE`,
     [siteId, productIds],
   );

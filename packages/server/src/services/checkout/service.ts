@@ -283,9 +283,20 @@ export class CheckoutService {
    */
   async createOrder(ctx: RequestContext, checkoutId: string, payment: PaymentRequest): Promise<{ orderId: string }> {
     const site = await this.sites.getActiveSite(ctx.siteId);
+    const sold: string[] = [];
+    try {
+      return await this.placeLocked(ctx, site, checkoutId, payment, sold);
+    } finally {
+      // Carts read products from a short cache: once stock moved, drop what they may have kept.
+      if (sold.length) this.catalog.stockSettled(ctx.siteId, sold);
+    }
+  }
+
+  private async placeLocked(ctx: RequestContext, site: Site, checkoutId: string, payment: PaymentRequest, sold: string[]): Promise<{ orderId: string }> {
     return this.db.transaction(async (tx) => {
       const checkout = await store.findCheckout(tx, ctx.siteId, checkoutId, true);
       if (!checkout || !this.usable(ctx, checkout)) throw checkoutNotFound(checkoutId);
+      sold.push(...checkout.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : [])));
       const now = ctx.now();
       if (checkout.orderId) {
         if (payment.kind === 'charge') await this.orders.chargeExisting(tx, ctx.siteId, checkout.orderId, payment.token, commerceSettingsOf(site), now);

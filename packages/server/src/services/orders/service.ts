@@ -341,9 +341,25 @@ export class OrdersService {
   /** Locks the order, applies a change, keeps stock in step with payment, and records events. */
   private async mutate(ctx: RequestContext, orderId: string, fn: (order: Order, tx: Queryable, settings: CommerceSettings) => Promise<Change> | Change): Promise<Order> {
     const settings = await this.settings(ctx.siteId);
+    const products: string[] = [];
+    try {
+      return await this.mutateLocked(ctx, orderId, settings, fn, products);
+    } finally {
+      if (products.length) this.catalog.stockSettled(ctx.siteId, products);
+    }
+  }
+
+  private async mutateLocked(
+    ctx: RequestContext,
+    orderId: string,
+    settings: CommerceSettings,
+    fn: (order: Order, tx: Queryable, settings: CommerceSettings) => Promise<Change> | Change,
+    products: string[],
+  ): Promise<Order> {
     return this.db.transaction(async (tx) => {
       const order = await store.findOrder(tx, ctx.siteId, orderId, true);
       if (!order) throw orderNotFound(orderId);
+      products.push(...order.lines.flatMap((l) => (l.productId ? [l.productId] : [])));
       const change = await fn(order, tx, settings);
       const next = await this.sellWhenPaid(tx, ctx.siteId, change.order, settings, ctx.now());
       await store.updateOrder(tx, ctx.siteId, next);

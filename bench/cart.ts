@@ -1,0 +1,143 @@
+/**
+ * Current cart throughput (`npm run bench -- cart`, DATABASE_URL for PostgreSQL): req/s and p99 of
+ * (a) get-current-cart, (b) add-to-cart and (c) estimate-totals against the bare route, in one run,
+ * with the ratios (aim: get ≥ 0.5, add ≥ 0.3) and the SQL statements each operation runs (aim:
+ * add-to-cart ≤ 6). Shoppers hold carts of 3 lines; add-to-cart gives each connection its own
+ * visitor (a shopper's own requests come one after another), so no two connections share a cart.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Queryable, Row } from '../packages/server/src/platform/db.js';
+import { PRODUCT_CACHE_MS } from '../packages/server/src/services/catalog/service.js';
+import { assertClean, BARE_ROUTE, load, printResults, startServer, type BenchServer, type LoadResult } from './lib.js';
+
+const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
+const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
+const CONNECTIONS = 10;
+const ADDRESS = { country: 'US', subdivision: 'US-NY', city: 'New York', postalCode: '10001' };
+
+/** autocannon in a child process, one visitor token per connection. */
+const PER_CONNECTION_TOKENS = `
+import autocannon from ${JSON.stringify(AUTOCANNON)};
+const cfg = JSON.parse(process.env.BENCH_CONFIG);
+let next = 0;
+const result = await autocannon({
+  url: cfg.url, connections: cfg.connections, duration: cfg.seconds, method: 'POST', body: cfg.body,
+  setupClient(client) { client.setHeaders({ 'content-type': 'application/json', authorization: cfg.tokens[next++ % cfg.tokens.length] }); },
+});
+process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99,
+  requests: result.requests.total, non2xx: result.non2xx, errors: result.errors }));
+`;
+
+async function loadPerConnection(url: string, tokens: string[], body: unknown, seconds: number): Promise<LoadResult> {
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', PER_CONNECTION_TOKENS], {
+      env: { ...process.env, BENCH_CONFIG: JSON.stringify({ url, tokens, body: JSON.stringify(body), connections: tokens.length, seconds }) },
+      maxBuffer: 16 * 1024 * 1024,
+    }, (error, out) => (error ? reject(error) : resolve(out)));
+  });
+  return JSON.parse(stdout) as LoadResult;
+}
+
+/** Counts the statements the app sends to the database, BEGIN and COMMIT included. */
+function countStatements(server: BenchServer): { reset(): void; count(): number } {
+  let n = 0;
+  const db = server.db;
+  const query = db.query.bind(db);
+  const transaction = db.transaction.bind(db);
+  db.query = <T extends Row = Row>(sql: string, params?: readonly unknown[]) => {
+    n++;
+    return query<T>(sql, params);
+  };
+  db.transaction = <T>(fn: (tx: Queryable) => Promise<T>) => {
+    n += 2;
+    return transaction((tx) => fn({
+      query: <R extends Row = Row>(sql: string, params?: readonly unknown[]) => {
+        n++;
+        return tx.query<R>(sql, params);
+      },
+      exec: (sql: string) => {
+        n++;
+        return tx.exec(sql);
+      },
+    }));
+  };
+  return { reset: () => { n = 0; }, count: () => n };
+}
+
+export default async function cart(): Promise<void> {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  const server = await startServer();
+  try {
+    const created = await server.app.services.sites.createSite({ name: 'bench cart' });
+    const site = created.site.siteId;
+    const apiKey = { authorization: created.apiKey, 'wix-site-id': site };
+    const productIds: string[] = [];
+    for (const [name, price] of [['Mug', 14], ['Beans', 11.5], ['Tote', 18]] as const) {
+      const res = await server.app.inject({ method: 'POST', url: '/stores/v1/products', headers: apiKey, payload: { product: { name, productType: 'physical', priceData: { price }, weight: 0.4 } } });
+      if (res.statusCode !== 200) throw new Error(res.body);
+      productIds.push((res.json() as { product: { id: string } }).product.id);
+    }
+    const line = (id: string) => ({ catalogReference: { appId: STORES_APP_ID, catalogItemId: id }, quantity: 1 });
+    const visitor = async () => {
+      const res = await server.app.inject({ method: 'POST', url: '/oauth2/token', payload: { clientId: created.clientId, grantType: 'anonymous' } });
+      return (res.json() as { access_token: string }).access_token;
+    };
+    // Each shopper's cart holds the three products before the run.
+    const shoppers = await Promise.all(Array.from({ length: CONNECTIONS }, visitor));
+    for (const token of shoppers) {
+      const res = await server.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: { authorization: token }, payload: { lineItems: productIds.map(line) } });
+      if (res.statusCode !== 200) throw new Error(res.body);
+    }
+    const reader = shoppers[0];
+    const addBody = { lineItems: [line(productIds[0])] };
+    const estimateBody = { shippingAddress: ADDRESS };
+
+    // SQL statements per operation on one request each: warm (products read for carts in the last
+    // second are reused) and cold (after that cache expired).
+    const counter = countStatements(server);
+    const statements: Record<string, { warm: number; cold: number }> = {};
+    for (const [name, method, path, body] of [
+      ['get-current-cart', 'GET', '/ecom/v1/carts/current', undefined],
+      ['add-to-cart', 'POST', '/ecom/v1/carts/current/add-to-cart', addBody],
+      ['estimate-totals', 'POST', '/ecom/v1/carts/current/estimate-totals', estimateBody],
+    ] as const) {
+      const call = async () => {
+        counter.reset();
+        const res = await server.app.inject({ method, url: path, headers: { authorization: reader }, ...(body && { payload: body }) });
+        if (res.statusCode !== 200) throw new Error(`${name}: ${res.body}`);
+        return counter.count();
+      };
+      await new Promise((resolve) => setTimeout(resolve, PRODUCT_CACHE_MS + 50));
+      const cold = await call();
+      const warm = await call();
+      statements[name] = { warm, cold };
+    }
+
+    const bareUrl = `${server.url}${BARE_ROUTE}?site=${site}`;
+    const cartUrl = `${server.url}/ecom/v1/carts/current`;
+    await load(bareUrl, { seconds: 1, connections: CONNECTIONS }); // warm-up
+    const bare = await load(bareUrl, { connections: CONNECTIONS, seconds });
+    assertClean('bare', bare);
+    await load(cartUrl, { seconds: 1, connections: CONNECTIONS, headers: { authorization: reader } });
+    const get = await load(cartUrl, { connections: CONNECTIONS, seconds, headers: { authorization: reader } });
+    assertClean('get-current-cart', get);
+    const add = await loadPerConnection(`${cartUrl}/add-to-cart`, shoppers, addBody, seconds);
+    assertClean('add-to-cart', add);
+    const estimate = await load(`${cartUrl}/estimate-totals`, { method: 'POST', connections: CONNECTIONS, seconds, headers: { authorization: reader }, body: estimateBody });
+    assertClean('estimate-totals', estimate);
+
+    const ratio = (r: LoadResult) => r.requestsPerSecond / bare.requestsPerSecond;
+    printResults('npm run bench -- cart', server.database, [
+      { name: 'bare route (one PK query)', result: bare },
+      { name: 'get-current-cart', result: get, ratio: ratio(get) },
+      { name: 'add-to-cart (own cart per connection)', result: add, ratio: ratio(add) },
+      { name: 'estimate-totals', result: estimate, ratio: ratio(estimate) },
+    ]);
+    console.log(`ratios: get ${ratio(get).toFixed(2)} (aim ≥ 0.50), add ${ratio(add).toFixed(2)} (aim ≥ 0.30), estimate ${ratio(estimate).toFixed(2)}`);
+    const counted = (name: string) => `${statements[name].warm} warm / ${statements[name].cold} cold`;
+    console.log(`SQL statements per call (BEGIN/COMMIT included): get-current-cart ${counted('get-current-cart')}, add-to-cart ${counted('add-to-cart')} (aim ≤ 6), estimate-totals ${counted('estimate-totals')}`);
+  } finally {
+    await server.close();
+  }
+}
