@@ -23,13 +23,17 @@ interface MemberRow extends Row {
   slug: string;
   profile: Record<string, unknown> | null;
   contact: Record<string, unknown> | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  last_login_at: Date | string | null;
+  created_at: number;
+  updated_at: number;
+  last_login_at: number | null;
 }
 
+/** Milliseconds since the epoch: the driver's timestamp parsing costs more than the rest of a member row. */
+const epochMs = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)::float8`;
+
 const MEMBER_COLUMNS = `m.member_id, m.login_email, m.status, m.role, m.privacy_status, m.activity_status, m.slug,
-  m.profile, m.contact, m.created_at, m.updated_at, m.last_login_at`;
+  m.profile, m.contact, ${epochMs('m.created_at')} AS created_at, ${epochMs('m.updated_at')} AS updated_at,
+  ${epochMs('m.last_login_at')} AS last_login_at`;
 
 function str(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -120,7 +124,7 @@ function readContact(value: unknown): Contact {
   return contact;
 }
 
-function date(value: Date | string): Date {
+function date(value: Date | string | number): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
@@ -137,7 +141,7 @@ export function toMember(row: MemberRow): Member {
     contact: readContact(row.contact),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
-    lastLoginAt: row.last_login_at ? date(row.last_login_at) : null,
+    lastLoginAt: row.last_login_at === null ? null : date(row.last_login_at),
   };
 }
 
