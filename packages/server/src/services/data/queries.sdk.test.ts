@@ -142,9 +142,9 @@ describe('query filters through the SDK builder', () => {
 
   it('pages aggregated groups and search results with the SDK\'s next()', async () => {
     const groups = await admin.items.aggregate('Products').group('category').count().ascending('category').limit(2).run();
-    expect(groups.items.map((group) => group._id)).toEqual(['bread', 'fruit']);
+    expect(groups.items.map((group: { _id?: unknown }) => group._id)).toEqual(['bread', 'fruit']);
     const rest = await groups.next();
-    expect(rest.items.map((group) => group._id)).toEqual(['veg']);
+    expect(rest.items.map((group: { _id?: unknown }) => group._id)).toEqual(['veg']);
     expect(rest.hasNext()).toBe(false);
     const found = await admin.items.search('Products').expression('odd').ascending('price').limit(10).run();
     const more = await found.next();
