@@ -121,6 +121,11 @@ describe('an API key', () => {
     expect(noEmail.message).toMatch(/^INVALID_ARGUMENT: "options\.member\.loginEmail" /);
     const duplicate = await rejection(admin.members.createMember({ member: { loginEmail: full.loginEmail } }));
     expect(duplicate.status).toBe(409);
+    // A list query beyond 4000 characters stays a GET (a POST here would be createMember).
+    const sorting = Array.from({ length: 80 }, (_, i) => ({ fieldName: `profile.field${i}.${'x'.repeat(30)}`, order: 'ASC' as const }));
+    const long = await rejection(admin.members.listMembers({ sorting }));
+    expect(long.status).toBe(400);
+    expect(long.details.validationError?.fieldViolations).toEqual([expect.objectContaining({ field: 'options.sorting', violatedRule: 'MAX_SIZE' })]);
     const unknown = await rejection(admin.members.getMember('00000000-0000-0000-0000-000000000001'));
     expect([unknown.status, unknown.details.applicationError?.code]).toEqual([404, 'MEMBER_NOT_FOUND']);
   });

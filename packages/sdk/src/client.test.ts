@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiKeyStrategy } from './auth/api-key.js';
 import { createClient } from './client.js';
 import { BodegaError } from './core/errors.js';
-import { GET_FALLBACK_THRESHOLD } from './core/transport.js';
+import { createTransport, GET_FALLBACK_THRESHOLD } from './core/transport.js';
 import { checkout } from './modules/checkout.js';
 import { currentCart } from './modules/current-cart.js';
 import { members } from './modules/members.js';
@@ -78,18 +78,32 @@ describe('transport', () => {
     expect(request.body).toEqual({ couponCode: 'SAVE' });
   });
 
-  it('keeps a GET whose query string is exactly 4000 characters and POSTs one of 4001', async () => {
-    receiver.reply(() => ({ body: { checkout: {} } }));
+  it('keeps a GET with a POST form at 4000 characters of query string and POSTs one of 4001', async () => {
+    const transport = createTransport({ baseUrl: receiver.url });
     const id = 'x'.repeat(GET_FALLBACK_THRESHOLD - 'id='.length);
-    await client().checkout.getCheckout(id);
-    await client().checkout.getCheckout(`${id}y`);
+    await transport.send({ method: 'GET', path: '/v2/collections/query', payload: { id }, fallback: true });
+    await transport.send({ method: 'GET', path: '/v2/collections/query', payload: { id: `${id}y` }, fallback: true });
     const [atLimit, overLimit] = receiver.requests;
     expect(atLimit.method).toBe('GET');
     expect(atLimit.url.split('?')[1]).toHaveLength(GET_FALLBACK_THRESHOLD);
     expect(overLimit.method).toBe('POST');
-    expect(overLimit.url).toBe(`/ecom/v1/checkouts/${id}y`);
+    expect(overLimit.url).toBe('/v2/collections/query');
     expect(overLimit.body).toEqual({ id: `${id}y` });
     expect(overLimit.headers['content-type']).toBe('application/json');
+  });
+
+  it('keeps a long GET without a POST form a GET (a POST there is another call: GET lists, POST creates)', async () => {
+    receiver.reply(() => ({ body: { members: [], metadata: { total: 0 } } }));
+    const sorting = Array.from({ length: 80 }, (_, i) => ({ fieldName: `profile.field${i}.${'x'.repeat(30)}`, order: 'ASC' as const }));
+    await client().members.listMembers({ sorting });
+    receiver.reply(() => ({ body: { checkout: {} } }));
+    await client().checkout.getCheckout('x'.repeat(GET_FALLBACK_THRESHOLD));
+    const [list, get] = receiver.requests;
+    expect([list.method, list.path]).toEqual(['GET', '/_api/members/v1/members']);
+    expect(list.url.length).toBeGreaterThan(GET_FALLBACK_THRESHOLD);
+    expect(decodeR(list)).toEqual({ sorting });
+    expect(get.method).toBe('GET');
+    expect(get.rawBody).toBe('');
   });
 
   it('falls back from a long .r query to POST with the JSON body', async () => {

@@ -21,6 +21,8 @@ export interface CallOptions {
   pick?: string;
   /** Nested GET payloads go as one `.r` parameter. */
   complex?: boolean;
+  /** A long GET is sent as POST to the same path (see `WireRequest.fallback`). */
+  fallback?: boolean;
 }
 
 export const enc = encodeURIComponent;
@@ -74,6 +76,7 @@ export async function call<T>(
       path,
       payload: toWire(payload),
       complex: options.complex,
+      fallback: options.fallback,
     });
     const result = fromWire<PlainObject>(body);
     return (options.pick ? result[options.pick] : result) as T;

@@ -4,7 +4,10 @@ import { toQueryString, type PlainObject } from './query-string.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A GET whose query string is longer than this is sent as POST with a JSON body (spec §7, §9). */
+/**
+ * A GET with a POST form (`fallback`) whose query string is longer than this is sent as POST with
+ * a JSON body to the same path (spec §7, §9; wire-surface §1.4).
+ */
 export const GET_FALLBACK_THRESHOLD = 4000;
 
 export interface WireRequest {
@@ -18,6 +21,12 @@ export interface WireRequest {
   query?: string;
   /** Add the auth strategy's headers (default true). */
   auth?: boolean;
+  /**
+   * The call has a POST form at the same path (stores product and collection queries): a GET
+   * whose query string exceeds 4000 characters is sent as that POST. Other GETs stay GETs — at
+   * most of their paths a POST is another call (`GET /members` lists, `POST /members` creates).
+   */
+  fallback?: boolean;
 }
 
 export interface AuthHeaders {
@@ -75,7 +84,7 @@ export function createTransport(options: TransportOptions): Transport {
     let body: string | undefined;
     if (method === 'GET' || method === 'DELETE') {
       const query = request.query ?? (request.payload ? toQueryString(request.payload, request.complex) : '');
-      if (method === 'GET' && query.length > GET_FALLBACK_THRESHOLD) {
+      if (method === 'GET' && request.fallback && query.length > GET_FALLBACK_THRESHOLD) {
         method = 'POST';
         body = JSON.stringify(request.payload ?? {});
       } else if (query) {

@@ -30,6 +30,7 @@ export function products(t: Transport) {
     call<QueryProductsResponse>(t, 'GET', `${R}/products/query-platformized`, { query: request, ...options }, {
       args: { query: 'query', '*': 'options' },
       complex: true,
+      fallback: true,
     });
 
   function queryProducts(options?: QueryProductsOptions): PlatformQueryBuilder<Product>;

@@ -20,6 +20,7 @@ export function storesCollections(t: Transport) {
     call<QueryCollectionsResponse>(t, 'GET', `${P}/query`, { query: request }, {
       args: { query: 'query' },
       complex: true,
+      fallback: true,
     });
 
   function queryCollections(): PlatformQueryBuilder<StoresCollection>;
