@@ -91,6 +91,13 @@ describe('single items', () => {
     const id = inserted._id ?? '';
     const got = await admin.items.get('Notes', id);
     expect(got).toEqual(inserted);
+    // Options: scalars as query parameters; a nested one (showDrafts) turns the GET into one `.r`.
+    const sent = requests.length;
+    expect(await admin.items.get('Notes', id, { consistentRead: true, language: 'en' })).toEqual(inserted);
+    expect(await admin.items.get('Notes', id, { showDrafts: true })).toEqual(inserted);
+    const [plain, encoded] = requests.slice(sent);
+    expect(plain.query).toContain('consistentRead=true');
+    expect(encoded.query.startsWith('.r=')).toBe(true);
     expect((got?.nested as { at: Date; list: Date[] }).list[0]).toEqual(when);
 
     const updated = await admin.items.update('Notes', { _id: id, title: 'second', price: 6 });

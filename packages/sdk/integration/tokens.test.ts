@@ -117,4 +117,12 @@ describe('tokens', () => {
       /^Failed to fetch tokens from OAuth API: [A-Za-z ]+\. request id: [0-9a-f-]{36}\. Response: \{/,
     );
   });
+
+  it('reports a missing GraphQL endpoint as an error with status and request id', async () => {
+    const { client: c } = client();
+    const error = await rejection(c.graphql('{ products { id } }'));
+    expect(error.status).toBe(404);
+    expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.message).toBe('No route for POST /graphql/alpha');
+  });
 });
