@@ -23,13 +23,13 @@ const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`Skipping the SDK silent sign-in browser test: ${CHROMIUM} is missing.`);
 
 /** What the test page puts on `window`. */
-type PageSdk = Pick<typeof Sdk, 'createClient' | 'OAuthStrategy' | 'members'>;
+type PageSdk = Pick<typeof Sdk, 'createClient' | 'OAuthStrategy' | 'members' | 'cookieTokenStorage'>;
 
 async function bundleSdk(): Promise<string> {
   const result = await build({
     stdin: {
-      contents: `import { createClient, OAuthStrategy, members } from ${JSON.stringify(SDK_ENTRY)};\n` +
-        'window.bodega = { createClient, OAuthStrategy, members };\n',
+      contents: `import { createClient, OAuthStrategy, members, cookieTokenStorage } from ${JSON.stringify(SDK_ENTRY)};\n` +
+        'window.bodega = { createClient, OAuthStrategy, members, cookieTokenStorage };\n',
       resolveDir: path.dirname(SDK_ENTRY),
       loader: 'ts',
     },
@@ -85,12 +85,14 @@ describe.skipIf(!hasChromium)('@bodega/sdk silent sign-in in Chromium', () => {
     return sessionTokenOf(await node.auth.register({ email: uniqueEmail('silent'), password: PASSWORD }));
   }
 
-  it('gets member tokens from the hidden iframe and signs the page in', async () => {
+  it('gets member tokens from the hidden iframe and signs the page in, kept in a cookie across a reload', async () => {
     const token = await sessionToken();
     const page = await sdkPage();
     const result = await page.evaluate(async ({ clientId, sessionToken }) => {
-      const { createClient, OAuthStrategy, members } = (window as unknown as { bodega: PageSdk }).bodega;
-      const client = createClient({ baseUrl: location.origin, auth: OAuthStrategy({ clientId }), modules: { members } });
+      const { createClient, OAuthStrategy, members, cookieTokenStorage } = (window as unknown as { bodega: PageSdk }).bodega;
+      const client = createClient({
+        baseUrl: location.origin, auth: OAuthStrategy({ clientId, tokenStorage: cookieTokenStorage() }), modules: { members },
+      });
       const tokens: Tokens = await client.auth.getMemberTokensForDirectLogin(sessionToken);
       const me = await client.members.getCurrentMember({ fieldsets: ['FULL'] });
       return {
@@ -106,6 +108,19 @@ describe.skipIf(!hasChromium)('@bodega/sdk silent sign-in in Chromium', () => {
     expect(result.tokens.accessToken.expiresAt).toBeGreaterThan(Date.now() / 1000);
     expect([result.loggedIn, result.stored, result.framesLeft]).toEqual([true, true, 0]);
     expect(result.memberId).toEqual(expect.any(String));
+
+    const [cookie] = (await browser.cookies(server.origin)).filter((c) => c.name === 'bodega_tokens');
+    expect(cookie?.path).toBe('/');
+    await page.reload();
+    await page.waitForFunction(() => 'bodega' in window);
+    const again = await page.evaluate(async ({ clientId }) => {
+      const { createClient, OAuthStrategy, members, cookieTokenStorage } = (window as unknown as { bodega: PageSdk }).bodega;
+      const client = createClient({
+        baseUrl: location.origin, auth: OAuthStrategy({ clientId, tokenStorage: cookieTokenStorage() }), modules: { members },
+      });
+      return { loggedIn: client.auth.loggedIn(), memberId: (await client.members.getCurrentMember()).member?._id };
+    }, { clientId: site.clientId });
+    expect(again).toEqual({ loggedIn: true, memberId: result.memberId });
     await page.close();
   }, 60_000);
 

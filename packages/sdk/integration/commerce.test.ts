@@ -71,10 +71,15 @@ describe('current cart', () => {
     const removed = await shopper.currentCart.removeLineItemsFromCurrentCart([beansLine._id ?? '']);
     expect(removed.cart?.lineItems.map((l) => l.productName?.original)).toEqual(['Stoneware Mug']);
 
-    const { checkoutId } = await shopper.currentCart.createCheckoutFromCurrentCart({ channelType: 'WEB', email: 'cart@example.com' });
+    const { checkoutId } = await shopper.currentCart.createCheckoutFromCurrentCart({
+      channelType: 'WEB', email: 'cart@example.com', shippingAddress: NEW_YORK,
+    });
     expect(checkoutId).toEqual(expect.any(String));
     const byCart = await shopper.checkout.getCheckoutByCartId(cart?._id ?? '');
     expect(byCart.checkout?._id).toBe(checkoutId);
+    // Addresses keep their REST names both ways.
+    expect(byCart.checkout?.shippingInfo).toMatchObject({ shippingDestination: { address: { addressLine: '1 Main St', city: 'New York' } } });
+    expect(byCart.checkout?.buyerInfo?.email).toBe('cart@example.com');
 
     await shopper.currentCart.deleteCurrentCart();
     expect((await rejection(shopper.currentCart.getCurrentCart())).status).toBe(404);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BodegaError, createClient, ApiKeyStrategy, dataCollections, items, type DataItem } from '@bodega/sdk';
 import { recordingFetch, type RecordedRequest } from './recording-fetch.js';
+import { freePort } from '../../server/src/test/sign-in.js';
 import { poll, rejection, startServer, visitorClient, type Server, type TestSite } from './support.js';
 
 let server: Server;
@@ -238,6 +239,16 @@ describe('queries', () => {
     await expect(admin.items.query(coll, { paging: { offset: 1 }, cursorPaging: { cursor: 'x' } })).rejects.toMatchObject({ code: 'WDE0080' });
   });
 
+  it('pages 50 items by default, then by cursor', async () => {
+    const coll = await freshCollection();
+    await admin.items.bulkInsert(coll, Array.from({ length: 60 }, (_, i) => ({ title: `t${String(i).padStart(2, '0')}`, price: i })));
+    const first = await admin.items.query(coll).ascending('title').find();
+    expect([first.length, first.pageSize, first.hasNext()]).toEqual([50, 50, true]);
+    const second = await first.next();
+    expect(titles(second.items)).toEqual(Array.from({ length: 10 }, (_, i) => `t${50 + i}`));
+    expect(second.hasNext()).toBe(false);
+  });
+
   it('filters with and/or/not, dates, hasSome; count; fields', async () => {
     const coll = await freshCollection([{ key: 'when', type: 'DATETIME' }]);
     const day = (d: number) => new Date(Date.UTC(2024, 0, d));
@@ -341,6 +352,14 @@ describe('async jobs', () => {
     expect((await waitFor(removeJob.jobId)).successCount).toBe(1);
     expect(await admin.items.count(coll)).toBe(2);
     await expect(admin.items.getAsyncJobStatus('')).rejects.toMatchObject({ code: 'WDE0094' });
+  });
+});
+
+describe('no server', () => {
+  it('reports a refused connection as WDE0054, an unknown error', async () => {
+    const nowhere = createClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, auth: ApiKeyStrategy({ apiKey: 'k' }), modules: { items } });
+    const error = await rejection(nowhere.items.get('Notes', 'x'));
+    expect([error.message, error.code, error.status]).toEqual(['WDE0054: Internal error: unknown error.', 'WDE0054', undefined]);
   });
 });
 

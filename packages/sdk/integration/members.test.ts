@@ -106,6 +106,8 @@ describe('a signed-in member', () => {
 describe('an API key', () => {
   it('creates, reads whole, updates and clears contact lists; names arguments in errors', async () => {
     const id = await create(admin, 'Delta');
+    const viaBuilder = await admin.members.queryMembers({ fieldsets: ['FULL'] }).eq('_id', id).find();
+    expect(viaBuilder.items.map((m) => [m._id, m.loginEmail])).toEqual([[id, expect.stringContaining('@example.com')]]);
     const full = await admin.members.getMember(id, { fieldsets: ['FULL'] });
     expect(full).toMatchObject({ _id: id, status: 'APPROVED', privacyStatus: 'PUBLIC', loginEmail: expect.any(String) });
     const updated = await admin.members.updateMember(id, {
