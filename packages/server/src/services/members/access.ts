@@ -4,7 +4,7 @@
  * themself; WIX_USER callers (owners, contributors) and API keys see everyone and everything.
  */
 import type { Caller } from '../../platform/caller.js';
-import type { Fieldset, Member, MemberRole } from './model.js';
+import type { Fieldset, Member } from './model.js';
 
 export type Viewer =
   /** An API key (`role` APP) or a site owner or contributor signed in as a member. */
@@ -68,13 +68,4 @@ export function projectionFor(relation: Relation, requested: readonly Fieldset[]
   const level = widestFieldset(requested);
   if (relation === 'OTHER') return { level: 'PUBLIC', publicCustomFieldsOnly: level !== 'PUBLIC', role: false };
   return { level, publicCustomFieldsOnly: false, role: level === 'FULL' };
-}
-
-/** Moderation and admin calls: only owners may change roles or touch another owner. */
-export function isOwnerLevel(viewer: Viewer): boolean {
-  return viewer.kind === 'ADMIN' && (viewer.role === 'OWNER' || viewer.role === 'APP');
-}
-
-export function adminRoleOf(viewer: Viewer): MemberRole | 'APP' | undefined {
-  return viewer.kind === 'ADMIN' ? viewer.role : undefined;
 }

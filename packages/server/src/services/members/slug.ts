@@ -22,8 +22,3 @@ export function slugify(text: string): string {
 export function baseSlug(nickname: string | undefined, loginEmail: string): string {
   return slugify(nickname ?? '') || slugify(loginEmail.split('@')[0]) || 'member';
 }
-
-/** Candidates in the order they are tried: "ann", "ann-2", "ann-3", … */
-export function slugCandidate(base: string, attempt: number): string {
-  return attempt === 0 ? base : `${base}-${attempt + 1}`;
-}

@@ -166,20 +166,6 @@ export async function findMembers(db: Queryable, siteId: string, memberIds: read
   return rows.map(toMember);
 }
 
-export async function insertMember(tx: Queryable, siteId: string, member: Member): Promise<Member> {
-  const rows = await tx.query<MemberRow>(
-    `INSERT INTO members AS m (site_id, member_id, login_email, status, role, privacy_status, activity_status, slug, profile, contact,
-       created_at, updated_at, last_login_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13)
-     RETURNING ${MEMBER_COLUMNS}`,
-    [
-      siteId, member.memberId, member.loginEmail, member.status, member.role, member.privacyStatus, member.activityStatus,
-      member.slug, JSON.stringify(member.profile), JSON.stringify(member.contact), member.createdAt, member.updatedAt, member.lastLoginAt,
-    ],
-  );
-  return toMember(rows[0]);
-}
-
 export interface MemberChange {
   status?: MemberStatus;
   role?: MemberRole;
@@ -249,12 +235,6 @@ export async function lockLoginEmail(tx: Queryable, siteId: string, loginEmail: 
 export async function slugTaken(db: Queryable, siteId: string, slug: string): Promise<boolean> {
   const rows = await db.query('SELECT 1 FROM members WHERE site_id = $1 AND slug = $2', [siteId, slug]);
   return rows.length > 0;
-}
-
-/** Of these candidates, the ones already used on the site. */
-export async function takenSlugs(db: Queryable, siteId: string, candidates: readonly string[]): Promise<Set<string>> {
-  const rows = await db.query<{ slug: string }>('SELECT slug FROM members WHERE site_id = $1 AND slug = ANY($2::text[])', [siteId, candidates]);
-  return new Set(rows.map((r) => r.slug));
 }
 
 export async function countOwners(tx: Queryable, siteId: string): Promise<number> {

@@ -42,14 +42,6 @@ describe('member state machine', () => {
   it.each(refused)('%s', (_name, state, action, actor, status, code) => {
     expect(transition(member(state), action, actor)).toMatchObject({ ok: false, refusal: { status, code, data: { memberId: 'm1' } } });
   });
-
-  it('ends sign-ins on block and disconnect only', () => {
-    const ends = (['approve', 'block', 'disconnect', 'mute'] as const).map((a) => {
-      const r = transition(member({ status: 'PENDING' }), a, 'x');
-      return r.ok && r.endsSessions;
-    });
-    expect(ends).toEqual([false, true, true, false]);
-  });
 });
 
 describe('deletion and role rules', () => {

@@ -36,7 +36,7 @@ export interface Refusal {
 }
 
 export type TransitionResult =
-  | { ok: true; change: StateChange; event: string; endsSessions: boolean }
+  | { ok: true; change: StateChange; event: string }
   | { ok: false; refusal: Refusal };
 
 /** The outbox event type of each action. */
@@ -62,8 +62,8 @@ function wrongState(member: MemberState, action: MemberAction, field: 'status' |
   });
 }
 
-function ok(action: MemberAction, change: StateChange, endsSessions = false): TransitionResult {
-  return { ok: true, change, event: ACTION_EVENTS[action], endsSessions };
+function ok(action: MemberAction, change: StateChange): TransitionResult {
+  return { ok: true, change, event: ACTION_EVENTS[action] };
 }
 
 /** `actorMemberId`: the member asking, when the actor is a member (owner or contributor). */
@@ -76,12 +76,12 @@ export function transition(member: MemberState, action: MemberAction, actorMembe
     case 'block':
       if (actorMemberId === member.memberId) return refuse(400, 'MEMBER_SELF_BLOCK_FORBIDDEN', 'A member cannot block themself', id);
       if (member.role === 'OWNER') return refuse(403, 'OWNER_MEMBER_BLOCK_FORBIDDEN', 'A site owner cannot be blocked', id);
-      if (member.status === 'PENDING' || member.status === 'APPROVED') return ok(action, { status: 'BLOCKED' }, true);
+      if (member.status === 'PENDING' || member.status === 'APPROVED') return ok(action, { status: 'BLOCKED' });
       return wrongState(member, action, 'status');
     case 'disconnect':
       if (actorMemberId === member.memberId) return refuse(400, 'MEMBER_SELF_DISCONNECT_FORBIDDEN', 'A member cannot disconnect themself', id);
       if (member.role === 'OWNER') return refuse(403, 'OWNER_MEMBER_DISCONNECT_FORBIDDEN', 'A site owner cannot be disconnected', id);
-      if (member.status !== 'OFFLINE') return ok(action, { status: 'OFFLINE' }, true);
+      if (member.status !== 'OFFLINE') return ok(action, { status: 'OFFLINE' });
       return wrongState(member, action, 'status');
     case 'mute':
       if (member.activityStatus === 'ACTIVE') return ok(action, { activityStatus: 'MUTED' });

@@ -299,7 +299,3 @@ export function applyPatch(
   }
   return { profile, contact };
 }
-
-export function emptyContact(): Contact {
-  return { phones: [], emails: [], addresses: [], customFields: {} };
-}
