@@ -171,7 +171,10 @@ describe('what each caller kind sees', () => {
     const contributorId = await newMember(admin);
     await setRole(t, site, contributorId, 'CONTRIBUTOR');
     const contributor = await signIn(t, site, contributorId, 'CONTRIBUTOR');
-    for (const client of [admin, contributor.client]) {
+    const ownerId = await newMember(admin);
+    await setRole(t, site, ownerId, 'OWNER');
+    const owner = await signIn(t, site, ownerId, 'OWNER');
+    for (const client of [admin, contributor.client, owner.client]) {
       const hal = await client.members.getMember(privateId, { fieldsets: ['FULL'] });
       expect(hal).toMatchObject({ privacyStatus: 'PRIVATE', loginEmail: expect.any(String) });
       const bea = await client.members.getMember(blockedId, { fieldsets: ['EXTENDED'] });
@@ -179,7 +182,7 @@ describe('what each caller kind sees', () => {
       const olga = await client.members.getMember(publicId, { fieldsets: ['FULL'] });
       expect(olga.contact).toMatchObject({ firstName: 'Olga', phones: ['+1 555 0199'] });
       const all = await client.members.queryMembers().find();
-      expect(all.items.map((m) => m._id)).toEqual(expect.arrayContaining([publicId, privateId, blockedId, contributorId]));
+      expect(all.items.map((m) => m._id)).toEqual(expect.arrayContaining([publicId, privateId, blockedId, contributorId, ownerId]));
     }
   });
 
