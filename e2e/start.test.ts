@@ -51,8 +51,8 @@ beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
   server = start({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
-  await waitFor('/healthz', async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined));
-});
+  await waitFor('/healthz', async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 90_000);
+}, 120_000);
 
 afterAll(async () => {
   server.child.kill('SIGTERM');
@@ -60,7 +60,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('npm start', () => {
+describe('npm start', { timeout: 120_000 }, () => {
   it('serves /healthz once migrations are done', async () => {
     const res = await fetch(`${base}/healthz`);
     expect(res.status).toBe(200);

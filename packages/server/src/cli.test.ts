@@ -33,9 +33,10 @@ let shared: string;
 beforeAll(async () => {
   shared = tempDataDir();
   await cli(['migrate'], { DATA_DIR: shared });
-});
+}, 120_000);
 
-describe('the bodega CLI', () => {
+// Each case starts a process (tsx, and PGlite or a pool): slow on a loaded 2-core machine.
+describe('the bodega CLI', { timeout: 120_000 }, () => {
   it('prints exactly one JSON object for `npm run --silent bodega -- sites create … --json`', async () => {
     const result = await run('npm', ['run', '--silent', 'bodega', '--', 'sites', 'create', '--name', 'CLI shop', '--signup-policy', 'owner-approval', '--json'], { DATA_DIR: tempDataDir() });
     expect(result.stderr).toBe('');
