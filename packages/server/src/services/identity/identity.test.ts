@@ -321,6 +321,38 @@ describe('login', () => {
   });
 });
 
+describe('members deleted by the members service', () => {
+  const apiKey = (site: TestSite) => ({ authorization: site.apiKey, 'wix-site-id': site.siteId });
+  type Deletion = (site: TestSite, member: { id: string; email: string; accessToken: string }) => Promise<LightMyRequestResponse>;
+  const deletions: [string, Deletion][] = [
+    ['DELETE /members/{id}', (site, m) => t.app.inject({ method: 'DELETE', url: `/members/v1/members/${m.id}`, headers: apiKey(site) })],
+    ['delete my member', (_site, m) => t.app.inject({ method: 'DELETE', url: '/members/v1/members/my', headers: { authorization: m.accessToken } })],
+    ['bulk delete', (site, m) => t.app.inject({ method: 'POST', url: '/members/v1/members/bulk/delete', headers: apiKey(site), payload: { memberIds: [m.id] } })],
+    ['delete by filter', (site, m) => t.app.inject({
+      method: 'POST', url: '/members/v1/members/bulk/delete-by-filter', headers: apiKey(site), payload: { filter: { loginEmail: m.email } },
+    })],
+  ];
+
+  it.each(deletions)('frees the e-mail to register again and ends the sign-in (%s)', async (_how, remove) => {
+    const site = await t.createSite({ signupPolicy: 'open' });
+    const email = newEmail('deleted');
+    const { sessionToken, identity } = (await register(site, email)).json();
+    const tokens = await memberTokens(site, sessionToken);
+    const deleted = await remove(site, { id: identity.id, email, accessToken: tokens.access_token });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const read = await t.app.inject({ method: 'GET', url: `/members/v1/members/${identity.id}`, headers: apiKey(site) });
+    expect(read.statusCode, 'the member is gone').toBe(404);
+    expect(applicationCode(await login(site, email)), 'the deleted member cannot log in').toBe('-19976');
+    const refresh = await post('/oauth2/token', { clientId: site.clientId, grantType: 'refresh_token', refreshToken: tokens.refresh_token });
+    expect(refresh.statusCode, 'the old refresh token is refused').toBe(400);
+    const again = await register(site, email);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().state).toBe('SUCCESS');
+    expect(again.json().identity.id, 'a new identity').not.toBe(identity.id);
+    expect((await login(site, email)).json().state).toBe('SUCCESS');
+  });
+});
+
 describe('captcha and rate limit', () => {
   let strict: SignInApp;
   beforeAll(async () => {

@@ -554,6 +554,15 @@ export class IdentityService {
     await store.revokeIdentitySessions(this.db, siteId, identityId, this.now());
   }
 
+  /**
+   * Deletes the identities of members deleted in the members service's transaction: their e-mails
+   * may register again, and their session tokens, codes and links end with the commit. Their
+   * refresh tokens end in endAllSessions after it (the OAuth service writes without our transaction).
+   */
+  async deleteIdentitiesIn(tx: Queryable, siteId: string, identityIds: readonly string[]): Promise<void> {
+    await store.deleteIdentities(tx, siteId, identityIds);
+  }
+
   /** A valid (unexpired, unrevoked) session by its token. */
   async findSession(siteId: string, sessionToken: string): Promise<IdentitySession | undefined> {
     const row = await store.findSessionByToken(this.db, siteId, hashSecret(sessionToken));

@@ -80,6 +80,17 @@ export async function updateIdentityStatus(
   return rows[0];
 }
 
+/**
+ * Removes identities whose members were deleted, with their sessions, codes and links: the
+ * e-mails are free again and nothing of theirs signs in once the transaction commits.
+ */
+export async function deleteIdentities(tx: Queryable, siteId: string, identityIds: readonly string[]): Promise<void> {
+  if (identityIds.length === 0) return;
+  for (const table of ['identity_sessions', 'verification_codes', 'recovery_tokens', 'identities']) {
+    await tx.query(`DELETE FROM ${table} WHERE site_id = $1 AND identity_id = ANY($2::text[])`, [siteId, identityIds]);
+  }
+}
+
 export async function setPassword(tx: Queryable, siteId: string, identityId: string, passwordHash: string, now: Date): Promise<IdentityRow | undefined> {
   const rows = await tx.query<IdentityRow & Record<string, unknown>>(
     `UPDATE identities SET password_hash = $3, password_reset_required = false, updated_at = $4, revision = revision + 1

@@ -65,11 +65,12 @@ function deleteActorOf(viewer: AdminViewer): DeleteActor {
 }
 
 /**
- * What the members service asks of sign-in: identities for members created here, and keeping an
- * identity's status and sessions in step with its member (approval clears the identity's wait
- * for the owner; block and disconnect end every sign-in, session tokens included).
+ * What the members service asks of sign-in: identities for members created here and removed with
+ * deleted ones, and keeping an identity's status and sessions in step with its member (approval
+ * clears the identity's wait for the owner; block and disconnect end every sign-in, session
+ * tokens included).
  */
-export type MemberIdentities = Pick<IdentityService, 'createIdentityIn' | 'setMemberStatus' | 'endAllSessions'>;
+export type MemberIdentities = Pick<IdentityService, 'createIdentityIn' | 'deleteIdentitiesIn' | 'setMemberStatus' | 'endAllSessions'>;
 
 export class MembersService {
   constructor(
@@ -286,9 +287,10 @@ export class MembersService {
   }
 
   /**
-   * Deletes under the owner rules; returns the refusal for members that may not go. The caller's
-   * transaction locked the owners first (lockOwners), then the targets, so that two deletions of
-   * owners at once queue rather than deadlock.
+   * Deletes under the owner rules, each member with its identity (the e-mail may register again);
+   * returns the refusal for members that may not go. The caller's transaction locked the owners
+   * first (lockOwners), then the targets, so that two deletions of owners at once queue rather
+   * than deadlock.
    */
   private async deleteLocked(
     tx: Queryable, ctx: RequestContext, targets: Member[], actor: DeleteActor, contentAssigneeId: string | undefined,
@@ -306,6 +308,7 @@ export class MembersService {
       deletable.push(target);
     }
     const deleted = await store.deleteMembers(tx, ctx.siteId, deletable.map((m) => m.memberId));
+    await this.identities.deleteIdentitiesIn(tx, ctx.siteId, deleted);
     for (const member of deletable) {
       await recordEvent(tx, {
         siteId: ctx.siteId, type: 'member.deleted', entityType: 'member', entityId: member.memberId,
