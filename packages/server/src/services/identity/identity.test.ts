@@ -321,7 +321,7 @@ describe('login', () => {
   });
 });
 
-describe('members deleted by the members service', () => {
+describe('sign-ins the members service ends', () => {
   const apiKey = (site: TestSite) => ({ authorization: site.apiKey, 'wix-site-id': site.siteId });
   type Deletion = (site: TestSite, member: { id: string; email: string; accessToken: string }) => Promise<LightMyRequestResponse>;
   const deletions: [string, Deletion][] = [
@@ -350,6 +350,27 @@ describe('members deleted by the members service', () => {
     expect(again.json().state).toBe('SUCCESS');
     expect(again.json().identity.id, 'a new identity').not.toBe(identity.id);
     expect((await login(site, email)).json().state).toBe('SUCCESS');
+  });
+
+  it('ends a member\'s sign-in when their role changes, and the next sign-in carries the new role', async () => {
+    const site = await t.createSite({ signupPolicy: 'open' });
+    const email = newEmail('promoted');
+    const { sessionToken, identity } = (await register(site, email)).json();
+    const callerOf = (accessToken: string) => t.app.services.oauth.callerResolver().fromAccessToken(accessToken);
+    const before = await memberTokens(site, sessionToken);
+    expect(await callerOf(before.access_token)).toMatchObject({ kind: 'MEMBER', memberRole: 'MEMBER' });
+    const promoted = await t.app.inject({
+      method: 'POST', url: `/members/v1/members/${identity.id}/role`, headers: apiKey(site), payload: { role: 'CONTRIBUTOR' },
+    });
+    expect(promoted.statusCode, promoted.body).toBe(200);
+    // At once, though the member's role was read (and kept 2 s) a moment ago.
+    const after = await memberTokens(site, (await login(site, email)).json().sessionToken);
+    expect(await callerOf(after.access_token)).toMatchObject({ kind: 'WIX_USER', memberRole: 'CONTRIBUTOR' });
+    const renewed = await post('/oauth2/token', { clientId: site.clientId, grantType: 'refresh_token', refreshToken: after.refresh_token });
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    expect(await callerOf(renewed.json().access_token)).toMatchObject({ kind: 'WIX_USER', memberRole: 'CONTRIBUTOR' });
+    const old = await post('/oauth2/token', { clientId: site.clientId, grantType: 'refresh_token', refreshToken: before.refresh_token });
+    expect(old.statusCode, 'the refresh token of the sign-in before the change is refused').toBe(400);
   });
 });
 

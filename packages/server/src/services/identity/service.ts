@@ -233,8 +233,8 @@ export class IdentityService {
 
   /**
    * The OAuth member access check: only APPROVED members renew tokens, with their role. Answers
-   * are kept 2 s (every token renewal asks); a block also revokes the member's refresh tokens,
-   * which are never cached, so it takes effect at once on every server.
+   * are kept 2 s (every token renewal asks); a block, role change or deletion also revokes the
+   * member's refresh tokens, which are never cached, so it takes effect at once on every server.
    */
   async memberAccess(siteId: string, memberId: string): Promise<{ memberRole: MemberRole } | null> {
     const key = `${siteId}/${memberId}`;
@@ -548,10 +548,17 @@ export class IdentityService {
     await this.endAllSessions(ctx.siteId, identityId);
   }
 
-  /** Ends every sign-in of an identity: refresh tokens and session tokens. */
+  /**
+   * Ends every sign-in of an identity: refresh tokens and session tokens. Called after a change
+   * to the member commits, it also drops the access check's cached answer, so the next sign-in
+   * on this server reads the new status and role.
+   */
   async endAllSessions(siteId: string, identityId: string): Promise<void> {
+    this.accessCache.delete(`${siteId}/${identityId}`);
     await this.deps.oauth.revokeSubject(siteId, identityId);
     await store.revokeIdentitySessions(this.db, siteId, identityId, this.now());
+    // Again: a check that read the row before the commit may have cached the old answer meanwhile.
+    this.accessCache.delete(`${siteId}/${identityId}`);
   }
 
   /**

@@ -2,7 +2,7 @@
  * Members: profiles, slugs, privacy, moderation, roles and deletion (spec §3, §4, §6, §7).
  * Every change runs in one transaction that locks the member row (SELECT … FOR UPDATE) and
  * records its outbox event; sign-ins end (refresh tokens revoked) right after a block,
- * disconnect or delete commits.
+ * disconnect, role change or delete commits.
  */
 import type { Db, Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
@@ -255,10 +255,13 @@ export class MembersService {
     return { member: await this.one(ctx, await this.changeSlug(ctx, memberId, slug)) };
   }
 
-  /** Roles are an owner's decision; the site always keeps at least one owner. */
+  /**
+   * Roles are an owner's decision; the site always keeps at least one owner. Access tokens carry
+   * the role, so a change ends the member's sign-ins: the next one carries the new role.
+   */
   async changeRole(ctx: RequestContext, memberId: string, role: MemberRole): Promise<{ member: WireMember }> {
     await requireOwner(this.db, ctx);
-    const member = await this.db.transaction(async (tx) => {
+    const { member, changed } = await this.db.transaction(async (tx) => {
       await store.lockOwners(tx, ctx.siteId);
       const target = await store.findMember(tx, ctx.siteId, memberId, true);
       if (!target) throw memberNotFound(memberId);
@@ -269,8 +272,9 @@ export class MembersService {
         siteId: ctx.siteId, type: 'member.role_changed', entityType: 'member', entityId: memberId,
         payload: { memberId, from: target.role, to: role },
       });
-      return updated!;
+      return { member: updated!, changed: target.role !== role };
     });
+    if (changed) await this.identities.endAllSessions(ctx.siteId, memberId);
     return { member: await this.one(ctx, member) };
   }
 
