@@ -1,13 +1,89 @@
 /**
- * Members test kit: official `@wix/members` clients for each caller kind against a listening
- * Bodega, and members created through the API with real signed tokens.
+ * Members test kit: one listening Bodega per test file, official `@wix/members` clients for each
+ * caller kind against it, and members created through the API with real signed tokens.
  */
+import { afterAll, beforeAll } from 'vitest';
 import { ApiKeyStrategy, createClient, OAuthStrategy, type Tokens } from '@wix/sdk';
 import { badges, customFields, memberFollowers, memberReport, members, membersAbout } from '@wix/members';
+import type { FastifyInstance } from 'fastify';
 import type { MemberRole } from '../platform/caller.js';
-import type { TestApp, TestSite } from './harness.js';
+import type { Db } from '../platform/db.js';
+import type { CreateSiteInput } from '../services/sites/service.js';
+import { testApp, type TestApp, type TestSite } from './harness.js';
+import { listen, redirectWixFetch } from './wix-fetch.js';
 
 const modules = { members, badges, customFields, memberFollowers, memberReport, membersAbout };
+
+/** The test file's app, which exists once the file's beforeAll has run. */
+class FileTestApp implements TestApp {
+  current: TestApp | undefined;
+
+  private get built(): TestApp {
+    if (!this.current) throw new Error('The test app is built in beforeAll: use it in tests and hooks');
+    return this.current;
+  }
+
+  get app(): FastifyInstance {
+    return this.built.app;
+  }
+
+  get db(): Db {
+    return this.built.db;
+  }
+
+  createSite(input?: Partial<CreateSiteInput>): Promise<TestSite> {
+    return this.built.createSite(input);
+  }
+
+  visitorToken(site: TestSite): Promise<string> {
+    return this.built.visitorToken(site);
+  }
+
+  close(): Promise<void> {
+    return this.built.close();
+  }
+}
+
+/**
+ * Call once at the top of a test file: the app is built and listening before the file's tests,
+ * with the official SDK's calls to wixapis.com sent to it, and closed after them.
+ */
+export function membersTestApp(): TestApp {
+  const t = new FileTestApp();
+  let wixFetch: ReturnType<typeof redirectWixFetch> | undefined;
+  beforeAll(async () => {
+    t.current = await testApp();
+    wixFetch = redirectWixFetch(await listen(t.current.app));
+  });
+  afterAll(async () => {
+    wixFetch?.restore();
+    await t.current?.close();
+  });
+  return t;
+}
+
+/** A fresh site and an API-key client for it. */
+export async function newSite(t: TestApp, input: Partial<CreateSiteInput> = {}): Promise<{ site: TestSite; admin: MembersClient }> {
+  const site = await t.createSite(input);
+  return { site, admin: adminClient(site) };
+}
+
+export interface OutboxEvent {
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+/** A site's outbox events about one entity, or one kind of entity, oldest first. */
+export async function outboxEvents(t: TestApp, site: TestSite, about: { entityId: string } | { entityType: string }): Promise<OutboxEvent[]> {
+  const [column, value] = 'entityId' in about ? ['entity_id', about.entityId] : ['entity_type', about.entityType];
+  return t.db.query<OutboxEvent & Record<string, unknown>>(
+    `SELECT type, payload FROM outbox_events WHERE site_id = $1 AND ${column} = $2 ORDER BY created_at, event_id`, [site.siteId, value]);
+}
+
+/** Their types only. */
+export async function eventTypes(t: TestApp, site: TestSite, about: { entityId: string } | { entityType: string }): Promise<string[]> {
+  return (await outboxEvents(t, site, about)).map((e) => e.type);
+}
 
 export function adminClient(site: TestSite) {
   return createClient({ auth: ApiKeyStrategy({ apiKey: site.apiKey, siteId: site.siteId }), modules });

@@ -2,25 +2,16 @@
  * Custom field definitions and their values on members, through the official `@wix/members`
  * `customFields` and `members` modules.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
-import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
-import { adminClient, failure, newMember, signIn, visitorClient, type MembersClient } from '../../test/members.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestSite } from '../../test/harness.js';
+import { failure, membersTestApp, newMember, newSite, signIn, visitorClient, type MembersClient } from '../../test/members.js';
 
-let t: TestApp;
-let wixFetch: ReturnType<typeof redirectWixFetch>;
+const t = membersTestApp();
 let site: TestSite;
 let admin: MembersClient;
 
 beforeAll(async () => {
-  t = await testApp();
-  wixFetch = redirectWixFetch(await listen(t.app));
-  site = await t.createSite();
-  admin = adminClient(site);
-});
-afterAll(async () => {
-  wixFetch.restore();
-  await t.close();
+  ({ site, admin } = await newSite(t));
 });
 
 describe('custom field definitions', () => {

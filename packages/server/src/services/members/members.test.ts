@@ -3,23 +3,12 @@
  * kind: visitors and members (OAuthStrategy, edge host), owners and contributors (member tokens
  * with those roles: WIX_USER callers) and API keys (ApiKeyStrategy).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
-import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestSite } from '../../test/harness.js';
 import type { MembersQueryBuilder } from '@wix/auto_sdk_members_members';
-import { adminClient, failure, newMember, setRole, signIn, uniqueEmail, visitorClient, type MembersClient } from '../../test/members.js';
+import { eventTypes, failure, membersTestApp, newMember, newSite, setRole, signIn, uniqueEmail, visitorClient, type MembersClient } from '../../test/members.js';
 
-let t: TestApp;
-let wixFetch: ReturnType<typeof redirectWixFetch>;
-
-beforeAll(async () => {
-  t = await testApp();
-  wixFetch = redirectWixFetch(await listen(t.app));
-});
-afterAll(async () => {
-  wixFetch.restore();
-  await t.close();
-});
+const t = membersTestApp();
 
 /**
  * The installed builder has `not`, `ascending` and `descending` (it sends `{"$not":{…}}` and
@@ -34,18 +23,11 @@ interface OffsetBuilder {
 }
 const builder = (query: MembersQueryBuilder) => query as unknown as OffsetBuilder;
 
-async function events(site: TestSite, entityId: string): Promise<string[]> {
-  const rows = await t.db.query<{ type: string }>(
-    'SELECT type FROM outbox_events WHERE site_id = $1 AND entity_id = $2 ORDER BY created_at, event_id', [site.siteId, entityId]);
-  return rows.map((r) => r.type);
-}
-
 describe('creating, reading and updating members', () => {
   let site: TestSite;
   let admin: MembersClient;
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
   });
 
   it('creates a member with an API key and reads it back whole', async () => {
@@ -65,7 +47,7 @@ describe('creating, reading and updating members', () => {
     expect(created._createdDate).toBeInstanceOf(Date);
     const read = await admin.members.getMember(created._id as string, { fieldsets: ['FULL'] });
     expect(read).toMatchObject({ _id: created._id, contactId: created._id, loginEmail: email, contact: { company: 'Bakery' } });
-    expect(await events(site, created._id as string)).toContain('member.created');
+    expect(await eventTypes(t, site, { entityId: created._id as string })).toContain('member.created');
   });
 
   it('refuses a second member with the same login e-mail, whatever its case', async () => {
@@ -90,7 +72,7 @@ describe('creating, reading and updating members', () => {
     expect(updated.contact?.addresses?.[0]._id).toEqual(expect.any(String));
     const cleared = await admin.members.updateMember(id, { profile: { title: '' } });
     expect(cleared.profile?.title).toBeUndefined();
-    expect(await events(site, id)).toContain('member.updated');
+    expect(await eventTypes(t, site, { entityId: id })).toContain('member.updated');
   });
 
   it('deletes phones, e-mails and addresses', async () => {
@@ -124,8 +106,7 @@ describe('what each caller kind sees', () => {
   let privateId: string;
   let blockedId: string;
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
     publicId = await newMember(admin, { nickname: 'Open Olga' });
     privateId = await newMember(admin, { nickname: 'Hidden Hal', public: false });
     blockedId = await newMember(admin, { nickname: 'Blocked Bea' });
@@ -201,8 +182,7 @@ describe('lists and queries', () => {
   let admin: MembersClient;
   const ids: string[] = [];
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
     for (const nickname of ['Delta', 'alpha', 'Charlie', 'Bravo', 'Echo']) ids.push(await newMember(admin, { nickname }));
     await admin.members.blockMember(ids[4]);
   });
@@ -287,8 +267,7 @@ describe('slugs', () => {
   let site: TestSite;
   let admin: MembersClient;
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
   });
 
   it('gives new members a free slug from their nickname', async () => {
@@ -307,7 +286,7 @@ describe('slugs', () => {
     expect(await failure(me.client.members.updateCurrentMemberSlug('their-page'))).toMatchObject({ status: 409, code: 'SLUG_ALREADY_EXISTS' });
     expect(await failure(admin.members.updateMemberSlug(theirs, 'my-own-page'))).toMatchObject({ status: 409, code: 'SLUG_ALREADY_EXISTS' });
     expect((await me.client.members.updateCurrentMemberSlug('my-own-page')).member?.profile?.slug).toBe('my-own-page');
-    expect(await events(site, mine)).toContain('member.updated');
+    expect(await eventTypes(t, site, { entityId: mine })).toContain('member.updated');
   });
 
   it('accepts only lower-case letters, digits and dashes', async () => {
@@ -334,8 +313,7 @@ describe('slugs', () => {
 
 describe('joining and leaving the community', () => {
   it('moves PRIVATE → PUBLIC → PRIVATE and refuses the same move twice', async () => {
-    const site = await t.createSite();
-    const admin = adminClient(site);
+    const { site, admin } = await newSite(t);
     const id = await newMember(admin, { public: false });
     const me = await signIn(t, site, id);
     expect((await me.client.members.joinCommunity()).member?.privacyStatus).toBe('PUBLIC');
@@ -344,6 +322,6 @@ describe('joining and leaving the community', () => {
     expect((await me.client.members.leaveCommunity()).member?.privacyStatus).toBe('PRIVATE');
     expect(await failure(me.client.members.leaveCommunity())).toMatchObject({ status: 409, code: 'INVALID_MEMBER_STATE' });
     expect(await failure(visitorClient(site).members.getMember(id))).toMatchObject({ status: 404 });
-    expect(await events(site, id)).toEqual(expect.arrayContaining(['member.joined_community', 'member.left_community']));
+    expect(await eventTypes(t, site, { entityId: id })).toEqual(expect.arrayContaining(['member.joined_community', 'member.left_community']));
   });
 });

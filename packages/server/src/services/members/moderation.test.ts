@@ -3,27 +3,13 @@
  * of spec §4 and the refused ones, who may moderate, sessions ending on block, sign-in following
  * approval, and the owner rules.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
-import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
-import { adminClient, failure, newMember, setRole, signIn, uniqueEmail, visitorClient, type MembersClient } from '../../test/members.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestSite } from '../../test/harness.js';
+import {
+  adminClient, eventTypes, failure, membersTestApp, newMember, newSite, outboxEvents, setRole, signIn, uniqueEmail, visitorClient, type MembersClient,
+} from '../../test/members.js';
 
-let t: TestApp;
-let wixFetch: ReturnType<typeof redirectWixFetch>;
-
-beforeAll(async () => {
-  t = await testApp();
-  wixFetch = redirectWixFetch(await listen(t.app));
-});
-afterAll(async () => {
-  wixFetch.restore();
-  await t.close();
-});
-
-async function events(site: TestSite, entityId: string): Promise<{ type: string; payload: Record<string, unknown> }[]> {
-  return t.db.query<{ type: string; payload: Record<string, unknown> }>(
-    'SELECT type, payload FROM outbox_events WHERE site_id = $1 AND entity_id = $2 ORDER BY created_at, event_id', [site.siteId, entityId]);
-}
+const t = membersTestApp();
 
 /** Bodega adds counts to the bulk-by-filter answers, beside the official jobId. */
 const counts = (res: object) => (res as { bulkActionMetadata?: { totalSuccesses: number; totalFailures: number } }).bulkActionMetadata;
@@ -36,8 +22,7 @@ describe('moderation transitions', () => {
   let site: TestSite;
   let admin: MembersClient;
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
   });
 
   it('mutes and unmutes, refusing to do either twice', async () => {
@@ -46,7 +31,7 @@ describe('moderation transitions', () => {
     expect(await failure(admin.members.muteMember(id))).toMatchObject({ status: 409, code: 'INVALID_MEMBER_STATE' });
     expect((await admin.members.unmuteMember(id)).member?.activityStatus).toBe('ACTIVE');
     expect(await failure(admin.members.unmuteMember(id))).toMatchObject({ status: 409, code: 'INVALID_MEMBER_STATE' });
-    expect((await events(site, id)).map((e) => e.type)).toEqual(expect.arrayContaining(['member.muted', 'member.unmuted']));
+    expect(await eventTypes(t, site, { entityId: id })).toEqual(expect.arrayContaining(['member.muted', 'member.unmuted']));
   });
 
   it('blocks, refuses a second block, and approve lifts the block', async () => {
@@ -55,7 +40,7 @@ describe('moderation transitions', () => {
     expect(await failure(admin.members.blockMember(id))).toMatchObject({ status: 409, code: 'INVALID_MEMBER_STATE' });
     expect((await admin.members.approveMember(id)).member?.status).toBe('APPROVED');
     expect(await failure(admin.members.approveMember(id))).toMatchObject({ status: 409, code: 'INVALID_MEMBER_STATE' });
-    const blocked = (await events(site, id)).find((e) => e.type === 'member.blocked');
+    const blocked = (await outboxEvents(t, site, { entityId: id })).find((e) => e.type === 'member.blocked');
     expect(blocked?.payload).toMatchObject({ memberId: id, from: { status: 'APPROVED' }, to: { status: 'BLOCKED' } });
   });
 
@@ -65,7 +50,7 @@ describe('moderation transitions', () => {
     for (const call of [() => admin.members.disconnectMember(id), () => admin.members.approveMember(id), () => admin.members.blockMember(id)]) {
       expect(await failure(call())).toMatchObject({ status: 409, code: 'INVALID_MEMBER_STATE' });
     }
-    expect((await events(site, id)).map((e) => e.type)).toContain('member.disconnected');
+    expect(await eventTypes(t, site, { entityId: id })).toContain('member.disconnected');
   });
 
   it('never blocks or disconnects an owner, nor lets an owner block themself', async () => {
@@ -89,8 +74,7 @@ describe('who may moderate', () => {
   let site: TestSite;
   let admin: MembersClient;
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
   });
 
   it('a member and a visitor cannot moderate or administer', async () => {
@@ -129,8 +113,7 @@ describe('who may moderate', () => {
 
 describe('a blocked member loses their sign-in', () => {
   it('their refresh grant fails at once; after approval they may sign in again', async () => {
-    const site = await t.createSite();
-    const admin = adminClient(site);
+    const { site, admin } = await newSite(t);
     const id = await newMember(admin);
     const member = await signIn(t, site, id);
     expect((await refresh(site, member.tokens.refreshToken.value)).statusCode).toBe(200);
@@ -148,8 +131,7 @@ describe('a blocked member loses their sign-in', () => {
   });
 
   it('blocking by filter ends every blocked member\'s sign-in', async () => {
-    const site = await t.createSite();
-    const admin = adminClient(site);
+    const { site, admin } = await newSite(t);
     const a = await signIn(t, site, await newMember(admin, { nickname: 'Spam One' }));
     const b = await signIn(t, site, await newMember(admin, { nickname: 'Spam Two' }));
     const keep = await signIn(t, site, await newMember(admin, { nickname: 'Good' }));
@@ -176,8 +158,7 @@ describe('sign-in follows the members service', () => {
   }
 
   it('a member waiting for the owner gets in once approved, and not once blocked', async () => {
-    const site = await t.createSite({ signupPolicy: 'owner-approval' });
-    const admin = adminClient(site);
+    const { site, admin } = await newSite(t, { signupPolicy: 'owner-approval' });
     const email = uniqueEmail('waiting');
     const registered = await auth(site, 'register', email);
     expect(registered.state).toBe('REQUIRE_OWNER_APPROVAL');
@@ -196,8 +177,7 @@ describe('roles', () => {
   let site: TestSite;
   let admin: MembersClient;
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
   });
 
   async function changeRole(authorization: string, memberId: string, role: string, extra: Record<string, string> = {}) {
@@ -217,12 +197,11 @@ describe('roles', () => {
     expect((await changeRole(contributor.tokens.accessToken.value, target, 'OWNER')).statusCode).toBe(403);
     const member = await signIn(t, site, target);
     expect((await changeRole(member.tokens.accessToken.value, target, 'OWNER')).statusCode).toBe(403);
-    expect((await events(site, contributorId)).map((e) => e.type)).toContain('member.role_changed');
+    expect(await eventTypes(t, site, { entityId: contributorId })).toContain('member.role_changed');
   });
 
   it('keeps the last owner an owner', async () => {
-    const s = await t.createSite();
-    const a = adminClient(s);
+    const { site: s, admin: a } = await newSite(t);
     const only = await newMember(a);
     await setRole(t, s, only, 'OWNER');
     const res = await changeRole(s.apiKey, only, 'MEMBER', { 'wix-site-id': s.siteId });
@@ -241,8 +220,7 @@ describe('deleting members', () => {
   let site: TestSite;
   let admin: MembersClient;
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
   });
 
   it('deletes one member, ending their sign-in', async () => {
@@ -251,7 +229,7 @@ describe('deleting members', () => {
     await admin.members.deleteMember(id);
     expect(await failure(admin.members.getMember(id))).toMatchObject({ status: 404 });
     expect((await refresh(site, member.tokens.refreshToken.value)).statusCode).toBe(400);
-    expect((await events(site, id)).map((e) => e.type)).toContain('member.deleted');
+    expect(await eventTypes(t, site, { entityId: id })).toContain('member.deleted');
     expect(await failure(admin.members.deleteMember(id))).toMatchObject({ status: 404 });
   });
 
@@ -261,14 +239,13 @@ describe('deleting members', () => {
     const me = await signIn(t, site, id);
     expect(await failure(me.client.members.deleteMyMember({ contentAssigneeId: '00000000-0000-0000-0000-000000000000' }))).toMatchObject({ status: 404, code: 'CONTENT_ASSIGNEE_NOT_FOUND' });
     await me.client.members.deleteMyMember({ contentAssigneeId: heir });
-    const deleted = (await events(site, id)).find((e) => e.type === 'member.deleted');
+    const deleted = (await outboxEvents(t, site, { entityId: id })).find((e) => e.type === 'member.deleted');
     expect(deleted?.payload).toMatchObject({ memberId: id, contentAssigneeId: heir });
     expect(await failure(admin.members.getMember(id))).toMatchObject({ status: 404 });
   });
 
   it('a contributor cannot delete an owner; an owner can, but never the last one', async () => {
-    const s = await t.createSite();
-    const a = adminClient(s);
+    const { site: s, admin: a } = await newSite(t);
     const ownerA = await newMember(a);
     const ownerB = await newMember(a);
     const contributorId = await newMember(a);
@@ -284,8 +261,7 @@ describe('deleting members', () => {
   });
 
   it('two owners deleting each other at once leave exactly one owner', async () => {
-    const s = await t.createSite();
-    const a = adminClient(s);
+    const { site: s, admin: a } = await newSite(t);
     const ownerA = await newMember(a);
     const ownerB = await newMember(a);
     await setRole(t, s, ownerA, 'OWNER');
@@ -310,8 +286,7 @@ describe('deleting members', () => {
   });
 
   it('deletes in bulk by filter and search, sparing the caller', async () => {
-    const s = await t.createSite();
-    const a = adminClient(s);
+    const { site: s, admin: a } = await newSite(t);
     await newMember(a, { nickname: 'Temp One' });
     await newMember(a, { nickname: 'Temp Two' });
     const keep = await newMember(a, { nickname: 'Keeper' });

@@ -2,35 +2,19 @@
  * The social parts through the official `@wix/members` modules: badges, member followers,
  * member reports and members about.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
-import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
-import { adminClient, failure, newMember, setRole, signIn, visitorClient, type MembersClient, type SignedInMember } from '../../test/members.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestSite } from '../../test/harness.js';
+import {
+  eventTypes, failure, membersTestApp, newMember, newSite, setRole, signIn, visitorClient, type MembersClient, type SignedInMember,
+} from '../../test/members.js';
 
-let t: TestApp;
-let wixFetch: ReturnType<typeof redirectWixFetch>;
-
-beforeAll(async () => {
-  t = await testApp();
-  wixFetch = redirectWixFetch(await listen(t.app));
-});
-afterAll(async () => {
-  wixFetch.restore();
-  await t.close();
-});
-
-async function eventTypes(site: TestSite, entityType: string): Promise<string[]> {
-  const rows = await t.db.query<{ type: string }>(
-    'SELECT type FROM outbox_events WHERE site_id = $1 AND entity_type = $2 ORDER BY created_at, event_id', [site.siteId, entityType]);
-  return rows.map((r) => r.type);
-}
+const t = membersTestApp();
 
 describe('badges', () => {
   let site: TestSite;
   let admin: MembersClient;
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
   });
 
   it('defines, updates, lists, reorders and deletes badges', async () => {
@@ -50,7 +34,7 @@ describe('badges', () => {
     expect(listed.metadata).toMatchObject({ total: 3, count: 2 });
     await admin.badges.deleteBadge(twin._id as string);
     expect(await failure(admin.badges.getBadge(twin._id as string))).toMatchObject({ status: 404, code: 'BADGE_NOT_FOUND' });
-    expect(await eventTypes(site, 'badge')).toEqual(expect.arrayContaining(['badge.created', 'badge.updated', 'badge.deleted']));
+    expect(await eventTypes(t, site, { entityType: 'badge' })).toEqual(expect.arrayContaining(['badge.created', 'badge.updated', 'badge.deleted']));
   });
 
   it('refuses a badge without a title or with a bad colour', async () => {
@@ -77,7 +61,7 @@ describe('badges', () => {
     await admin.badges.unassignBadge(id, [b]);
     expect((await admin.badges.listMembersByBadge(id, { paging: { limit: 1, offset: 1 } })).memberIds).toEqual([[a, hidden].sort()[1]]);
     expect(await failure(admin.badges.assignBadge(id, ['00000000-0000-0000-0000-000000000009']))).toMatchObject({ status: 404, code: 'MEMBER_NOT_FOUND' });
-    expect(await eventTypes(site, 'badge')).toEqual(expect.arrayContaining(['badge.assigned', 'badge.unassigned']));
+    expect(await eventTypes(t, site, { entityType: 'badge' })).toEqual(expect.arrayContaining(['badge.assigned', 'badge.unassigned']));
   });
 
   it('lets only admins define or assign badges', async () => {
@@ -99,8 +83,7 @@ describe('followers', () => {
   let bob: SignedInMember;
   let cat: SignedInMember;
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
     ann = await signIn(t, site, await newMember(admin, { nickname: 'Ann' }));
     bob = await signIn(t, site, await newMember(admin, { nickname: 'Bob' }));
     cat = await signIn(t, site, await newMember(admin, { nickname: 'Cat' }));
@@ -119,7 +102,7 @@ describe('followers', () => {
     await cat.client.memberFollowers.unfollowMember(bob.memberId);
     await cat.client.memberFollowers.unfollowMember(bob.memberId);
     expect((await admin.memberFollowers.listMemberFollowers(bob.memberId)).memberIds).toEqual([ann.memberId]);
-    const types = await eventTypes(site, 'follow');
+    const types = await eventTypes(t, site, { entityType: 'follow' });
     expect(types.filter((e) => e === 'follow.member_followed')).toHaveLength(3);
     expect(types.filter((e) => e === 'follow.member_unfollowed')).toHaveLength(1);
   });
@@ -165,8 +148,7 @@ describe('member reports', () => {
   let site: TestSite;
   let admin: MembersClient;
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
   });
 
   it('reports a member once while the report is open, for each reason', async () => {
@@ -184,7 +166,7 @@ describe('member reports', () => {
     const reviewed = await t.app.inject({ method: 'POST', url: `/members/v1/member-reports/members/${target}/mark-as-reviewed`, headers: { authorization: site.apiKey, 'wix-site-id': site.siteId }, payload: {} });
     expect(reviewed.json().reportedMember).toMatchObject({ reportedMemberId: target, reportCount: '5', reviewed: true });
     await reporter.client.memberReport.reportMember({ reportedMemberId: target, reason: { category: 'OTHER' } });
-    expect(await eventTypes(site, 'member_report')).toEqual(expect.arrayContaining(['member_report.created', 'member_report.reported_member_created']));
+    expect(await eventTypes(t, site, { entityType: 'member_report' })).toEqual(expect.arrayContaining(['member_report.created', 'member_report.reported_member_created']));
   });
 
   it('refuses reporting oneself, a blocked member or an unknown category', async () => {
@@ -199,8 +181,7 @@ describe('member reports', () => {
   });
 
   it('lets admins query reports and reported members, and delete a member\'s reports', async () => {
-    const s = await t.createSite();
-    const a = adminClient(s);
+    const { site: s, admin: a } = await newSite(t);
     const target = await newMember(a);
     const other = await newMember(a);
     for (let i = 0; i < 3; i++) {
@@ -230,8 +211,7 @@ describe('members about', () => {
   let admin: MembersClient;
   const doc = (text: string) => ({ nodes: [{ type: 'PARAGRAPH' as const, id: 'p1', nodes: [{ type: 'TEXT' as const, id: 't1', nodes: [], textData: { text, decorations: [] } }] }] });
   beforeAll(async () => {
-    site = await t.createSite();
-    admin = adminClient(site);
+    ({ site, admin } = await newSite(t));
   });
 
   it('a member writes, revises and deletes their about; others read it', async () => {
@@ -252,7 +232,7 @@ describe('members about', () => {
     expect(await failure(other.client.membersAbout.deleteMemberAbout(created._id as string))).toMatchObject({ status: 403 });
     await me.client.membersAbout.deleteMemberAbout(created._id as string);
     expect((await me.client.membersAbout.getMyMemberAbout()).memberAbout).toBeUndefined();
-    expect(await eventTypes(site, 'member_about')).toEqual(['member_about.created', 'member_about.updated', 'member_about.deleted']);
+    expect(await eventTypes(t, site, { entityType: 'member_about' })).toEqual(['member_about.created', 'member_about.updated', 'member_about.deleted']);
   });
 
   it('hides a private member\'s about from others and refuses bad documents', async () => {
