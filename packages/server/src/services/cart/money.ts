@@ -24,6 +24,8 @@ export interface WireMoney {
 const CURRENCY_CODE = /^[A-Za-z]{3}$/;
 const exponents = new Map<string, number>();
 const displayFormats = new Map<string, Intl.NumberFormat>();
+const formattedStrings = new Map<string, string>();
+const FORMATTED_STRINGS_KEPT = 10_000;
 
 /** The currency's ISO code in upper case; throws MoneyError(CURRENCY) for anything else. */
 export function normalizeCurrency(currency: string): string {
@@ -99,12 +101,19 @@ export function formatAmount(minor: bigint, currency: string): string {
 export function formattedAmount(minor: bigint, currency: string, locale = 'en-US'): string {
   const code = normalizeCurrency(currency);
   const key = `${locale}|${code}`;
+  // Prices repeat (the same unit prices and totals on every cart page): remember the strings.
+  const shownKey = `${key}|${minor}`;
+  const shown = formattedStrings.get(shownKey);
+  if (shown !== undefined) return shown;
   let format = displayFormats.get(key);
   if (!format) {
     format = new Intl.NumberFormat(locale, { style: 'currency', currency: code });
     displayFormats.set(key, format);
   }
-  return format.format(formatAmount(minor, code) as `${number}`);
+  const text = format.format(formatAmount(minor, code) as `${number}`);
+  if (formattedStrings.size >= FORMATTED_STRINGS_KEPT) formattedStrings.clear();
+  formattedStrings.set(shownKey, text);
+  return text;
 }
 
 /** The wire's money object; this server does not convert currencies, so converted equals amount. */
