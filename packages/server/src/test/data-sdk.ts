@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { createClient, ApiKeyStrategy, OAuthStrategy, TokenRole, type Tokens } from '@wix/sdk';
 import { items, collections, indexes } from '@wix/data';
 import type { TestSite } from './harness.js';
+import { listen, redirectWixFetch } from './wix-fetch.js';
 
 /** A custom API host: module calls use the `/_api/cloud-data/…` prefix there (wire reference §1.2). */
 export const API_HOST = 'api.bodega.test';
@@ -19,30 +20,9 @@ export interface SdkServer {
 }
 
 export async function serveForSdk(app: FastifyInstance): Promise<SdkServer> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('the test server has no port');
-  const origin = `http://127.0.0.1:${address.port}`;
-  const origins = ['https://www.wixapis.com', 'https://edge.wixapis.com', `https://${API_HOST}`];
-  const realFetch = globalThis.fetch;
-  const calls: string[] = [];
-  const redirected = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const from = origins.find((candidate) => url.startsWith(candidate));
-    if (from === undefined) return realFetch(input, init);
-    const local = origin + url.slice(from.length);
-    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
-    calls.push(`${method} ${url.slice(from.length).split('?')[0]}`);
-    return input instanceof Request ? realFetch(new Request(local, input), init) : realFetch(local, init);
-  };
-  globalThis.fetch = redirected;
-  return {
-    origin,
-    calls,
-    restore() {
-      globalThis.fetch = realFetch;
-    },
-  };
+  const origin = await listen(app);
+  const { calls, restore } = redirectWixFetch(origin, [`https://${API_HOST}`]);
+  return { origin, calls, restore };
 }
 
 const modules = { items, collections, indexes };

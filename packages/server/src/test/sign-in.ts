@@ -12,6 +12,7 @@ import type { CaptchaProvider } from '../platform/config.js';
 import type { Db } from '../platform/db.js';
 import type { CreateSiteInput } from '../services/sites/service.js';
 import { testDb, type TestSite } from './harness.js';
+import { redirectWixFetch } from './wix-fetch.js';
 
 export interface SignInAppOptions {
   now?: () => Date;
@@ -203,15 +204,5 @@ function mimePart(raw: string, contentType: string): string {
  * https://edge.wixapis.com go to `baseUrl` instead. Returns the function that restores fetch.
  */
 export function redirectWixApis(baseUrl: string): () => void {
-  const original = globalThis.fetch;
-  const rewrite = (url: string) => url.replace(/^https:\/\/(www|edge)\.wixapis\.com/, baseUrl);
-  const patched: typeof fetch = (input, init) => {
-    if (typeof input === 'string') return original(rewrite(input), init);
-    if (input instanceof URL) return original(rewrite(input.href), init);
-    return original(new Request(rewrite(input.url), input), init);
-  };
-  globalThis.fetch = patched;
-  return () => {
-    globalThis.fetch = original;
-  };
+  return redirectWixFetch(baseUrl).restore;
 }

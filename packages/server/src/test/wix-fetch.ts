@@ -5,6 +5,7 @@
  */
 const WIX_ORIGINS = ['https://www.wixapis.com', 'https://edge.wixapis.com'];
 
+/** Rewrites the official SDK's origins (and `extraOrigins`) to `localOrigin`; `calls` records "METHOD /path". */
 export function redirectWixFetch(localOrigin: string, extraOrigins: string[] = []): { restore(): void; calls: string[] } {
   const realFetch = globalThis.fetch;
   const origins = [...WIX_ORIGINS, ...extraOrigins];
@@ -14,7 +15,7 @@ export function redirectWixFetch(localOrigin: string, extraOrigins: string[] = [
     const origin = origins.find((o) => url.startsWith(o));
     if (!origin) return realFetch(input, init);
     const local = localOrigin + url.slice(origin.length);
-    calls.push(`${init?.method ?? (input instanceof Request ? input.method : 'GET')} ${url.slice(origin.length)}`);
+    calls.push(`${init?.method ?? (input instanceof Request ? input.method : 'GET')} ${url.slice(origin.length).split('?')[0]}`);
     if (input instanceof Request) return realFetch(new Request(local, input), init);
     return realFetch(local, init);
   }) as typeof fetch;
