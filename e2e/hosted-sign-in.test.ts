@@ -5,25 +5,23 @@
  * Needs `npm run build` (apps/web/dist) and Debian's Chromium at /usr/bin/chromium.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type BrowserContext } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchChromium, type Chromium } from './chromium.js';
 import { createClient, OAuthStrategy } from '@wix/sdk';
 import { redirectWixApis, signInApp, type SignInApp } from '../packages/server/src/test/sign-in.js';
 import type { TestSite } from '../packages/server/src/test/harness.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const WEB_DIR = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
-const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`Skipping the hosted sign-in browser test: ${CHROMIUM} is missing (apt-get install chromium).`);
 
 describe.skipIf(!hasChromium)('hosted sign-in page in Chromium', () => {
   let t: SignInApp;
   let site: TestSite;
   let browser: BrowserContext;
-  let profileDir: string;
+  let chromiumHandle: Chromium | undefined;
   let restoreFetch: () => void;
 
   beforeAll(async () => {
@@ -31,19 +29,14 @@ describe.skipIf(!hasChromium)('hosted sign-in page in Chromium', () => {
     t = await signInApp({ listen: true, webDir: WEB_DIR });
     restoreFetch = redirectWixApis(t.url);
     site = await t.createSite({ signupPolicy: 'open' });
-    profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-chromium-'));
-    browser = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    chromiumHandle = await launchChromium();
+    browser = chromiumHandle.context;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromiumHandle?.close();
     restoreFetch?.();
     await t?.close();
-    if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
   });
 
   async function startLogin() {

@@ -6,20 +6,17 @@
  * time-out shortened through `silentSignIn.timeoutMs`.
  * Needs Debian's Chromium at /usr/bin/chromium (never `npx playwright install`).
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from 'esbuild';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, hasChromium, launchChromium, type Chromium } from './chromium.js';
 import { createClient, OAuthStrategy, type Tokens } from '@bodega/sdk';
 import type * as Sdk from '@bodega/sdk';
 import { PASSWORD, sessionTokenOf, startServer, uniqueEmail, type Server, type TestSite } from '../packages/sdk/integration/support.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SDK_ENTRY = fileURLToPath(new URL('../packages/sdk/src/index.ts', import.meta.url));
-const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`Skipping the SDK silent sign-in browser test: ${CHROMIUM} is missing.`);
 
 /** What the test page puts on `window`. */
@@ -46,7 +43,7 @@ describe.skipIf(!hasChromium)('@bodega/sdk silent sign-in in Chromium', () => {
   let server: Server;
   let site: TestSite;
   let browser: BrowserContext;
-  let profileDir: string;
+  let chromiumHandle: Chromium | undefined;
 
   beforeAll(async () => {
     const script = await bundleSdk();
@@ -58,18 +55,13 @@ describe.skipIf(!hasChromium)('@bodega/sdk silent sign-in in Chromium', () => {
       },
     });
     site = await server.createSite({ signupPolicy: 'open' });
-    profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-sdk-chromium-'));
-    browser = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    chromiumHandle = await launchChromium();
+    browser = chromiumHandle.context;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await chromiumHandle?.close();
     await server?.close();
-    if (profileDir) fs.rmSync(profileDir, { recursive: true, force: true });
   });
 
   async function sdkPage(): Promise<Page> {
