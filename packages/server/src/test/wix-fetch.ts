@@ -5,22 +5,29 @@
  */
 const WIX_ORIGINS = ['https://www.wixapis.com', 'https://edge.wixapis.com'];
 
-/** Rewrites the official SDK's origins (and `extraOrigins`) to `localOrigin`; `calls` records "METHOD /path". */
-export function redirectWixFetch(localOrigin: string, extraOrigins: string[] = []): { restore(): void; calls: string[] } {
+/**
+ * Rewrites the official SDK's origins (and `extraOrigins`) to `localOrigin`. `calls` records
+ * "METHOD /path" of each redirected request, `urls` the same with its query string.
+ */
+export function redirectWixFetch(localOrigin: string, extraOrigins: string[] = []): { restore(): void; calls: string[]; urls: string[] } {
   const realFetch = globalThis.fetch;
   const origins = [...WIX_ORIGINS, ...extraOrigins];
   const calls: string[] = [];
+  const urls: string[] = [];
   globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const origin = origins.find((o) => url.startsWith(o));
     if (!origin) return realFetch(input, init);
     const local = localOrigin + url.slice(origin.length);
-    calls.push(`${init?.method ?? (input instanceof Request ? input.method : 'GET')} ${url.slice(origin.length).split('?')[0]}`);
+    const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+    urls.push(`${method} ${url.slice(origin.length)}`);
+    calls.push(`${method} ${url.slice(origin.length).split('?')[0]}`);
     if (input instanceof Request) return realFetch(new Request(local, input), init);
     return realFetch(local, init);
   }) as typeof fetch;
   return {
     calls,
+    urls,
     restore() {
       globalThis.fetch = realFetch;
     },

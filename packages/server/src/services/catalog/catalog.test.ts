@@ -209,7 +209,7 @@ describe('query-platformized', () => {
     const one = await client.products.getProduct(page.items[0]._id as string);
     expect(one.product).toMatchObject({ name: 'Apple', priceData: { price: 3 } });
     await expect(client.products.getProduct('00000000-0000-0000-0000-00000000dead')).rejects.toMatchObject({ details: { applicationError: { code: 'PRODUCT_NOT_FOUND' } } });
-    expect(wixFetch.calls.some((c) => c.startsWith('GET /stores-reader/v1/products/query-platformized?.r='))).toBe(true);
+    expect(wixFetch.urls.some((c) => c.startsWith('GET /stores-reader/v1/products/query-platformized?.r='))).toBe(true);
   });
 
   it('serves the official module with an API key: create, update and delete', async () => {
