@@ -11,6 +11,7 @@ import type { Config } from './platform/config.js';
 import { ApiError, registerErrorHandling, type NotFoundFallback } from './platform/errors.js';
 import { registerCallerCheck } from './platform/caller.js';
 import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/query-string.js';
+import { refuseNulCharacters } from './platform/text.js';
 import { SitesService } from './services/sites/service.js';
 import { OAuthService } from './services/oauth/service.js';
 import { oauthRoutes, type GrantHandler } from './services/oauth/routes.js';
@@ -105,6 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   registerCallerCheck(app, services.oauth.callerResolver(), now);
+  // Before any schema or service sees the input: PostgreSQL cannot store NUL in text or jsonb.
+  app.addHook('preValidation', refuseNulCharacters);
 
   app.get('/healthz', async () => {
     await deps.db.query('SELECT 1');

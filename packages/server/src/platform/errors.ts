@@ -150,6 +150,11 @@ export function toApiError(error: unknown): ApiError {
   if (fe && Array.isArray(fe.validation)) {
     return ApiError.validation(violationsFromSchema(fe.validation, fe.validationContext ?? 'body'));
   }
+  // A value PostgreSQL refuses (SQLSTATE class 22: bad text, out-of-range number or date) is the
+  // caller's input, whichever service let it through: a 400, never a 500.
+  if (fe && typeof fe.code === 'string' && /^22[0-9A-Z]{3}$/.test(fe.code)) {
+    return new ApiError(400, 'INVALID_VALUE', 'A value in the request cannot be stored or compared');
+  }
   const known = fe?.code ? FRAMEWORK_CODES[fe.code] : undefined;
   if (known) return new ApiError(known.status, known.code, known.message);
   if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {

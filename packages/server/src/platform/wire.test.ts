@@ -24,6 +24,10 @@ beforeAll(async () => {
       app.get('/v1/fail/application', async () => {
         throw new ApiError(409, 'SLUG_TAKEN', 'The slug is taken', { slug: 'x' });
       });
+      app.post('/v1/fail/database-value', async (req) => {
+        const { when } = req.body as { when: string };
+        return t.db.query('SELECT $1::timestamptz AS at', [when]);
+      });
       app.get('/v1/fail/crash', async () => {
         throw new Error('secret internal detail');
       });
@@ -139,6 +143,23 @@ describe('wire rules', () => {
       message: 'The slug is taken',
       details: { applicationError: { code: 'SLUG_TAKEN', description: 'The slug is taken', data: { slug: 'x' } } },
     });
+  });
+
+  it('refuses a NUL character anywhere in a request, naming the field, before any route sees it', async () => {
+    const inBody = await t.app.inject({ method: 'POST', url: '/oauth2/token', payload: { clientId: 'a\u0000b', grantType: 'anonymous' } });
+    expect(inBody.statusCode).toBe(400);
+    expect(inBody.json().details.validationError.fieldViolations[0]).toMatchObject({ field: 'clientId', violatedRule: 'FORMAT' });
+    const nestedKey = await t.app.inject({ method: 'POST', url: '/v1/void', payload: { a: [{ 'b\u0000': 1 }] } });
+    expect(nestedKey.json().details.validationError.fieldViolations[0].field).toBe('a[0].b\u0000');
+    const inQuery = await t.app.inject({ method: 'GET', url: '/v1/echo?id=a%00b' });
+    expect(inQuery.statusCode).toBe(400);
+    expect(inQuery.json().details.validationError.fieldViolations[0].field).toBe('id');
+  });
+
+  it('answers a value the database refuses with a 400, not a 500', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/fail/database-value', payload: { when: 'not a date' } });
+    expect(res.statusCode).toBe(400);
+    expectApplicationError(res.json(), 'INVALID_VALUE');
   });
 
   it('hides the cause of an unexpected failure', async () => {

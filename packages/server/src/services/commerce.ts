@@ -2,7 +2,6 @@
 // them with one field and one registration.
 import type { FastifyInstance } from 'fastify';
 import type { Db, Queryable } from '../platform/db.js';
-import { ApiError } from '../platform/errors.js';
 import type { SitesService } from './sites/service.js';
 import { CatalogService } from './catalog/service.js';
 import { catalogRoutes } from './catalog/routes.js';
@@ -38,23 +37,8 @@ export function mergeCartsAtSignIn(commerce: CommerceServices, identity: Visitor
   identity.onVisitorBecameMember((tx, siteId, visitorId, memberId) => commerce.cart.mergeVisitorCart(tx, siteId, visitorId, memberId));
 }
 
-/** Where a NUL character hides in a request, if anywhere (PostgreSQL text and jsonb cannot hold it). */
-function nulAt(value: unknown, path: string, depth = 0): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path || 'request' : undefined;
-  if (depth > 64 || value === null || typeof value !== 'object') return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const at = key.includes('\u0000') ? `${path}.${key}` : nulAt(child, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key, depth + 1);
-    if (at) return at;
-  }
-  return undefined;
-}
-
 export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
   return async (app: FastifyInstance) => {
-    app.addHook('preValidation', async (req) => {
-      const field = nulAt(req.params, '') ?? nulAt(req.query, '') ?? nulAt(req.body, '');
-      if (field) throw ApiError.validation([{ field, rule: 'FORMAT', description: 'must not contain the NUL character' }]);
-    });
     await app.register(catalogRoutes(commerce.catalog, publicUrl));
     await app.register(cartRoutes(commerce.cart, publicUrl));
     await app.register(checkoutRoutes(commerce.checkout, commerce.cart, publicUrl));

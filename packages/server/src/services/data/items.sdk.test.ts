@@ -205,9 +205,9 @@ describe('input the database would refuse is the caller\'s error, never a 500', 
     t.app.inject({ method: 'POST', url, headers: { authorization: site.apiKey, 'wix-site-id': site.siteId }, payload });
 
   it.each<[string, string, Record<string, unknown>, string]>([
-    ['a NUL character in an item', '/wix-data/v2/items', { dataCollectionId: 'Notes', dataItem: { data: { title: 'a\u0000b' } } }, 'WDE0913'],
-    ['a NUL character in an id', '/wix-data/v2/items/remove', { dataCollectionId: 'Notes', dataItemId: 'a\u0000b' }, 'WDE0913'],
-    ['a NUL character in a filter', '/wix-data/v2/items/count', { dataCollectionId: 'Notes', filter: { title: 'a\u0000b' } }, 'WDE0913'],
+    ['a NUL character in an item', '/wix-data/v2/items', { dataCollectionId: 'Notes', dataItem: { data: { title: 'a\u0000b' } } }, 'INVALID_ARGUMENT'],
+    ['a NUL character in an id', '/wix-data/v2/items/remove', { dataCollectionId: 'Notes', dataItemId: 'a\u0000b' }, 'INVALID_ARGUMENT'],
+    ['a NUL character in a filter', '/wix-data/v2/items/count', { dataCollectionId: 'Notes', filter: { title: 'a\u0000b' } }, 'INVALID_ARGUMENT'],
     [
       'an increment past the largest number',
       '/wix-data/v2/items/patch',

@@ -7,7 +7,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Static, TSchema } from 'typebox';
 import { ALL_CALLERS, BACK_OFFICE, type CallerKind } from '../../platform/caller.js';
-import { ApiError } from '../../platform/errors.js';
 import * as s from './schemas.js';
 import type { MembersServices } from './service.js';
 
@@ -26,28 +25,9 @@ const query = <T extends TSchema>(req: FastifyRequest, _schema: T) => req.query 
 const idOf = (req: FastifyRequest) => (req.params as s.IdParams).id;
 const memberIdOf = (req: FastifyRequest) => (req.params as s.MemberIdParams).memberId;
 
-/** The path of the first string (or key) holding a NUL character, which PostgreSQL text cannot store. */
-export function findNul(value: unknown, path: string, depth = 0): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (depth > 64 || typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-    if (key.includes('\u0000')) return at;
-    const found = findNul(item, at, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-}
-
 export function membersRoutes(services: MembersServices) {
   return async (app: FastifyInstance) => {
     const { members, customFields, badges, followers, reports, abouts } = services;
-    // Scoped to this plugin's routes: refuse NUL characters before anything reaches the database.
-    app.addHook('preValidation', async (req) => {
-      const field = findNul(req.params, '') ?? findNul(req.query, '') ?? findNul(req.body, '');
-      if (field !== undefined) throw ApiError.validation([{ field: field || 'body', rule: 'FORMAT', description: 'must not contain NUL characters' }]);
-    });
-
     // ─── members ───────────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v1/members')) {
       const byId = { params: s.IdParams };
