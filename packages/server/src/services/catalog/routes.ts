@@ -275,27 +275,15 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
           return {};
         },
       },
-      {
-        method: 'DELETE', path: '/products/:id/options', callers: BACK_OFFICE, params: IdParams,
-        handler: async (req) => {
-          await catalog.clearField(req.ctx, params(req).id, 'options');
-          return {};
-        },
-      },
-      {
-        method: 'POST', path: '/products/:id/remove-ribbon', callers: BACK_OFFICE, params: IdParams,
-        handler: async (req) => {
-          await catalog.clearField(req.ctx, params(req).id, 'ribbon');
-          return {};
-        },
-      },
-      {
-        method: 'POST', path: '/products/:id/remove-brand', callers: BACK_OFFICE, params: IdParams,
-        handler: async (req) => {
-          await catalog.clearField(req.ctx, params(req).id, 'brand');
-          return {};
-        },
-      },
+      // Three calls that each empty one field of a product.
+      ...([['DELETE', '/products/:id/options', 'options'], ['POST', '/products/:id/remove-ribbon', 'ribbon'], ['POST', '/products/:id/remove-brand', 'brand']] as const)
+        .map(([method, path, field]): Route => ({
+          method, path, callers: BACK_OFFICE, params: IdParams,
+          handler: async (req) => {
+            await catalog.clearField(req.ctx, params(req).id, field);
+            return {};
+          },
+        })),
       {
         method: 'POST', path: '/collections', callers: BACK_OFFICE, body: CollectionBody,
         handler: async (req) => {
