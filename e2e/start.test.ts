@@ -84,6 +84,8 @@ describe('npm start', { timeout: 120_000 }, () => {
     expect(asset).toBeDefined();
     const js = await fetch(`${base}${asset}`);
     expect(js.status).toBe(200);
+    // Read it whole: an unread body leaves the connection busy, and a busy connection holds up shutdown.
+    expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(0);
     const deepLink = await fetch(`${base}/account/orders`, { headers: { accept: 'text/html' } });
     expect(await deepLink.text()).toContain('<div id="root">');
   });

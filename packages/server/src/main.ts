@@ -6,6 +6,7 @@ import { migrate } from './platform/migrate.js';
 import { buildApp } from './app.js';
 import { seedDemoIfEmpty } from './demo.js';
 
+const SHUTDOWN_GRACE_MS = 10_000;
 const WEB_DIR = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url));
 
 async function main(): Promise<void> {
@@ -30,7 +31,10 @@ async function main(): Promise<void> {
     );
   }
   const stop = async () => {
+    // Finish in-flight requests, but never wait forever on a client that stopped reading.
+    const deadline = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await app.close();
+    clearTimeout(deadline);
     await db.close();
     process.exit(0);
   };
