@@ -50,7 +50,10 @@ async function signIn(client: Storefront, email: string, password: string): Prom
   const state = (await client.auth.register({ email, password })) as { loginState: string; data?: { sessionToken?: string } };
   expect(state.loginState).toBe('SUCCESS');
   const oauthData = client.auth.generateOAuthData(`${t.url}/callback`);
-  const { authUrl } = await client.auth.getAuthUrl(oauthData, { prompt: 'none', responseMode: 'query', sessionToken: state.data?.sessionToken });
+  // getMemberTokensForDirectLogin does this in a browser iframe (web_message); SDK 1.9 reads
+  // opts.sessionToken though its typings leave it out, so the options go in as a variable.
+  const opts = { prompt: 'none' as const, responseMode: 'query' as const, sessionToken: state.data?.sessionToken };
+  const { authUrl } = await client.auth.getAuthUrl(oauthData, opts);
   const res = await fetch(authUrl, { redirect: 'manual' });
   expect(res.status).toBe(302);
   const { code, state: returned } = client.auth.parseFromUrl(res.headers.get('location') ?? '', 'query');
@@ -109,7 +112,7 @@ describe('a 2024 storefront through @wix/sdk 1.9', () => {
     const first = storefront(site);
     const tokens = await first.auth.generateVisitorTokens();
     first.auth.setTokens(tokens);
-    await first.currentCart.addToCurrentCart({ lineItems: [{ catalogReference: { appId: WIX_STORES_APP_ID, catalogItemId: p._id ?? p.id }, quantity: 2 }] });
+    await first.currentCart.addToCurrentCart({ lineItems: [{ catalogReference: { appId: WIX_STORES_APP_ID, catalogItemId: p.id }, quantity: 2 }] });
 
     // The next page load: the stored tokens, the access token expired.
     const expired: Tokens = { ...tokens, accessToken: { value: tokens.accessToken.value, expiresAt: Math.floor(Date.now() / 1000) - 10 } };

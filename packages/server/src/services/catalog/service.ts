@@ -3,7 +3,7 @@ import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
-import type { SitesService } from '../sites/service.js';
+import type { CatalogVersion, SitesService } from '../sites/service.js';
 import { formatDecimal, parseAmount, parseDecimal } from '../cart/money.js';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
@@ -192,6 +192,11 @@ export class CatalogService {
 
   async currency(siteId: string): Promise<string> {
     return (await this.sites.getActiveSite(siteId)).settings.currency;
+  }
+
+  /** Which catalog API generation the site's apps are told to use (catalogVersioning). */
+  async catalogVersion(siteId: string): Promise<CatalogVersion> {
+    return (await this.sites.getActiveSite(siteId)).settings.catalogVersion ?? 'V1_CATALOG';
   }
 
   // Products ------------------------------------------------------------------------------------
