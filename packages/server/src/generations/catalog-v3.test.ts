@@ -115,7 +115,7 @@ describe('the V3 catalog through the official packages', () => {
       lineItems: [{ catalogReference: { appId: STORES_APP_ID, catalogItemId: product._id as string, options: { variantId: medium?._id } }, quantity: 2 }],
     });
     const cart = await sf.currentCart.getCurrentCart();
-    expect(cart.lineItems.map((l) => [l.productName?.original, l.price?.amount, l.quantity])).toEqual([['Summer Tee', '25.00', 2]]);
+    expect((cart.lineItems ?? []).map((l) => [l.productName?.original, l.price?.amount, l.quantity])).toEqual([['Summer Tee', '25.00', 2]]);
     const { checkoutId } = await sf.currentCart.createCheckoutFromCurrentCart({ channelType: currentCart.ChannelType.WEB });
     await sf.checkout.updateCheckout(checkoutId as string, { buyerInfo: { email: 'v3@example.com' }, shippingInfo: { shippingDestination: { address: NEW_YORK } } });
     const { orderId } = await sf.checkout.createOrder(checkoutId as string);
