@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyStrategy, createClient, OAuthStrategy } from '@wix/sdk';
-import { catalogVersioning, inventoryItemsV3, productsV3, readOnlyVariantsV3 } from '@wix/stores';
+import { brandsV3, catalogVersioning, customizationsV3, inventoryItemsV3, productsV3, readOnlyVariantsV3, ribbonsV3 } from '@wix/stores';
 import { categories } from '@wix/categories';
 import { checkout, currentCart } from '@wix/ecom';
 import { testApp, type TestApp, type TestSite } from '../test/harness.js';
@@ -150,6 +150,28 @@ describe('the V3 catalog through the official packages', () => {
     const v1 = await t.app.inject({ method: 'GET', url: `/stores-reader/v1/products/${mug.id}`, headers: apiKey(site) });
     expect(v1.json().product).toMatchObject({ name: 'Big Mug', stock: { quantity: 12 } });
     expect((await a.productsV3.countProducts()).count).toBe(1);
+  });
+
+  it('lists ribbons, brands and customizations from the products that carry them', async () => {
+    const site = await t.createSite();
+    await seedV3(site);
+    await createProduct(t.app, site, { name: 'Mug', priceData: { price: 9 }, ribbon: 'Sale', brand: 'Clayworks', customTextFields: [{ title: 'Engraving', maxLength: 20 }] });
+    await createProduct(t.app, site, { name: 'Bowl', priceData: { price: 7 }, ribbon: 'Sale' });
+    const a = createClient({ modules: { ribbonsV3, brandsV3, customizationsV3, productsV3 }, auth: ApiKeyStrategy({ apiKey: site.apiKey, siteId: site.siteId }) });
+    const ribbons = await a.ribbonsV3.queryRibbons().find();
+    expect(ribbons.items.map((r) => [r.name, r.assignedProductCount])).toEqual([['Sale', 2]]);
+    const sale = await a.ribbonsV3.getOrCreateRibbon('Sale');
+    expect(sale.ribbon?._id).toBe(ribbons.items[0]._id);
+    expect((await a.ribbonsV3.getRibbon(ribbons.items[0]._id as string)).name).toBe('Sale');
+    const brands = await a.brandsV3.queryBrands().find();
+    expect(brands.items.map((b) => b.name)).toEqual(['Clayworks']);
+    const custom = await a.customizationsV3.queryCustomizations().find();
+    expect(custom.items.map((c) => [c.name, c.customizationType, c.customizationRenderType])).toEqual([
+      ['Size', 'PRODUCT_OPTION', 'TEXT_CHOICES'], ['Engraving', 'MODIFIER', 'FREE_TEXT'],
+    ]);
+    const tee = (await a.productsV3.getProductBySlug('summer-tee')).product;
+    expect(tee?.options?.[0]._id).toBe(custom.items[0]._id);
+    expect((await a.customizationsV3.getCustomization(custom.items[0]._id as string)).choicesSettings?.choices?.map((c) => c.name)).toEqual(['S', 'M']);
   });
 
   it('lists, reads and empties categories, which are the V1 collections', async () => {

@@ -423,6 +423,11 @@ export class CatalogService {
     return { items: products, total, limit, offset };
   }
 
+  /** The ribbons or brands on the site's products (the V3 ribbons and brands view). */
+  async productLabels(ctx: RequestContext, field: 'ribbon' | 'brand'): Promise<{ name: string; count: number }[]> {
+    return store.productLabels(this.db, ctx.siteId, field, isShopper(ctx));
+  }
+
   /** Which choices can still be bought given the ones picked so far, and the variant they make. */
   async optionsAvailability(ctx: RequestContext, productId: string, picked: Record<string, string>) {
     const product = await this.getProduct(ctx, productId);

@@ -19,8 +19,11 @@ import {
   pagingMetadata,
   parseInventoryItemId,
   STORES_TREE,
+  filterByIdAndName,
   toV3Category,
+  toV3Customizations,
   toV3InventoryItem,
+  toV3Label,
   toV3Product,
   toV3ReadOnlyVariant,
   v3ProductFilter,
@@ -340,6 +343,51 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string) {
     app.post('/stores/v3/inventory-items/query', { schema: { body: QueryRequest }, config: { callers: BACK_OFFICE } }, async (req) => queryInventory(req.ctx, req.body.query));
     app.get('/stores/v3/inventory-items/search', { schema: { querystring: SearchRequest }, config: { callers: BACK_OFFICE } }, async (req) => queryInventory(req.ctx, req.query.search));
     app.post('/stores/v3/inventory-items/search', { schema: { body: SearchRequest }, config: { callers: BACK_OFFICE } }, async (req) => queryInventory(req.ctx, req.body.search));
+
+    // Ribbons, brands and customizations: read from the products that carry them. Creating one
+    // names it (ids follow names); it lists once a product carries it. --------------------------
+    const labelKinds = [['ribbon', 'ribbons', 'ribbonName'], ['brand', 'brands', 'brandName']] as const;
+    for (const [kind, plural, nameKey] of labelKinds) {
+      const list = async (ctx: RequestContext) => (await catalog.productLabels(ctx, kind)).map((l) => toV3Label(kind, l));
+      const query = async (ctx: RequestContext, q: { filter?: unknown; sort?: unknown; cursorPaging?: { limit?: number | null; cursor?: string | null } | null } | undefined) => {
+        const state = pageState(q);
+        const all = filterByIdAndName(await list(ctx), state.filter);
+        const page = all.slice(state.offset, state.offset + state.limit);
+        return { [plural]: page, pagingMetadata: pagingMetadata(state, page.length, all.length) };
+      };
+      const named = async (ctx: RequestContext, name: string) => (await list(ctx)).find((l) => l.name === name) ?? toV3Label(kind, { name, count: 0 });
+      app.get(`/stores/v3/${plural}/query`, { schema: { querystring: QueryRequest }, config: { callers: ALL_CALLERS } }, async (req) => query(req.ctx, req.query.query));
+      app.post(`/stores/v3/${plural}/query`, { schema: { body: QueryRequest }, config: { callers: ALL_CALLERS } }, async (req) => query(req.ctx, req.body.query));
+      app.post(`/stores/v3/${plural}/count`, { schema: { body: CountRequest }, config: { callers: ALL_CALLERS } }, async (req) => ({ count: filterByIdAndName(await list(req.ctx), req.body.filter).length }));
+      app.get(`/stores/v3/${plural}/:id`, { schema: { params: IdParams }, config: { callers: ALL_CALLERS } }, async (req) => {
+        const found = (await list(req.ctx)).find((l) => l.id === req.params.id);
+        if (!found) throw ApiError.notFound(`${kind.toUpperCase()}_NOT_FOUND`, `No ${kind} ${req.params.id}`, { id: req.params.id });
+        return { [kind]: found };
+      });
+      app.post(`/stores/v3/${plural}`, { schema: { body: Type.Object({ [kind]: Type.Object({ name: Type.String({ minLength: 1, maxLength: kind === 'ribbon' ? 30 : 50 }) }) }) }, config: { callers: BACK_OFFICE } }, async (req) => {
+        const body: Record<string, { name: string } | undefined> = req.body;
+        return { [kind]: await named(req.ctx, body[kind]?.name ?? '') };
+      });
+      app.post(`/stores/v3/${plural}/get-or-create`, { schema: { body: Type.Object({ [nameKey]: Type.String({ minLength: 1, maxLength: kind === 'ribbon' ? 30 : 50 }) }) }, config: { callers: BACK_OFFICE } }, async (req) => {
+        const body: Record<string, string | undefined> = req.body;
+        return { [kind]: await named(req.ctx, body[nameKey] ?? '') };
+      });
+    }
+    const customizations = async (ctx: RequestContext) => toV3Customizations(await allProducts(ctx, undefined, VARIANT_SCAN));
+    const queryCustomizations = async (ctx: RequestContext, q: { filter?: unknown; cursorPaging?: { limit?: number | null; cursor?: string | null } | null } | undefined) => {
+      const state = pageState(q);
+      const all = filterByIdAndName(await customizations(ctx), state.filter);
+      const page = all.slice(state.offset, state.offset + state.limit);
+      return { customizations: page, pagingMetadata: pagingMetadata(state, page.length, all.length) };
+    };
+    app.get('/stores/v3/customizations/query', { schema: { querystring: QueryRequest }, config: { callers: ALL_CALLERS } }, async (req) => queryCustomizations(req.ctx, req.query.query));
+    app.post('/stores/v3/customizations/query', { schema: { body: QueryRequest }, config: { callers: ALL_CALLERS } }, async (req) => queryCustomizations(req.ctx, req.body.query));
+    app.post('/stores/v3/customizations/count', { schema: { body: CountRequest }, config: { callers: ALL_CALLERS } }, async (req) => ({ count: filterByIdAndName(await customizations(req.ctx), req.body.filter).length }));
+    app.get('/stores/v3/customizations/:id', { schema: { params: IdParams }, config: { callers: ALL_CALLERS } }, async (req) => {
+      const found = (await customizations(req.ctx)).find((c) => c.id === req.params.id);
+      if (!found) throw ApiError.notFound('CUSTOMIZATION_NOT_FOUND', `No customization ${req.params.id}`, { id: req.params.id });
+      return { customization: found };
+    });
 
     // Categories (@wix/categories, the @wix/stores tree): the catalog's collections -------------------
     app.post('/categories/v1/categories', { schema: { body: CategoryBody }, config: { callers: BACK_OFFICE } }, async (req) => {

@@ -2,8 +2,8 @@
  * The Stores V3 wire view of the one catalog (products, read-only variants, inventory items,
  * categories): V1 products shown and written in the V3 shapes the official packages
  * (`productsV3`, `readOnlyVariantsV3`, `inventoryItemsV3`, `@wix/categories`) send and read.
- * Pure: no I/O. Option, choice, modifier, brand and ribbon ids are derived from the product and
- * names, so they are stable without a table of their own.
+ * Pure: no I/O. Option, choice, modifier, brand and ribbon ids are derived from their names, so
+ * they are stable without a table of their own.
  */
 import { createHash } from 'node:crypto';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
@@ -44,9 +44,10 @@ export function derivedId(...parts: string[]): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-export const optionId = (productId: string, name: string) => derivedId('option', productId, name);
-export const choiceId = (productId: string, option: string, value: string) => derivedId('choice', productId, option, value);
-export const modifierId = (productId: string, title: string) => derivedId('modifier', productId, title);
+// Options and modifiers are site-wide customizations in V3, so their ids follow their names.
+export const optionId = (name: string) => derivedId('option', name);
+export const choiceId = (option: string, value: string) => derivedId('choice', option, value);
+export const modifierId = (title: string) => derivedId('modifier', title);
 export const brandId = (name: string) => derivedId('brand', name);
 export const ribbonId = (name: string) => derivedId('ribbon', name);
 
@@ -77,7 +78,7 @@ export function optionChoices(product: Product, variant: Variant) {
   return product.options.map((option) => {
     const value = variant.choices[option.name] ?? '';
     return {
-      optionChoiceIds: { optionId: optionId(product.id, option.name), choiceId: choiceId(product.id, option.name, value) },
+      optionChoiceIds: { optionId: optionId(option.name), choiceId: choiceId(option.name, value) },
       optionChoiceNames: { optionName: option.name, choiceName: value, renderType: renderType(option) },
     };
   });
@@ -135,12 +136,12 @@ export function toV3Product(product: Product, o: V3Options) {
     visibleInPos: product.visible,
     media: { ...(items[0] ? { main: items[0] } : {}), ...(fields.has('MEDIA_ITEMS_INFO') && { itemsInfo: { items } }) },
     options: product.options.map((option) => ({
-      id: optionId(product.id, option.name),
+      id: optionId(option.name),
       name: option.name,
       optionRenderType: renderType(option),
       choicesSettings: {
         choices: option.choices.map((c) => ({
-          choiceId: choiceId(product.id, option.name, c.value),
+          choiceId: choiceId(option.name, c.value),
           choiceType: option.optionType === 'color' ? 'ONE_COLOR' : 'CHOICE_TEXT',
           name: c.value,
           ...(option.optionType === 'color' ? { colorCode: c.description } : {}),
@@ -150,7 +151,7 @@ export function toV3Product(product: Product, o: V3Options) {
       },
     })),
     modifiers: product.customTextFields.map((f) => ({
-      id: modifierId(product.id, f.title),
+      id: modifierId(f.title),
       name: f.title,
       modifierRenderType: 'FREE_TEXT',
       mandatory: f.mandatory,
@@ -528,4 +529,78 @@ export function fieldSet(value: unknown): Set<string> {
   if (typeof value === 'string') return new Set([value]);
   if (Array.isArray(value)) return new Set(value.filter((v): v is string => typeof v === 'string'));
   return new Set();
+}
+
+// Ribbons, brands and customizations: what the products carry -------------------------------------
+
+export function toV3Label(kind: 'ribbon' | 'brand', label: { name: string; count: number }) {
+  return { id: kind === 'ribbon' ? ribbonId(label.name) : brandId(label.name), revision: '1', name: label.name, assignedProductCount: label.count };
+}
+
+/** The site's options and modifiers as V3 customizations, merged by name over the products. */
+export function toV3Customizations(products: readonly Product[]) {
+  const options = new Map<string, { option: ProductOption; values: Map<string, string>; count: number }>();
+  const modifiers = new Map<string, { field: CustomTextField; count: number }>();
+  for (const product of products) {
+    for (const option of product.options) {
+      const entry = options.get(option.name) ?? { option, values: new Map<string, string>(), count: 0 };
+      entry.count++;
+      for (const c of option.choices) if (!entry.values.has(c.value)) entry.values.set(c.value, c.description);
+      options.set(option.name, entry);
+    }
+    for (const field of product.customTextFields) {
+      const entry = modifiers.get(field.title) ?? { field, count: 0 };
+      entry.count++;
+      modifiers.set(field.title, entry);
+    }
+  }
+  return [
+    ...[...options.values()].map(({ option, values, count }) => ({
+      id: optionId(option.name),
+      revision: '1',
+      name: option.name,
+      customizationType: 'PRODUCT_OPTION',
+      customizationRenderType: renderType(option),
+      choicesSettings: {
+        choices: [...values].map(([value, description]) => ({
+          id: choiceId(option.name, value),
+          choiceType: option.optionType === 'color' ? 'ONE_COLOR' : 'CHOICE_TEXT',
+          key: value,
+          name: value,
+          ...(option.optionType === 'color' ? { colorCode: description } : {}),
+        })),
+      },
+      assignedProductsCount: count,
+    })),
+    ...[...modifiers.values()].map(({ field, count }) => ({
+      id: modifierId(field.title),
+      revision: '1',
+      name: field.title,
+      customizationType: 'MODIFIER',
+      customizationRenderType: 'FREE_TEXT',
+      freeTextInput: { minCharCount: 0, maxCharCount: field.maxLength, title: field.title, key: field.title },
+      assignedProductsCount: count,
+    })),
+  ];
+}
+
+/** Filters a derived list by `id` and `name` ($eq, $in, $startsWith), as the label queries allow. */
+export function filterByIdAndName<T extends { id: string; name: string }>(items: readonly T[], filter: unknown): T[] {
+  if (filter === undefined || filter === null) return [...items];
+  if (!isObject(filter)) throw new ApiError(400, 'INVALID_QUERY', 'A filter must be an object');
+  return items.filter((item) => Object.entries(filter).every(([key, condition]) => {
+    const field = key === '_id' ? 'id' : key;
+    if (field !== 'id' && field !== 'name') throw new ApiError(400, 'INVALID_QUERY', `"${key}" cannot be filtered on`);
+    const value = item[field];
+    if (!isObject(condition)) return value === condition;
+    return Object.entries(condition).every(([op, operand]) => {
+      switch (op) {
+        case '$eq': return value === operand;
+        case '$ne': return value !== operand;
+        case '$in': return Array.isArray(operand) && operand.includes(value);
+        case '$startsWith': return typeof operand === 'string' && value.toLowerCase().startsWith(operand.toLowerCase());
+        default: throw new ApiError(400, 'INVALID_QUERY', `The operator ${op} is not supported on "${key}"`);
+      }
+    });
+  }));
 }
