@@ -10,7 +10,7 @@ import { migrateDatabase } from './platform/pooler.js';
 import { BackupError, backup, restore } from './platform/backup.js';
 import { buildServices } from './app.js';
 import { seedDemoIfEmpty } from './demo.js';
-import type { SignupPolicy, SiteStatus } from './services/sites/service.js';
+import type { CatalogVersion, SignupPolicy, SiteStatus } from './services/sites/service.js';
 
 const USAGE = `Usage: npm run bodega -- <command>
 
@@ -20,7 +20,9 @@ const USAGE = `Usage: npm run bodega -- <command>
   restore --from FILE             load a backup into an empty DATA_DIR or database
   sites create --name N [--signup-policy open|email-verification|owner-approval]
                [--currency USD] [--status ENABLED|DEMO|PENDING]
-               [--owner-email E --owner-password W] [--allowed-origin O ...] [--json]
+               [--owner-email E --owner-password W] [--allowed-origin O ...] [--catalog v1|v3] [--json]
+  sites update --site S [--allowed-origin O ...] [--catalog v1|v3] [--json]
+                                  --allowed-origin replaces the site's allowed origins
   sites list [--json]
   sites set-status --site S --status ENABLED|DISABLED|PENDING|DEMO
   seed-demo                       create the demo site if the database has no site
@@ -44,6 +46,7 @@ function parse(argv: string[]) {
       'owner-email': { type: 'string' },
       'owner-password': { type: 'string' },
       'allowed-origin': { type: 'string', multiple: true },
+      catalog: { type: 'string' },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
       from: { type: 'string' },
@@ -53,7 +56,15 @@ function parse(argv: string[]) {
 
 type Parsed = ReturnType<typeof parse>;
 
-const COMMANDS = ['serve', 'backup', 'restore', 'migrate', 'sites create', 'sites list', 'sites set-status', 'seed-demo'];
+const COMMANDS = ['serve', 'backup', 'restore', 'migrate', 'sites create', 'sites update', 'sites list', 'sites set-status', 'seed-demo'];
+
+/** `--catalog v1|v3` as the catalog version setting. */
+function catalogVersion(value: string | undefined): CatalogVersion | undefined {
+  if (value === undefined) return undefined;
+  const version = ({ v1: 'V1_CATALOG', v3: 'V3_CATALOG' } as const)[value.toLowerCase() as 'v1' | 'v3'];
+  if (!version) throw new UsageError('--catalog takes v1 or v3');
+  return version;
+}
 
 /** Usage mistakes are found before the database is opened. */
 function checkUsage({ values, positionals }: Parsed): void {
@@ -65,6 +76,9 @@ function checkUsage({ values, positionals }: Parsed): void {
   if (command === 'sites set-status' && (!values.site || !values.status)) throw new UsageError('sites set-status needs --site and --status');
   if (command === 'backup' && !values.out) throw new UsageError('backup needs --out FILE');
   if (command === 'restore' && !values.from) throw new UsageError('restore needs --from FILE');
+  if (command === 'sites update' && !values.site) throw new UsageError('sites update needs --site');
+  if (command === 'sites update' && !values['allowed-origin'] && !values.catalog) throw new UsageError('sites update needs --allowed-origin or --catalog');
+  catalogVersion(values.catalog);
 }
 
 async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
@@ -86,6 +100,7 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
       ownerEmail: values['owner-email'],
       ownerPassword: values['owner-password'],
       allowedOrigins: values['allowed-origin'],
+      catalogVersion: catalogVersion(values.catalog),
     });
     const result = {
       siteId: created.site.siteId,
@@ -95,6 +110,7 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
       status: created.site.status,
       signupPolicy: created.site.settings.signupPolicy,
       currency: created.site.settings.currency,
+      catalogVersion: created.site.settings.catalogVersion ?? 'V1_CATALOG',
       ownerEmail: values['owner-email'],
     };
     out(json, result, `Created site ${result.siteId}\n  clientId: ${result.clientId}\n  apiKey:   ${result.apiKey}   (shown once)`);
@@ -104,6 +120,17 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
     const sites = await services.sites.listSites();
     const rows = await Promise.all(sites.map(async (s) => ({ siteId: s.siteId, name: s.name, status: s.status, clientIds: await services.sites.clientIds(s.siteId) })));
     out(json, { sites: rows }, rows.map((r) => `${r.siteId}  ${r.status.padEnd(8)}  ${r.name}  clientId ${r.clientIds.join(',')}`).join('\n') || 'No sites');
+    return;
+  }
+  if (command === 'sites' && sub === 'update') {
+    const siteId = values.site ?? '';
+    if (!(await services.sites.findSite(siteId))) throw new ApiError(404, 'SITE_NOT_FOUND', `No site ${siteId}`);
+    if (values['allowed-origin']) await services.sites.setAllowedOrigins(siteId, values['allowed-origin']);
+    const version = catalogVersion(values.catalog);
+    if (version) await services.sites.setCatalogVersion(siteId, version);
+    const settings = (await services.sites.findSite(siteId))?.settings;
+    const result = { siteId, allowedOrigins: settings?.allowedOrigins ?? [], catalogVersion: settings?.catalogVersion ?? 'V1_CATALOG' };
+    out(json, result, `Site ${siteId}\n  allowed origins: ${result.allowedOrigins.join(' ') || '(none)'}\n  catalog: ${result.catalogVersion}`);
     return;
   }
   if (command === 'sites' && sub === 'set-status') {
