@@ -8,8 +8,6 @@ import { migrate } from './platform/migrate.js';
 import { loadOperationsConfig } from './platform/ops-config.js';
 import { migrateDatabase } from './platform/pooler.js';
 import { BackupError, backup, restore } from './platform/backup.js';
-import { buildServices } from './app.js';
-import { seedDemoIfEmpty } from './demo.js';
 import type { CatalogVersion, SignupPolicy, SiteStatus } from './services/sites/service.js';
 
 const USAGE = `Usage: npm run bodega -- <command>
@@ -90,6 +88,9 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
     return;
   }
   await migrate(db);
+  // Loaded here, not at the top: `serve` should not load (and, under tsx, compile) the app twice.
+  const { buildServices } = await import('./app.js');
+  const { seedDemoIfEmpty } = await import('./demo.js');
   const services = buildServices(db, () => new Date());
   if (command === 'sites' && sub === 'create') {
     const created = await services.sites.createSite({
