@@ -1,15 +1,23 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { DbLockedError, openDb, type Db } from './platform/db.js';
 import { ApiError } from './platform/errors.js';
 import { migrate } from './platform/migrate.js';
+import { loadOperationsConfig } from './platform/ops-config.js';
+import { migrateDatabase } from './platform/pooler.js';
+import { BackupError, backup, restore } from './platform/backup.js';
 import { buildServices } from './app.js';
 import { seedDemoIfEmpty } from './demo.js';
 import type { CatalogVersion, SignupPolicy, SiteStatus } from './services/sites/service.js';
 
 const USAGE = `Usage: npm run bodega -- <command>
 
+  serve                           start the built server (npm run build first)
   migrate                         apply database migrations
+  backup --out FILE               save the whole database (works while the server runs)
+  restore --from FILE             load a backup into an empty DATA_DIR or database
   sites create --name N [--signup-policy open|email-verification|owner-approval]
                [--currency USD] [--status ENABLED|DEMO|PENDING]
                [--owner-email E --owner-password W] [--allowed-origin O ...] [--catalog v1|v3] [--json]
@@ -40,13 +48,15 @@ function parse(argv: string[]) {
       'allowed-origin': { type: 'string', multiple: true },
       catalog: { type: 'string' },
       json: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      from: { type: 'string' },
     },
   });
 }
 
 type Parsed = ReturnType<typeof parse>;
 
-const COMMANDS = ['migrate', 'sites create', 'sites update', 'sites list', 'sites set-status', 'seed-demo'];
+const COMMANDS = ['serve', 'backup', 'restore', 'migrate', 'sites create', 'sites update', 'sites list', 'sites set-status', 'seed-demo'];
 
 /** `--catalog v1|v3` as the catalog version setting. */
 function catalogVersion(value: string | undefined): CatalogVersion | undefined {
@@ -67,13 +77,15 @@ function checkUsage({ values, positionals }: Parsed): void {
   if (command === 'sites update' && !values.site) throw new UsageError('sites update needs --site');
   if (command === 'sites update' && !values['allowed-origin'] && !values.catalog) throw new UsageError('sites update needs --allowed-origin or --catalog');
   catalogVersion(values.catalog);
+  if (command === 'backup' && !values.out) throw new UsageError('backup needs --out FILE');
+  if (command === 'restore' && !values.from) throw new UsageError('restore needs --from FILE');
 }
 
 async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
   const [command, sub] = positionals;
   const json = values.json ?? false;
   if (command === 'migrate') {
-    const applied = await migrate(db);
+    const applied = await migrateDatabase(db, loadOperationsConfig(process.env));
     out(json, { applied }, applied.length ? `Applied ${applied.join(', ')}` : 'The database is up to date');
     return;
   }
@@ -144,7 +156,28 @@ async function main(): Promise<void> {
   }
   const parsed = parse(argv);
   checkUsage(parsed);
+  const [command] = parsed.positionals;
+  if (command === 'serve') {
+    // The compiled server, not this TypeScript: a restart costs no compile step.
+    const built = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+    if (!fs.existsSync(built)) throw new UsageError('The server is not built; run `npm run build` (or `npm start`, which builds when needed)');
+    await import(built);
+    return;
+  }
   const config = loadConfig(process.env);
+  if (command === 'backup' || command === 'restore') {
+    // pg_dump needs a session: it goes to the direct URL when a pooler sits in front.
+    const target = { databaseUrl: loadOperationsConfig(process.env).databaseDirectUrl ?? config.databaseUrl, dataDir: config.dataDir };
+    const json = parsed.values.json ?? false;
+    if (command === 'backup') {
+      await backup(target, parsed.values.out ?? '');
+      out(json, { out: parsed.values.out }, `Wrote the backup to ${parsed.values.out}`);
+    } else {
+      await restore(target, parsed.values.from ?? '');
+      out(json, { from: parsed.values.from }, `Restored ${parsed.values.from} into ${target.databaseUrl ? 'the database' : config.dataDir}`);
+    }
+    return;
+  }
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await run(parsed, db);
@@ -156,7 +189,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof UsageError) process.stderr.write(`bodega: ${error.message}\n\n${USAGE}\n`);
   else if (error instanceof ApiError) process.stderr.write(`bodega: ${error.message}\n`);
-  else if (error instanceof ConfigError || error instanceof DbLockedError) process.stderr.write(`bodega: ${error.message}\n`);
+  else if (error instanceof ConfigError || error instanceof DbLockedError || error instanceof BackupError) process.stderr.write(`bodega: ${error.message}\n`);
   else if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) process.stderr.write(`bodega: ${error.message}\n\n${USAGE}\n`);
   else process.stderr.write(`bodega: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
   process.exitCode = 1;
