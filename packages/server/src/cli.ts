@@ -74,11 +74,11 @@ function checkUsage({ values, positionals }: Parsed): void {
   if (command === 'sites create' && !values.name) throw new UsageError('sites create needs --name');
   if (values['owner-email'] && !values['owner-password']) throw new UsageError('--owner-email needs --owner-password');
   if (command === 'sites set-status' && (!values.site || !values.status)) throw new UsageError('sites set-status needs --site and --status');
+  if (command === 'backup' && !values.out) throw new UsageError('backup needs --out FILE');
+  if (command === 'restore' && !values.from) throw new UsageError('restore needs --from FILE');
   if (command === 'sites update' && !values.site) throw new UsageError('sites update needs --site');
   if (command === 'sites update' && !values['allowed-origin'] && !values.catalog) throw new UsageError('sites update needs --allowed-origin or --catalog');
   catalogVersion(values.catalog);
-  if (command === 'backup' && !values.out) throw new UsageError('backup needs --out FILE');
-  if (command === 'restore' && !values.from) throw new UsageError('restore needs --from FILE');
 }
 
 async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
