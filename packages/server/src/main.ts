@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, { webDir: path.resolve(WEB_DIR) });
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(db);
-  const app = await buildApp({ db, config });
+  const app = await buildApp({ db, config, webhooks: { deliver: true } });
   const demo = await seedDemoIfEmpty(app.services, config);
   await app.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
