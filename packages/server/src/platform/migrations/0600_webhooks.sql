@@ -49,7 +49,8 @@ CREATE TABLE webhook_deliveries (
   PRIMARY KEY (site_id, delivery_id),
   FOREIGN KEY (site_id, subscription_id) REFERENCES webhook_subscriptions (site_id, subscription_id) ON DELETE CASCADE
 );
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status IN ('PENDING', 'SENDING');
+-- The claim walks the queue in event order and stops at its LIMIT.
+CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (seq) WHERE status IN ('PENDING', 'SENDING');
 CREATE INDEX webhook_deliveries_entity ON webhook_deliveries (site_id, subscription_id, entity_id, seq) WHERE status IN ('PENDING', 'SENDING');
 CREATE INDEX webhook_deliveries_log ON webhook_deliveries (site_id, subscription_id, created_at DESC);
 CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (finished_at) WHERE finished_at IS NOT NULL;

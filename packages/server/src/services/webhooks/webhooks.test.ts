@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyStrategy, AppStrategy, createClient } from '@wix/sdk';
 import { orders } from '@wix/ecom';
-import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
+import { testApp, testDb, type TestApp, type TestSite } from '../../test/harness.js';
+import { buildApp } from '../../app.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, placeOrder } from '../../test/commerce.js';
 import { Receiver } from '../../test/webhooks.js';
@@ -34,9 +35,9 @@ function advance(ms: number): void {
 }
 
 /** A worker like the server's, limited to these sites, with fixed jitter. */
-function worker(sites: readonly string[], options: Partial<WebhookOptions> = {}, app = t.app): WebhookWorker {
+function worker(sites: readonly string[], options: Partial<WebhookOptions> = {}, app = t.app, db = t.db): WebhookWorker {
   return new WebhookWorker(
-    { db: t.db, now, publicUrl: 'http://localhost:3000', mail: app.services.mail, keys: app.services.webhooks.keys },
+    { db, now, publicUrl: 'http://localhost:3000', mail: app.services.mail, keys: app.services.webhooks.keys },
     { ...DEFAULT_WEBHOOK_OPTIONS, allowPrivate: true, random: () => 0.5, ...options, sites },
   );
 }
@@ -233,13 +234,15 @@ describe('retries, stops and pauses', () => {
 describe('several servers, crashes and rollbacks', () => {
   it('two server processes on one database deliver each event once, in commit order per entity', async () => {
     const s = await t.createSite();
-    const second = await testApp({ now, db: t.db });
+    // On PostgreSQL the second server has its own connection pool, as a second process would.
+    const secondDb = process.env.DATABASE_URL ? await testDb() : t.db;
+    const second = await testApp({ now, db: secondDb });
     try {
       const r = await receiver();
       await subscribe(s, r.url, ['cart.updated']);
       for (let n = 0; n < 10; n++) for (const cart of ['a', 'b', 'c']) await touch(s, cart, n);
       const one = worker([s.siteId], { maxInFlight: 4 });
-      const two = worker([s.siteId], { maxInFlight: 4 }, second.app);
+      const two = worker([s.siteId], { maxInFlight: 4 }, second.app, secondDb);
       await Promise.all([one.runUntilIdle(), two.runUntilIdle(), one.runUntilIdle(), two.runUntilIdle()]);
       await one.runUntilIdle();
       const events = r.received.map((x) => JSON.parse(x.body) as { data: { eventId: string; entityId: string; entity: { n: number } } });
@@ -250,6 +253,27 @@ describe('several servers, crashes and rollbacks', () => {
       }
     } finally {
       await second.close();
+      if (secondDb !== t.db) await secondDb.close();
+    }
+  });
+
+  it('a server started with delivery on sends events by itself, off the request path', async () => {
+    const s = await t.createSite();
+    const r = await receiver();
+    await subscribe(s, r.url, ['cart.updated']);
+    const running = await buildApp({
+      db: t.db,
+      config: { publicUrl: 'http://localhost:3000', logLevel: 'silent', webDir: undefined, smtpUrl: undefined },
+      webhooks: { deliver: true, options: { sites: [s.siteId], pollMs: 20 } },
+    });
+    await running.ready();
+    try {
+      await touch(s, 'cart-bg', 1);
+      const deadline = Date.now() + 10_000;
+      while (r.received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(r.received).toHaveLength(1);
+    } finally {
+      await running.close();
     }
   });
 

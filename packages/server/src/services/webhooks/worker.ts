@@ -37,7 +37,7 @@ export interface WebhookOptions {
 export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
   allowPrivate: false,
   timeoutMs: 10_000,
-  maxInFlight: 16,
+  maxInFlight: 32,
   pollMs: 250,
   retentionDays: 7,
   pauseAfterFailures: 20,
@@ -109,6 +109,7 @@ interface ClaimedRow {
 const FAN_OUT_LOCK = 7265747;
 const FAN_OUT_BATCH = 500;
 const PRUNE_EVERY_MS = 60 * 60_000;
+const ANALYZE_AFTER_ROWS = 1000;
 
 export interface WorkerDeps {
   db: Db;
@@ -132,6 +133,8 @@ export class WebhookWorker {
   private running = false;
   private ticking: Promise<void> = Promise.resolve();
   private lastPrune = 0;
+  private insertedSinceAnalyze = 0;
+  private succeeded: Record<string, unknown>[] = [];
 
   constructor(private readonly deps: WorkerDeps, readonly options: WebhookOptions) {}
 
@@ -200,6 +203,7 @@ export class WebhookWorker {
         }
       }
       if (deliveries.length > 0) await insertDeliveries(tx, deliveries);
+      this.insertedSinceAnalyze += deliveries.length;
       await tx.query(
         `UPDATE outbox_events SET delivered_at = $2 WHERE (site_id, event_id) IN (SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(site_id text, event_id text))`,
         [JSON.stringify(events.map((e) => ({ site_id: e.site_id, event_id: e.event_id }))), now],
@@ -275,6 +279,14 @@ export class WebhookWorker {
     const now = this.deps.now();
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
     const failure = ok ? null : result.status !== null ? `HTTP ${result.status}` : result.error ?? 'no response';
+    if (ok) {
+      // Successes are written together at the start of the next round (one statement for many).
+      this.succeeded.push({
+        site_id: row.site_id, delivery_id: row.delivery_id, subscription_id: row.subscription_id, attempt: row.attempts,
+        started_at: started.toISOString(), finished_at: now.toISOString(), duration_ms: result.durationMs, status_code: result.status, excerpt: result.excerpt,
+      });
+      return;
+    }
     await this.deps.db.transaction(async (tx) => {
       // A lease that ran out may have been claimed again; the later claim owns the row then.
       const mine = await tx.query(
@@ -287,11 +299,6 @@ export class WebhookWorker {
         [row.site_id, row.delivery_id, row.attempts, started, result.durationMs, result.status, result.error?.slice(0, 1000) ?? null, result.excerpt],
       );
       if (mine.length === 0) return;
-      if (ok) {
-        await tx.query(`UPDATE webhook_deliveries SET status = 'DELIVERED', finished_at = $3, last_error = NULL WHERE site_id = $1 AND delivery_id = $2`, [row.site_id, row.delivery_id, now]);
-        await tx.query('UPDATE webhook_subscriptions SET failures_in_row = 0 WHERE site_id = $1 AND subscription_id = $2 AND failures_in_row <> 0', [row.site_id, row.subscription_id]);
-        return;
-      }
       const retryAt = new Date(now.getTime() + retryDelayMs(row.attempts, this.options));
       const giveUp = !retryable(result) || retryAt.getTime() > new Date(row.created_at).getTime() + this.options.giveUpAfterMs;
       await tx.query(
@@ -315,11 +322,40 @@ export class WebhookWorker {
     });
   }
 
+  /** Records the successful attempts since the last call: attempts, deliveries and the subscriptions' streaks. */
+  async flush(): Promise<void> {
+    if (this.succeeded.length === 0) return;
+    const batch = this.succeeded;
+    this.succeeded = [];
+    try {
+      await this.deps.db.query(
+        `WITH done AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(site_id text, delivery_id text, subscription_id text, attempt int,
+             started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
+         mine AS (
+           UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
+           WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
+           RETURNING d.site_id, d.subscription_id),
+         attempt AS (
+           INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
+           SELECT site_id, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done ON CONFLICT DO NOTHING RETURNING 1)
+         UPDATE webhook_subscriptions s SET failures_in_row = 0
+         WHERE s.failures_in_row <> 0 AND (s.site_id, s.subscription_id) IN (SELECT site_id, subscription_id FROM mine)`,
+        [JSON.stringify(batch)],
+      );
+    } catch (error) {
+      this.succeeded.push(...batch);
+      throw error;
+    }
+  }
+
   // Running --------------------------------------------------------------------------------------
 
   /** One round: fan out, then fill the free in-flight slots; returns how many deliveries it started. */
   async pump(): Promise<number> {
+    await this.flush();
     while ((await this.fanOut()) === FAN_OUT_BATCH);
+    await this.analyzeIfGrown();
     const claimed = await this.claim(this.options.maxInFlight - this.inFlight.size);
     for (const row of claimed) {
       const sending: Promise<void> = this.deliver(row)
@@ -342,6 +378,7 @@ export class WebhookWorker {
       started += n;
       if (n === 0) break;
     }
+    await this.flush();
     return started;
   }
 
@@ -349,7 +386,18 @@ export class WebhookWorker {
   async runOnce(): Promise<number> {
     const n = await this.pump();
     await Promise.all(this.inFlight);
+    await this.flush();
     return n;
+  }
+
+  /**
+   * PGlite has no autovacuum: without statistics the claim's plan sorts the whole queue. A big
+   * fan-out refreshes them (PostgreSQL's autovacuum does this on a server).
+   */
+  private async analyzeIfGrown(): Promise<void> {
+    if (this.deps.db.kind !== 'pglite' || this.insertedSinceAnalyze < ANALYZE_AFTER_ROWS) return;
+    this.insertedSinceAnalyze = 0;
+    await this.deps.db.query('ANALYZE webhook_deliveries');
   }
 
   /** Deletes fanned-out outbox rows and finished deliveries older than the retention. */
@@ -401,6 +449,7 @@ export class WebhookWorker {
     this.timer = undefined;
     await this.ticking;
     await Promise.all(this.inFlight);
+    await this.flush();
   }
 }
 
