@@ -24,6 +24,9 @@ import { membersRoutes } from './services/members/routes.js';
 import { WebhooksService } from './services/webhooks/service.js';
 import { webhooksRoutes } from './services/webhooks/routes.js';
 import { webhookOptionsFromEnv, type WebhookOptions } from './services/webhooks/worker.js';
+import { registerOperations } from './platform/operations.js';
+import { serverOptions } from './platform/limits.js';
+import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-config.js';
 
 export interface AppDeps {
   db: Db;
@@ -32,6 +35,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Outbox delivery: options over the WEBHOOKS_* environment; `deliver` runs the worker in this process. */
   webhooks?: { options?: Partial<WebhookOptions>; deliver?: boolean };
+  /** Limits, metrics and pooling (main passes the environment's); default: no rate limit, no metrics. */
+  operations?: OperationsConfig;
 }
 
 /** Every service of one app instance, built once and shared by routes, the CLI and tests. */
@@ -58,7 +63,7 @@ declare module 'fastify' {
 export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** Paths that belong to the API; any other GET for HTML falls through to the web app. */
-const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz', '/bodega/'];
+const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz', '/readyz', '/metrics', '/bodega/'];
 
 export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}): Services {
   const sites = new SitesService(db);
@@ -74,7 +79,9 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
+  const operations = deps.operations ?? UNLIMITED_OPERATIONS;
   const options: FastifyServerOptions = {
+    ...serverOptions(operations),
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     // One line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
@@ -94,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const error = (req.query as DecodedQuery)[QUERY_ERROR];
     if (error) throw new ApiError(400, 'INVALID_QUERY', error);
   });
+  await registerOperations(app, deps.db, operations);
   app.addHook('onResponse', async (req, reply) => {
     req.log.info({ reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
