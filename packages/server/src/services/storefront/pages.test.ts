@@ -143,6 +143,34 @@ describe('pages of the client/server web build', () => {
     expect(head.body).toBe('');
   });
 
+  it('lists the Host’s site’s visible products in /sitemap.xml, with absolute URLs on that origin', async () => {
+    const other = await t.createSite({ domains: [`other-${unique()}.localhost`] });
+    await createProduct(t.app, other, { name: 'Other Shop Mug', priceData: { price: 5 } });
+    const res = await t.app.inject({ method: 'GET', url: '/sitemap.xml', headers: { host: `${domain}:4321` } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/xml; charset=utf-8');
+    const locs = [...res.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(locs).toEqual([`http://${domain}:4321/`, `http://${domain}:4321/products`, `http://${domain}:4321/products/linen-shirt`]);
+    expect(res.body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">/);
+
+    const robots = await t.app.inject({ method: 'GET', url: '/robots.txt', headers: { host: domain } });
+    expect(robots.statusCode).toBe(200);
+    expect(robots.body).toContain(`Sitemap: http://${domain}/sitemap.xml`);
+    expect(robots.body).toMatch(/^User-agent: \*\nAllow: \/\n/);
+    expect(robots.body).toContain('Disallow: /checkout');
+  });
+
+  it('pages a sitemap past one query page (more than 100 products)', async () => {
+    const big = await t.createSite({ domains: [`big-${unique()}.localhost`] });
+    const [host] = await t.app.services.sites.domains(big.siteId);
+    for (let i = 0; i < 101; i += 1) await createProduct(t.app, big, { name: `Item ${String(i).padStart(3, '0')}`, priceData: { price: 1 } });
+    const res = await t.app.inject({ method: 'GET', url: '/sitemap.xml', headers: { host } });
+    const locs = [...res.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(locs).toHaveLength(2 + 101);
+    expect(new Set(locs).size).toBe(locs.length);
+    expect(locs).toContain(`http://${host}/products/item-100`);
+  });
+
   it('renders a disabled site’s domain as no store at all', async () => {
     const gone = `gone-${unique()}.localhost`;
     const site = await t.createSite({ domains: [gone] });
@@ -150,6 +178,8 @@ describe('pages of the client/server web build', () => {
     const res = await page(t, '/', gone);
     expect(res.statusCode).toBe(404);
     expect(res.body).toContain('There is no store at this address.');
+    expect((await t.app.inject({ method: 'GET', url: '/sitemap.xml', headers: { host: gone } })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/robots.txt', headers: { host: gone } })).body).toBe('User-agent: *\nDisallow: /\n');
   });
 });
 
