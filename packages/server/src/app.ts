@@ -1,14 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import fastifyStatic from '@fastify/static';
 import type { Db } from './platform/db.js';
 import type { Config } from './platform/config.js';
-import { ApiError, registerErrorHandling, type NotFoundFallback } from './platform/errors.js';
+import { ApiError, registerErrorHandling } from './platform/errors.js';
 import { registerCallerCheck } from './platform/caller.js';
 import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/query-string.js';
 import { refuseNulCharacters } from './platform/text.js';
@@ -21,10 +18,14 @@ import { registerSignIn, signInServices, type SignInConfig, type SignInServices 
 import { buildCommerce, commerceRoutes, mergeCartsAtSignIn, type CommerceServices } from './services/commerce.js';
 import { createMembersServices, type MembersServices } from './services/members/service.js';
 import { membersRoutes } from './services/members/routes.js';
+import { siteSettingsRoutes } from './services/sites/routes.js';
+import { StorefrontService } from './services/storefront/service.js';
+import { storefrontRoutes } from './services/storefront/routes.js';
+import { loadWebBuild } from './services/storefront/web-build.js';
 
 export interface AppDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom'>>;
+  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom' | 'defaultSiteId'>>;
   /** The clock every service reads; tests pass their own. */
   now?: () => Date;
 }
@@ -49,9 +50,6 @@ declare module 'fastify' {
 
 /** Largest request body; bulk data calls of 1000 items need room, anything bigger is a 413. */
 export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
-
-/** Paths that belong to the API; any other GET for HTML falls through to the web app. */
-const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz'];
 
 export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}): Services {
   const sites = new SitesService(db);
@@ -78,8 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const services = buildServices(deps.db, now, deps.config);
   app.decorate('services', services);
 
-  const webDir = deps.config.webDir && fs.existsSync(path.join(deps.config.webDir, 'index.html')) ? deps.config.webDir : undefined;
-  registerErrorHandling(app, webDir ? serveWebAppRoutes : undefined);
+  registerErrorHandling(app);
   registerValidation(app);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-wix-request-id', String(req.id));
@@ -118,8 +115,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
   await app.register(membersRoutes(services.members));
+  await app.register(siteSettingsRoutes(services.sites));
 
-  if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
+  // The shop's pages, sitemap and robots.txt for the site the Host header names.
+  const build = await loadWebBuild(deps.config.webDir, (err, message) => app.log.error({ err }, message));
+  const storefront = new StorefrontService(services.sites, services.oauth, now, deps.config.defaultSiteId);
+  await app.register(storefrontRoutes({ storefront, build, publicUrl: deps.config.publicUrl }));
   return app;
 }
 
@@ -134,11 +135,3 @@ function registerValidation(app: FastifyInstance): void {
   for (const ajv of [bodyAjv, queryAjv]) addFormats.default(ajv);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema));
 }
-
-/** Unknown non-API GETs for HTML get the web app's index.html, whose router takes over. */
-const serveWebAppRoutes: NotFoundFallback = (req, reply) => {
-  const urlPath = req.url.split('?')[0];
-  const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
-  if (!wantsHtml || API_PREFIXES.some((p) => urlPath === p.replace(/\/$/, '') || urlPath.startsWith(p))) return undefined;
-  return reply.type('text/html').sendFile('index.html');
-};

@@ -12,7 +12,10 @@ const USAGE = `Usage: npm run bodega -- <command>
   migrate                         apply database migrations
   sites create --name N [--signup-policy open|email-verification|owner-approval]
                [--currency USD] [--status ENABLED|DEMO|PENDING]
-               [--owner-email E --owner-password W] [--allowed-origin O ...] [--json]
+               [--owner-email E --owner-password W] [--allowed-origin O ...]
+               [--domain shop.example ...] [--json]
+  sites update --site S --domain shop.example [--domain www.shop.example ...]
+                                  set the host names the site's pages answer at
   sites list [--json]
   sites set-status --site S --status ENABLED|DISABLED|PENDING|DEMO
   seed-demo                       create the demo site if the database has no site
@@ -36,6 +39,7 @@ function parse(argv: string[]) {
       'owner-email': { type: 'string' },
       'owner-password': { type: 'string' },
       'allowed-origin': { type: 'string', multiple: true },
+      domain: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
     },
   });
@@ -43,7 +47,7 @@ function parse(argv: string[]) {
 
 type Parsed = ReturnType<typeof parse>;
 
-const COMMANDS = ['migrate', 'sites create', 'sites list', 'sites set-status', 'seed-demo'];
+const COMMANDS = ['migrate', 'sites create', 'sites update', 'sites list', 'sites set-status', 'seed-demo'];
 
 /** Usage mistakes are found before the database is opened. */
 function checkUsage({ values, positionals }: Parsed): void {
@@ -53,6 +57,7 @@ function checkUsage({ values, positionals }: Parsed): void {
   if (command === 'sites create' && !values.name) throw new UsageError('sites create needs --name');
   if (values['owner-email'] && !values['owner-password']) throw new UsageError('--owner-email needs --owner-password');
   if (command === 'sites set-status' && (!values.site || !values.status)) throw new UsageError('sites set-status needs --site and --status');
+  if (command === 'sites update' && (!values.site || !values.domain)) throw new UsageError('sites update needs --site and at least one --domain');
 }
 
 async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
@@ -74,6 +79,7 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
       ownerEmail: values['owner-email'],
       ownerPassword: values['owner-password'],
       allowedOrigins: values['allowed-origin'],
+      domains: values.domain,
     });
     const result = {
       siteId: created.site.siteId,
@@ -84,14 +90,23 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
       signupPolicy: created.site.settings.signupPolicy,
       currency: created.site.settings.currency,
       ownerEmail: values['owner-email'],
+      domains: await services.sites.domains(created.site.siteId),
     };
     out(json, result, `Created site ${result.siteId}\n  clientId: ${result.clientId}\n  apiKey:   ${result.apiKey}   (shown once)`);
     return;
   }
+  if (command === 'sites' && sub === 'update') {
+    const domains = await services.sites.setDomains(values.site ?? '', values.domain ?? []);
+    out(json, { siteId: values.site, domains }, `Site ${values.site} answers at ${domains.join(', ')}`);
+    return;
+  }
   if (command === 'sites' && sub === 'list') {
     const sites = await services.sites.listSites();
-    const rows = await Promise.all(sites.map(async (s) => ({ siteId: s.siteId, name: s.name, status: s.status, clientIds: await services.sites.clientIds(s.siteId) })));
-    out(json, { sites: rows }, rows.map((r) => `${r.siteId}  ${r.status.padEnd(8)}  ${r.name}  clientId ${r.clientIds.join(',')}`).join('\n') || 'No sites');
+    const rows = await Promise.all(sites.map(async (s) => ({
+      siteId: s.siteId, name: s.name, status: s.status,
+      clientIds: await services.sites.clientIds(s.siteId), domains: await services.sites.domains(s.siteId),
+    })));
+    out(json, { sites: rows }, rows.map((r) => `${r.siteId}  ${r.status.padEnd(8)}  ${r.name}  clientId ${r.clientIds.join(',')}${r.domains.length ? `  ${r.domains.join(',')}` : ''}`).join('\n') || 'No sites');
     return;
   }
   if (command === 'sites' && sub === 'set-status') {
