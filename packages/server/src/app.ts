@@ -1,14 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import fastifyStatic from '@fastify/static';
 import type { Db } from './platform/db.js';
 import type { Config } from './platform/config.js';
-import { ApiError, registerErrorHandling, type NotFoundFallback } from './platform/errors.js';
+import { ApiError, registerErrorHandling } from './platform/errors.js';
 import { registerCallerCheck } from './platform/caller.js';
 import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/query-string.js';
 import { refuseNulCharacters } from './platform/text.js';
@@ -27,10 +24,14 @@ import { webhookOptionsFromEnv, type WebhookOptions } from './services/webhooks/
 import { registerOperations } from './platform/operations.js';
 import { serverOptions } from './platform/limits.js';
 import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-config.js';
+import { siteSettingsRoutes } from './services/sites/routes.js';
+import { StorefrontService } from './services/storefront/service.js';
+import { storefrontRoutes } from './services/storefront/routes.js';
+import { loadWebBuild } from './services/storefront/web-build.js';
 
 export interface AppDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom'>>;
+  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom' | 'defaultSiteId'>>;
   /** The clock every service reads; tests pass their own. */
   now?: () => Date;
   /** Outbox delivery: options over the WEBHOOKS_* environment; `deliver` runs the worker in this process. */
@@ -62,9 +63,6 @@ declare module 'fastify' {
 /** Largest request body; bulk data calls of 1000 items need room, anything bigger is a 413. */
 export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-/** Paths that belong to the API; any other GET for HTML falls through to the web app. */
-const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz', '/readyz', '/metrics', '/bodega/'];
-
 export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}): Services {
   const sites = new SitesService(db);
   const oauth = new OAuthService(db, sites, now);
@@ -93,8 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const services = buildServices(deps.db, now, deps.config, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options });
   app.decorate('services', services);
 
-  const webDir = deps.config.webDir && fs.existsSync(path.join(deps.config.webDir, 'index.html')) ? deps.config.webDir : undefined;
-  registerErrorHandling(app, webDir ? serveWebAppRoutes : undefined);
+  registerErrorHandling(app);
   registerValidation(app);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-wix-request-id', String(req.id));
@@ -139,8 +136,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   services.webhooks.worker.reportErrorsTo((error) => app.log.warn({ err: error }, 'webhook delivery failed'));
   if (deps.webhooks?.deliver) app.addHook('onReady', async () => services.webhooks.worker.start());
   app.addHook('onClose', async () => services.webhooks.worker.stop());
+  await app.register(siteSettingsRoutes(services.sites));
 
-  if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
+  // The shop's pages, sitemap and robots.txt for the site the Host header names.
+  const build = await loadWebBuild(deps.config.webDir, (err, message) => app.log.error({ err }, message));
+  const storefront = new StorefrontService(services.sites, services.oauth, now, deps.config.defaultSiteId);
+  await app.register(storefrontRoutes({ storefront, build, publicUrl: deps.config.publicUrl }));
   return app;
 }
 
@@ -155,11 +156,3 @@ function registerValidation(app: FastifyInstance): void {
   for (const ajv of [bodyAjv, queryAjv]) addFormats.default(ajv);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema));
 }
-
-/** Unknown non-API GETs for HTML get the web app's index.html, whose router takes over. */
-const serveWebAppRoutes: NotFoundFallback = (req, reply) => {
-  const urlPath = req.url.split('?')[0];
-  const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
-  if (!wantsHtml || API_PREFIXES.some((p) => urlPath === p.replace(/\/$/, '') || urlPath.startsWith(p))) return undefined;
-  return reply.type('text/html').sendFile('index.html');
-};

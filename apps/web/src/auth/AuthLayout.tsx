@@ -1,12 +1,12 @@
 import { Outlet } from 'react-router';
-import './auth.css';
 
-/** The frame of the hosted sign-in pages. */
-export function AuthLayout() {
+/** The frame of the sign-in pages, inside the shop's own header and footer. */
+export default function AuthLayout() {
   return (
-    <main className="auth">
-      <p className="brand" aria-hidden="true">Bodega</p>
-      <Outlet />
-    </main>
+    <div className="container auth">
+      <div className="auth-card">
+        <Outlet />
+      </div>
+    </div>
   );
 }
