@@ -83,7 +83,7 @@ function CartButton() {
   return (
     <button type="button" className="cart-button" onClick={openCart} aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}>
       <svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8"><path d="M5 7h14l-1.2 12.1a2 2 0 0 1-2 1.9H8.2a2 2 0 0 1-2-1.9Z" /><path d="M9 7V6a3 3 0 0 1 6 0v1" /></svg>
-      <span className="cart-count" aria-hidden="true">{count}</span>
+      {count > 0 && <span className="cart-count" aria-hidden="true">{count}</span>}
     </button>
   );
 }
@@ -91,6 +91,8 @@ function CartButton() {
 export function Layout() {
   const { site } = useShop();
   useFocusOnNavigate();
+  // Browser tests (and curious people) can tell when the page has become interactive.
+  useEffect(() => { document.documentElement.dataset.hydrated = 'true'; }, []);
   return (
     <>
       <a className="skip-link" href="#main">Skip to content</a>

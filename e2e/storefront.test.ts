@@ -1,0 +1,126 @@
+/**
+ * The storefront in Chromium, as a visitor: browse, filter, pick a variant, fill the cart, use the
+ * coupon, estimate shipping, check out with the test card (declined, then approved: one order),
+ * and the whole checkout with the keyboard alone. Every page is checked with axe and photographed
+ * at desktop and phone width (e2e/output/). Needs `npm run build` and /usr/bin/chromium.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, hasChromium } from './chromium.js';
+import { apiKey } from '../packages/server/src/test/commerce.js';
+import { axeViolations, COUPON, ready, screenshots, shopSite, startShop, type Shop, type ShopSite } from './shop.js';
+
+if (!hasChromium) console.warn(`Skipping the storefront browser tests: ${CHROMIUM} is missing.`);
+
+describe.skipIf(!hasChromium)('storefront in Chromium', () => {
+  let shop: Shop;
+
+  beforeAll(async () => {
+    shop = await startShop();
+  }, 60_000);
+  afterAll(async () => {
+    await shop?.close();
+  });
+
+  async function orderCount(site: ShopSite): Promise<number> {
+    const res = await shop.t.app.inject({ method: 'POST', url: '/ecom/v1/orders/search', headers: apiKey(site), payload: { search: {} } });
+    return (res.json() as { orders: unknown[] }).orders.length;
+  }
+
+  async function check(page: Page, name: string) {
+    expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
+    await screenshots(page, name);
+  }
+
+  it('a visitor browses, filters, picks a variant, uses the coupon, estimates shipping and pays (declined, then approved: one order)', async () => {
+    const site = await shopSite(shop);
+    const page = await shop.chromium.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    await page.goto(`${site.url}/`);
+    await ready(page);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Everyday goods');
+    await check(page, 'home');
+
+    await page.getByRole('link', { name: 'Shop all products' }).click();
+    await page.waitForURL(/\/products$/);
+    await page.getByRole('heading', { name: 'All products' }).waitFor();
+    await page.getByRole('complementary', { name: 'Filters' }).getByRole('link', { name: 'Apparel' }).click();
+    await page.waitForURL(/collection=apparel/);
+    await page.getByRole('heading', { name: 'Apparel' }).waitFor();
+    const names = await page.locator('.card-title').allTextContents();
+    expect(names).toContain('Bodega Tee');
+    expect(names).not.toContain('Ceramic Mug');
+    await page.getByLabel('Sort by').selectOption('price_desc');
+    await page.waitForURL(/sort=price_desc/);
+    await check(page, 'listing');
+
+    await page.getByRole('link', { name: 'Bodega Tee' }).click();
+    await page.getByRole('heading', { name: 'Bodega Tee' }).waitFor();
+    await page.getByRole('radio', { name: 'L', exact: true }).check();
+    await page.getByText('TEE-L').waitFor();
+    expect(await page.locator('.product-price').textContent()).toContain('$27.00');
+    await page.getByRole('radio', { name: 'M', exact: true }).check();
+    await page.getByText('TEE-M').waitFor();
+    expect(await page.locator('.product-price').textContent()).toContain('$25.00');
+    await check(page, 'product');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    const drawer = page.getByRole('dialog', { name: /Your cart/ });
+    await drawer.waitFor();
+    await drawer.getByRole('link', { name: 'Bodega Tee' }).waitFor();
+    await check(page, 'cart-drawer');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+
+    await page.goto(`${site.url}/products/ceramic-mug`);
+    await ready(page);
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await drawer.getByRole('link', { name: 'Ceramic Mug' }).waitFor();
+    await drawer.getByRole('link', { name: /View cart/ }).click();
+    await page.waitForURL(/\/cart$/);
+
+    await page.getByLabel('Discount code').fill('NOT-A-CODE');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect(await page.locator('#coupon-error').textContent()).toContain('don’t know this code');
+    await page.getByLabel('Discount code').fill(COUPON);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText(`Code ${COUPON} applied`).waitFor();
+    await page.getByLabel('Country').selectOption('US');
+    await page.getByLabel('Postal code').fill('10001');
+    await page.getByRole('button', { name: 'Estimate' }).click();
+    await page.getByRole('radio', { name: /Standard/ }).waitFor();
+    await page.locator('.totals').getByText('Shipping').waitFor();
+    expect(await page.locator('.totals .discount').textContent()).toContain('−$');
+    await check(page, 'cart');
+
+    await page.getByRole('button', { name: 'Check out' }).click();
+    await page.waitForURL(/\/checkout\?checkoutId=/);
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+    await page.getByLabel('E-mail').fill('visitor@example.com');
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Visitor');
+    await page.getByLabel('Street and number').fill('1 Main St');
+    await page.getByLabel('City', { exact: true }).fill('New York');
+    await page.getByLabel('Postal code', { exact: true }).fill('10001');
+    await page.getByRole('button', { name: 'Show shipping options' }).click();
+    await page.getByRole('radio', { name: /Standard/ }).check();
+    await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
+    await page.getByLabel('Security code').fill('123');
+    await page.getByRole('button', { name: /Place order/ }).click();
+    await page.getByText('Your card was declined').waitFor();
+    await check(page, 'checkout-declined');
+    expect(await orderCount(site)).toBe(0);
+
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByRole('button', { name: /Place order/ }).dblclick();
+    await page.waitForURL(/\/checkout\/thank-you\?orderId=/);
+    const number = await page.getByTestId('order-number').textContent();
+    expect(number).toMatch(/^\d+$/);
+    await check(page, 'thank-you');
+    expect(await orderCount(site)).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
