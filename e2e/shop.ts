@@ -49,7 +49,9 @@ export interface ShopSite extends TestSite {
 /** A demo store of the test's own, reached by its own host name. */
 export async function shopSite(shop: Shop, signupPolicy: 'open' | 'email-verification' = 'open'): Promise<ShopSite> {
   const domain = `shop-${randomUUID().slice(0, 8)}.localhost`;
-  const site = await shop.t.createSite({ name: 'Bodega demo store', status: 'DEMO', signupPolicy, domains: [domain] });
+  const url = `http://${domain}:${new URL(shop.t.url).port}`;
+  // The allowed origin lets the shop's own sign-in finish in a hidden frame (web_message).
+  const site = await shop.t.createSite({ name: 'Bodega demo store', status: 'DEMO', signupPolicy, domains: [domain], allowedOrigins: [url] });
   const headers = apiKey(site);
   // The demo content has these once the server's demo seed grows them; a test never depends on that.
   const coupons = await shop.t.app.inject({ method: 'POST', url: '/stores/v2/coupons/query', headers, payload: { query: {} } });
@@ -57,7 +59,7 @@ export async function shopSite(shop: Shop, signupPolicy: 'open' | 'email-verific
     await shop.t.app.inject({ method: 'POST', url: '/stores/v2/coupons', headers, payload: { specification: { code: COUPON, name: 'Welcome, 10% off', percentOffRate: 10 } } });
   }
   const settings = await shop.t.app.inject({ method: 'GET', url: '/_api/bodega/v1/commerce-settings', headers });
-  if (!JSON.stringify(settings.json()).includes('shippingRegions":[{')) {
+  if (!JSON.stringify(settings.json()).includes('pickupOptions":[{')) {
     await shop.t.app.inject({
       method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', headers,
       payload: { settings: {
@@ -69,18 +71,17 @@ export async function shopSite(shop: Shop, signupPolicy: 'open' | 'email-verific
       } },
     });
   }
-  const port = new URL(shop.t.url).port;
-  return { ...site, url: `http://${domain}:${port}` };
+  return { ...site, url };
 }
 
 /** Saves the page at 1280 and at 390 wide under e2e/output/ (full page), then restores the size. */
-export async function screenshots(page: Page, name: string): Promise<void> {
+export async function screenshots(page: Page, name: string, fullPage = true): Promise<void> {
   fs.mkdirSync(OUTPUT_DIR, { recursive: true });
   const size = page.viewportSize() ?? { width: 1280, height: 900 };
   for (const [label, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]] as const) {
     await page.setViewportSize({ width, height });
-    await page.evaluate(() => document.fonts.ready);
-    await page.screenshot({ path: path.join(OUTPUT_DIR, `${name}-${label}.png`), fullPage: true, animations: 'disabled' });
+    await page.evaluate(async () => { await document.fonts.ready; window.scrollTo(0, 0); });
+    await page.screenshot({ path: path.join(OUTPUT_DIR, `${name}-${label}.png`), fullPage, animations: 'disabled' });
   }
   await page.setViewportSize(size);
 }

@@ -27,9 +27,9 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     return (res.json() as { orders: unknown[] }).orders.length;
   }
 
-  async function check(page: Page, name: string) {
+  async function check(page: Page, name: string, fullPage = true) {
     expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
-    await screenshots(page, name);
+    await screenshots(page, name, fullPage);
   }
 
   it('a visitor browses, filters, picks a variant, uses the coupon, estimates shipping and pays (declined, then approved: one order)', async () => {
@@ -69,7 +69,8 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     const drawer = page.getByRole('dialog', { name: /Your cart/ });
     await drawer.waitFor();
     await drawer.getByRole('link', { name: 'Bodega Tee' }).waitFor();
-    await check(page, 'cart-drawer');
+    await drawer.getByText('$25.00', { exact: true }).first().waitFor();
+    await check(page, 'cart-drawer', false);
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'hidden' });
 
