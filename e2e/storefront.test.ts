@@ -124,4 +124,79 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
+
+  /** Presses Tab until the focused element's accessible name matches (the keyboard is all we use). */
+  async function tabTo(page: Page, name: RegExp, max = 80): Promise<void> {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return '';
+        const byFor = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : undefined;
+        return (el.getAttribute('aria-label') ?? byFor ?? el.closest('label')?.textContent ?? el.textContent ?? '').trim();
+      });
+      if (name.test(focused)) return;
+    }
+    throw new Error(`Tab never reached ${name}`);
+  }
+
+  it('the whole checkout works with the keyboard alone', async () => {
+    const site = await shopSite(shop);
+    const page = await shop.chromium.context.newPage();
+    await page.goto(`${site.url}/products/ceramic-mug`);
+    await ready(page);
+    await tabTo(page, /^Add to cart$/);
+    await page.keyboard.press('Enter');
+    const drawer = page.getByRole('dialog', { name: /Your cart/ });
+    await drawer.getByRole('link', { name: 'Ceramic Mug' }).waitFor();
+    await tabTo(page, /^Check out$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/checkout\?checkoutId=/);
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+
+    const fields: [RegExp, string][] = [[/^E-mail/, 'keys@example.com'], [/^First name/, 'Kay'], [/^Last name/, 'Board'], [/^Street and number/, '2 Key St'], [/^City/, 'New York'], [/^Postal code/, '10001']];
+    for (const [label, value] of fields) {
+      await tabTo(page, label);
+      await page.keyboard.type(value);
+    }
+    await tabTo(page, /Show shipping options/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('group', { name: 'Shipping option' }).getByRole('radio').first().waitFor();
+    await tabTo(page, /Standard/);
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByRole('group', { name: 'Shipping option' }).getByRole('radio').first().isChecked()).toBe(true);
+    for (const [label, value] of [[/^Card number/, '4242424242424242'], [/^Expiry/, '12/30'], [/^Security code/, '123']] as const) {
+      await tabTo(page, label);
+      await page.keyboard.type(value);
+    }
+    await tabTo(page, /^Place order/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/checkout\/thank-you\?orderId=/);
+    await page.getByTestId('order-number').waitFor();
+    expect(await orderCount(site)).toBe(1);
+    await page.close();
+  }, 90_000);
+
+  it('serves product HTML with name, price and JSON-LD before any script runs, and a 404 page for unknown paths', async () => {
+    const site = await shopSite(shop);
+    const host = new URL(site.url).host;
+    const res = await shop.t.app.inject({ method: 'GET', url: '/products/bodega-tee', headers: { host, accept: 'text/html' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<h1>Bodega Tee</h1>');
+    expect(res.body).toContain('$25.00');
+    expect(res.body).toContain('<link rel="canonical" href="');
+    expect(res.body).toMatch(/<meta property="og:title" content="Bodega Tee/);
+    const ld = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(res.body)?.[1];
+    expect(JSON.parse(ld ?? '{}')).toMatchObject({ '@type': 'Product', name: 'Bodega Tee', offers: { priceCurrency: 'USD' } });
+    const missing = await shop.t.app.inject({ method: 'GET', url: '/products/no-such-thing', headers: { host, accept: 'text/html' } });
+    expect(missing.statusCode).toBe(404);
+
+    const page = await shop.chromium.context.newPage();
+    const response = await page.goto(`${site.url}/no/such/page`);
+    expect(response?.status()).toBe(404);
+    await ready(page);
+    await page.getByRole('heading', { name: 'We can’t find that page' }).waitFor();
+    await check(page, 'not-found');
+    await page.close();
+  }, 60_000);
 });
