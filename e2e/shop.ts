@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { signInApp, SmtpCapture, type SignInApp } from '../packages/server/src/test/sign-in.js';
 import { apiKey } from '../packages/server/src/test/commerce.js';
