@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from './platform/config.js';
 import { DbLockedError, openDb, type Db } from './platform/db.js';
 import { ApiError } from './platform/errors.js';
 import { migrate } from './platform/migrate.js';
-import { buildServices } from './app.js';
+import { buildApp, buildServices } from './app.js';
 import { seedDemoIfEmpty } from './demo.js';
 import type { SignupPolicy, SiteStatus } from './services/sites/service.js';
 
@@ -115,7 +115,9 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
     return;
   }
   if (command === 'seed-demo') {
-    const demo = await seedDemoIfEmpty(services, loadConfig(process.env));
+    const config = loadConfig(process.env);
+    const app = await buildApp({ db, config: { ...config, logLevel: 'silent', webDir: undefined } });
+    const demo = await seedDemoIfEmpty(app, config).finally(() => app.close());
     out(json, demo ?? {}, demo ? `Created the demo site ${demo.siteId} (clientId ${demo.clientId})` : 'The database already has a site');
     return;
   }

@@ -55,6 +55,13 @@ export function hostOf(header: string | undefined): string | undefined {
   }
 }
 
+/** The origin of a site domain: PUBLIC_URL's scheme and port with the domain as host. */
+export function originOnDomain(publicUrl: string, domain: string): string {
+  const url = new URL(publicUrl);
+  url.hostname = domain;
+  return url.origin;
+}
+
 export async function listDomains(db: Queryable, siteId: string): Promise<string[]> {
   const rows = await db.query<{ domain: string }>('SELECT domain FROM site_domains WHERE site_id = $1 ORDER BY created_at, domain', [siteId]);
   return rows.map((r) => r.domain);

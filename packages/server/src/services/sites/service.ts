@@ -154,6 +154,20 @@ export class SitesService {
     return domainStore.listDomains(this.db, siteId);
   }
 
+  /**
+   * Where the site's pages are: its first domain on PUBLIC_URL's scheme and port (servers sit
+   * behind one proxy or port), else PUBLIC_URL itself.
+   */
+  async pageOrigin(siteId: string, publicUrl: string): Promise<string> {
+    const [first] = await this.domains(siteId);
+    return first ? domainStore.originOnDomain(publicUrl, first) : new URL(publicUrl).origin;
+  }
+
+  /** The origins of every domain of the site (see pageOrigin). */
+  async domainOrigins(siteId: string, publicUrl: string): Promise<string[]> {
+    return (await this.domains(siteId)).map((d) => domainStore.originOnDomain(publicUrl, d));
+  }
+
   /** Replaces the site's host names; a name another site holds is a 409. */
   async setDomains(siteId: string, domains: string[]): Promise<string[]> {
     const wanted = domainStore.normaliseDomains(domains);

@@ -270,3 +270,29 @@ describe('site domains through the settings call', () => {
     expect(reused.statusCode).toBe(200);
   });
 });
+
+describe('links the server makes for a site with a domain', () => {
+  it('puts redirect sessions on the site’s domain (PUBLIC_URL’s scheme and port) and admits its origin as a callback', async () => {
+    const t = await testApp({ db, publicUrl: 'http://localhost:3000' });
+    const domain = `links-${unique()}.localhost`;
+    const site = await t.createSite({ domains: [domain] });
+    const visitor = await t.visitorToken(site);
+    const session = (body: unknown) => t.app.inject({ method: 'POST', url: '/_api/redirects-api/v1/redirect-session', headers: { authorization: visitor }, payload: body as Record<string, unknown> });
+
+    const checkout = await session({ ecomCheckout: { checkoutId: 'co-1' }, callbacks: { postFlowUrl: `http://${domain}:3000/cart` } });
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    const url = new URL(checkout.json().redirectSession.fullUrl);
+    expect([url.origin, url.pathname, url.searchParams.get('checkoutId')]).toEqual([`http://${domain}:3000`, '/checkout', 'co-1']);
+
+    const login = await session({ login: {}, callbacks: { postFlowUrl: `http://${domain}:3000/account` } });
+    expect(new URL(login.json().redirectSession.fullUrl).origin).toBe(`http://${domain}:3000`);
+    const elsewhere = await session({ login: {}, callbacks: { postFlowUrl: 'http://elsewhere.example/account' } });
+    expect(elsewhere.statusCode).toBe(400);
+
+    const plain = await t.createSite();
+    const plainVisitor = await t.visitorToken(plain);
+    const plainSession = await t.app.inject({ method: 'POST', url: '/_api/redirects-api/v1/redirect-session', headers: { authorization: plainVisitor }, payload: { ecomCheckout: { checkoutId: 'co-2' } } });
+    expect(new URL(plainSession.json().redirectSession.fullUrl).origin).toBe('http://localhost:3000');
+    await t.close();
+  });
+});
