@@ -15,6 +15,7 @@ import lighthouse from 'lighthouse';
 import { openDb } from '../packages/server/src/platform/db.js';
 import { migrate } from '../packages/server/src/platform/migrate.js';
 import { buildApp } from '../packages/server/src/app.js';
+import { seedDemoContent } from '../packages/server/src/demo-store/seed.js';
 
 const WEB_DIR = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -74,10 +75,11 @@ export default async function web(): Promise<void> {
   const origin = `http://127.0.0.1:${port}`;
   const app = await buildApp({ db, config: { publicUrl: origin, logLevel: 'silent', webDir: WEB_DIR, smtpUrl: undefined } });
   await app.listen({ port, host: '127.0.0.1' });
-  const created = await app.services.sites.createSite({ name: 'Bodega demo store', status: 'DEMO', signupPolicy: 'open', allowedOrigins: [origin], domains: ['127.0.0.1'] });
+  const created = await app.services.sites.createSite({ name: 'Bodega demo store', status: 'DEMO', signupPolicy: 'open', allowedOrigins: [origin] });
+  await seedDemoContent(app, { siteId: created.site.siteId, apiKey: created.apiKey });
   const rows: Row[] = [];
   try {
-    const pages: [string, string][] = [['home', '/'], ['listing', '/products'], ['product', '/products/bodega-tee'], ['cart', '/cart']];
+    const pages: [string, string][] = [['home', '/'], ['listing', '/products'], ['product', '/products/linen-camp-shirt'], ['cart', '/cart']];
     for (const [name, pathName] of pages) {
       const browser = await freshContext();
       rows.push(await coldLoad(await browser.context.newPage(), origin + pathName, name));
@@ -86,7 +88,7 @@ export default async function web(): Promise<void> {
     // Checkout needs a checkout of this visitor: fill a cart in the browser, then load the page cold.
     const browser = await freshContext();
     const page = await browser.context.newPage();
-    await page.goto(`${origin}/products/ceramic-mug`);
+    await page.goto(`${origin}/products/waxed-canvas-tote`);
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
     await page.getByRole('button', { name: 'Add to cart' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Check out' }).click();

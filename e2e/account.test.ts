@@ -33,11 +33,11 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     const email = `member.${Date.now()}@example.com`;
 
-    await page.goto(`${site.url}/products/canvas-tote`);
+    await page.goto(`${site.url}/products/waxed-canvas-tote`);
     await ready(page);
     await page.getByRole('button', { name: 'Add to cart' }).click();
     const drawer = page.getByRole('dialog', { name: /Your cart/ });
-    await drawer.getByRole('link', { name: 'Canvas Tote' }).waitFor();
+    await drawer.getByRole('link', { name: 'Waxed Canvas Tote' }).waitFor();
     await page.keyboard.press('Escape');
 
     await page.getByRole('link', { name: 'Sign in' }).click();
@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
 
     // Signed in: back on the product they came from, and the visitor's cart is now the member's.
-    await page.waitForURL(/\/products\/canvas-tote$/);
+    await page.waitForURL(/\/products\/waxed-canvas-tote$/);
     await page.getByRole('button', { name: /account menu/ }).waitFor();
     await page.getByRole('button', { name: 'Cart, 1 item' }).waitFor();
     await page.getByRole('button', { name: /account menu/ }).click();
@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
     await check(page, 'account-profile');
 
     await page.goto(`${site.url}/cart`);
-    await page.getByRole('link', { name: 'Canvas Tote' }).waitFor();
+    await page.getByRole('link', { name: 'Waxed Canvas Tote' }).waitFor();
     await page.getByRole('button', { name: 'Check out' }).click();
     await page.waitForURL(/\/checkout\?checkoutId=/);
     await page.getByRole('heading', { name: 'Checkout' }).waitFor();
@@ -117,7 +117,8 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
 
     await page.getByRole('button', { name: /account menu/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
-    await page.getByRole('link', { name: 'Sign in' }).waitFor();
+    await page.waitForURL(`${site.url}/`);
+    await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
     expect(errors).toEqual([]);
     await page.close();
   }, 150_000);

@@ -5,31 +5,26 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { signInApp, SmtpCapture, type SignInApp } from '../packages/server/src/test/sign-in.js';
-import { apiKey } from '../packages/server/src/test/commerce.js';
-import type { TestSite } from '../packages/server/src/test/harness.js';
+import { SmtpCapture } from '../packages/server/src/test/sign-in.js';
+import { storefrontApp, type ShopSite as ServerShopSite, type StorefrontTestApp } from '../packages/server/src/test/storefront.js';
 import { launchChromium, type Chromium } from './chromium.js';
 
-export const WEB_DIR = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 export const OUTPUT_DIR = fileURLToPath(new URL('./output', import.meta.url));
-export const COUPON = 'WELCOME10';
 
 export interface Shop {
-  t: SignInApp;
+  t: StorefrontTestApp;
   mail: SmtpCapture;
   chromium: Chromium;
   close(): Promise<void>;
 }
 
 export async function startShop(): Promise<Shop> {
-  if (!fs.existsSync(path.join(WEB_DIR, 'client', 'index.html'))) throw new Error(`${WEB_DIR} has no web build: run \`npm run build\` first`);
   const mail = new SmtpCapture();
   const smtpUrl = await mail.start();
-  const t = await signInApp({ listen: true, webDir: WEB_DIR, smtpUrl });
+  const t = await storefrontApp({ smtpUrl });
   const chromium = await launchChromium();
   return {
     t, mail, chromium,
@@ -41,37 +36,15 @@ export async function startShop(): Promise<Shop> {
   };
 }
 
-export interface ShopSite extends TestSite {
+export interface ShopSite extends ServerShopSite {
   /** http://shop-….localhost:port */
   url: string;
 }
 
-/** A demo store of the test's own, reached by its own host name. */
+/** A demo store of the test's own (the server's demo content), reached by its own host name. */
 export async function shopSite(shop: Shop, signupPolicy: 'open' | 'email-verification' = 'open'): Promise<ShopSite> {
-  const domain = `shop-${randomUUID().slice(0, 8)}.localhost`;
-  const url = `http://${domain}:${new URL(shop.t.url).port}`;
-  // The allowed origin lets the shop's own sign-in finish in a hidden frame (web_message).
-  const site = await shop.t.createSite({ name: 'Bodega demo store', status: 'DEMO', signupPolicy, domains: [domain], allowedOrigins: [url] });
-  const headers = apiKey(site);
-  // The demo content has these once the server's demo seed grows them; a test never depends on that.
-  const coupons = await shop.t.app.inject({ method: 'POST', url: '/stores/v2/coupons/query', headers, payload: { query: {} } });
-  if (!JSON.stringify(coupons.json()).includes(COUPON)) {
-    await shop.t.app.inject({ method: 'POST', url: '/stores/v2/coupons', headers, payload: { specification: { code: COUPON, name: 'Welcome, 10% off', percentOffRate: 10 } } });
-  }
-  const settings = await shop.t.app.inject({ method: 'GET', url: '/_api/bodega/v1/commerce-settings', headers });
-  if (!JSON.stringify(settings.json()).includes('pickupOptions":[{')) {
-    await shop.t.app.inject({
-      method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', headers,
-      payload: { settings: {
-        shippingRegions: [
-          { id: 'domestic', name: 'United States', country: 'US', rules: [{ code: 'standard', title: 'Standard (3–5 days)', rate: '5', type: 'BY_TOTAL_QUANTITY', operator: 'GTE', threshold: '0' }] },
-          { id: 'world', name: 'International', country: 'GB', rules: [{ code: 'international', title: 'International', rate: '15', type: 'BY_TOTAL_QUANTITY', operator: 'GTE', threshold: '0' }] },
-        ],
-        pickupOptions: [{ code: 'pickup', title: 'Pick up at the shop', cost: '0', address: { country: 'US', city: 'Brooklyn', addressLine: '12 Bergen St' } }],
-      } },
-    });
-  }
-  return { ...site, url };
+  const site = await shop.t.createShop({ name: 'Bodega demo store', signupPolicy });
+  return { ...site, url: site.origin };
 }
 
 /** Saves the page at 1280 and at 390 wide under e2e/output/ (full page), then restores the size. */
