@@ -6,7 +6,7 @@ import type { OperationsConfig } from './ops-config.js';
 
 /**
  * `/metrics` in the Prometheus text format: request counts and latencies by route and status,
- * the database pool, the event outbox backlog and mail delivery. Off unless METRICS=true or
+ * the database pool, the event outbox backlog, mail and webhook deliveries. Off unless METRICS=true or
  * METRICS_TOKEN is set; with a token only `Authorization: Bearer <token>` may read it.
  */
 export function registerMetrics(app: FastifyInstance, db: Db, ops: OperationsConfig): void {
@@ -53,6 +53,17 @@ export function registerMetrics(app: FastifyInstance, db: Db, ops: OperationsCon
     async collect() {
       this.reset();
       const rows = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM mail_outbox GROUP BY status');
+      for (const r of rows) this.set({ status: r.status }, r.n);
+    },
+  });
+  new Gauge({
+    name: 'bodega_webhook_deliveries',
+    help: 'Webhook deliveries by status',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status');
       for (const r of rows) this.set({ status: r.status }, r.n);
     },
   });

@@ -39,7 +39,9 @@ export const DEFAULT_OPERATIONS: OperationsConfig = {
   // A storefront page makes 10–20 API calls; several shoppers can share one IP behind a NAT.
   rateLimit: { perIp: 1200, perToken: 600, windowMs: 60_000 },
   metrics: { open: false, token: undefined },
-  timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 },
+  // Headers in 15 s and a whole request (up to the 8 MB body limit) in 60 s are generous for a
+  // real client and short for a slowloris; idle keep-alive outlives a balancer's usual 60 s.
+  timeouts: { headersMs: 15_000, requestMs: 60_000, keepAliveMs: 72_000, checkIntervalMs: 1_000 },
   maxHeaderBytes: 16 * 1024,
   maxUrlBytes: 8 * 1024,
   databasePooler: 'none',
