@@ -118,7 +118,8 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'embedded PGlite'}
     expect(fs.statSync(file).size).toBeGreaterThan(0);
 
     // A write after the backup is not in it.
-    await app.services.sites.createSite({ name: 'After the backup' });
+    const afterName = `After the backup ${randomUUID()}`;
+    await app.services.sites.createSite({ name: afterName });
 
     let restored: Db;
     let dropTarget = async () => undefined as void;
@@ -138,7 +139,7 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'embedded PGlite'}
     }
     try {
       expect(await snapshot(restored)).toEqual(before);
-      const after = await restored.query("SELECT 1 FROM sites WHERE name = 'After the backup'");
+      const after = await restored.query('SELECT 1 FROM sites WHERE name = $1', [afterName]);
       expect(after).toHaveLength(0);
       expect(await migrate(restored)).toEqual([]);
     } finally {
