@@ -59,7 +59,7 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
   const grants = new Map<string, GrantHandler>();
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
   const commerce = buildCommerce(db, sites, now);
-  mergeCartsAtSignIn(commerce, signIn.identity);
+  mergeCartsAtSignIn(commerce, signIn.identity, now);
   const members = createMembersServices(db, oauth, signIn.identity);
   return { sites, oauth, grants, ...signIn, commerce, members };
 }
@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return jsonParser(req, body as string, done);
   });
 
-  registerCallerCheck(app, services.oauth.callerResolver(), now);
+  registerCallerCheck(app, services.oauth.callerResolver(), deps.db, now);
   // Before any schema or service sees the input: PostgreSQL cannot store NUL in text or jsonb.
   app.addHook('preValidation', refuseNulCharacters);
 

@@ -2,6 +2,7 @@
 // them with one field and one registration.
 import type { FastifyInstance } from 'fastify';
 import type { Db, Queryable } from '../platform/db.js';
+import { transactionContext } from '../platform/context.js';
 import type { SitesService } from './sites/service.js';
 import { CatalogService } from './catalog/service.js';
 import { catalogRoutes } from './catalog/routes.js';
@@ -26,15 +27,15 @@ export interface VisitorHandOffs {
 
 export function buildCommerce(db: Db, sites: SitesService, now: () => Date): CommerceServices {
   const catalog = new CatalogService(db, sites);
-  const cart = new CartService(db, sites, catalog, now);
-  const orders = new OrdersService(db, sites, catalog, cart);
-  const checkout = new CheckoutService(db, sites, catalog, cart, orders);
+  const cart = new CartService(sites, catalog);
+  const orders = new OrdersService(sites, catalog, cart);
+  const checkout = new CheckoutService(sites, catalog, cart, orders);
   return { catalog, cart, checkout, orders };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
-export function mergeCartsAtSignIn(commerce: CommerceServices, identity: VisitorHandOffs): void {
-  identity.onVisitorBecameMember((tx, siteId, visitorId, memberId) => commerce.cart.mergeVisitorCart(tx, siteId, visitorId, memberId));
+export function mergeCartsAtSignIn(commerce: CommerceServices, identity: VisitorHandOffs, now: () => Date): void {
+  identity.onVisitorBecameMember((tx, siteId, visitorId, memberId) => commerce.cart.mergeVisitorCart(transactionContext(tx, siteId, now), visitorId, memberId));
 }
 
 export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {

@@ -200,7 +200,7 @@ function toWireCoupon(c: Coupon, currency: string, now: Date) {
 export function cartRoutes(cart: CartService, publicUrl: string) {
   return async (app: FastifyInstance) => {
     const buyer = (req: FastifyRequest) => currentBuyer(req.ctx, namedBuyer(req));
-    const currency = async (req: FastifyRequest) => (await cart.site(req.ctx.siteId)).settings.currency;
+    const currency = async (req: FastifyRequest) => (await cart.site(req.ctx)).settings.currency;
 
     for (const prefix of CURRENT_CART_PREFIXES) {
       const config = { callers: ALL_CALLERS };
@@ -270,7 +270,7 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
     // Shipping regions and rules, pickup, tax and the inventory trigger (Bodega's own call).
     for (const path of ['/_api/bodega/v1/commerce-settings']) {
       const config = { callers: BACK_OFFICE };
-      app.get(path, { config }, async (req) => ({ settings: await cart.storedSettings(req.ctx.siteId) }));
+      app.get(path, { config }, async (req) => ({ settings: await cart.storedSettings(req.ctx) }));
       app.patch(path, { config, schema: { body: SettingsBody } }, async (req) => ({
         settings: await cart.updateSettings(req.ctx, (req.body as Static<typeof SettingsBody>).settings as StoredCommerceSettings),
       }));

@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
+import { inTransaction, type SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
@@ -569,9 +570,10 @@ export class CatalogService {
    * once, another server's show within that time. Inside a transaction (placing an order) they are
    * always read from the database, and stock is checked again under the row lock.
    */
-  async productsByIds(siteId: string, productIds: readonly string[], db?: Queryable): Promise<Map<string, Product>> {
+  async productsByIds(ctx: SiteContext, productIds: readonly string[]): Promise<Map<string, Product>> {
+    const { siteId } = ctx;
     const unique = [...new Set(productIds)];
-    if (db && db !== this.db) return new Map((await store.findProducts(db, siteId, unique)).map((p) => [p.id, p]));
+    if (inTransaction(ctx)) return new Map((await store.findProducts(ctx.db, siteId, unique)).map((p) => [p.id, p]));
     const now = Date.now();
     const found = new Map<string, Product>();
     const missing: string[] = [];
@@ -583,7 +585,7 @@ export class CatalogService {
     }
     if (missing.length) {
       const generation = this.generation;
-      const rows = new Map((await store.findProducts(this.db, siteId, missing)).map((p) => [p.id, p]));
+      const rows = new Map((await store.findProducts(ctx.db, siteId, missing)).map((p) => [p.id, p]));
       // A write that ran meanwhile may have dropped what this read saw: only cache when none did.
       const keep = generation === this.generation;
       if (keep && this.cache.size + missing.length > PRODUCT_CACHE_SIZE) this.cache.clear();
@@ -606,7 +608,8 @@ export class CatalogService {
    * Sells units inside the caller's transaction: locks the products (in id order), checks every
    * line against what is left, and writes the new stock; nothing changes when one line is short.
    */
-  async sellStock(tx: Queryable, siteId: string, changes: readonly StockChange[], at: Date): Promise<void> {
+  async sellStock(ctx: SiteContext, changes: readonly StockChange[], at: Date): Promise<void> {
+    const { db: tx, siteId } = ctx;
     const locked = await store.lockProducts(tx, siteId, changes.map((c) => c.productId));
     const result = applyStockChanges(new Map(locked.map((p) => [p.id, p])), changes, -1);
     if (!result.ok) {
@@ -625,7 +628,8 @@ export class CatalogService {
   }
 
   /** Returns units to stock (cancel or refund with restock); products gone since are skipped. */
-  async restock(tx: Queryable, siteId: string, changes: readonly StockChange[], at: Date): Promise<void> {
+  async restock(ctx: SiteContext, changes: readonly StockChange[], at: Date): Promise<void> {
+    const { db: tx, siteId } = ctx;
     const locked = await store.lockProducts(tx, siteId, changes.map((c) => c.productId));
     const result = applyStockChanges(new Map(locked.map((p) => [p.id, p])), changes, 1);
     if (!result.ok) return;

@@ -102,7 +102,7 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pub
     const config = { callers: ALL_CALLERS };
     const id = (req: FastifyRequest) => (req.params as Static<typeof IdParams>).id;
     const wire = (view: Parameters<typeof toWireCheckout>[0]) => ({ checkout: toWireCheckout(view, publicUrl) });
-    const currency = async (req: FastifyRequest) => (await cart.site(req.ctx.siteId)).settings.currency;
+    const currency = async (req: FastifyRequest) => (await cart.site(req.ctx)).settings.currency;
     const giftCards = (code: string | null | undefined) => {
       if (code) throw new ApiError(400, 'GIFT_CARDS_NOT_SUPPORTED', 'This store does not take gift cards');
     };

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import * as store from './store.js';
@@ -113,10 +114,17 @@ export class SitesService {
     return site;
   }
 
-  async findSite(siteId: string): Promise<Site | undefined> {
+  /** The context's site if it is not DISABLED, read through the context's handle (its transaction, if any). */
+  async activeSite(ctx: SiteContext): Promise<Site> {
+    const site = await this.findSite(ctx.siteId, ctx.db);
+    if (!site || site.status === 'DISABLED') throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+    return site;
+  }
+
+  async findSite(siteId: string, db: Queryable = this.db): Promise<Site | undefined> {
     const hit = this.cache.get(siteId);
     if (hit && hit.until > Date.now()) return hit.site;
-    const row = await store.findSite(this.db, siteId);
+    const row = await store.findSite(db, siteId);
     const site = row && toSite(row);
     this.cache.set(siteId, { site, until: Date.now() + SITE_CACHE_MS });
     return site;
@@ -134,8 +142,8 @@ export class SitesService {
     this.cache.delete(siteId);
   }
 
-  async updateSettings(siteId: string, patch: Record<string, unknown>): Promise<Site> {
-    const row = await store.patchSiteSettings(this.db, siteId, patch);
+  async updateSettings(siteId: string, patch: Record<string, unknown>, db: Queryable = this.db): Promise<Site> {
+    const row = await store.patchSiteSettings(db, siteId, patch);
     if (!row) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
     this.cache.delete(siteId);
     return toSite(row);
