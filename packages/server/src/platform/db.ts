@@ -55,9 +55,9 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       if (oid === INT8) return parseInt8;
       if (oid === NUMERIC) return (text: string) => text;
-      return pg.types.getTypeParser(oid, format);
+      return pg.types.getTypeParser(oid, format) as (text: string) => unknown;
     },
-  } as pg.CustomTypesConfig;
+  };
   const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), types });
   pool.on('error', () => {
     /* an idle client died (server restart); the pool replaces it on next use */

@@ -7,7 +7,7 @@ import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, memberToken, STORES_APP_ID, type WireProduct } from '../../test/commerce.js';
 import type { StoredCommerceSettings } from './settings.js';
 
-let clock = new Date('2026-03-01T12:00:00Z');
+const clock = new Date('2026-03-01T12:00:00Z');
 let t: TestApp;
 let site: TestSite;
 let wixFetch: ReturnType<typeof redirectWixFetch>;

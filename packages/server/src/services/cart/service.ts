@@ -5,20 +5,17 @@ import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { Site, SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
-import { lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/products.js';
+import { lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/service.js';
 import { priceCart, type Address, type CouponDefinition, type MerchantDiscount, type PricedCart } from './pricing.js';
-import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, type CatalogReference, type CustomLine, type LineRef, type ResolvedLine } from './lines.js';
+import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, type CustomLine, type LineRef, type ResolvedLine } from './lines.js';
 import { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS, readCommerceSettings, type CommerceSettings, type StoredCommerceSettings } from './settings.js';
 import * as store from './store.js';
+import type { CartView, CatalogLineInput } from './model.js';
 import type { Buyer, Cart, Coupon, NewLine } from './store.js';
 
 export type { Buyer, BuyerKind, Cart, Coupon } from './store.js';
+export type { CartView, CatalogLineInput } from './model.js';
 
-/** A catalog line as a buyer asks for it. */
-export interface CatalogLineInput {
-  catalogReference: CatalogReference;
-  quantity: number;
-}
 
 export interface AddToCartInput {
   lineItems: CatalogLineInput[];
@@ -44,13 +41,6 @@ export interface EstimateInput {
   calculateShipping?: boolean;
 }
 
-/** A cart with its lines resolved against the catalog and priced (without shipping or tax). */
-export interface CartView {
-  cart: Cart;
-  lines: ResolvedLine[];
-  priced: PricedCart;
-  settings: CommerceSettings;
-}
 
 /** Lines and the pricing of anything that holds lines (a cart or a checkout). */
 export interface PricingRequest {
@@ -80,6 +70,24 @@ export function couponDefinition(coupon: Coupon | undefined): CouponDefinition |
     timesUsed: coupon.timesUsed,
     productIds: coupon.productIds,
   };
+}
+
+/** Current cart at www/edge.wixapis.com and at a custom host. */
+export const CURRENT_CART_PREFIXES = ['/ecom/v1/carts/current', '/_api/ecom-cart/v1/carts/current'];
+
+/**
+ * An API key has no buyer of its own. By default its "current cart" is the key's own cart (like a
+ * point-of-sale terminal); a backend acting for a shopper names them in this header.
+ */
+export const BUYER_HEADER = 'bodega-buyer';
+
+export function namedBuyer(ctx: RequestContext, header: string | string[] | undefined): Buyer | undefined {
+  if (ctx.caller.kind !== 'APP') return undefined;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const match = /^(visitor|member):([A-Za-z0-9_-]{1,100})$/.exec(value);
+  if (!match) throw ApiError.validation([{ field: BUYER_HEADER, rule: 'FORMAT', description: 'use visitor:<visitorId> or member:<memberId>' }]);
+  return { kind: match[1] as 'visitor' | 'member', id: match[2] };
 }
 
 /** The cart a caller means by "current": a visitor's or member's own; an API key's own or a named buyer's. */
@@ -473,3 +481,12 @@ export function throwIfCouponRejected(priced: PricedCart): void {
     throw new ApiError(400, priced.coupon.reason, priced.coupon.description, { couponCode: priced.coupon.code, reason: priced.coupon.reason });
   }
 }
+
+// What other services use of this one's modules: they import service.ts only.
+export { MAX_LINE_QUANTITY, addressRegion, lineFromJson, lineToJson, readDiscounts, storeDiscounts } from './lines.js';
+export type { CatalogReference, DescriptionLine, LineRef, ResolvedLine, StoredLine } from './lines.js';
+export type { ItemType, MerchantDiscount, PricedCart, ShippingOptionResult, TaxStatus } from './pricing.js';
+export { SHIPPING_CARRIER_ID, toWirePricing } from './pricing-wire.js';
+export { commerceSettingsOf } from './settings.js';
+export type { CommerceSettings } from './settings.js';
+export { Address, AddressWithContact, CustomLineItemInput, LineItemInput, MerchantDiscountInput, SelectedShippingOption, fromWireCustomLines, fromWireLineItems, fromWireMerchantDiscounts, toWireLineItem, wireBuyer, wireItemType, zeroSummary } from './wire.js';

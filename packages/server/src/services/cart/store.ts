@@ -1,5 +1,4 @@
 // SQL for carts, their line items and coupons; nothing else.
-import type { Queryable } from '../../platform/db.js';
 import type { SiteContext } from '../../platform/context.js';
 import { customLineFromJson, customLineToJson, type CatalogReference, type CustomLine, type LineRef, type StoredCustomLine } from './lines.js';
 import type { DiscountValue, MerchantDiscount } from './pricing.js';
@@ -185,7 +184,6 @@ export async function addLines(
 
 /** Locks the buyer's cart row (or nothing): writes that read-modify-write a cart take it first. */
 export async function lockCart(ctx: SiteContext, buyer: Buyer): Promise<Cart | undefined> {
-  const { db: tx, siteId } = ctx;
   return findCart(ctx, buyer, true);
 }
 

@@ -2,11 +2,11 @@
 // shapes, and the conversions between them. Money is a decimal string here, minor units inside.
 import { Type, type Static } from 'typebox';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
-import { absoluteUrl } from '../catalog/wire.js';
-import { MoneyError, parseAmount, parseDecimal, formatDecimal, toWireMoney } from './money.js';
+import { absoluteUrl } from '../catalog/service.js';
+import { MoneyError, parseAmount, parseDecimal, formatDecimal, toWireMoney } from '../../platform/money.js';
 import type { ItemType, MerchantDiscount } from './pricing.js';
 import { toWirePricing } from './pricing-wire.js';
-import type { CatalogLineInput, CartView } from './service.js';
+import type { CatalogLineInput, CartView } from './model.js';
 import type { CatalogReference, CustomLine, ResolvedLine } from './lines.js';
 import type { Buyer } from './store.js';
 

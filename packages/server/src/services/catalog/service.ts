@@ -1,11 +1,12 @@
 import type { Db, Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { inTransaction, type SiteContext } from '../../platform/context.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { SitesService } from '../sites/service.js';
-import { formatDecimal, parseAmount, parseDecimal } from '../cart/money.js';
+import { formatDecimal, parseAmount, parseDecimal } from '../../platform/money.js';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
   applyStockChanges,
@@ -19,7 +20,7 @@ import {
   type StockChange,
   type Variant,
 } from './products.js';
-import { compileFilter, FilterError, orderBy, parseSort, readInteger, type FieldMap } from './query-filter.js';
+import { compileFilter, FilterError, orderBy, parseSort, readInteger, type FieldMap } from '../../platform/query-filter.js';
 import { DEMO_COLLECTIONS, DEMO_PRODUCTS } from './demo.js';
 import * as store from './store.js';
 import type { Collection } from './store.js';
@@ -154,14 +155,16 @@ export const PRODUCT_CACHE_MS = 1000;
 const PRODUCT_CACHE_SIZE = 10_000;
 
 export class CatalogService {
-  private readonly cache = new Map<string, { product: Product | null; until: number }>();
+  private readonly cache: TtlCache<string, Product | null>;
   /** Bumped by every write, so a read that overlapped a write does not cache what it saw. */
   private generation = 0;
 
   constructor(
     private readonly db: Db,
     private readonly sites: SitesService,
+    now: () => Date,
   ) {
+    this.cache = new TtlCache({ ttlMs: PRODUCT_CACHE_MS, maxSize: PRODUCT_CACHE_SIZE, now });
     sites.onSiteCreated(async (tx, site) => {
       await store.insertCollection(tx, site.siteId, {
         id: ALL_PRODUCTS_COLLECTION_ID,
@@ -574,13 +577,12 @@ export class CatalogService {
     const { siteId } = ctx;
     const unique = [...new Set(productIds)];
     if (inTransaction(ctx)) return new Map((await store.findProducts(ctx.db, siteId, unique)).map((p) => [p.id, p]));
-    const now = Date.now();
     const found = new Map<string, Product>();
     const missing: string[] = [];
     for (const id of unique) {
-      const hit = this.cache.get(`${siteId}/${id}`);
-      if (hit && hit.until > now) {
-        if (hit.product) found.set(id, hit.product);
+      const hit = this.cache.lookup(`${siteId}/${id}`);
+      if (hit) {
+        if (hit.value) found.set(id, hit.value);
       } else missing.push(id);
     }
     if (missing.length) {
@@ -588,11 +590,10 @@ export class CatalogService {
       const rows = new Map((await store.findProducts(ctx.db, siteId, missing)).map((p) => [p.id, p]));
       // A write that ran meanwhile may have dropped what this read saw: only cache when none did.
       const keep = generation === this.generation;
-      if (keep && this.cache.size + missing.length > PRODUCT_CACHE_SIZE) this.cache.clear();
       for (const id of missing) {
         const product = rows.get(id);
         if (product) found.set(id, product);
-        if (keep) this.cache.set(`${siteId}/${id}`, { product: product ?? null, until: now + PRODUCT_CACHE_MS });
+        if (keep) this.cache.set(`${siteId}/${id}`, product ?? null);
       }
     }
     return found;
@@ -668,3 +669,8 @@ function applyVariantPatches(product: Product, patches: readonly VariantPatch[],
   });
   return variants;
 }
+
+// What other services use of this one's modules: they import service.ts only.
+export { STORES_APP_ID, discountedPrice, lineKey, resolveVariant, stockOf, variantPrice, variantSku, variantWeight } from './products.js';
+export type { CatalogOptions, MediaItem, Product, StockChange } from './products.js';
+export { absoluteUrl } from './wire.js';

@@ -1,7 +1,7 @@
 // Catalog ↔ Stores v1 wire. Stores v1 sends prices and weights as JSON numbers, so this is the one
 // place where a number becomes minor units (refusing more decimals than the currency has) and back.
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
-import { formatAmount, formatDecimal, formattedAmount, MoneyError, parseAmount, parseDecimal } from '../cart/money.js';
+import { formatAmount, formatDecimal, formattedAmount, MoneyError, parseAmount, parseDecimal } from '../../platform/money.js';
 import {
   discountedPrice,
   productStock,

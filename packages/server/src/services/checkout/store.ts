@@ -1,8 +1,7 @@
 // SQL for checkouts; nothing else.
-import type { Queryable } from '../../platform/db.js';
 import type { SiteContext } from '../../platform/context.js';
-import { lineFromJson, lineToJson, readDiscounts, storeDiscounts, type LineRef, type StoredLine } from '../cart/lines.js';
-import type { MerchantDiscount } from '../cart/pricing.js';
+import { lineFromJson, lineToJson, readDiscounts, storeDiscounts, type LineRef, type StoredLine } from '../cart/service.js';
+import type { MerchantDiscount } from '../cart/service.js';
 import type { Buyer, BuyerKind } from '../cart/service.js';
 
 export type KeyedLine = LineRef & { key: string | null };

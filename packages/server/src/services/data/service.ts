@@ -71,8 +71,6 @@ export interface ReferencedResult {
   unauthorized?: boolean;
 }
 
-const DEFAULT_REFERENCE_LIMIT = 50;
-
 export class DataService {
   readonly collections: CollectionsService;
   readonly jobs: DataJobs;
@@ -81,7 +79,7 @@ export class DataService {
     private readonly db: Db,
     now: () => Date,
   ) {
-    this.collections = new CollectionsService(db);
+    this.collections = new CollectionsService(db, now);
     this.jobs = new DataJobs(db, now);
   }
 

@@ -5,12 +5,12 @@ import { recordEvents, type OutboxEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
-import type { StockChange } from '../catalog/products.js';
-import { compileFilter, FilterError, parseSort, push, readInteger, type FieldMap, type SortKey } from '../catalog/query-filter.js';
+import type { StockChange } from '../catalog/service.js';
+import { compileFilter, FilterError, parseSort, push, readInteger, type FieldMap, type SortKey } from '../../platform/query-filter.js';
 import { currentBuyer, type CartService, type Coupon } from '../cart/service.js';
-import type { PricedCart } from '../cart/pricing.js';
-import type { ResolvedLine } from '../cart/lines.js';
-import { commerceSettingsOf, type CommerceSettings } from '../cart/settings.js';
+import type { PricedCart } from '../cart/service.js';
+import type { ResolvedLine } from '../cart/service.js';
+import { commerceSettingsOf, type CommerceSettings } from '../cart/service.js';
 import type { Buyer } from '../cart/service.js';
 import {
   balanceDue,

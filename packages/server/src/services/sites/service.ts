@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../platform/db.js';
 import type { SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import * as store from './store.js';
 import type { SiteStatus } from './store.js';
@@ -48,6 +49,7 @@ export type SiteInitializer = (tx: Queryable, site: Site, input: CreateSiteInput
 const API_KEY_PREFIX = 'bdg_';
 const SITE_CACHE_MS = 2000;
 const CLIENT_CACHE_MS = 60_000;
+const CACHE_SIZE = 100_000;
 
 export function isValidCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code);
@@ -66,11 +68,14 @@ function toSite(row: store.SiteRow): Site {
 export class SitesService {
   private readonly initializers: SiteInitializer[] = [];
   /** A short read cache: every request needs its site's status, which changes rarely. */
-  private readonly cache = new Map<string, { site: Site | undefined; until: number }>();
+  private readonly cache: TtlCache<string, Site | undefined>;
   /** A client belongs to one site for life, so its lookup can be remembered; the site's status is rechecked. */
-  private readonly clients = new Map<string, { siteId: string; allowedOrigins: string[]; until: number }>();
+  private readonly clients: TtlCache<string, { siteId: string; allowedOrigins: string[] }>;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, now: () => Date = () => new Date()) {
+    this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
+    this.clients = new TtlCache({ ttlMs: CLIENT_CACHE_MS, maxSize: CACHE_SIZE, now });
+  }
 
   onSiteCreated(initializer: SiteInitializer): void {
     this.initializers.push(initializer);
@@ -122,11 +127,11 @@ export class SitesService {
   }
 
   async findSite(siteId: string, db: Queryable = this.db): Promise<Site | undefined> {
-    const hit = this.cache.get(siteId);
-    if (hit && hit.until > Date.now()) return hit.site;
+    const hit = this.cache.lookup(siteId);
+    if (hit) return hit.value;
     const row = await store.findSite(db, siteId);
     const site = row && toSite(row);
-    this.cache.set(siteId, { site, until: Date.now() + SITE_CACHE_MS });
+    this.cache.set(siteId, site);
     return site;
   }
 
@@ -152,10 +157,10 @@ export class SitesService {
   /** Resolves an OAuth client id to its active site; unknown ids are a 400 as OAuth expects. */
   async siteForClient(clientId: string): Promise<{ site: Site; allowedOrigins: string[] }> {
     let client = this.clients.get(clientId);
-    if (!client || client.until <= Date.now()) {
+    if (!client) {
       const row = await store.findOAuthClient(this.db, clientId);
       if (!row) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
-      client = { siteId: row.site_id, allowedOrigins: row.allowed_origins, until: Date.now() + CLIENT_CACHE_MS };
+      client = { siteId: row.site_id, allowedOrigins: row.allowed_origins };
       this.clients.set(clientId, client);
     }
     const site = await this.findSite(client.siteId);
