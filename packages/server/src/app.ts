@@ -1,14 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import fastifyStatic from '@fastify/static';
 import type { Db, Queryable } from './platform/db.js';
 import type { Config } from './platform/config.js';
-import { ApiError, registerErrorHandling, type NotFoundFallback } from './platform/errors.js';
+import { ApiError, registerErrorHandling } from './platform/errors.js';
 import { registerCallerCheck } from './platform/caller.js';
 import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/query-string.js';
 import { refuseNulCharacters } from './platform/text.js';
@@ -25,6 +22,7 @@ import { identityRoutes } from './services/identity/routes.js';
 import { IdentityService } from './services/identity/service.js';
 import { CatalogService } from './services/catalog/service.js';
 import { catalogRoutes } from './services/catalog/routes.js';
+import { catalogV3Routes } from './services/catalog/v3-routes.js';
 import { CartService } from './services/cart/service.js';
 import { cartRoutes } from './services/cart/routes.js';
 import { CheckoutService } from './services/checkout/service.js';
@@ -35,12 +33,26 @@ import { DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
 import { createMembersServices, type MembersServices } from './services/members/service.js';
 import { membersRoutes } from './services/members/routes.js';
+import { WebhooksService } from './services/webhooks/service.js';
+import { webhooksRoutes } from './services/webhooks/routes.js';
+import { webhookOptionsFromEnv, type WebhookOptions } from './services/webhooks/worker.js';
+import { registerOperations } from './platform/operations.js';
+import { serverOptions } from './platform/limits.js';
+import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-config.js';
+import { siteSettingsRoutes } from './services/sites/routes.js';
+import { StorefrontService } from './services/storefront/service.js';
+import { storefrontRoutes } from './services/storefront/routes.js';
+import { loadWebBuild } from './services/storefront/web-build.js';
 
 export interface AppDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom'>>;
+  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom' | 'defaultSiteId'>>;
   /** The clock every service reads; tests pass their own. */
   now?: () => Date;
+  /** Outbox delivery: options over the WEBHOOKS_* environment; `deliver` runs the worker in this process. */
+  webhooks?: { options?: Partial<WebhookOptions>; deliver?: boolean };
+  /** Limits, metrics and pooling (main passes the environment's); default: no rate limit, no metrics. */
+  operations?: OperationsConfig;
 }
 
 /** Every service of one app instance, built once and shared by routes, the CLI and tests. */
@@ -53,6 +65,8 @@ export interface Services extends SignInServices {
   commerce: CommerceServices;
   /** Members, custom fields, badges, follows, reports and abouts. */
   members: MembersServices;
+  /** Webhook subscriptions and the outbox delivery worker (webhooks and order e-mails). */
+  webhooks: WebhooksService;
 }
 
 declare module 'fastify' {
@@ -64,10 +78,7 @@ declare module 'fastify' {
 /** Largest request body; bulk data calls of 1000 items need room, anything bigger is a 413. */
 export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-/** Paths that belong to the API; any other GET for HTML falls through to the web app. */
-const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz'];
-
-export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}): Services {
+export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}): Services {
   const sites = new SitesService(db, now);
   const oauth = new OAuthService(db, sites, now);
   const grants = new Map<string, GrantHandler>();
@@ -75,7 +86,8 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
   const commerce = buildCommerce(db, sites, now);
   mergeCartsAtSignIn(commerce, signIn.identity, now);
   const members = createMembersServices(db, oauth, signIn.identity);
-  return { sites, oauth, grants, ...signIn, commerce, members };
+  const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
+  return { sites, oauth, grants, ...signIn, commerce, members, webhooks };
 }
 
 // ─── cross-service wiring: the only place services meet besides each other's service.ts ───
@@ -152,6 +164,7 @@ export function mergeCartsAtSignIn(commerce: CommerceServices, identity: Visitor
 export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
   return async (app: FastifyInstance) => {
     await app.register(catalogRoutes(commerce.catalog, publicUrl));
+    await app.register(catalogV3Routes(commerce.catalog, publicUrl));
     await app.register(cartRoutes(commerce.cart, publicUrl));
     await app.register(checkoutRoutes(commerce.checkout, commerce.cart, publicUrl));
     await app.register(ordersRoutes(commerce.orders, publicUrl));
@@ -160,7 +173,9 @@ export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
+  const operations = deps.operations ?? UNLIMITED_OPERATIONS;
   const options: FastifyServerOptions = {
+    ...serverOptions(operations),
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     // One line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
@@ -169,17 +184,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512, querystringParser: (text) => decodeQueryString(text) },
   };
   const app = Fastify(options);
-  const services = buildServices(deps.db, now, deps.config);
+  const services = buildServices(deps.db, now, deps.config, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options });
   app.decorate('services', services);
 
-  const webDir = deps.config.webDir && fs.existsSync(path.join(deps.config.webDir, 'index.html')) ? deps.config.webDir : undefined;
-  registerErrorHandling(app, webDir ? serveWebAppRoutes : undefined);
+  registerErrorHandling(app);
   registerValidation(app);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-wix-request-id', String(req.id));
     const error = (req.query as DecodedQuery)[QUERY_ERROR];
     if (error) throw new ApiError(400, 'INVALID_QUERY', error);
   });
+  await registerOperations(app, deps.db, operations);
   app.addHook('onResponse', async (req, reply) => {
     req.log.info({ reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
@@ -212,8 +227,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
   await app.register(membersRoutes(services.members));
+  // Webhooks and order e-mails: delivered off the request path by the worker.
+  await app.register(webhooksRoutes(services.webhooks));
+  services.webhooks.worker.reportErrorsTo((error) => app.log.warn({ err: error }, 'webhook delivery failed'));
+  if (deps.webhooks?.deliver) app.addHook('onReady', async () => services.webhooks.worker.start());
+  app.addHook('onClose', async () => services.webhooks.worker.stop());
+  await app.register(siteSettingsRoutes(services.sites));
 
-  if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
+  // The shop's pages, sitemap and robots.txt for the site the Host header names.
+  const build = await loadWebBuild(deps.config.webDir, (err, message) => app.log.error({ err }, message));
+  const storefront = new StorefrontService(services.sites, services.oauth, now, deps.config.defaultSiteId);
+  await app.register(storefrontRoutes({ storefront, build, publicUrl: deps.config.publicUrl }));
   return app;
 }
 
@@ -228,11 +252,3 @@ function registerValidation(app: FastifyInstance): void {
   for (const ajv of [bodyAjv, queryAjv]) addFormats.default(ajv);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema));
 }
-
-/** Unknown non-API GETs for HTML get the web app's index.html, whose router takes over. */
-const serveWebAppRoutes: NotFoundFallback = (req, reply) => {
-  const urlPath = req.url.split('?')[0];
-  const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
-  if (!wantsHtml || API_PREFIXES.some((p) => urlPath === p.replace(/\/$/, '') || urlPath.startsWith(p))) return undefined;
-  return reply.type('text/html').sendFile('index.html');
-};

@@ -387,12 +387,13 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
       });
     }
 
-    // @wix/stores `collections` module: sent verbatim to /v2/collections… on every host.
+    // @wix/stores `collections` module: /v2/collections… (current generation) and
+    // /stores-reader/v2/collections… (the 2024 generation, at www.wixapis.com).
     const queryCollectionsV2 = async (ctx: RequestContext, source: { query?: unknown } | undefined) => {
       const page = await catalog.queryCollections(ctx, readQuery(source?.query));
       return { collections: page.items.map((c) => toWireCollection(c, publicUrl)), metadata: { count: page.items.length, offset: page.offset, total: page.total } };
     };
-    for (const prefix of ['/v2']) {
+    for (const prefix of ['/v2', '/stores-reader/v2']) {
       app.route({ method: 'GET', url: prefix + '/collections/query', config: { callers: ALL_CALLERS }, schema: { querystring: GetQuery }, handler: async (req) => queryCollectionsV2(req.ctx, req.query) });
       app.route({ method: 'POST', url: prefix + '/collections/query', config: { callers: ALL_CALLERS }, schema: { body: QueryBody }, handler: async (req) => queryCollectionsV2(req.ctx, req.body) });
       app.route({

@@ -5,7 +5,7 @@ import { TtlCache } from '../../platform/ttl-cache.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
-import type { SitesService } from '../sites/service.js';
+import type { CatalogVersion, SitesService } from '../sites/service.js';
 import { formatDecimal, parseAmount, parseDecimal } from '../../platform/money.js';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
@@ -21,7 +21,6 @@ import {
   type Variant,
 } from './products.js';
 import { compileFilter, FilterError, orderBy, parseSort, readInteger, type FieldMap } from '../../platform/query-filter.js';
-import { DEMO_COLLECTIONS, DEMO_PRODUCTS } from './demo.js';
 import * as store from './store.js';
 import type { Collection } from './store.js';
 import { type MediaInput, type ProductPatch, type VariantPatch } from './wire.js';
@@ -176,26 +175,16 @@ export class CatalogService {
         createdDate: site.createdDate,
         updatedDate: site.createdDate,
       });
-      if (site.status === 'DEMO') await this.seedDemo(tx, site.siteId, site.createdDate);
     });
-  }
-
-  /** The demo store's products and collections, created with the demo site. */
-  private async seedDemo(tx: Queryable, siteId: string, now: Date): Promise<void> {
-    const collectionIds = new Map<string, string>();
-    for (const c of DEMO_COLLECTIONS) {
-      const id = newId();
-      collectionIds.set(c.slug, id);
-      await store.insertCollection(tx, siteId, { id, slug: c.slug, name: c.name, description: c.description, visible: true, media: null, createdDate: now, updatedDate: now });
-    }
-    for (const { collections, ...patch } of DEMO_PRODUCTS) {
-      const product = await this.createProductIn(tx, siteId, patch, now);
-      for (const slug of collections) await store.addProductsToCollection(tx, siteId, collectionIds.get(slug) as string, [product.id], now);
-    }
   }
 
   async currency(siteId: string): Promise<string> {
     return (await this.sites.getActiveSite(siteId)).settings.currency;
+  }
+
+  /** Which catalog API generation the site's apps are told to use (catalogVersioning). */
+  async catalogVersion(siteId: string): Promise<CatalogVersion> {
+    return (await this.sites.getActiveSite(siteId)).settings.catalogVersion ?? 'V1_CATALOG';
   }
 
   // Products ------------------------------------------------------------------------------------
@@ -420,6 +409,11 @@ export class CatalogService {
     const { limit, offset } = readPaging(query.paging);
     const { products, total } = await store.queryProducts(this.db, { where, params, orderBy: order, limit, offset });
     return { items: products, total, limit, offset };
+  }
+
+  /** The ribbons or brands on the site's products (the V3 ribbons and brands view). */
+  async productLabels(ctx: RequestContext, field: 'ribbon' | 'brand'): Promise<{ name: string; count: number }[]> {
+    return store.productLabels(this.db, ctx.siteId, field, isShopper(ctx));
   }
 
   /** Which choices can still be bought given the ones picked so far, and the variant they make. */
@@ -671,6 +665,6 @@ function applyVariantPatches(product: Product, patches: readonly VariantPatch[],
 }
 
 // What other services use of this one's modules: they import service.ts only.
-export { STORES_APP_ID, discountedPrice, lineKey, resolveVariant, stockOf, variantPrice, variantSku, variantWeight } from './products.js';
+export { STORES_APP_ID, discountedPrice, isStoresAppId, lineKey, resolveVariant, stockOf, variantPrice, variantSku, variantWeight } from './products.js';
 export type { CatalogOptions, MediaItem, Product, StockChange } from './products.js';
 export { absoluteUrl } from './wire.js';

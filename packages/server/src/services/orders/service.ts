@@ -459,3 +459,11 @@ function decodeCursor(text: string): CursorState {
     throw new FilterError('The cursor is not one this server gave');
   }
 }
+
+// What other services use of this one's modules: they import service.ts only.
+export { toWireOrder } from './wire.js';
+
+/** An order as stored, through the context's handle (the outbox worker reads one per event). */
+export async function findOrder(ctx: SiteContext, orderId: string): Promise<Order | undefined> {
+  return store.findOrder(ctx, orderId);
+}

@@ -4,17 +4,24 @@ import { ApiError } from '../../platform/errors.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import * as store from './store.js';
+import * as domainStore from './domains.js';
 import type { SiteStatus } from './store.js';
 
 export type { SiteStatus } from './store.js';
 export type SignupPolicy = 'open' | 'email-verification' | 'owner-approval';
 export const SIGNUP_POLICIES: readonly SignupPolicy[] = ['open', 'email-verification', 'owner-approval'];
+export type CatalogVersion = 'V1_CATALOG' | 'V3_CATALOG';
+export const CATALOG_VERSIONS: readonly CatalogVersion[] = ['V1_CATALOG', 'V3_CATALOG'];
 export const SITE_STATUSES: readonly SiteStatus[] = ['ENABLED', 'DISABLED', 'PENDING', 'DEMO'];
 
 /** Site settings; services keep their own settings under their own keys beside these. */
 export interface SiteSettings {
   signupPolicy: SignupPolicy;
   currency: string;
+  /** Origins (besides PUBLIC_URL and the client's own) that redirects may return to. */
+  allowedOrigins?: string[];
+  /** The catalog API generation apps are told to use (catalogVersioning.getCatalogVersion). */
+  catalogVersion?: CatalogVersion;
   [key: string]: unknown;
 }
 
@@ -34,6 +41,9 @@ export interface CreateSiteInput {
   ownerEmail?: string;
   ownerPassword?: string;
   allowedOrigins?: string[];
+  catalogVersion?: CatalogVersion;
+  /** Host names the site's pages answer at (unique on the server). */
+  domains?: string[];
 }
 
 export interface CreatedSite {
@@ -71,10 +81,13 @@ export class SitesService {
   private readonly cache: TtlCache<string, Site | undefined>;
   /** A client belongs to one site for life, so its lookup can be remembered; the site's status is rechecked. */
   private readonly clients: TtlCache<string, { siteId: string; allowedOrigins: string[] }>;
+  /** Host name → site, for page requests (see siteIdForHost). */
+  private readonly hosts: TtlCache<string, string | undefined>;
 
   constructor(private readonly db: Db, now: () => Date = () => new Date()) {
     this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.clients = new TtlCache({ ttlMs: CLIENT_CACHE_MS, maxSize: CACHE_SIZE, now });
+    this.hosts = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: 10_000, now });
   }
 
   onSiteCreated(initializer: SiteInitializer): void {
@@ -94,11 +107,13 @@ export class SitesService {
       throw ApiError.validation([{ field: 'currency', rule: 'FORMAT', description: 'must be an ISO 4217 currency code' }]);
     }
     const allowedOrigins = (input.allowedOrigins ?? []).map(normaliseOrigin);
+    const catalogVersion = checkCatalogVersion(input.catalogVersion ?? 'V1_CATALOG');
+    const domains = domainStore.normaliseDomains(input.domains ?? []);
     const site: Site = {
       siteId: newId(),
       name,
       status: input.status ?? 'ENABLED',
-      settings: { signupPolicy, currency },
+      settings: { signupPolicy, currency, ...(catalogVersion !== 'V1_CATALOG' && { catalogVersion }) },
       createdDate: new Date(),
     };
     const clientId = newId();
@@ -107,8 +122,10 @@ export class SitesService {
       await store.insertSite(tx, { siteId: site.siteId, name, status: site.status, settings: site.settings });
       await store.insertOAuthClient(tx, site.siteId, clientId, allowedOrigins);
       await store.insertApiKey(tx, { siteId: site.siteId, keyHash: hashSecret(apiKey), keyId: newId(), name: 'default' });
+      if (domains.length) await domainStore.replaceDomains(tx, site.siteId, domains);
       for (const initializer of this.initializers) await initializer(tx, site, input);
     });
+    if (domains.length) this.hosts.clear();
     return { site, clientId, apiKey };
   }
 
@@ -154,6 +171,56 @@ export class SitesService {
     return toSite(row);
   }
 
+  /** Replaces the site's allowed origins (the redirect targets storefronts on their own origins need). */
+  async setAllowedOrigins(siteId: string, origins: readonly string[]): Promise<Site> {
+    return this.updateSettings(siteId, { allowedOrigins: [...new Set(origins.map(normaliseOrigin))] });
+  }
+
+  async setCatalogVersion(siteId: string, version: CatalogVersion): Promise<Site> {
+    return this.updateSettings(siteId, { catalogVersion: checkCatalogVersion(version) });
+  }
+
+  /** The host names the site's pages answer at. */
+  async domains(siteId: string): Promise<string[]> {
+    return domainStore.listDomains(this.db, siteId);
+  }
+
+  /**
+   * Where the site's pages are: its first domain on PUBLIC_URL's scheme and port (servers sit
+   * behind one proxy or port), else PUBLIC_URL itself.
+   */
+  async pageOrigin(siteId: string, publicUrl: string): Promise<string> {
+    const [first] = await this.domains(siteId);
+    return first ? domainStore.originOnDomain(publicUrl, first) : new URL(publicUrl).origin;
+  }
+
+  /** The origins of every domain of the site (see pageOrigin). */
+  async domainOrigins(siteId: string, publicUrl: string): Promise<string[]> {
+    return (await this.domains(siteId)).map((d) => domainStore.originOnDomain(publicUrl, d));
+  }
+
+  /** Replaces the site's host names; a name another site holds is a 409. */
+  async setDomains(siteId: string, domains: string[]): Promise<string[]> {
+    const wanted = domainStore.normaliseDomains(domains);
+    await this.db.transaction(async (tx) => {
+      if (!(await store.findSite(tx, siteId))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+      await domainStore.replaceDomains(tx, siteId, wanted);
+    });
+    this.hosts.clear();
+    return wanted;
+  }
+
+  /** The site whose domain is this host (port ignored), remembered briefly: every page request asks. */
+  async siteIdForHost(hostHeader: string | undefined): Promise<string | undefined> {
+    const host = domainStore.hostOf(hostHeader);
+    if (!host) return undefined;
+    const hit = this.hosts.lookup(host);
+    if (hit) return hit.value;
+    const siteId = await domainStore.siteIdForDomain(this.db, host);
+    this.hosts.set(host, siteId);
+    return siteId;
+  }
+
   /** Resolves an OAuth client id to its active site; unknown ids are a 400 as OAuth expects. */
   async siteForClient(clientId: string): Promise<{ site: Site; allowedOrigins: string[] }> {
     let client = this.clients.get(clientId);
@@ -181,6 +248,13 @@ export class SitesService {
     if (!site || !key) throw ApiError.unauthenticated('Invalid API key or site');
     return { site, keyId: key.key_id };
   }
+}
+
+function checkCatalogVersion(version: CatalogVersion): CatalogVersion {
+  if (!CATALOG_VERSIONS.includes(version)) {
+    throw ApiError.validation([{ field: 'catalogVersion', rule: 'INVALID_ENUM_VALUE', description: `must be one of ${CATALOG_VERSIONS.join(', ')}` }]);
+  }
+  return version;
 }
 
 export function normaliseOrigin(origin: string): string {
