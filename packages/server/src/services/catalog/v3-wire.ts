@@ -471,7 +471,8 @@ export function v3ProductFilter(filter: unknown): unknown {
       else out[mapped] = condition;
     }
   }
-  if (and.length) out.$and = [...(Array.isArray(out.$and) ? out.$and : []), ...and];
+  const earlier: unknown[] = Array.isArray(out.$and) ? (out.$and as unknown[]) : [];
+  if (and.length) out.$and = [...earlier, ...and];
   return out;
 }
 
