@@ -25,6 +25,15 @@ export interface Db extends Queryable {
 
 export class DbLockedError extends Error {}
 
+/** PostgreSQL's unique_violation (23505) from pg or PGlite, optionally of one index or constraint. */
+export function isUniqueViolation(error: unknown, index?: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (e.code !== '23505') return false;
+  if (!index) return true;
+  return e.constraint === index || (typeof e.message === 'string' && e.message.includes(index));
+}
+
 const INT8 = 20;
 const NUMERIC = 1700;
 

@@ -5,7 +5,7 @@ import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { formatDecimal, MoneyError, parseAmount, parseDecimal, toWireMoney } from '../../platform/money.js';
 import type { CartService, Coupon } from './service.js';
-import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, namedBuyer } from './service.js';
+import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, MAX_LINE_QUANTITY, namedBuyer } from './service.js';
 import {
   AddressWithContact,
   CustomLineItemInput,
@@ -42,7 +42,7 @@ const UpdateBody = Type.Object({
 const RemoveLinesBody = Type.Object({ lineItemIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 300 }) });
 
 const QuantitiesBody = Type.Object({
-  lineItems: Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 0, maximum: 100_000 }) }), { minItems: 1, maxItems: 300 }),
+  lineItems: Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 0, maximum: MAX_LINE_QUANTITY }) }), { minItems: 1, maxItems: 300 }),
 });
 
 const EstimateBody = Type.Object({

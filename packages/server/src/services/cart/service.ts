@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../platform/caller.js';
 import { withTransaction, type SiteContext } from '../../platform/context.js';
+import { isUniqueViolation } from '../../platform/db.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
@@ -442,8 +443,7 @@ export class CartService {
       try {
         await store.insertCoupon(tx, coupon);
       } catch (error) {
-        const e = error as { code?: string };
-        if (e?.code === '23505') throw new ApiError(409, 'COUPON_CODE_ALREADY_EXISTS', `A coupon with the code "${input.code}" exists`, { code: input.code });
+        if (isUniqueViolation(error)) throw new ApiError(409, 'COUPON_CODE_ALREADY_EXISTS', `A coupon with the code "${input.code}" exists`, { code: input.code });
         throw error;
       }
       await recordEvent(tx.db, { siteId: ctx.siteId, type: 'coupon.created', entityType: 'coupon', entityId: coupon.id, payload: { couponId: coupon.id, code: coupon.code } });

@@ -8,6 +8,7 @@ import type { ItemType, MerchantDiscount } from './pricing.js';
 import { toWirePricing } from './pricing-wire.js';
 import type { CatalogLineInput, CartView } from './model.js';
 import type { CatalogReference, CustomLine, ResolvedLine } from './lines.js';
+import { MAX_LINE_QUANTITY } from './lines.js';
 import type { Buyer } from './store.js';
 
 // Input schemas ---------------------------------------------------------------------------------
@@ -55,7 +56,7 @@ export const CatalogReferenceSchema = Type.Object({
   ])),
 });
 
-const Quantity = Type.Integer({ minimum: 1, maximum: 100_000 });
+const Quantity = Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY });
 
 export const LineItemInput = Type.Object({
   catalogReference: CatalogReferenceSchema,

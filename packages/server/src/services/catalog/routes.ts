@@ -6,7 +6,10 @@ import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { DEMO_MEDIA } from './demo.js';
 import { isShopper, type CatalogService, type PageQuery } from './service.js';
 import {
+  DEFAULT_MEDIA_SIZE,
   fromWireProduct,
+  isMediaUrl,
+  MEDIA_URL_RULE,
   fromWireVariant,
   toWireCollection,
   toWireMediaItem,
@@ -175,10 +178,10 @@ function collectionMedia(input: Static<typeof CollectionInput>['media']) {
   const main = input.mainMedia;
   const url = main?.image?.url ?? main?.url;
   if (!url) return null;
-  if (!/^(https?:\/\/|\/media\/)/.test(url)) {
-    throw ApiError.validation([{ field: 'collection.media.mainMedia.image.url', rule: 'FORMAT', description: 'must be an http(s) URL or a /media/ path' }]);
+  if (!isMediaUrl(url)) {
+    throw ApiError.validation([{ field: 'collection.media.mainMedia.image.url', rule: 'FORMAT', description: MEDIA_URL_RULE }]);
   }
-  return { url, width: main?.image?.width ?? 1000, height: main?.image?.height ?? 1000 };
+  return { url, width: main?.image?.width ?? DEFAULT_MEDIA_SIZE, height: main?.image?.height ?? DEFAULT_MEDIA_SIZE };
 }
 
 export function catalogRoutes(catalog: CatalogService, publicUrl: string) {

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../platform/db.js';
+import { isUniqueViolation, type Db, type Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { inTransaction, type SiteContext } from '../../platform/context.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
@@ -235,7 +235,7 @@ export class CatalogService {
     try {
       await store.insertProduct(tx, siteId, product);
     } catch (error) {
-      if (store.isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${slug}" is taken`, { slug });
+      if (isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${slug}" is taken`, { slug });
       throw error;
     }
     await recordEvent(tx, { siteId, type: 'product.created', entityType: 'product', entityId: id, payload: { productId: id, name, slug } });
@@ -283,7 +283,7 @@ export class CatalogService {
       try {
         await store.updateProduct(tx, ctx.siteId, product);
       } catch (error) {
-        if (store.isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${product.slug}" is taken`, { slug: product.slug });
+        if (isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${product.slug}" is taken`, { slug: product.slug });
         throw error;
       }
       await recordEvent(tx, { siteId: ctx.siteId, type: eventType, entityType: 'product', entityId: productId, payload: { productId } });
@@ -467,7 +467,7 @@ export class CatalogService {
       try {
         await store.insertCollection(tx, ctx.siteId, collection);
       } catch (error) {
-        if (store.isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${collection.slug}" is taken`, { slug: collection.slug });
+        if (isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${collection.slug}" is taken`, { slug: collection.slug });
         throw error;
       }
       await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.created', entityType: 'collection', entityId: collection.id, payload: { collectionId: collection.id, name } });
@@ -491,7 +491,7 @@ export class CatalogService {
       try {
         await store.updateCollection(tx, ctx.siteId, updated);
       } catch (error) {
-        if (store.isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${updated.slug}" is taken`, { slug: updated.slug });
+        if (isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${updated.slug}" is taken`, { slug: updated.slug });
         throw error;
       }
       await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId } });

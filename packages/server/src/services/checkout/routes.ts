@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ALL_CALLERS } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
-import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, namedBuyer, type CartService } from '../cart/service.js';
+import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, MAX_LINE_QUANTITY, namedBuyer, type CartService } from '../cart/service.js';
 import {
   Address,
   AddressWithContact,
@@ -65,7 +65,7 @@ const AddBody = Type.Object({
 });
 const RemoveLinesBody = Type.Object({ lineItemIds: Type.Array(Id, { minItems: 1, maxItems: 300 }) });
 const QuantitiesBody = Type.Object({
-  lineItems: Type.Array(Type.Object({ id: Id, quantity: Type.Integer({ minimum: 0, maximum: 100_000 }) }), { minItems: 1, maxItems: 300 }),
+  lineItems: Type.Array(Type.Object({ id: Id, quantity: Type.Integer({ minimum: 0, maximum: MAX_LINE_QUANTITY }) }), { minItems: 1, maxItems: 300 }),
 });
 const CreateOrderBody = Type.Object({
   savePaymentMethod: Type.Optional(Type.Boolean()),

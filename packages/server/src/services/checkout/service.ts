@@ -5,7 +5,7 @@ import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { Site, SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
-import { quantityTooHigh, throwIfCouponRejected, type AddToCartInput, type Buyer, type CartService } from '../cart/service.js';
+import { currentBuyer, quantityTooHigh, throwIfCouponRejected, type AddToCartInput, type Buyer, type CartService } from '../cart/service.js';
 import { addressRegion, MAX_LINE_QUANTITY, type ResolvedLine } from '../cart/service.js';
 import type { MerchantDiscount, PricedCart } from '../cart/service.js';
 import { commerceSettingsOf, type CommerceSettings } from '../cart/service.js';
@@ -46,18 +46,6 @@ function checkoutNotFound(checkoutId: string): ApiError {
 }
 
 /** The buyer a new checkout belongs to: the caller, or (for an API key) a named buyer or the key. */
-function checkoutBuyer(ctx: RequestContext, named?: Buyer): Buyer {
-  switch (ctx.caller.kind) {
-    case 'ANONYMOUS_VISITOR':
-      return { kind: 'visitor', id: ctx.caller.subjectId };
-    case 'MEMBER':
-    case 'WIX_USER':
-      return { kind: 'member', id: ctx.caller.subjectId };
-    case 'APP':
-      return named ?? { kind: 'app', id: ctx.caller.subjectId };
-  }
-}
-
 export class CheckoutService {
   constructor(
     private readonly sites: SitesService,
@@ -69,7 +57,7 @@ export class CheckoutService {
   /** The buyer who made a checkout uses it; the back office and API keys may use any. */
   private usable(ctx: RequestContext, checkout: Checkout): boolean {
     if (!SHOPPERS.has(ctx.caller.kind)) return true;
-    const buyer = checkoutBuyer(ctx);
+    const buyer = currentBuyer(ctx);
     return checkout.buyer.kind === buyer.kind && checkout.buyer.id === buyer.id;
   }
 
@@ -158,7 +146,7 @@ export class CheckoutService {
     const blank: Checkout = {
       id: newId(),
       cartId: null,
-      buyer: checkoutBuyer(ctx, named),
+      buyer: currentBuyer(ctx, named),
       channelType: input.channelType,
       currency: site.settings.currency,
       lines: [],

@@ -2,7 +2,7 @@
  * Data collections and their indexes: the domain rules. Collections change rarely and only from
  * the back office (WIX_USER) or an API key (APP); routes admit no one else.
  */
-import type { Db } from '../../platform/db.js';
+import { isUniqueViolation, type Db } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { recordEvent } from '../../platform/events.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
@@ -204,7 +204,3 @@ function collectionEvent(ctx: RequestContext, type: string, collection: StoredCo
   };
 }
 
-/** PostgreSQL's unique_violation, from pg or PGlite. */
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}

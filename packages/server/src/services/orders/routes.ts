@@ -5,6 +5,7 @@ import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { MoneyError, parseAmount } from '../../platform/money.js';
 import type { OrdersService } from './service.js';
+import { MAX_LINE_QUANTITY } from '../cart/service.js';
 import { price, toWireFulfillment, toWireOrder, toWirePayment } from './wire.js';
 
 /** Orders at www/edge.wixapis.com and at a custom host. */
@@ -39,15 +40,15 @@ const ManualPaymentBody = Type.Object({ amount: Amount, userDefinedPaymentMethod
 const RefundBody = Type.Object({
   payments: Type.Array(Type.Object({ paymentId: Id, amount: Type.Optional(Amount), externalRefund: Type.Optional(Type.Boolean()) }), { minItems: 1, maxItems: 20 }),
   details: Type.Optional(Type.Object({
-    items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: 100_000 }) }), { maxItems: 300 })),
-    lineItems: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: 100_000 }) }), { maxItems: 300 })),
+    items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }) }), { maxItems: 300 })),
+    lineItems: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }) }), { maxItems: 300 })),
     shippingIncluded: Type.Optional(Type.Boolean()),
     reason: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
   })),
   sideEffects: Type.Optional(Type.Object({
     restockInfo: Type.Optional(Type.Object({
       type: Type.Optional(Type.Union([Type.Literal('NO_ITEMS'), Type.Literal('ALL_ITEMS'), Type.Literal('SOME_ITEMS')])),
-      items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: 100_000 }) }), { maxItems: 300 })),
+      items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }) }), { maxItems: 300 })),
     })),
     sendOrderRefundedEmail: Type.Optional(Type.Boolean()),
     customMessage: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
@@ -55,7 +56,7 @@ const RefundBody = Type.Object({
 });
 const FulfillmentBody = Type.Object({
   fulfillment: Type.Object({
-    lineItems: Type.Optional(Type.Array(Type.Object({ id: Id, quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Null()])) }), { maxItems: 300 })),
+    lineItems: Type.Optional(Type.Array(Type.Object({ id: Id, quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }), Type.Null()])) }), { maxItems: 300 })),
     trackingInfo: Type.Optional(Type.Object({
       trackingNumber: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
       shippingProvider: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
