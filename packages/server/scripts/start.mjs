@@ -45,7 +45,13 @@ for (const part of parts) {
   if (builtAt(part.output) >= newest(part.sources)) continue;
   process.stdout.write(`bodega: building ${part.workspace} (the build is missing or older than its sources)\n`);
   const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
-  execFileSync(npm[0], [...npm[1], 'run', 'build', '--workspace', part.workspace], { cwd: root, stdio: 'inherit' });
+  try {
+    execFileSync(npm[0], [...npm[1], 'run', 'build', '--workspace', part.workspace], { cwd: root, stdio: 'inherit' });
+  } catch {
+    // The build printed its own errors above; one line more says what it means.
+    process.stderr.write(`bodega: the ${part.workspace} build failed; not starting (run \`npm install\` if a dependency is missing)\n`);
+    process.exit(1);
+  }
 }
 
 await import(at('packages/server/dist/main.js'));
