@@ -107,7 +107,7 @@ interface ClaimedRow {
 
 /** Serialises fan-out across servers, so delivery rows appear in commit order. */
 const FAN_OUT_LOCK = 7265747;
-const FAN_OUT_BATCH = 500;
+const FAN_OUT_BATCH = 200;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const ANALYZE_AFTER_ROWS = 1000;
 
@@ -135,6 +135,8 @@ export class WebhookWorker {
   private lastPrune = 0;
   private insertedSinceAnalyze = 0;
   private succeeded: Record<string, unknown>[] = [];
+  private outboxBusy = false;
+  private lastEmptyLook = 0;
 
   constructor(private readonly deps: WorkerDeps, readonly options: WebhookOptions) {}
 
@@ -178,7 +180,8 @@ export class WebhookWorker {
       for (const row of events) {
         const matching = subscriptions.filter((s) => s.site_id === row.site_id && subscribes(s.event_types, row.type));
         let order: Order | undefined;
-        if (row.entity_type === 'order') {
+        const mails = row.type === 'order.created' || row.type === 'order.fulfillment_created';
+        if (row.entity_type === 'order' && (mails || matching.length > 0)) {
           const key = `${row.site_id}/${row.entity_id}`;
           if (!orders.has(key)) orders.set(key, await orderStore.findOrder(tx, row.site_id, row.entity_id));
           order = orders.get(key);
@@ -351,10 +354,17 @@ export class WebhookWorker {
 
   // Running --------------------------------------------------------------------------------------
 
-  /** One round: fan out, then fill the free in-flight slots; returns how many deliveries it started. */
-  async pump(): Promise<number> {
+  /**
+   * One round: record successes, fan out one batch, fill the free in-flight slots. Returns how many
+   * outbox rows and deliveries it took; small rounds leave the database to requests in between.
+   */
+  async pump(force = false): Promise<number> {
     await this.flush();
-    while ((await this.fanOut()) === FAN_OUT_BATCH);
+    // An empty outbox is looked at once per poll interval, not after every finished delivery.
+    const look = force || this.outboxBusy || Date.now() - this.lastEmptyLook >= this.options.pollMs;
+    const fanned = look ? await this.fanOut() : 0;
+    this.outboxBusy = fanned > 0;
+    if (look && fanned === 0) this.lastEmptyLook = Date.now();
     await this.analyzeIfGrown();
     const claimed = await this.claim(this.options.maxInFlight - this.inFlight.size);
     for (const row of claimed) {
@@ -366,14 +376,14 @@ export class WebhookWorker {
         });
       this.inFlight.add(sending);
     }
-    return claimed.length;
+    return fanned + claimed.length;
   }
 
-  /** Runs rounds until nothing is due, waiting for every delivery started; tests and the CLI drive this. */
+  /** Runs rounds until nothing is left to fan out or due, waiting for every delivery started; tests drive this. */
   async runUntilIdle(maxRounds = 1000): Promise<number> {
     let started = 0;
     for (let round = 0; round < maxRounds; round++) {
-      const n = await this.pump();
+      const n = await this.pump(round === 0);
       await Promise.all(this.inFlight);
       started += n;
       if (n === 0) break;
@@ -384,7 +394,7 @@ export class WebhookWorker {
 
   /** One round and the deliveries it started. */
   async runOnce(): Promise<number> {
-    const n = await this.pump();
+    const n = await this.pump(true);
     await Promise.all(this.inFlight);
     await this.flush();
     return n;
