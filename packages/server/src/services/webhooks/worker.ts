@@ -137,12 +137,17 @@ export class WebhookWorker {
   private succeeded: Record<string, unknown>[] = [];
   private outboxBusy = false;
   private lastEmptyLook = 0;
+  private lastClaim = 0;
 
   constructor(private readonly deps: WorkerDeps, readonly options: WebhookOptions) {}
 
   /** Where failures of the background loop are reported (the app's logger). */
   reportErrorsTo(report: (error: unknown) => void): void {
     this.deps.onError = report;
+  }
+
+  private get halfSlots(): number {
+    return Math.max(1, Math.ceil(this.options.maxInFlight / 2));
   }
 
   private get leaseMs(): number {
@@ -330,26 +335,24 @@ export class WebhookWorker {
     if (this.succeeded.length === 0) return;
     const batch = this.succeeded;
     this.succeeded = [];
-    try {
-      await this.deps.db.query(
-        `WITH done AS (
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(site_id text, delivery_id text, subscription_id text, attempt int,
-             started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
-         mine AS (
-           UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
-           WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
-           RETURNING d.site_id, d.subscription_id),
-         attempt AS (
-           INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
-           SELECT site_id, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done ON CONFLICT DO NOTHING RETURNING 1)
-         UPDATE webhook_subscriptions s SET failures_in_row = 0
-         WHERE s.failures_in_row <> 0 AND (s.site_id, s.subscription_id) IN (SELECT site_id, subscription_id FROM mine)`,
-        [JSON.stringify(batch)],
-      );
-    } catch (error) {
-      this.succeeded.push(...batch);
-      throw error;
-    }
+    // If this write fails the deliveries keep their lease and go out again when it ends (at least once).
+    await this.deps.db.query(
+      `WITH done AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(site_id text, delivery_id text, subscription_id text, attempt int,
+           started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
+       mine AS (
+         UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
+         WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
+         RETURNING d.site_id, d.subscription_id),
+       attempt AS (
+         INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
+         SELECT site_id, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done
+         WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id)
+         ON CONFLICT DO NOTHING RETURNING 1)
+       UPDATE webhook_subscriptions s SET failures_in_row = 0
+       WHERE s.failures_in_row <> 0 AND (s.site_id, s.subscription_id) IN (SELECT site_id, subscription_id FROM mine)`,
+      [JSON.stringify(batch)],
+    );
   }
 
   // Running --------------------------------------------------------------------------------------
@@ -366,13 +369,18 @@ export class WebhookWorker {
     this.outboxBusy = fanned > 0;
     if (look && fanned === 0) this.lastEmptyLook = Date.now();
     await this.analyzeIfGrown();
-    const claimed = await this.claim(this.options.maxInFlight - this.inFlight.size);
+    // Claims go in batches (half the slots at least): one claim per finished delivery would cost a query each.
+    const free = this.options.maxInFlight - this.inFlight.size;
+    // Slots held by slow receivers still leave the rest in use: a smaller claim once per poll interval.
+    const worthIt = this.inFlight.size === 0 || free >= this.halfSlots || (free > 0 && Date.now() - this.lastClaim >= this.options.pollMs);
+    if (worthIt) this.lastClaim = Date.now();
+    const claimed = worthIt ? await this.claim(free) : [];
     for (const row of claimed) {
       const sending: Promise<void> = this.deliver(row)
         .catch((error: unknown) => this.deps.onError?.(error))
         .finally(() => {
           this.inFlight.delete(sending);
-          if (this.running) this.schedule(0);
+          if (this.running && (this.inFlight.size === 0 || this.options.maxInFlight - this.inFlight.size >= this.halfSlots)) this.schedule(0);
         });
       this.inFlight.add(sending);
     }
@@ -447,9 +455,9 @@ export class WebhookWorker {
     } catch (error) {
       this.deps.onError?.(error);
     }
-    const full = this.inFlight.size >= this.options.maxInFlight;
-    // Busy: go again at once; full: a finishing delivery schedules the next round; idle: poll.
-    if (!full) this.schedule(started > 0 ? 0 : this.options.pollMs);
+    const full = this.inFlight.size > 0 && this.options.maxInFlight - this.inFlight.size < this.halfSlots;
+    // Busy: go again at once; full or idle: poll (finishing deliveries also schedule a round).
+    this.schedule(started > 0 && !full ? 0 : this.options.pollMs);
   }
 
   /** Stops claiming and waits for deliveries in flight (before the database closes). */
