@@ -25,7 +25,7 @@ describe.skipIf(!hasChromium)('hosted sign-in page in Chromium', () => {
   let restoreFetch: () => void;
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(WEB_DIR, 'index.html'))) throw new Error(`${WEB_DIR} has no index.html: run \`npm run build\` first`);
+    if (!fs.existsSync(path.join(WEB_DIR, 'client', 'index.html'))) throw new Error(`${WEB_DIR} has no client/index.html: run \`npm run build\` first`);
     t = await signInApp({ listen: true, webDir: WEB_DIR });
     restoreFetch = redirectWixApis(t.url);
     site = await t.createSite({ signupPolicy: 'open' });
@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)('hosted sign-in page in Chromium', () => {
     const page = await browser.newPage();
     await page.goto(authUrl);
     await page.waitForURL(/\/auth\/sign-in\?/);
-    await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor({ state: 'visible', timeout: 15_000 });
 
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill('not-the-password');

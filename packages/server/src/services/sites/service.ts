@@ -1,7 +1,10 @@
 import type { Db, Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import * as store from './store.js';
+import * as domainStore from './domains.js';
 import type { SiteStatus } from './store.js';
 
 export type { SiteStatus } from './store.js';
@@ -39,6 +42,8 @@ export interface CreateSiteInput {
   ownerPassword?: string;
   allowedOrigins?: string[];
   catalogVersion?: CatalogVersion;
+  /** Host names the site's pages answer at (unique on the server). */
+  domains?: string[];
 }
 
 export interface CreatedSite {
@@ -54,6 +59,7 @@ export type SiteInitializer = (tx: Queryable, site: Site, input: CreateSiteInput
 const API_KEY_PREFIX = 'bdg_';
 const SITE_CACHE_MS = 2000;
 const CLIENT_CACHE_MS = 60_000;
+const CACHE_SIZE = 100_000;
 
 export function isValidCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code);
@@ -72,11 +78,17 @@ function toSite(row: store.SiteRow): Site {
 export class SitesService {
   private readonly initializers: SiteInitializer[] = [];
   /** A short read cache: every request needs its site's status, which changes rarely. */
-  private readonly cache = new Map<string, { site: Site | undefined; until: number }>();
+  private readonly cache: TtlCache<string, Site | undefined>;
   /** A client belongs to one site for life, so its lookup can be remembered; the site's status is rechecked. */
-  private readonly clients = new Map<string, { siteId: string; allowedOrigins: string[]; until: number }>();
+  private readonly clients: TtlCache<string, { siteId: string; allowedOrigins: string[] }>;
+  /** Host name → site, for page requests (see siteIdForHost). */
+  private readonly hosts: TtlCache<string, string | undefined>;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, now: () => Date = () => new Date()) {
+    this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
+    this.clients = new TtlCache({ ttlMs: CLIENT_CACHE_MS, maxSize: CACHE_SIZE, now });
+    this.hosts = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: 10_000, now });
+  }
 
   onSiteCreated(initializer: SiteInitializer): void {
     this.initializers.push(initializer);
@@ -96,6 +108,7 @@ export class SitesService {
     }
     const allowedOrigins = (input.allowedOrigins ?? []).map(normaliseOrigin);
     const catalogVersion = checkCatalogVersion(input.catalogVersion ?? 'V1_CATALOG');
+    const domains = domainStore.normaliseDomains(input.domains ?? []);
     const site: Site = {
       siteId: newId(),
       name,
@@ -109,8 +122,10 @@ export class SitesService {
       await store.insertSite(tx, { siteId: site.siteId, name, status: site.status, settings: site.settings });
       await store.insertOAuthClient(tx, site.siteId, clientId, allowedOrigins);
       await store.insertApiKey(tx, { siteId: site.siteId, keyHash: hashSecret(apiKey), keyId: newId(), name: 'default' });
+      if (domains.length) await domainStore.replaceDomains(tx, site.siteId, domains);
       for (const initializer of this.initializers) await initializer(tx, site, input);
     });
+    if (domains.length) this.hosts.clear();
     return { site, clientId, apiKey };
   }
 
@@ -121,12 +136,19 @@ export class SitesService {
     return site;
   }
 
-  async findSite(siteId: string): Promise<Site | undefined> {
-    const hit = this.cache.get(siteId);
-    if (hit && hit.until > Date.now()) return hit.site;
-    const row = await store.findSite(this.db, siteId);
+  /** The context's site if it is not DISABLED, read through the context's handle (its transaction, if any). */
+  async activeSite(ctx: SiteContext): Promise<Site> {
+    const site = await this.findSite(ctx.siteId, ctx.db);
+    if (!site || site.status === 'DISABLED') throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+    return site;
+  }
+
+  async findSite(siteId: string, db: Queryable = this.db): Promise<Site | undefined> {
+    const hit = this.cache.lookup(siteId);
+    if (hit) return hit.value;
+    const row = await store.findSite(db, siteId);
     const site = row && toSite(row);
-    this.cache.set(siteId, { site, until: Date.now() + SITE_CACHE_MS });
+    this.cache.set(siteId, site);
     return site;
   }
 
@@ -142,8 +164,8 @@ export class SitesService {
     this.cache.delete(siteId);
   }
 
-  async updateSettings(siteId: string, patch: Record<string, unknown>): Promise<Site> {
-    const row = await store.patchSiteSettings(this.db, siteId, patch);
+  async updateSettings(siteId: string, patch: Record<string, unknown>, db: Queryable = this.db): Promise<Site> {
+    const row = await store.patchSiteSettings(db, siteId, patch);
     if (!row) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
     this.cache.delete(siteId);
     return toSite(row);
@@ -158,13 +180,54 @@ export class SitesService {
     return this.updateSettings(siteId, { catalogVersion: checkCatalogVersion(version) });
   }
 
+  /** The host names the site's pages answer at. */
+  async domains(siteId: string): Promise<string[]> {
+    return domainStore.listDomains(this.db, siteId);
+  }
+
+  /**
+   * Where the site's pages are: its first domain on PUBLIC_URL's scheme and port (servers sit
+   * behind one proxy or port), else PUBLIC_URL itself.
+   */
+  async pageOrigin(siteId: string, publicUrl: string): Promise<string> {
+    const [first] = await this.domains(siteId);
+    return first ? domainStore.originOnDomain(publicUrl, first) : new URL(publicUrl).origin;
+  }
+
+  /** The origins of every domain of the site (see pageOrigin). */
+  async domainOrigins(siteId: string, publicUrl: string): Promise<string[]> {
+    return (await this.domains(siteId)).map((d) => domainStore.originOnDomain(publicUrl, d));
+  }
+
+  /** Replaces the site's host names; a name another site holds is a 409. */
+  async setDomains(siteId: string, domains: string[]): Promise<string[]> {
+    const wanted = domainStore.normaliseDomains(domains);
+    await this.db.transaction(async (tx) => {
+      if (!(await store.findSite(tx, siteId))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+      await domainStore.replaceDomains(tx, siteId, wanted);
+    });
+    this.hosts.clear();
+    return wanted;
+  }
+
+  /** The site whose domain is this host (port ignored), remembered briefly: every page request asks. */
+  async siteIdForHost(hostHeader: string | undefined): Promise<string | undefined> {
+    const host = domainStore.hostOf(hostHeader);
+    if (!host) return undefined;
+    const hit = this.hosts.lookup(host);
+    if (hit) return hit.value;
+    const siteId = await domainStore.siteIdForDomain(this.db, host);
+    this.hosts.set(host, siteId);
+    return siteId;
+  }
+
   /** Resolves an OAuth client id to its active site; unknown ids are a 400 as OAuth expects. */
   async siteForClient(clientId: string): Promise<{ site: Site; allowedOrigins: string[] }> {
     let client = this.clients.get(clientId);
-    if (!client || client.until <= Date.now()) {
+    if (!client) {
       const row = await store.findOAuthClient(this.db, clientId);
       if (!row) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
-      client = { siteId: row.site_id, allowedOrigins: row.allowed_origins, until: Date.now() + CLIENT_CACHE_MS };
+      client = { siteId: row.site_id, allowedOrigins: row.allowed_origins };
       this.clients.set(clientId, client);
     }
     const site = await this.findSite(client.siteId);
