@@ -131,12 +131,12 @@ export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private ticking: Promise<void> = Promise.resolve();
-  private lastPrune = 0;
+  private lastPrune = -Infinity;
   private insertedSinceAnalyze = 0;
   private succeeded: Record<string, unknown>[] = [];
   private outboxBusy = false;
-  private lastEmptyLook = 0;
-  private lastClaim = 0;
+  private lastEmptyLook = -Infinity;
+  private lastClaim = -Infinity;
 
   constructor(private readonly deps: WorkerDeps, readonly options: WebhookOptions) {}
 
@@ -363,16 +363,16 @@ export class WebhookWorker {
   async pump(force = false): Promise<number> {
     await this.flush();
     // An empty outbox is looked at once per poll interval, not after every finished delivery.
-    const look = force || this.outboxBusy || Date.now() - this.lastEmptyLook >= this.options.pollMs;
+    const look = force || this.outboxBusy || performance.now() - this.lastEmptyLook >= this.options.pollMs;
     const fanned = look ? await this.fanOut() : 0;
     this.outboxBusy = fanned > 0;
-    if (look && fanned === 0) this.lastEmptyLook = Date.now();
+    if (look && fanned === 0) this.lastEmptyLook = performance.now();
     await this.analyzeIfGrown();
     // Claims go in batches (half the slots at least): one claim per finished delivery would cost a query each.
     const free = this.options.maxInFlight - this.inFlight.size;
     // Slots held by slow receivers still leave the rest in use: a smaller claim once per poll interval.
-    const worthIt = this.inFlight.size === 0 || free >= this.halfSlots || (free > 0 && Date.now() - this.lastClaim >= this.options.pollMs);
-    if (worthIt) this.lastClaim = Date.now();
+    const worthIt = this.inFlight.size === 0 || free >= this.halfSlots || (free > 0 && performance.now() - this.lastClaim >= this.options.pollMs);
+    if (worthIt) this.lastClaim = performance.now();
     const claimed = worthIt ? await this.claim(free) : [];
     for (const row of claimed) {
       const sending: Promise<void> = this.deliver(row)
@@ -448,7 +448,7 @@ export class WebhookWorker {
     try {
       started = await this.pump();
       // Wall-clock pacing of housekeeping, not domain time: a frozen test clock must not stop it.
-      const wall = Date.now(); // eslint-disable-line no-restricted-syntax
+      const wall = performance.now();
       if (wall - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = wall;
         await this.prune();
