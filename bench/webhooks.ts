@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { recordEvents, type OutboxEvent } from '../packages/server/src/platform/events.js';
+import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, webhookOptionsFromEnv } from '../packages/server/src/services/webhooks/worker.js';
 import { startServer, type BenchServer, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
@@ -104,10 +105,15 @@ export default async function webhooks(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const server = await startServer();
   const receiver = new CountingReceiver();
-  const worker = server.app.services.webhooks.worker;
+  let worker: WebhookWorker | undefined;
   try {
     const created = await server.app.services.sites.createSite({ name: 'bench webhooks' });
     const siteId = created.site.siteId;
+    // The server's worker, limited to the bench's site (a shared database may hold other sites' events).
+    worker = new WebhookWorker(
+      { db: server.db, now: () => new Date(), publicUrl: server.url, mail: server.app.services.mail, keys: server.app.services.webhooks.keys },
+      { ...DEFAULT_WEBHOOK_OPTIONS, ...webhookOptionsFromEnv(process.env), sites: [siteId] },
+    );
     const url = await receiver.start();
     const headers = { authorization: created.apiKey, 'wix-site-id': siteId };
     const sub = await server.app.inject({ method: 'POST', url: '/bodega/v1/webhooks', headers, payload: { subscription: { url, eventTypes: ['*'], format: 'STANDARD' } } });
@@ -178,7 +184,7 @@ export default async function webhooks(): Promise<void> {
     console.log(`    worker idle ${idleRps.toFixed(0)} req/s (p99 ${median(idle.map((r) => r.p99Ms)).toFixed(1)} ms); worker delivering ${runningRps.toFixed(0)} req/s (p99 ${median(running.map((r) => r.p99Ms)).toFixed(1)} ms), ` +
       `${median(deliveredWhileLoaded).toFixed(0)} events/s delivered meanwhile; ratio ${(runningRps / idleRps).toFixed(2)} (aim ≥ 0.90)`);
   } finally {
-    await worker.stop();
+    await worker?.stop();
     await receiver.close();
     await server.close();
   }

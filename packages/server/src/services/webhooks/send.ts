@@ -64,10 +64,9 @@ export function post(urlText: string, headers: Record<string, string>, body: str
     const lookup: net.LookupFunction = (hostname, lookupOptions, callback) => {
       dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
         if (error) return callback(error, '', 0);
-        const list = addresses as dns.LookupAddress[];
-        const allowed = options.allowPrivate ? list : list.filter((a) => !isPrivateAddress(a.address));
+        const allowed = options.allowPrivate ? addresses : addresses.filter((a) => !isPrivateAddress(a.address));
         if (allowed.length === 0) return callback(new RefusedAddressError(`refused: ${hostname} resolves to a private address`), '', 0);
-        if (lookupOptions.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, allowed);
+        if (lookupOptions.all) return callback(null, allowed);
         callback(null, allowed[0].address, allowed[0].family);
       });
     };

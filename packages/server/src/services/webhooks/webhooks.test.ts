@@ -297,6 +297,24 @@ describe('several servers, crashes and rollbacks', () => {
     expect(log.attempts).toBe(2);
   });
 
+  it('a subscription deleted while its delivery is in flight does not jam the worker', async () => {
+    const s = await t.createSite();
+    const r = await receiver();
+    const sub = await subscribe(s, r.url, ['cart.updated']);
+    await touch(s, 'cart-del', 1);
+    const w = worker([s.siteId]);
+    await w.fanOut();
+    const [claimed] = await w.claim(1);
+    await w.deliver(claimed);
+    expect((await t.app.inject({ method: 'DELETE', url: `/bodega/v1/webhooks/${sub.id}`, headers: apiKey(s) })).statusCode).toBe(200);
+    await w.flush();
+    const next = await subscribe(s, r.url, ['cart.updated']);
+    await touch(s, 'cart-del', 2);
+    await w.runUntilIdle();
+    expect(r.received).toHaveLength(2);
+    expect((await deliveries(s, next.id)).map((d) => d.status)).toEqual(['DELIVERED']);
+  });
+
   it('a rolled-back change sends nothing', async () => {
     const s = await t.createSite();
     const r = await receiver();

@@ -106,7 +106,7 @@ interface ClaimedRow {
 
 /** Serialises fan-out across servers, so delivery rows appear in commit order. */
 const FAN_OUT_LOCK = 7265747;
-const FAN_OUT_BATCH = 500;
+const FAN_OUT_BATCH = 200;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const ANALYZE_AFTER_ROWS = 1000;
 
@@ -131,15 +131,22 @@ export class WebhookWorker {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private ticking: Promise<void> = Promise.resolve();
-  private lastPrune = 0;
+  private lastPrune = -Infinity;
   private insertedSinceAnalyze = 0;
   private succeeded: Record<string, unknown>[] = [];
+  private outboxBusy = false;
+  private lastEmptyLook = -Infinity;
+  private lastClaim = -Infinity;
 
   constructor(private readonly deps: WorkerDeps, readonly options: WebhookOptions) {}
 
   /** Where failures of the background loop are reported (the app's logger). */
   reportErrorsTo(report: (error: unknown) => void): void {
     this.deps.onError = report;
+  }
+
+  private get halfSlots(): number {
+    return Math.max(1, Math.ceil(this.options.maxInFlight / 2));
   }
 
   private get leaseMs(): number {
@@ -177,7 +184,8 @@ export class WebhookWorker {
       for (const row of events) {
         const matching = subscriptions.filter((s) => s.site_id === row.site_id && subscribes(s.event_types, row.type));
         let order: Order | undefined;
-        if (row.entity_type === 'order') {
+        const mails = row.type === 'order.created' || row.type === 'order.fulfillment_created';
+        if (row.entity_type === 'order' && (mails || matching.length > 0)) {
           const key = `${row.site_id}/${row.entity_id}`;
           if (!orders.has(key)) orders.set(key, await findOrder(transactionContext(tx, row.site_id, this.deps.now), row.entity_id));
           order = orders.get(key);
@@ -326,53 +334,63 @@ export class WebhookWorker {
     if (this.succeeded.length === 0) return;
     const batch = this.succeeded;
     this.succeeded = [];
-    try {
-      await this.deps.db.query(
-        `WITH done AS (
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(site_id text, delivery_id text, subscription_id text, attempt int,
-             started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
-         mine AS (
-           UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
-           WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
-           RETURNING d.site_id, d.subscription_id),
-         attempt AS (
-           INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
-           SELECT site_id, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done ON CONFLICT DO NOTHING RETURNING 1)
-         UPDATE webhook_subscriptions s SET failures_in_row = 0
-         WHERE s.failures_in_row <> 0 AND (s.site_id, s.subscription_id) IN (SELECT site_id, subscription_id FROM mine)`,
-        [JSON.stringify(batch)],
-      );
-    } catch (error) {
-      this.succeeded.push(...batch);
-      throw error;
-    }
+    // If this write fails the deliveries keep their lease and go out again when it ends (at least once).
+    await this.deps.db.query(
+      `WITH done AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(site_id text, delivery_id text, subscription_id text, attempt int,
+           started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
+       mine AS (
+         UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
+         WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
+         RETURNING d.site_id, d.subscription_id),
+       attempt AS (
+         INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
+         SELECT site_id, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done
+         WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id)
+         ON CONFLICT DO NOTHING RETURNING 1)
+       UPDATE webhook_subscriptions s SET failures_in_row = 0
+       WHERE s.failures_in_row <> 0 AND (s.site_id, s.subscription_id) IN (SELECT site_id, subscription_id FROM mine)`,
+      [JSON.stringify(batch)],
+    );
   }
 
   // Running --------------------------------------------------------------------------------------
 
-  /** One round: fan out, then fill the free in-flight slots; returns how many deliveries it started. */
-  async pump(): Promise<number> {
+  /**
+   * One round: record successes, fan out one batch, fill the free in-flight slots. Returns how many
+   * outbox rows and deliveries it took; small rounds leave the database to requests in between.
+   */
+  async pump(force = false): Promise<number> {
     await this.flush();
-    while ((await this.fanOut()) === FAN_OUT_BATCH);
+    // An empty outbox is looked at once per poll interval, not after every finished delivery.
+    const look = force || this.outboxBusy || performance.now() - this.lastEmptyLook >= this.options.pollMs;
+    const fanned = look ? await this.fanOut() : 0;
+    this.outboxBusy = fanned > 0;
+    if (look && fanned === 0) this.lastEmptyLook = performance.now();
     await this.analyzeIfGrown();
-    const claimed = await this.claim(this.options.maxInFlight - this.inFlight.size);
+    // Claims go in batches (half the slots at least): one claim per finished delivery would cost a query each.
+    const free = this.options.maxInFlight - this.inFlight.size;
+    // Slots held by slow receivers still leave the rest in use: a smaller claim once per poll interval.
+    const worthIt = this.inFlight.size === 0 || free >= this.halfSlots || (free > 0 && performance.now() - this.lastClaim >= this.options.pollMs);
+    if (worthIt) this.lastClaim = performance.now();
+    const claimed = worthIt ? await this.claim(free) : [];
     for (const row of claimed) {
       const sending: Promise<void> = this.deliver(row)
         .catch((error: unknown) => this.deps.onError?.(error))
         .finally(() => {
           this.inFlight.delete(sending);
-          if (this.running) this.schedule(0);
+          if (this.running && (this.inFlight.size === 0 || this.options.maxInFlight - this.inFlight.size >= this.halfSlots)) this.schedule(0);
         });
       this.inFlight.add(sending);
     }
-    return claimed.length;
+    return fanned + claimed.length;
   }
 
-  /** Runs rounds until nothing is due, waiting for every delivery started; tests and the CLI drive this. */
+  /** Runs rounds until nothing is left to fan out or due, waiting for every delivery started; tests drive this. */
   async runUntilIdle(maxRounds = 1000): Promise<number> {
     let started = 0;
     for (let round = 0; round < maxRounds; round++) {
-      const n = await this.pump();
+      const n = await this.pump(round === 0);
       await Promise.all(this.inFlight);
       started += n;
       if (n === 0) break;
@@ -383,7 +401,7 @@ export class WebhookWorker {
 
   /** One round and the deliveries it started. */
   async runOnce(): Promise<number> {
-    const n = await this.pump();
+    const n = await this.pump(true);
     await Promise.all(this.inFlight);
     await this.flush();
     return n;
@@ -430,7 +448,7 @@ export class WebhookWorker {
     try {
       started = await this.pump();
       // Wall-clock pacing of housekeeping, not domain time: a frozen test clock must not stop it.
-      const wall = Date.now(); // eslint-disable-line no-restricted-syntax
+      const wall = performance.now();
       if (wall - this.lastPrune > PRUNE_EVERY_MS) {
         this.lastPrune = wall;
         await this.prune();
@@ -438,9 +456,9 @@ export class WebhookWorker {
     } catch (error) {
       this.deps.onError?.(error);
     }
-    const full = this.inFlight.size >= this.options.maxInFlight;
-    // Busy: go again at once; full: a finishing delivery schedules the next round; idle: poll.
-    if (!full) this.schedule(started > 0 ? 0 : this.options.pollMs);
+    const full = this.inFlight.size > 0 && this.options.maxInFlight - this.inFlight.size < this.halfSlots;
+    // Busy: go again at once; full or idle: poll (finishing deliveries also schedule a round).
+    this.schedule(started > 0 && !full ? 0 : this.options.pollMs);
   }
 
   /** Stops claiming and waits for deliveries in flight (before the database closes). */
