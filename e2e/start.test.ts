@@ -90,6 +90,19 @@ describe('npm start', { timeout: 120_000 }, () => {
     expect(await deepLink.text()).toContain('<div id="root">');
   });
 
+  it('serves the demo store: its products in the sitemap, its clientId in every page', async () => {
+    const clientId = await waitFor('the printed clientId', async () => server.output().match(/clientId:\s+([0-9a-f-]{36})/)?.[1]);
+    expect(server.output()).toMatch(/Created the demo store \(12 products; try the coupon WELCOME10\)/);
+    const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
+    const products = [...sitemap.matchAll(/<loc>([^<]+\/products\/[^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(products).toHaveLength(12);
+    expect(products).toContain(`${base}/products/linen-camp-shirt`);
+    const page = await (await fetch(`${base}/products/linen-camp-shirt`, { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain(`"clientId":"${clientId}"`);
+    const robots = await (await fetch(`${base}/robots.txt`)).text();
+    expect(robots).toContain(`Sitemap: ${base}/sitemap.xml`);
+  });
+
   it('answers unknown API paths with the JSON error shape, not the page', async () => {
     const res = await fetch(`${base}/ecom/v1/nothing`, { headers: { accept: 'text/html' } });
     expect(res.status).toBe(404);

@@ -1,8 +1,13 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-export default defineConfig({
+// Two builds share this file: the browser bundle (dist/client, with the HTML template) and, with
+// --ssr, the server renderer (dist/server/entry-server.js; React stays external in node_modules).
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true },
-  server: { proxy: { '^/(_api|_iam|oauth2|wix-data|ecom|stores|stores-reader|members|headless|healthz)': 'http://localhost:3000' } },
-});
+  build: isSsrBuild
+    ? { outDir: 'dist/server', emptyOutDir: true, rollupOptions: { input: 'src/entry-server.tsx' } }
+    : { outDir: 'dist/client', emptyOutDir: true },
+  ssr: { noExternal: ['@bodega/sdk'] },
+  server: { proxy: { '^/(_api|_iam|oauth2|wix-data|ecom|stores|stores-reader|members|headless|healthz|media)': 'http://localhost:3000' } },
+}));

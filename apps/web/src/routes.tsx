@@ -1,24 +1,49 @@
-import { createBrowserRouter } from 'react-router';
-import { App } from './App.js';
-import { AuthLayout } from './auth/AuthLayout.js';
-import { ForgotPasswordPage } from './auth/ForgotPasswordPage.js';
-import { RegisterPage } from './auth/RegisterPage.js';
-import { ResetPasswordPage } from './auth/ResetPasswordPage.js';
-import { SignInPage } from './auth/SignInPage.js';
-import { VerifyPage } from './auth/VerifyPage.js';
+import type { RouteObject } from 'react-router';
+import { Root, RouteError } from './shell/Root.js';
 
-export const router = createBrowserRouter([
-  { path: '/', element: <App /> },
+type Page = Promise<{ default: React.ComponentType }>;
+/** Each page is its own bundle, loaded when its route is first visited. */
+const page = (load: () => Page) => async () => ({ Component: (await load()).default });
+
+export const NOT_FOUND_ROUTE_ID = 'not-found';
+
+export const routes: RouteObject[] = [
   {
-    path: '/auth',
-    element: <AuthLayout />,
+    id: 'root',
+    element: <Root />,
+    errorElement: <RouteError />,
     children: [
-      { path: 'sign-in', element: <SignInPage /> },
-      { path: 'register', element: <RegisterPage /> },
-      { path: 'verify', element: <VerifyPage /> },
-      { path: 'forgot-password', element: <ForgotPasswordPage /> },
-      { path: 'reset-password', element: <ResetPasswordPage /> },
+      { index: true, lazy: page(() => import('./storefront/HomePage.js')) },
+      { path: 'products', lazy: page(() => import('./storefront/ListingPage.js')) },
+      { path: 'products/:slug', lazy: page(() => import('./storefront/ProductPage.js')) },
+      { path: 'cart', lazy: page(() => import('./cart/CartPage.js')) },
+      { path: 'checkout', lazy: page(() => import('./checkout/CheckoutPage.js')) },
+      { path: 'checkout/thank-you', lazy: page(() => import('./checkout/ThankYouPage.js')) },
+      {
+        path: 'account',
+        lazy: page(() => import('./account/AccountLayout.js')),
+        children: [
+          { index: true, lazy: page(() => import('./account/ProfilePage.js')) },
+          { path: 'orders', lazy: page(() => import('./account/OrdersPage.js')) },
+          { path: 'orders/:orderId', lazy: page(() => import('./account/OrderDetailPage.js')) },
+          { path: 'addresses', lazy: page(() => import('./account/AddressesPage.js')) },
+          { path: 'bookings', lazy: page(() => import('./account/EmptySectionPage.js')) },
+          { path: 'subscriptions', lazy: page(() => import('./account/EmptySectionPage.js')) },
+          { path: 'events', lazy: page(() => import('./account/EmptySectionPage.js')) },
+        ],
+      },
+      {
+        path: 'auth',
+        lazy: page(() => import('./auth/AuthLayout.js')),
+        children: [
+          { path: 'sign-in', lazy: page(() => import('./auth/SignInPage.js')) },
+          { path: 'register', lazy: page(() => import('./auth/RegisterPage.js')) },
+          { path: 'verify', lazy: page(() => import('./auth/VerifyPage.js')) },
+          { path: 'forgot-password', lazy: page(() => import('./auth/ForgotPasswordPage.js')) },
+          { path: 'reset-password', lazy: page(() => import('./auth/ResetPasswordPage.js')) },
+        ],
+      },
+      { id: NOT_FOUND_ROUTE_ID, path: '*', lazy: page(() => import('./shell/NotFound.js')) },
     ],
   },
-  { path: '*', element: <App /> },
-]);
+];

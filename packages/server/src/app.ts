@@ -1,14 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import fastifyStatic from '@fastify/static';
 import type { Db } from './platform/db.js';
 import type { Config } from './platform/config.js';
-import { ApiError, registerErrorHandling, type NotFoundFallback } from './platform/errors.js';
+import { ApiError, registerErrorHandling } from './platform/errors.js';
 import { registerCallerCheck } from './platform/caller.js';
 import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/query-string.js';
 import { refuseNulCharacters } from './platform/text.js';
@@ -21,15 +18,24 @@ import { registerSignIn, signInServices, type SignInConfig, type SignInServices 
 import { buildCommerce, commerceRoutes, mergeCartsAtSignIn, type CommerceServices } from './services/commerce.js';
 import { createMembersServices, type MembersServices } from './services/members/service.js';
 import { membersRoutes } from './services/members/routes.js';
+import { WebhooksService } from './services/webhooks/service.js';
+import { webhooksRoutes } from './services/webhooks/routes.js';
+import { webhookOptionsFromEnv, type WebhookOptions } from './services/webhooks/worker.js';
 import { registerOperations } from './platform/operations.js';
 import { serverOptions } from './platform/limits.js';
 import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-config.js';
+import { siteSettingsRoutes } from './services/sites/routes.js';
+import { StorefrontService } from './services/storefront/service.js';
+import { storefrontRoutes } from './services/storefront/routes.js';
+import { loadWebBuild } from './services/storefront/web-build.js';
 
 export interface AppDeps {
   db: Db;
-  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom'>>;
+  config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom' | 'defaultSiteId'>>;
   /** The clock every service reads; tests pass their own. */
   now?: () => Date;
+  /** Outbox delivery: options over the WEBHOOKS_* environment; `deliver` runs the worker in this process. */
+  webhooks?: { options?: Partial<WebhookOptions>; deliver?: boolean };
   /** Limits, metrics and pooling (main passes the environment's); default: no rate limit, no metrics. */
   operations?: OperationsConfig;
 }
@@ -44,6 +50,8 @@ export interface Services extends SignInServices {
   commerce: CommerceServices;
   /** Members, custom fields, badges, follows, reports and abouts. */
   members: MembersServices;
+  /** Webhook subscriptions and the outbox delivery worker (webhooks and order e-mails). */
+  webhooks: WebhooksService;
 }
 
 declare module 'fastify' {
@@ -55,10 +63,7 @@ declare module 'fastify' {
 /** Largest request body; bulk data calls of 1000 items need room, anything bigger is a 413. */
 export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-/** Paths that belong to the API; any other GET for HTML falls through to the web app. */
-const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz', '/readyz', '/metrics'];
-
-export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}): Services {
+export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}): Services {
   const sites = new SitesService(db);
   const oauth = new OAuthService(db, sites, now);
   const grants = new Map<string, GrantHandler>();
@@ -66,7 +71,8 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
   const commerce = buildCommerce(db, sites, now);
   mergeCartsAtSignIn(commerce, signIn.identity);
   const members = createMembersServices(db, oauth, signIn.identity);
-  return { sites, oauth, grants, ...signIn, commerce, members };
+  const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
+  return { sites, oauth, grants, ...signIn, commerce, members, webhooks };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -82,11 +88,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512, querystringParser: (text) => decodeQueryString(text) },
   };
   const app = Fastify(options);
-  const services = buildServices(deps.db, now, deps.config);
+  const services = buildServices(deps.db, now, deps.config, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options });
   app.decorate('services', services);
 
-  const webDir = deps.config.webDir && fs.existsSync(path.join(deps.config.webDir, 'index.html')) ? deps.config.webDir : undefined;
-  registerErrorHandling(app, webDir ? serveWebAppRoutes : undefined);
+  registerErrorHandling(app);
   registerValidation(app);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-wix-request-id', String(req.id));
@@ -126,8 +131,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
   await app.register(membersRoutes(services.members));
+  // Webhooks and order e-mails: delivered off the request path by the worker.
+  await app.register(webhooksRoutes(services.webhooks));
+  services.webhooks.worker.reportErrorsTo((error) => app.log.warn({ err: error }, 'webhook delivery failed'));
+  if (deps.webhooks?.deliver) app.addHook('onReady', async () => services.webhooks.worker.start());
+  app.addHook('onClose', async () => services.webhooks.worker.stop());
+  await app.register(siteSettingsRoutes(services.sites));
 
-  if (webDir) await app.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: 'index.html' });
+  // The shop's pages, sitemap and robots.txt for the site the Host header names.
+  const build = await loadWebBuild(deps.config.webDir, (err, message) => app.log.error({ err }, message));
+  const storefront = new StorefrontService(services.sites, services.oauth, now, deps.config.defaultSiteId);
+  await app.register(storefrontRoutes({ storefront, build, publicUrl: deps.config.publicUrl }));
   return app;
 }
 
@@ -142,11 +156,3 @@ function registerValidation(app: FastifyInstance): void {
   for (const ajv of [bodyAjv, queryAjv]) addFormats.default(ajv);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv : queryAjv).compile(schema));
 }
-
-/** Unknown non-API GETs for HTML get the web app's index.html, whose router takes over. */
-const serveWebAppRoutes: NotFoundFallback = (req, reply) => {
-  const urlPath = req.url.split('?')[0];
-  const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && (req.headers.accept ?? '').includes('text/html');
-  if (!wantsHtml || API_PREFIXES.some((p) => urlPath === p.replace(/\/$/, '') || urlPath.startsWith(p))) return undefined;
-  return reply.type('text/html').sendFile('index.html');
-};

@@ -8,7 +8,7 @@ import { migrate } from './platform/migrate.js';
 import { loadOperationsConfig } from './platform/ops-config.js';
 import { migrateDatabase } from './platform/pooler.js';
 import { BackupError, backup, restore } from './platform/backup.js';
-import { buildServices } from './app.js';
+import { buildApp, buildServices } from './app.js';
 import { seedDemoIfEmpty } from './demo.js';
 import type { CatalogVersion, SignupPolicy, SiteStatus } from './services/sites/service.js';
 
@@ -20,9 +20,11 @@ const USAGE = `Usage: npm run bodega -- <command>
   restore --from FILE             load a backup into an empty DATA_DIR or database
   sites create --name N [--signup-policy open|email-verification|owner-approval]
                [--currency USD] [--status ENABLED|DEMO|PENDING]
-               [--owner-email E --owner-password W] [--allowed-origin O ...] [--catalog v1|v3] [--json]
-  sites update --site S [--allowed-origin O ...] [--catalog v1|v3] [--json]
-                                  --allowed-origin replaces the site's allowed origins
+               [--owner-email E --owner-password W] [--allowed-origin O ...] [--catalog v1|v3]
+               [--domain shop.example ...] [--json]
+  sites update --site S [--allowed-origin O ...] [--catalog v1|v3] [--domain shop.example ...] [--json]
+                                  each option given replaces that setting: allowed origins, catalog
+                                  version, the host names the site's pages answer at
   sites list [--json]
   sites set-status --site S --status ENABLED|DISABLED|PENDING|DEMO
   seed-demo                       create the demo site if the database has no site
@@ -47,6 +49,7 @@ function parse(argv: string[]) {
       'owner-password': { type: 'string' },
       'allowed-origin': { type: 'string', multiple: true },
       catalog: { type: 'string' },
+      domain: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
       from: { type: 'string' },
@@ -74,11 +77,11 @@ function checkUsage({ values, positionals }: Parsed): void {
   if (command === 'sites create' && !values.name) throw new UsageError('sites create needs --name');
   if (values['owner-email'] && !values['owner-password']) throw new UsageError('--owner-email needs --owner-password');
   if (command === 'sites set-status' && (!values.site || !values.status)) throw new UsageError('sites set-status needs --site and --status');
-  if (command === 'sites update' && !values.site) throw new UsageError('sites update needs --site');
-  if (command === 'sites update' && !values['allowed-origin'] && !values.catalog) throw new UsageError('sites update needs --allowed-origin or --catalog');
-  catalogVersion(values.catalog);
   if (command === 'backup' && !values.out) throw new UsageError('backup needs --out FILE');
   if (command === 'restore' && !values.from) throw new UsageError('restore needs --from FILE');
+  if (command === 'sites update' && !values.site) throw new UsageError('sites update needs --site');
+  if (command === 'sites update' && !values['allowed-origin'] && !values.catalog && !values.domain) throw new UsageError('sites update needs --allowed-origin, --catalog or --domain');
+  catalogVersion(values.catalog);
 }
 
 async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
@@ -101,6 +104,7 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
       ownerPassword: values['owner-password'],
       allowedOrigins: values['allowed-origin'],
       catalogVersion: catalogVersion(values.catalog),
+      domains: values.domain,
     });
     const result = {
       siteId: created.site.siteId,
@@ -112,14 +116,18 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
       currency: created.site.settings.currency,
       catalogVersion: created.site.settings.catalogVersion ?? 'V1_CATALOG',
       ownerEmail: values['owner-email'],
+      domains: await services.sites.domains(created.site.siteId),
     };
     out(json, result, `Created site ${result.siteId}\n  clientId: ${result.clientId}\n  apiKey:   ${result.apiKey}   (shown once)`);
     return;
   }
   if (command === 'sites' && sub === 'list') {
     const sites = await services.sites.listSites();
-    const rows = await Promise.all(sites.map(async (s) => ({ siteId: s.siteId, name: s.name, status: s.status, clientIds: await services.sites.clientIds(s.siteId) })));
-    out(json, { sites: rows }, rows.map((r) => `${r.siteId}  ${r.status.padEnd(8)}  ${r.name}  clientId ${r.clientIds.join(',')}`).join('\n') || 'No sites');
+    const rows = await Promise.all(sites.map(async (s) => ({
+      siteId: s.siteId, name: s.name, status: s.status,
+      clientIds: await services.sites.clientIds(s.siteId), domains: await services.sites.domains(s.siteId),
+    })));
+    out(json, { sites: rows }, rows.map((r) => `${r.siteId}  ${r.status.padEnd(8)}  ${r.name}  clientId ${r.clientIds.join(',')}${r.domains.length ? `  ${r.domains.join(',')}` : ''}`).join('\n') || 'No sites');
     return;
   }
   if (command === 'sites' && sub === 'update') {
@@ -128,9 +136,13 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
     if (values['allowed-origin']) await services.sites.setAllowedOrigins(siteId, values['allowed-origin']);
     const version = catalogVersion(values.catalog);
     if (version) await services.sites.setCatalogVersion(siteId, version);
+    if (values.domain) await services.sites.setDomains(siteId, values.domain);
     const settings = (await services.sites.findSite(siteId))?.settings;
-    const result = { siteId, allowedOrigins: settings?.allowedOrigins ?? [], catalogVersion: settings?.catalogVersion ?? 'V1_CATALOG' };
-    out(json, result, `Site ${siteId}\n  allowed origins: ${result.allowedOrigins.join(' ') || '(none)'}\n  catalog: ${result.catalogVersion}`);
+    const result = {
+      siteId, allowedOrigins: settings?.allowedOrigins ?? [], catalogVersion: settings?.catalogVersion ?? 'V1_CATALOG',
+      domains: await services.sites.domains(siteId),
+    };
+    out(json, result, `Site ${siteId}\n  allowed origins: ${result.allowedOrigins.join(' ') || '(none)'}\n  catalog: ${result.catalogVersion}\n  domains: ${result.domains.join(' ') || '(none)'}`);
     return;
   }
   if (command === 'sites' && sub === 'set-status') {
@@ -139,7 +151,9 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
     return;
   }
   if (command === 'seed-demo') {
-    const demo = await seedDemoIfEmpty(services, loadConfig(process.env));
+    const config = loadConfig(process.env);
+    const app = await buildApp({ db, config: { ...config, logLevel: 'silent', webDir: undefined } });
+    const demo = await seedDemoIfEmpty(app, config).finally(() => app.close());
     out(json, demo ?? {}, demo ? `Created the demo site ${demo.siteId} (clientId ${demo.clientId})` : 'The database already has a site');
     return;
   }

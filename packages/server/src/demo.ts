@@ -1,5 +1,6 @@
+import type { FastifyInstance } from 'fastify';
 import type { Config } from './platform/config.js';
-import type { Services } from './app.js';
+import { seedDemoContent } from './demo-store/seed.js';
 
 export interface DemoSite {
   siteId: string;
@@ -7,13 +8,19 @@ export interface DemoSite {
   apiKey: string;
   ownerEmail: string;
   ownerPassword: string;
+  couponCode: string;
+  productCount: number;
 }
 
 export const DEMO_OWNER_EMAIL = 'owner@demo.bodega.local';
 export const DEMO_OWNER_PASSWORD = 'demo-owner-password';
 
-/** On first start with an empty database, creates the demo store so there is something to see. */
-export async function seedDemoIfEmpty(services: Services, config: Pick<Config, 'publicUrl'>): Promise<DemoSite | undefined> {
+/**
+ * On first start with an empty database, creates the demo store (products, collections, a
+ * coupon, shipping and tax) so there is something to see and buy.
+ */
+export async function seedDemoIfEmpty(app: FastifyInstance, config: Pick<Config, 'publicUrl'>): Promise<DemoSite | undefined> {
+  const services = app.services;
   if ((await services.sites.listSites()).length > 0) return undefined;
   const created = await services.sites.createSite({
     name: 'Bodega demo store',
@@ -24,11 +31,14 @@ export async function seedDemoIfEmpty(services: Services, config: Pick<Config, '
     ownerPassword: DEMO_OWNER_PASSWORD,
     allowedOrigins: [config.publicUrl],
   });
+  const content = await seedDemoContent(app, { siteId: created.site.siteId, apiKey: created.apiKey });
   return {
     siteId: created.site.siteId,
     clientId: created.clientId,
     apiKey: created.apiKey,
     ownerEmail: DEMO_OWNER_EMAIL,
     ownerPassword: DEMO_OWNER_PASSWORD,
+    couponCode: content.couponCode,
+    productCount: content.products.length,
   };
 }

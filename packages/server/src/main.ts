@@ -16,16 +16,16 @@ async function main(): Promise<void> {
   const operations = loadOperationsConfig(process.env);
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateDatabase(db, operations);
-  const app = await buildApp({ db, config, operations });
+  const app = await buildApp({ db, config, operations, webhooks: { deliver: true } });
   const stopBackups = db.kind === 'pglite' ? serveBackupRequests(db, config.dataDir) : () => undefined;
-  const demo = await seedDemoIfEmpty(app.services, config);
+  const demo = await seedDemoIfEmpty(app, config);
   await app.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
   process.stdout.write(`Bodega is serving ${config.publicUrl} on ${where}\n`);
   if (demo) {
     process.stdout.write(
       [
-        'Created the demo site:',
+        `Created the demo store (${demo.productCount} products; try the coupon ${demo.couponCode}): open ${config.publicUrl}/`,
         `  siteId:   ${demo.siteId}`,
         `  clientId: ${demo.clientId}`,
         `  apiKey:   ${demo.apiKey}   (shown once)`,

@@ -2,15 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
-import { authClient } from './client.js';
+import { useAuthClient } from './client.js';
 import { flowQuery, useFlowParams } from './flow.js';
 import { errorMessage } from './messages.js';
 import { MissingFlow } from './MissingFlow.js';
-import { usePageTitle } from './usePageTitle.js';
+import { usePageTitle } from '../ui/usePageTitle.js';
 
-export function ForgotPasswordPage() {
+export default function ForgotPasswordPage() {
   usePageTitle('Forgot your password?');
   const flow = useFlowParams();
+  const client = useAuthClient(flow.clientId);
   const [email, setEmail] = useState('');
   const [state, setState] = useState<{ busy: boolean; sent?: boolean; error?: string }>({ busy: false });
   if (!flow.clientId) return <MissingFlow title="Forgot your password?" />;
@@ -22,7 +23,8 @@ export function ForgotPasswordPage() {
     // After the reset, the member comes back to this sign-in (the server keeps it only if allowed).
     const url = `${window.location.origin}/auth/sign-in${flowQuery(flow)}`;
     try {
-      await authClient(clientId).recovery.sendRecoveryEmail(email.trim(), { redirect: { url, clientId } });
+      if (!client) return;
+      await client.recovery.sendRecoveryEmail(email.trim(), { redirect: { url, clientId } });
       setState({ busy: false, sent: true });
     } catch (error) {
       setState({ busy: false, error: errorMessage(error) });
@@ -39,7 +41,7 @@ export function ForgotPasswordPage() {
         <form onSubmit={(e) => void submit(e)} noValidate aria-busy={state.busy}>
           <p>Enter your e-mail and we will send you a link to choose a new password.</p>
           <Field label="E-mail" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          <button type="submit" disabled={state.busy || !email}>Send the link</button>
+          <button type="submit" className="button block" disabled={state.busy || !email}>Send the link</button>
         </form>
       )}
       <p><Link to={`/auth/sign-in${flowQuery(flow)}`}>Back to sign in</Link></p>

@@ -2,25 +2,25 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
-import { authClient } from './client.js';
+import { useAuthClient } from './client.js';
 import { flowQuery, useFlowParams } from './flow.js';
 import { MissingFlow } from './MissingFlow.js';
-import { usePageTitle } from './usePageTitle.js';
+import { usePageTitle } from '../ui/usePageTitle.js';
 import { useSignInOutcome } from './useSignInOutcome.js';
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 
-export function RegisterPage() {
+export default function RegisterPage() {
   usePageTitle('Create an account');
   const flow = useFlowParams();
+  const client = useAuthClient(flow.clientId);
   const [email, setEmail] = useState('');
   const [nickname, setNickname] = useState('');
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState<string>();
   const { outcome, run } = useSignInOutcome(flow, email);
   if (!flow.clientId) return <MissingFlow title="Create an account" />;
-  const clientId = flow.clientId;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -31,7 +31,7 @@ export function RegisterPage() {
     }
     setPasswordError(undefined);
     const profile = nickname.trim() ? { nickname: nickname.trim() } : undefined;
-    void run(() => authClient(clientId).auth.register({ email: email.trim(), password, profile }));
+    if (client) void run(() => client.authentication.registerV2({ email: email.trim() }, { password, ...(profile && { profile }) }));
   }
 
   return (
@@ -47,7 +47,7 @@ export function RegisterPage() {
           hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`} error={passwordError}
           value={password} onChange={(e) => setPassword(e.target.value)}
         />
-        <button type="submit" disabled={outcome.busy || !email || !password}>{outcome.busy ? 'Creating…' : 'Create account'}</button>
+        <button type="submit" className="button block" disabled={outcome.busy || !email || !password || !client}>{outcome.busy ? 'Creating…' : 'Create account'}</button>
       </form>
       <p>Already have an account? <Link to={`/auth/sign-in${flowQuery(flow)}`}>Sign in</Link></p>
     </>

@@ -2,10 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Field } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
-import { recoveryClient } from './client.js';
+import { useRecoveryClient } from './client.js';
 import { errorMessage } from './messages.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from './RegisterPage.js';
-import { usePageTitle } from './usePageTitle.js';
+import { usePageTitle } from '../ui/usePageTitle.js';
 
 /** Only links back into this store are followed after a reset. */
 function sameOrigin(url: string | null): string | undefined {
@@ -18,12 +18,13 @@ function sameOrigin(url: string | null): string | undefined {
   }
 }
 
-export function ResetPasswordPage() {
+export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const activation = params.get('activation') === '1';
   const title = activation ? 'Choose your password' : 'Choose a new password';
   usePageTitle(title);
   const recoveryToken = params.get('recoveryToken');
+  const client = useRecoveryClient(params.get('clientId'));
   const next = sameOrigin(params.get('redirectUrl'));
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -48,7 +49,8 @@ export function ResetPasswordPage() {
     setFieldError({});
     setState({ busy: true });
     try {
-      await recoveryClient(params.get('clientId')).recovery.recover(token, { password });
+      if (!client) return;
+      await client.recovery.recover(token, { password });
       setState({ busy: false, done: true });
     } catch (error) {
       setState({ busy: false, error: errorMessage(error) });
@@ -78,7 +80,7 @@ export function ResetPasswordPage() {
           label="Repeat the new password" name="confirm" type="password" autoComplete="new-password" required error={fieldError.confirm}
           value={confirm} onChange={(e) => setConfirm(e.target.value)}
         />
-        <button type="submit" disabled={state.busy || !password}>Save password</button>
+        <button type="submit" className="button block" disabled={state.busy || !password}>Save password</button>
       </form>
     </>
   );

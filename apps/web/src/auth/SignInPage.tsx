@@ -2,35 +2,36 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Field } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
-import { authClient } from './client.js';
+import { usePageTitle } from '../ui/usePageTitle.js';
+import { useAuthClient } from './client.js';
 import { flowQuery, useFlowParams } from './flow.js';
 import { MissingFlow } from './MissingFlow.js';
-import { usePageTitle } from './usePageTitle.js';
 import { useSignInOutcome } from './useSignInOutcome.js';
 
-export function SignInPage() {
+export default function SignInPage() {
   usePageTitle('Sign in');
   const flow = useFlowParams();
+  const client = useAuthClient(flow.clientId);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const { outcome, run } = useSignInOutcome(flow, email);
   if (!flow.clientId) return <MissingFlow title="Sign in" />;
-  const clientId = flow.clientId;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    void run(() => authClient(clientId).auth.login({ email: email.trim(), password }));
+    if (client) void run(() => client.authentication.loginV2({ email: email.trim() }, { password }));
   }
 
   return (
     <>
       <h1>Sign in</h1>
+      <p className="muted">Welcome back. Your cart comes with you.</p>
       {outcome.error && <Notice kind="error">{outcome.error}</Notice>}
       {outcome.info && <Notice kind="info">{outcome.info}</Notice>}
       <form onSubmit={submit} noValidate aria-busy={outcome.busy}>
         <Field label="E-mail" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-        <button type="submit" disabled={outcome.busy || !email || !password}>{outcome.busy ? 'Signing in…' : 'Sign in'}</button>
+        <button type="submit" className="button block" disabled={outcome.busy || !email || !password || !client}>{outcome.busy ? 'Signing in…' : 'Sign in'}</button>
       </form>
       <p><Link to={`/auth/forgot-password${flowQuery(flow)}`}>Forgot your password?</Link></p>
       <p>New here? <Link to={`/auth/register${flowQuery(flow)}`}>Create an account</Link></p>

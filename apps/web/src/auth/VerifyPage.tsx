@@ -1,13 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import type { StateMachine, StateMachineResponse } from '@bodega/sdk';
 import { Field } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
-import { authClient } from './client.js';
+import { useAuthClient } from './client.js';
 import { flowQuery, useFlowParams } from './flow.js';
 import { errorMessage } from './messages.js';
 import { MissingFlow } from './MissingFlow.js';
-import { usePageTitle } from './usePageTitle.js';
+import { usePageTitle } from '../ui/usePageTitle.js';
 import { useSignInOutcome } from './useSignInOutcome.js';
 
 interface VerifyState {
@@ -15,28 +14,15 @@ interface VerifyState {
   email?: string;
 }
 
-function asLoginState(response: StateMachineResponse): StateMachine {
-  switch (response.state) {
-    case 'SUCCESS':
-      return { loginState: 'SUCCESS', data: { sessionToken: response.sessionToken ?? '' } };
-    case 'REQUIRE_OWNER_APPROVAL':
-      return { loginState: 'OWNER_APPROVAL_REQUIRED' };
-    case 'REQUIRE_EMAIL_VERIFICATION':
-      return { loginState: 'EMAIL_VERIFICATION_REQUIRED', data: { stateToken: response.stateToken ?? '' } };
-    default:
-      return { loginState: 'FAILURE', error: 'Unknown _state' };
-  }
-}
-
-export function VerifyPage() {
+export default function VerifyPage() {
   usePageTitle('Enter your code');
   const flow = useFlowParams();
+  const client = useAuthClient(flow.clientId);
   const location = useLocation();
   const { stateToken, email } = (location.state ?? {}) as VerifyState;
   const [code, setCode] = useState('');
   const { outcome, run, setOutcome } = useSignInOutcome(flow, email ?? '');
   if (!flow.clientId) return <MissingFlow title="Enter your code" />;
-  const clientId = flow.clientId;
   if (!stateToken) {
     return (
       <>
@@ -49,19 +35,14 @@ export function VerifyPage() {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    void run(async () => {
-      try {
-        return asLoginState(await authClient(clientId).verification.verifyDuringAuthentication(code.trim(), { stateToken: token }));
-      } catch (error) {
-        return { loginState: 'FAILURE', error: errorMessage(error) };
-      }
-    });
+    if (client) void run(() => client.verification.verifyDuringAuthentication(code.trim(), { stateToken: token }));
   }
 
   async function resend() {
+    if (!client) return;
     setOutcome({ busy: true });
     try {
-      await authClient(clientId).verification.resendDuringAuthentication(token);
+      await client.verification.resendDuringAuthentication(token);
       setOutcome({ busy: false, info: 'We sent a new code. Codes are valid for 15 minutes.' });
     } catch (error) {
       setOutcome({ busy: false, error: errorMessage(error) });
@@ -79,7 +60,7 @@ export function VerifyPage() {
           label="Verification code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required
           value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
         />
-        <button type="submit" disabled={outcome.busy || code.length !== 6}>Verify</button>
+        <button type="submit" className="button block" disabled={outcome.busy || code.length !== 6}>Verify</button>
       </form>
       <p><button type="button" className="link" onClick={() => void resend()} disabled={outcome.busy}>Send a new code</button></p>
     </>

@@ -1,4 +1,5 @@
 import { authentication, createClient, OAuthStrategy, recovery, verification } from '@bodega/sdk';
+import { useShop } from '../shop/context.js';
 
 const modules = { authentication, recovery, verification };
 
@@ -6,24 +7,32 @@ function build(clientId: string) {
   return createClient({ baseUrl: window.location.origin, auth: OAuthStrategy({ clientId }), modules });
 }
 
-export type AuthClient = ReturnType<typeof build>;
+export type AuthClient = Pick<ReturnType<typeof build>, 'auth' | 'authentication' | 'recovery' | 'verification'>;
 
 const clients = new Map<string, AuthClient>();
 
 /**
- * The hosted pages' SDK client for the application that sent the member here: it works as a
- * visitor of that application's site (register, login and verification need one).
+ * The sign-in pages' SDK client. For this shop it is the shop's own client (the member's tokens land
+ * in the shop's cookie); for another application that sent the member here, a visitor of that
+ * application's site (register, login and verification need one).
  */
-export function authClient(clientId: string): AuthClient {
-  let client = clients.get(clientId);
-  if (!client) {
-    client = build(clientId);
-    clients.set(clientId, client);
+export function useAuthClient(clientId: string | null): AuthClient | undefined {
+  const { client, site } = useShop();
+  if (!clientId) return undefined;
+  if (clientId === site.clientId && client) return client;
+  if (typeof window === 'undefined') return undefined;
+  let other = clients.get(clientId);
+  if (!other) {
+    other = build(clientId);
+    clients.set(clientId, other);
   }
-  return client;
+  return other;
 }
 
 /** Recovery works without an application too: the token names its site. */
-export function recoveryClient(clientId: string | null) {
-  return clientId ? authClient(clientId) : createClient({ baseUrl: window.location.origin, modules: { recovery } });
+export function useRecoveryClient(clientId: string | null): Pick<AuthClient, 'recovery'> | undefined {
+  const { site } = useShop();
+  const client = useAuthClient(clientId ?? (site.clientId || null));
+  if (client) return client;
+  return typeof window === 'undefined' ? undefined : createClient({ baseUrl: window.location.origin, modules: { recovery } });
 }

@@ -1,21 +1,41 @@
 import { useSearchParams } from 'react-router';
+import { useShop } from '../shop/context.js';
 
-/** Where the sign-in continues: the application's client and its redirect session. */
+/**
+ * Where the sign-in continues: another application's client and redirect session (the hosted
+ * pages), or — with neither — this shop, back to `returnTo`.
+ */
 export interface FlowParams {
   clientId: string | null;
   redirectSessionId: string | null;
+  /** A path of this shop to come back to (only for the shop's own sign-in). */
+  returnTo: string | null;
+  /** True when the member signs in to this shop rather than to another application. */
+  shop: boolean;
 }
 
 export function useFlowParams(): FlowParams {
   const [params] = useSearchParams();
-  return { clientId: params.get('clientId'), redirectSessionId: params.get('redirectSessionId') };
+  const { site } = useShop();
+  const redirectSessionId = params.get('redirectSessionId');
+  const clientId = params.get('clientId') ?? (redirectSessionId ? null : site.clientId || null);
+  const returnTo = params.get('returnTo');
+  return {
+    clientId,
+    redirectSessionId,
+    returnTo: returnTo && returnTo.startsWith('/') && !returnTo.startsWith('//') ? returnTo : null,
+    shop: !redirectSessionId && clientId === site.clientId,
+  };
 }
 
 /** The query string that keeps the flow going from one hosted page to the next. */
 export function flowQuery(flow: FlowParams, extra: Record<string, string> = {}): string {
   const query = new URLSearchParams();
-  if (flow.clientId) query.set('clientId', flow.clientId);
-  if (flow.redirectSessionId) query.set('redirectSessionId', flow.redirectSessionId);
+  if (!flow.shop) {
+    if (flow.clientId) query.set('clientId', flow.clientId);
+    if (flow.redirectSessionId) query.set('redirectSessionId', flow.redirectSessionId);
+  }
+  if (flow.returnTo) query.set('returnTo', flow.returnTo);
   for (const [key, value] of Object.entries(extra)) query.set(key, value);
   const text = query.toString();
   return text ? `?${text}` : '';

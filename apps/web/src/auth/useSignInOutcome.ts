@@ -1,8 +1,11 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { StateMachine } from '@bodega/sdk';
+import { useQueryClient } from '@tanstack/react-query';
+import type { StateMachineResponse } from '@bodega/sdk';
+import { useShop } from '../shop/context.js';
+import { notifySignInChanged } from '../shop/member.js';
 import { continueToApplication, flowQuery, type FlowParams } from './flow.js';
-import { failureMessage } from './messages.js';
+import { errorMessage } from './messages.js';
 
 export interface Outcome {
   busy: boolean;
@@ -10,33 +13,54 @@ export interface Outcome {
   info?: string;
 }
 
-/** What register, login and verification lead to: on to the application, a code, or a wait. */
+/** What register, login and verification lead to: on to the application or the shop, a code, or a wait. */
 export function useSignInOutcome(flow: FlowParams, email: string) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { client } = useShop();
   const [outcome, setOutcome] = useState<Outcome>({ busy: false });
 
-  async function run(call: () => Promise<StateMachine>): Promise<void> {
+  async function signInHere(sessionToken: string): Promise<void> {
+    if (!client) return;
+    // The code exchange carries the visitor's identity, so the visitor's cart follows the member.
+    client.auth.setTokens(await client.auth.getMemberTokensForDirectLogin(sessionToken));
+    notifySignInChanged();
+    await queryClient.invalidateQueries();
+    navigate(flow.returnTo ?? '/account', { replace: true });
+  }
+
+  async function run(call: () => Promise<StateMachineResponse>): Promise<void> {
     setOutcome({ busy: true });
-    let state: StateMachine;
+    let state: StateMachineResponse;
     try {
       state = await call();
-    } catch {
-      setOutcome({ busy: false, error: 'The store could not be reached. Check your connection and try again.' });
+    } catch (error) {
+      setOutcome({ busy: false, error: errorMessage(error) });
       return;
     }
-    switch (state.loginState) {
-      case 'SUCCESS':
+    switch (state.state) {
+      case 'SUCCESS': {
+        const sessionToken = state.sessionToken ?? '';
+        if (flow.shop) {
+          try {
+            await signInHere(sessionToken);
+          } catch (error) {
+            setOutcome({ busy: false, error: errorMessage(error) });
+          }
+          return;
+        }
         // The browser leaves for the authorize step; stay busy until it does.
-        if (!continueToApplication(flow, state.data.sessionToken)) setOutcome({ busy: false, info: 'You are signed in.' });
+        if (!continueToApplication(flow, sessionToken)) setOutcome({ busy: false, info: 'You are signed in.' });
         return;
-      case 'EMAIL_VERIFICATION_REQUIRED':
-        navigate(`/auth/verify${flowQuery(flow)}`, { state: { stateToken: state.data.stateToken, email } });
+      }
+      case 'REQUIRE_EMAIL_VERIFICATION':
+        navigate(`/auth/verify${flowQuery(flow)}`, { state: { stateToken: state.stateToken ?? '', email } });
         return;
-      case 'OWNER_APPROVAL_REQUIRED':
+      case 'REQUIRE_OWNER_APPROVAL':
         setOutcome({ busy: false, info: 'Your account is waiting for the store owner’s approval. You can sign in once it is approved.' });
         return;
       default:
-        setOutcome({ busy: false, error: failureMessage(state) });
+        setOutcome({ busy: false, error: 'Something went wrong. Try again.' });
     }
   }
 

@@ -19,6 +19,8 @@ export interface Config {
   authRateLimitPerMinute: number;
   /** Sender of the server's e-mails; defaults to no-reply at the PUBLIC_URL host. */
   mailFrom: string | undefined;
+  /** The site page requests get when their Host names no site; else the demo site, else the first. */
+  defaultSiteId: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -49,9 +51,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { webDir?: string }
   }
   const authRateLimitPerMinute = rateLimit === undefined ? DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE : Number(rateLimit);
   const mailFrom = nonEmpty('MAIL_FROM', env.MAIL_FROM);
+  const defaultSiteId = nonEmpty('DEFAULT_SITE_ID', env.DEFAULT_SITE_ID);
   return {
     port, host, dataDir, databaseUrl, publicUrl, smtpUrl, logLevel, webDir: defaults.webDir,
-    captchaProvider, authRateLimitPerMinute, mailFrom,
+    captchaProvider, authRateLimitPerMinute, mailFrom, defaultSiteId,
   };
 }
 

@@ -35,6 +35,8 @@ export interface TestAppOptions {
   now?: () => Date;
   publicUrl?: string;
   webDir?: string;
+  /** DEFAULT_SITE_ID: the site pages get when the Host names none. */
+  defaultSiteId?: string;
   /** Reuse a database opened by the caller (several apps on one database). */
   db?: Db;
   /** Extra routes registered before the app is ready (wire-rule tests). */
@@ -47,7 +49,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const db = options.db ?? (await testDb());
   const app = await buildApp({
     db,
-    config: { publicUrl: options.publicUrl ?? 'http://localhost:3000', logLevel: 'silent', webDir: options.webDir, smtpUrl: undefined },
+    config: { publicUrl: options.publicUrl ?? 'http://localhost:3000', logLevel: 'silent', webDir: options.webDir, smtpUrl: undefined, defaultSiteId: options.defaultSiteId },
     now: options.now,
   });
   options.routes?.(app);

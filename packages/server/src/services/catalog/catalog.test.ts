@@ -255,20 +255,3 @@ describe('collections', () => {
   });
 });
 
-describe('the demo catalog', () => {
-  it('gives a demo site products, collections and pictures served by this server', async () => {
-    const demo = await t.createSite({ status: 'DEMO' });
-    const res = await t.app.inject({ method: 'POST', url: '/stores-reader/v1/products/query-platformized', headers: apiKey(demo), payload: { query: { sort: [{ fieldName: 'name' }] } } });
-    const list = res.json().products as { name: string; media: { mainMedia: { image: { url: string } } } }[];
-    expect(list.length).toBeGreaterThanOrEqual(5);
-    const url = new URL(list[0].media.mainMedia.image.url);
-    expect(url.pathname).toMatch(/^\/media\/demo\/.+\.svg$/);
-    const image = await t.app.inject({ method: 'GET', url: url.pathname });
-    expect(image.statusCode).toBe(200);
-    expect(image.headers['content-type']).toMatch(/image\/svg\+xml/);
-    expect(image.body).toContain('<svg');
-    const kitchen = await t.app.inject({ method: 'GET', url: '/stores-reader/v1/collections/slug/kitchen', headers: apiKey(demo) });
-    expect(kitchen.json().collection.numberOfProducts).toBe(3);
-    expect((await t.app.inject({ method: 'GET', url: '/media/demo/missing.svg' })).statusCode).toBe(404);
-  });
-});

@@ -19,7 +19,6 @@ import {
   type Variant,
 } from './products.js';
 import { compileFilter, FilterError, orderBy, parseSort, readInteger, type FieldMap } from './query-filter.js';
-import { DEMO_COLLECTIONS, DEMO_PRODUCTS } from './demo.js';
 import * as store from './store.js';
 import type { Collection } from './store.js';
 import { type MediaInput, type ProductPatch, type VariantPatch } from './wire.js';
@@ -172,22 +171,7 @@ export class CatalogService {
         createdDate: site.createdDate,
         updatedDate: site.createdDate,
       });
-      if (site.status === 'DEMO') await this.seedDemo(tx, site.siteId, site.createdDate);
     });
-  }
-
-  /** The demo store's products and collections, created with the demo site. */
-  private async seedDemo(tx: Queryable, siteId: string, now: Date): Promise<void> {
-    const collectionIds = new Map<string, string>();
-    for (const c of DEMO_COLLECTIONS) {
-      const id = newId();
-      collectionIds.set(c.slug, id);
-      await store.insertCollection(tx, siteId, { id, slug: c.slug, name: c.name, description: c.description, visible: true, media: null, createdDate: now, updatedDate: now });
-    }
-    for (const { collections, ...patch } of DEMO_PRODUCTS) {
-      const product = await this.createProductIn(tx, siteId, patch, now);
-      for (const slug of collections) await store.addProductsToCollection(tx, siteId, collectionIds.get(slug) as string, [product.id], now);
-    }
   }
 
   async currency(siteId: string): Promise<string> {

@@ -127,7 +127,8 @@ export class RedirectsService {
       const client = await this.deps.sites.siteForClient(clientId).catch(() => undefined);
       if (client && client.site.siteId === site.siteId) clientOrigins.push(...client.allowedOrigins);
     }
-    return allowedOrigins(this.deps.publicUrl, clientOrigins, site.settings.allowedOrigins);
+    const domainOrigins = await this.deps.sites.domainOrigins(site.siteId, this.deps.publicUrl);
+    return allowedOrigins(this.deps.publicUrl, [...clientOrigins, ...domainOrigins], site.settings.allowedOrigins);
   }
 
   private async clientOfSite(siteId: string, clientId: unknown, field: string): Promise<{ site: Site; clientId: string }> {
@@ -143,15 +144,16 @@ export class RedirectsService {
     return own ? [own] : this.deps.sites.clientIds(ctx.siteId);
   }
 
-  private url(path: string, params: Record<string, string | undefined>): { fullUrl: string; endpoint: string; searchParams: Record<string, string> } {
-    const url = new URL(path, this.deps.publicUrl);
+  /** A link on `base`: the site's own domain when it has one (see SitesService.pageOrigin). */
+  private url(path: string, params: Record<string, string | undefined>, base: string): { fullUrl: string; endpoint: string; searchParams: Record<string, string> } {
+    const url = new URL(path, base);
     const searchParams: Record<string, string> = {};
     for (const [key, value] of Object.entries(params)) {
       if (value === undefined) continue;
       url.searchParams.set(key, value);
       searchParams[key] = value;
     }
-    return { fullUrl: url.toString(), endpoint: new URL(path, this.deps.publicUrl).toString(), searchParams };
+    return { fullUrl: url.toString(), endpoint: new URL(path, base).toString(), searchParams };
   }
 
   // ─── creating redirect sessions ─────────────────────────────────────────────────────────────
@@ -166,6 +168,7 @@ export class RedirectsService {
     }
     const intent = intents[0];
     const site = await this.deps.sites.getActiveSite(ctx.siteId);
+    const base = await this.deps.sites.pageOrigin(site.siteId, this.deps.publicUrl);
     const id = newId();
     const visitorId = ctx.caller.kind === 'ANONYMOUS_VISITOR' ? ctx.caller.subjectId : null;
     const now = this.now();
@@ -185,7 +188,7 @@ export class RedirectsService {
           sessionTokenHash: authRequest.sessionToken ? hashSecret(authRequest.sessionToken) : null,
           messageOrigin: stored.messageOrigin,
         });
-        const { fullUrl, endpoint, searchParams } = this.url(AUTHORIZE_PATH, { clientId, redirectSessionId: id });
+        const { fullUrl, endpoint, searchParams } = this.url(AUTHORIZE_PATH, { clientId, redirectSessionId: id }, base);
         return { id, fullUrl, urlDetails: { endpoint, searchParams }, sessionToken: authRequest.sessionToken };
       }
       case 'logout': {
@@ -196,14 +199,14 @@ export class RedirectsService {
         if ((ctx.caller.kind === 'MEMBER' || ctx.caller.kind === 'WIX_USER') && ctx.caller.sessionId) {
           await this.endOAuthSession(site.siteId, ctx.caller.sessionId);
         }
-        const { fullUrl, endpoint, searchParams } = this.url(LOGOUT_PATH, { clientId, redirectSessionId: id });
+        const { fullUrl, endpoint, searchParams } = this.url(LOGOUT_PATH, { clientId, redirectSessionId: id }, base);
         return { id, fullUrl, urlDetails: { endpoint, searchParams } };
       }
       case 'login': {
         const [clientId] = await this.callerClients(ctx);
         const callbacks = this.checkCallbacks(request.callbacks, await this.originsFor(site, clientId ? [clientId] : []));
         await save('login', clientId ?? null, { callbacks });
-        const { fullUrl, endpoint, searchParams } = this.url(HOSTED_SIGN_IN_PATH, { clientId, redirectSessionId: id });
+        const { fullUrl, endpoint, searchParams } = this.url(HOSTED_SIGN_IN_PATH, { clientId, redirectSessionId: id }, base);
         return { id, fullUrl, urlDetails: { endpoint, searchParams } };
       }
       case 'ecomCheckout':
@@ -213,7 +216,7 @@ export class RedirectsService {
         const callbacks = this.checkCallbacks(request.callbacks, await this.originsFor(site, await this.callerClients(ctx)));
         await save(intent, null, { [intent]: request[intent], callbacks });
         const extra = this.additionalParams(request.preferences?.additionalQueryParameters);
-        const { fullUrl, endpoint, searchParams } = this.url(target.path, { ...extra, ...target.params, ...callbacks, redirectSessionId: id });
+        const { fullUrl, endpoint, searchParams } = this.url(target.path, { ...extra, ...target.params, ...callbacks, redirectSessionId: id }, base);
         return { id, fullUrl, urlDetails: { endpoint, searchParams } };
       }
       default:
@@ -308,12 +311,13 @@ export class RedirectsService {
     const client = await this.deps.sites.siteForClient(input.clientId).catch(() => undefined);
     if (!client) return errorPage(400, 'Unknown application', 'This sign-in link names an application this server does not know.');
     const site = client.site;
+    const base = await this.deps.sites.pageOrigin(site.siteId, this.deps.publicUrl);
     const row = await store.findRedirectSession(this.deps.db, site.siteId, input.redirectSessionId);
     if (!row || row.client_id !== input.clientId) return errorPage(404, 'Unknown sign-in link', 'This sign-in link is not known here. Start again from the store.');
     if (new Date(row.expires_at).getTime() <= this.now().getTime()) return errorPage(410, 'Sign-in link expired', 'This sign-in link has expired. Start again from the store.');
     const hostedSignIn = (): AuthorizeResult => ({
       type: 'redirect',
-      location: this.url(HOSTED_SIGN_IN_PATH, { clientId: input.clientId, redirectSessionId: input.redirectSessionId }).fullUrl,
+      location: this.url(HOSTED_SIGN_IN_PATH, { clientId: input.clientId, redirectSessionId: input.redirectSessionId }, base).fullUrl,
     });
 
     if (row.kind === 'login') {
@@ -322,7 +326,7 @@ export class RedirectsService {
       await store.useRedirectSession(this.deps.db, site.siteId, row.redirect_session_id, this.now());
       const postFlowUrl = (row.request.callbacks as Record<string, string> | undefined)?.postFlowUrl;
       const allowed = await this.originsFor(site, [input.clientId]);
-      const location = postFlowUrl && isAllowedUrl(postFlowUrl, allowed) ? withParams(postFlowUrl, { wixMemberLoggedIn: 'true' }, 'query') : new URL('/', this.deps.publicUrl).toString();
+      const location = postFlowUrl && isAllowedUrl(postFlowUrl, allowed) ? withParams(postFlowUrl, { wixMemberLoggedIn: 'true' }, 'query') : new URL('/', base).toString();
       return { type: 'redirect', location, setSession: { siteId: site.siteId, token: input.sessionToken } };
     }
     if (row.kind !== 'auth') return errorPage(400, 'Not a sign-in link', 'This link does not lead to a sign-in.');

@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../platform/db.js';
 import { ApiError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import * as store from './store.js';
+import * as domainStore from './domains.js';
 import type { SiteStatus } from './store.js';
 
 export type { SiteStatus } from './store.js';
@@ -39,6 +40,8 @@ export interface CreateSiteInput {
   ownerPassword?: string;
   allowedOrigins?: string[];
   catalogVersion?: CatalogVersion;
+  /** Host names the site's pages answer at (unique on the server). */
+  domains?: string[];
 }
 
 export interface CreatedSite {
@@ -74,6 +77,8 @@ export class SitesService {
   /** A short read cache: every request needs its site's status, which changes rarely. */
   private readonly cache = new Map<string, { site: Site | undefined; until: number }>();
   /** A client belongs to one site for life, so its lookup can be remembered; the site's status is rechecked. */
+  /** Host name → site, for page requests (see siteIdForHost). */
+  private readonly hosts = new Map<string, { siteId: string | undefined; until: number }>();
   private readonly clients = new Map<string, { siteId: string; allowedOrigins: string[]; until: number }>();
 
   constructor(private readonly db: Db) {}
@@ -96,6 +101,7 @@ export class SitesService {
     }
     const allowedOrigins = (input.allowedOrigins ?? []).map(normaliseOrigin);
     const catalogVersion = checkCatalogVersion(input.catalogVersion ?? 'V1_CATALOG');
+    const domains = domainStore.normaliseDomains(input.domains ?? []);
     const site: Site = {
       siteId: newId(),
       name,
@@ -109,8 +115,10 @@ export class SitesService {
       await store.insertSite(tx, { siteId: site.siteId, name, status: site.status, settings: site.settings });
       await store.insertOAuthClient(tx, site.siteId, clientId, allowedOrigins);
       await store.insertApiKey(tx, { siteId: site.siteId, keyHash: hashSecret(apiKey), keyId: newId(), name: 'default' });
+      if (domains.length) await domainStore.replaceDomains(tx, site.siteId, domains);
       for (const initializer of this.initializers) await initializer(tx, site, input);
     });
+    if (domains.length) this.hosts.clear();
     return { site, clientId, apiKey };
   }
 
@@ -156,6 +164,48 @@ export class SitesService {
 
   async setCatalogVersion(siteId: string, version: CatalogVersion): Promise<Site> {
     return this.updateSettings(siteId, { catalogVersion: checkCatalogVersion(version) });
+  }
+
+  /** The host names the site's pages answer at. */
+  async domains(siteId: string): Promise<string[]> {
+    return domainStore.listDomains(this.db, siteId);
+  }
+
+  /**
+   * Where the site's pages are: its first domain on PUBLIC_URL's scheme and port (servers sit
+   * behind one proxy or port), else PUBLIC_URL itself.
+   */
+  async pageOrigin(siteId: string, publicUrl: string): Promise<string> {
+    const [first] = await this.domains(siteId);
+    return first ? domainStore.originOnDomain(publicUrl, first) : new URL(publicUrl).origin;
+  }
+
+  /** The origins of every domain of the site (see pageOrigin). */
+  async domainOrigins(siteId: string, publicUrl: string): Promise<string[]> {
+    return (await this.domains(siteId)).map((d) => domainStore.originOnDomain(publicUrl, d));
+  }
+
+  /** Replaces the site's host names; a name another site holds is a 409. */
+  async setDomains(siteId: string, domains: string[]): Promise<string[]> {
+    const wanted = domainStore.normaliseDomains(domains);
+    await this.db.transaction(async (tx) => {
+      if (!(await store.findSite(tx, siteId))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+      await domainStore.replaceDomains(tx, siteId, wanted);
+    });
+    this.hosts.clear();
+    return wanted;
+  }
+
+  /** The site whose domain is this host (port ignored), remembered briefly: every page request asks. */
+  async siteIdForHost(hostHeader: string | undefined): Promise<string | undefined> {
+    const host = domainStore.hostOf(hostHeader);
+    if (!host) return undefined;
+    const hit = this.hosts.get(host);
+    if (hit && hit.until > Date.now()) return hit.siteId;
+    const siteId = await domainStore.siteIdForDomain(this.db, host);
+    if (this.hosts.size > 10_000) this.hosts.clear();
+    this.hosts.set(host, { siteId, until: Date.now() + SITE_CACHE_MS });
+    return siteId;
   }
 
   /** Resolves an OAuth client id to its active site; unknown ids are a 400 as OAuth expects. */

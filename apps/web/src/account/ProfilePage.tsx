@@ -1,0 +1,78 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import type { Member } from '@bodega/sdk';
+import { plainError } from '../shop/errors.js';
+import { useCurrentMember } from '../shop/member.js';
+import { Field } from '../ui/Field.js';
+import { Notice } from '../ui/Notice.js';
+import { usePageTitle } from '../ui/usePageTitle.js';
+import { useSendPasswordLink, useUpdateMember } from './queries.js';
+
+const schema = z.object({
+  firstName: z.string().trim().max(100),
+  lastName: z.string().trim().max(100),
+  nickname: z.string().trim().max(100),
+  photoUrl: z.union([z.literal(''), z.url('Enter a full address starting with https://')]),
+  slug: z.string().trim().regex(/^[a-z0-9-]*$/, 'Use lower-case letters, digits and hyphens').max(100),
+  publicProfile: z.boolean(),
+});
+type Form = z.infer<typeof schema>;
+
+export default function ProfilePage() {
+  usePageTitle('Your profile');
+  const member = useCurrentMember();
+  if (!member.data) return null;
+  return <ProfileForm member={member.data} />;
+}
+
+function ProfileForm({ member }: { member: Member }) {
+  const save = useUpdateMember();
+  const password = useSendPasswordLink();
+  const isPublic = member.privacyStatus === 'PUBLIC';
+  const { register, handleSubmit, formState: { errors, isDirty }, reset } = useForm<Form>({
+    resolver: zodResolver(schema),
+    defaultValues: {
+      firstName: member.contact?.firstName ?? '', lastName: member.contact?.lastName ?? '', nickname: member.profile?.nickname ?? '',
+      photoUrl: member.profile?.photo?.url ?? '', slug: member.profile?.slug ?? '', publicProfile: isPublic,
+    },
+  });
+
+  function submit(v: Form) {
+    save.mutate({
+      id: member._id ?? '',
+      update: { contact: { firstName: v.firstName, lastName: v.lastName }, profile: { nickname: v.nickname, ...(v.photoUrl ? { photo: { url: v.photoUrl } } : {}) } },
+      slug: v.slug || undefined,
+      community: v.publicProfile === isPublic ? undefined : v.publicProfile ? 'join' : 'leave',
+    }, { onSuccess: () => reset(v) });
+  }
+
+  return (
+    <>
+      <h1>Profile</h1>
+      <p className="muted">Signed in as <strong>{member.loginEmail}</strong></p>
+      <form className="panel form-grid" onSubmit={handleSubmit(submit)} noValidate>
+        <div className="two">
+          <Field label="First name" autoComplete="given-name" {...register('firstName')} error={errors.firstName?.message} />
+          <Field label="Last name" autoComplete="family-name" {...register('lastName')} error={errors.lastName?.message} />
+        </div>
+        <Field label="Nickname" hint="Shown to other members when your profile is public." {...register('nickname')} error={errors.nickname?.message} />
+        <Field label="Photo URL" type="url" {...register('photoUrl')} error={errors.photoUrl?.message} />
+        <Field label="Profile address (slug)" hint="Lower-case letters, digits and hyphens." {...register('slug')} error={errors.slug?.message} />
+        <label className="check"><input type="checkbox" {...register('publicProfile')} /> Public profile (join the community)</label>
+        {save.isError && <Notice kind="error">{plainError(save.error)}</Notice>}
+        {save.isSuccess && !isDirty && <Notice kind="success">Your profile is saved.</Notice>}
+        <div><button type="submit" className="button" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save profile'}</button></div>
+      </form>
+      <section className="panel" aria-labelledby="password-heading">
+        <h2 id="password-heading">Password</h2>
+        <p>We’ll e-mail you a link to choose a new password.</p>
+        {password.isSuccess && <Notice kind="success">Check your inbox at {member.loginEmail} for the link.</Notice>}
+        {password.isError && <Notice kind="error">{plainError(password.error)}</Notice>}
+        <button type="button" className="button secondary" onClick={() => password.mutate(member.loginEmail ?? '')} disabled={password.isPending || !member.loginEmail}>
+          {password.isPending ? 'Sending…' : 'Send me a link to change my password'}
+        </button>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Member, MemberAddress } from '@bodega/sdk';
+import { need, useShop } from '../shop/context.js';
+import { useSignedIn } from '../shop/member.js';
+
+const ORDERS_PAGE = 10;
+
+export function useMyOrders() {
+  const { client } = useShop();
+  const signedIn = useSignedIn();
+  return useInfiniteQuery({
+    queryKey: ['orders', 'mine'],
+    enabled: signedIn,
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam }) => need(client).orders.searchOrders({
+      sort: [{ fieldName: 'createdDate', order: 'DESC' }],
+      cursorPaging: { limit: ORDERS_PAGE, ...(pageParam && { cursor: pageParam }) },
+    }),
+    getNextPageParam: (last) => (last.metadata?.hasNext ? last.metadata.cursors?.next : undefined),
+  });
+}
+
+export interface Fulfillment {
+  id?: string;
+  createdDate?: string;
+  trackingInfo?: { trackingNumber?: string; shippingProvider?: string; trackingLink?: string };
+}
+
+export function useFulfillments(orderId: string) {
+  const { client } = useShop();
+  return useQuery({
+    queryKey: ['orders', 'fulfillments', orderId],
+    enabled: client !== undefined,
+    queryFn: async (): Promise<Fulfillment[]> => {
+      // The SDK has no fulfillments module yet; its authorised fetch reaches the same API.
+      const res = await need(client).fetchWithAuth(`${window.location.origin}/ecom/v1/fulfillments/orders/${encodeURIComponent(orderId)}`);
+      if (!res.ok) return [];
+      const body = (await res.json()) as { orderWithFulfillments?: { fulfillments?: Fulfillment[] } };
+      return body.orderWithFulfillments?.fulfillments ?? [];
+    },
+  });
+}
+
+export function useUpdateMember() {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, update, slug, community }: { id: string; update: Partial<Member>; slug?: string; community?: 'join' | 'leave' }) => {
+      const api = need(client).members;
+      let member = await api.updateMember(id, update);
+      if (slug !== undefined && slug !== member.profile?.slug) member = (await api.updateCurrentMemberSlug(slug)).member ?? member;
+      if (community === 'join') member = (await api.joinCommunity()).member ?? member;
+      if (community === 'leave') member = (await api.leaveCommunity()).member ?? member;
+      return member;
+    },
+    onSuccess: (member) => queryClient.setQueryData(['member'], member),
+  });
+}
+
+export function useSaveAddresses() {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, addresses }: { id: string; addresses: MemberAddress[] }) => need(client).members.updateMember(id, { contact: { addresses } }),
+    onSuccess: (member) => queryClient.setQueryData(['member'], member),
+  });
+}
+
+export function useSendPasswordLink() {
+  const { client } = useShop();
+  return useMutation({
+    mutationFn: (email: string) => need(client).auth.sendPasswordResetEmail(email, `${window.location.origin}/account`),
+  });
+}

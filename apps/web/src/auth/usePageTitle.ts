@@ -1,7 +1,0 @@
-import { useEffect } from 'react';
-
-export function usePageTitle(title: string): void {
-  useEffect(() => {
-    document.title = `${title} · Bodega`;
-  }, [title]);
-}

@@ -1,0 +1,122 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { AppliedDiscount, Cart, LineItem, PriceSummary, Violation } from '@bodega/sdk';
+import { localUrl } from '../storefront/product.js';
+import { plainError } from '../shop/errors.js';
+import { Notice } from '../ui/Notice.js';
+import { Quantity } from '../ui/Quantity.js';
+import { useApplyCoupon, useRemoveCoupon, useRemoveLine, useSetQuantity, useStartCheckout } from './queries.js';
+
+function describeOptions(line: LineItem): string {
+  return (line.descriptionLines ?? []).map((d) => {
+    const name = (d.name as { original?: string } | undefined)?.original;
+    const plain = (d.plainText as { original?: string } | undefined)?.original ?? (d.colorInfo as { original?: string } | undefined)?.original;
+    return name && plain ? `${name}: ${plain}` : '';
+  }).filter(Boolean).join(' · ');
+}
+
+export function CartLines({ cart, violations = [], compact = false }: { cart: Cart; violations?: Violation[]; compact?: boolean }) {
+  const setQuantity = useSetQuantity();
+  const remove = useRemoveLine();
+  const error = setQuantity.error ?? remove.error;
+  return (
+    <>
+      {error && <Notice kind="error">{plainError(error)}</Notice>}
+      <ul className={`lines ${compact ? 'lines-compact' : ''}`} role="list">
+        {cart.lineItems.map((line) => {
+          const id = line._id ?? '';
+          const name = line.productName?.translated ?? line.productName?.original ?? 'Item';
+          const lineViolations = violations.filter((v) => v.target?.lineItem?._id === id);
+          const slug = line.url?.relativePath?.split('/').pop();
+          const options = describeOptions(line);
+          return (
+            <li key={id} className="line">
+              {line.image?.url ? <img className="line-image" src={localUrl(line.image.url)} alt="" width={72} height={72} /> : <div className="line-image" />}
+              <div className="line-body">
+                <p className="line-name">{slug ? <Link to={`/products/${slug}`}>{name}</Link> : name}</p>
+                {options && <p className="muted small">{options}</p>}
+                <p className="small">{line.price?.formattedAmount}{line.fullPrice?.amount && line.price?.amount !== line.fullPrice.amount ? <s className="price-was"> {line.fullPrice.formattedAmount}</s> : null}</p>
+                {lineViolations.map((v, i) => (
+                  <div key={i} className="violation" role="alert">
+                    <p>{v.description}</p>
+                    {v.suggestedFix === 'REMOVE_LINE_ITEM' && <button type="button" className="link" onClick={() => remove.mutate(id)}>Remove it from the cart</button>}
+                  </div>
+                ))}
+                <div className="line-actions">
+                  <Quantity label={`Quantity of ${name}`} value={line.quantity ?? 1} disabled={setQuantity.isPending}
+                    onChange={(quantity) => setQuantity.mutate({ lineId: id, quantity })} />
+                  <button type="button" className="link" onClick={() => remove.mutate(id)} disabled={remove.isPending} aria-label={`Remove ${name}`}>Remove</button>
+                </div>
+              </div>
+              <p className="line-total">{line.lineItemPrice?.formattedAmount ?? line.price?.formattedAmount}</p>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+export function CouponForm({ cart }: { cart: Cart }) {
+  const apply = useApplyCoupon();
+  const removeCoupon = useRemoveCoupon();
+  const [code, setCode] = useState('');
+  const applied = cart.appliedDiscounts?.find((d: AppliedDiscount) => d.coupon?.code)?.coupon;
+  if (applied) {
+    return (
+      <div className="coupon-applied">
+        <p role="status">Code <strong>{applied.code}</strong> applied{applied.amount?.formattedAmount ? `: −${applied.amount.formattedAmount}` : ''}</p>
+        <button type="button" className="link" onClick={() => removeCoupon.mutate()} disabled={removeCoupon.isPending}>Remove code</button>
+      </div>
+    );
+  }
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (code.trim()) apply.mutate(code.trim(), { onSuccess: () => setCode('') });
+  }
+  return (
+    <form className="coupon" onSubmit={submit} noValidate>
+      <div className="field">
+        <label htmlFor="coupon-code">Discount code</label>
+        <div className="inline">
+          <input id="coupon-code" value={code} onChange={(e) => { setCode(e.target.value); apply.reset(); }} autoComplete="off"
+            aria-invalid={apply.isError || undefined} aria-describedby={apply.isError ? 'coupon-error' : undefined} />
+          <button type="submit" className="button secondary" disabled={apply.isPending || !code.trim()}>{apply.isPending ? 'Applying…' : 'Apply'}</button>
+        </div>
+        {apply.isError && <p id="coupon-error" className="error" role="alert">{plainError(apply.error)}</p>}
+      </div>
+    </form>
+  );
+}
+
+/** Totals as the server computed them; rows it did not send are left out. */
+export function Totals({ summary, note }: { summary: PriceSummary | undefined; note?: string }) {
+  if (!summary) return null;
+  const discount = summary.discount?.amount && Number(summary.discount.amount) > 0 ? summary.discount : undefined;
+  return (
+    <>
+    <dl className="totals">
+      <div><dt>Subtotal</dt><dd>{summary.subtotal?.formattedAmount}</dd></div>
+      {discount && <div className="discount"><dt>Discount</dt><dd>−{discount.formattedAmount}</dd></div>}
+      {summary.shipping?.formattedAmount && <div><dt>Shipping</dt><dd>{summary.shipping.formattedAmount}</dd></div>}
+      {summary.tax?.amount && Number(summary.tax.amount) > 0 && <div><dt>Tax</dt><dd>{summary.tax.formattedAmount}</dd></div>}
+      <div className="grand"><dt>Total</dt><dd>{summary.total?.formattedAmount}</dd></div>
+    </dl>
+    {note && <p className="muted small totals-note">{note}</p>}
+    </>
+  );
+}
+
+export function CheckoutButton({ disabled, onStarted }: { disabled?: boolean; onStarted?: () => void }) {
+  const start = useStartCheckout();
+  const navigate = useNavigate();
+  return (
+    <>
+      <button type="button" className="button large block" disabled={disabled || start.isPending}
+        onClick={() => start.mutate(undefined, { onSuccess: (id) => { onStarted?.(); navigate(`/checkout?checkoutId=${encodeURIComponent(id)}`); } })}>
+        {start.isPending ? 'Starting checkout…' : 'Check out'}
+      </button>
+      {start.isError && <Notice kind="error">{plainError(start.error)}</Notice>}
+    </>
+  );
+}

@@ -1,0 +1,285 @@
+import { useEffect, useRef, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { Address, Checkout } from '@bodega/sdk';
+import { Totals } from '../cart/CartLines.js';
+import { selectedOptionCode, shippingOptions } from '../cart/queries.js';
+import { localUrl } from '../storefront/product.js';
+import { COUNTRIES } from '../shop/countries.js';
+import { errorCode, plainError } from '../shop/errors.js';
+import { useCurrentMember } from '../shop/member.js';
+import { Field, SelectField } from '../ui/Field.js';
+import { Notice } from '../ui/Notice.js';
+import { EmptyState, ErrorState, Loading } from '../ui/States.js';
+import { usePageTitle } from '../ui/usePageTitle.js';
+import { testCardToken, useCheckout, usePlaceOrder, useUpdateCheckout } from './queries.js';
+
+const required = (message: string) => z.string().trim().min(1, message);
+const schema = z.object({
+  email: z.email('Enter a valid e-mail address, like name@example.com'),
+  delivery: z.enum(['ship', 'pickup']),
+  firstName: required('Enter your first name'),
+  lastName: required('Enter your last name'),
+  phone: z.string().trim().max(30),
+  addressLine: z.string().trim(),
+  city: z.string().trim(),
+  postalCode: z.string().trim(),
+  country: z.string(),
+  billingSame: z.boolean(),
+  billingAddressLine: z.string().trim(),
+  billingCity: z.string().trim(),
+  billingPostalCode: z.string().trim(),
+  billingCountry: z.string(),
+  payment: z.enum(['card', 'offline']),
+  cardNumber: z.string(),
+  cardExpiry: z.string(),
+  cardCvc: z.string(),
+}).superRefine((v, ctx) => {
+  const need = (ok: boolean, path: string, message: string) => { if (!ok) ctx.addIssue({ code: 'custom', path: [path], message }); };
+  if (v.delivery === 'ship') {
+    need(v.addressLine !== '', 'addressLine', 'Enter the street and number');
+    need(v.city !== '', 'city', 'Enter the city');
+    need(v.postalCode !== '', 'postalCode', 'Enter the postal code');
+  }
+  if (v.delivery === 'pickup' || !v.billingSame) {
+    need(v.billingAddressLine !== '', 'billingAddressLine', 'Enter the billing street and number');
+    need(v.billingCity !== '', 'billingCity', 'Enter the billing city');
+    need(v.billingPostalCode !== '', 'billingPostalCode', 'Enter the billing postal code');
+  }
+  if (v.payment === 'card') {
+    need(/^\d{13,19}$/.test(v.cardNumber.replace(/\s/g, '')), 'cardNumber', 'Enter the 13 to 19 digits of the card number');
+    need(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/.test(v.cardExpiry.trim()), 'cardExpiry', 'Enter the expiry date as MM/YY');
+    need(/^\d{3,4}$/.test(v.cardCvc.trim()), 'cardCvc', 'Enter the 3 or 4 digit security code');
+  }
+});
+type Form = z.infer<typeof schema>;
+
+export default function CheckoutPage() {
+  usePageTitle('Checkout');
+  const [params] = useSearchParams();
+  const checkoutId = params.get('checkoutId') ?? '';
+  const checkout = useCheckout(checkoutId);
+  if (!checkoutId) return <div className="container narrow"><h1>Checkout</h1><EmptyState title="No checkout in progress" action={{ to: '/cart', label: 'Go to your cart' }} /></div>;
+  if (checkout.isPending) return <div className="container"><h1>Checkout</h1><Loading label="Loading checkout…" lines={6} /></div>;
+  if (checkout.isError) {
+    return <div className="container narrow"><h1>Checkout</h1><ErrorState error={checkout.error} retry={() => void checkout.refetch()} title="Your checkout didn’t load" /></div>;
+  }
+  if (checkout.data.completed) {
+    return <div className="container narrow"><h1>Checkout</h1><EmptyState title="This order has been placed" action={{ to: '/account/orders', label: 'See your orders' }}><p>Thank you! You can find the order in your account or in the confirmation e-mail.</p></EmptyState></div>;
+  }
+  if (checkout.data.lineItems.length === 0) return <div className="container narrow"><h1>Checkout</h1><EmptyState title="This checkout is empty" action={{ to: '/products', label: 'Continue shopping' }} /></div>;
+  return <CheckoutForm checkout={checkout.data} checkoutId={checkoutId} />;
+}
+
+/** A checkout line's picture: the wire calls it `media` here and `image` in the cart. */
+function lineImage(line: Checkout['lineItems'][number]): string | undefined {
+  const media = (line as { media?: { url?: string } }).media;
+  return line.image?.url ?? media?.url;
+}
+
+function addressOf(v: Form, billing: boolean): Address {
+  return billing
+    ? { addressLine: v.billingAddressLine, city: v.billingCity, postalCode: v.billingPostalCode, country: v.billingCountry }
+    : { addressLine: v.addressLine, city: v.city, postalCode: v.postalCode, country: v.country };
+}
+
+function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId: string }) {
+  const navigate = useNavigate();
+  const member = useCurrentMember();
+  const update = useUpdateCheckout(checkoutId);
+  const place = usePlaceOrder(checkoutId);
+  const placing = useRef(false);
+  const [failure, setFailure] = useState<{ message: string; retry: boolean }>();
+  const destination = (checkout.shippingInfo as { shippingDestination?: { address?: Address; contactDetails?: { firstName?: string; lastName?: string; phone?: string } } } | undefined)?.shippingDestination;
+
+  const { register, handleSubmit, control, setValue, getValues, trigger, formState: { errors, isSubmitting } } = useForm<Form>({
+    resolver: zodResolver(schema),
+    defaultValues: {
+      email: checkout.buyerInfo?.email ?? '', delivery: 'ship',
+      firstName: destination?.contactDetails?.firstName ?? '', lastName: destination?.contactDetails?.lastName ?? '', phone: destination?.contactDetails?.phone ?? '',
+      addressLine: destination?.address?.addressLine ?? '', city: destination?.address?.city ?? '', postalCode: destination?.address?.postalCode ?? '', country: destination?.address?.country ?? 'US',
+      billingSame: true, billingAddressLine: '', billingCity: '', billingPostalCode: '', billingCountry: 'US',
+      payment: 'card', cardNumber: '', cardExpiry: '', cardCvc: '',
+    },
+  });
+  const [delivery, billingSame, payment] = useWatch({ control, name: ['delivery', 'billingSame', 'payment'] });
+
+  // A member's e-mail is filled in for them.
+  const memberEmail = member.data?.loginEmail;
+  useEffect(() => {
+    if (memberEmail && !getValues('email')) setValue('email', memberEmail);
+  }, [memberEmail, getValues, setValue]);
+
+  const allOptions = shippingOptions(checkout.shippingInfo);
+  const options = allOptions.filter((o) => o.pickup === (delivery === 'pickup'));
+  const selected = selectedOptionCode(checkout.shippingInfo);
+  const selectedOption = options.find((o) => o.code === selected);
+  const needsShipping = allOptions.length > 0 || checkout.lineItems.some((l) => l.physicalProperties?.shippable !== false);
+  const blocking = (checkout.violations ?? []).filter((v) => v.severity === 'ERROR');
+
+  async function showOptions() {
+    if (!(await trigger(['addressLine', 'city', 'postalCode', 'firstName', 'lastName']))) return;
+    const v = getValues();
+    update.mutate({ shippingInfo: { shippingDestination: { address: addressOf(v, false), contactDetails: { firstName: v.firstName, lastName: v.lastName, ...(v.phone && { phone: v.phone }) } } } });
+  }
+
+  function chooseOption(code: string) {
+    update.mutate({ shippingInfo: { selectedCarrierServiceOption: { code } } });
+  }
+
+  async function submit(v: Form) {
+    if (placing.current) return; // a double click never places two orders
+    setFailure(undefined);
+    if (needsShipping && allOptions.length > 0 && !selectedOption) {
+      setFailure({ message: delivery === 'pickup' ? 'Choose where to pick up your order.' : 'Choose a shipping option (enter your address, then “Show shipping options”).', retry: false });
+      return;
+    }
+    placing.current = true;
+    try {
+      const contact = { firstName: v.firstName, lastName: v.lastName, ...(v.phone && { phone: v.phone }) };
+      const billing = v.delivery === 'ship' && v.billingSame ? addressOf(v, false) : addressOf(v, true);
+      const updated = await update.mutateAsync({
+        buyerInfo: { email: v.email },
+        billingInfo: { address: billing, contactDetails: contact },
+        ...(v.delivery === 'ship' && { shippingInfo: { shippingDestination: { address: addressOf(v, false), contactDetails: contact }, ...(selectedOption && { selectedCarrierServiceOption: { code: selectedOption.code } }) } }),
+      });
+      const errorsNow = (updated.violations ?? []).filter((x) => x.severity === 'ERROR');
+      if (errorsNow.length) {
+        setFailure({ message: errorsNow.map((x) => x.description).join(' '), retry: false });
+        return;
+      }
+      const orderId = await place.mutateAsync(v.payment === 'card' ? { kind: 'card', token: testCardToken(v.cardNumber) } : { kind: 'offline' });
+      navigate(`/checkout/thank-you?orderId=${encodeURIComponent(orderId)}`);
+    } catch (error) {
+      const code = errorCode(error);
+      setFailure({ message: plainError(error, 'Your order was not placed. Try again.'), retry: code === undefined || code === 'PAYMENT_DECLINED' });
+    } finally {
+      placing.current = false;
+    }
+  }
+
+  const busy = isSubmitting || place.isPending;
+  return (
+    <div className="container checkout">
+      <h1>Checkout</h1>
+      <div className="checkout-layout">
+        <form onSubmit={handleSubmit(submit)} noValidate className="checkout-form" aria-busy={busy}>
+          <section className="panel" aria-labelledby="contact-heading">
+            <h2 id="contact-heading"><span className="step" aria-hidden="true">1</span> Contact</h2>
+            <Field label="E-mail" type="email" autoComplete="email" {...register('email')} error={errors.email?.message} hint="For the order confirmation." />
+            <div className="two">
+              <Field label="First name" autoComplete="given-name" {...register('firstName')} error={errors.firstName?.message} />
+              <Field label="Last name" autoComplete="family-name" {...register('lastName')} error={errors.lastName?.message} />
+            </div>
+            <Field label="Phone (optional)" type="tel" autoComplete="tel" {...register('phone')} error={errors.phone?.message} />
+          </section>
+
+          <section className="panel" aria-labelledby="delivery-heading">
+            <h2 id="delivery-heading"><span className="step" aria-hidden="true">2</span> Delivery</h2>
+            <fieldset className="segmented">
+              <legend className="visually-hidden">How you get your order</legend>
+              <label><input type="radio" value="ship" {...register('delivery')} /> <span>Ship to me</span></label>
+              <label><input type="radio" value="pickup" {...register('delivery')} /> <span>Pick up in store</span></label>
+            </fieldset>
+            {delivery === 'ship' ? (
+              <>
+                <Field label="Street and number" autoComplete="address-line1" {...register('addressLine')} error={errors.addressLine?.message} />
+                <div className="three">
+                  <Field label="City" autoComplete="address-level2" {...register('city')} error={errors.city?.message} />
+                  <Field label="Postal code" autoComplete="postal-code" {...register('postalCode')} error={errors.postalCode?.message} />
+                  <SelectField label="Country" autoComplete="country" {...register('country')}>
+                    {COUNTRIES.map(([code, name]) => <option key={code} value={code}>{name}</option>)}
+                  </SelectField>
+                </div>
+                <button type="button" className="button secondary" onClick={() => void showOptions()} disabled={update.isPending}>
+                  {update.isPending ? 'Updating…' : destination ? 'Update shipping options' : 'Show shipping options'}
+                </button>
+              </>
+            ) : null}
+            {(delivery === 'pickup' || destination) && (
+              <fieldset className="ship-options">
+                <legend>{delivery === 'pickup' ? 'Pickup location' : 'Shipping option'}</legend>
+                {options.length === 0 ? <p className="muted">{delivery === 'pickup' ? 'This store has no pickup point.' : 'No shipping to this address. Check it, or choose pickup.'}</p>
+                  : options.map((o) => (
+                    <label key={o.code} className="radio-row">
+                      <input type="radio" name="shipping-option" value={o.code} checked={selected === o.code} onChange={() => chooseOption(o.code)} disabled={update.isPending} />
+                      <span className="radio-label">{o.title}{o.deliveryTime ? <span className="muted small"> · {o.deliveryTime}</span> : null}</span>
+                      <span>{o.amount === 0 ? 'Free' : o.price}</span>
+                    </label>
+                  ))}
+              </fieldset>
+            )}
+            {update.isError && !failure && <Notice kind="error">{plainError(update.error)}</Notice>}
+          </section>
+
+          <section className="panel" aria-labelledby="payment-heading">
+            <h2 id="payment-heading"><span className="step" aria-hidden="true">3</span> Payment</h2>
+            <fieldset className="segmented">
+              <legend className="visually-hidden">Payment method</legend>
+              <label><input type="radio" value="card" {...register('payment')} /> <span>Card</span></label>
+              <label><input type="radio" value="offline" {...register('payment')} /> <span>Pay later (bank transfer or in store)</span></label>
+            </fieldset>
+            {payment === 'card' ? (
+              <>
+                <Field label="Card number" inputMode="numeric" autoComplete="cc-number" {...register('cardNumber')} error={errors.cardNumber?.message}
+                  hint="Test store: 4242 4242 4242 4242 is approved, 4000 0000 0000 0002 is declined." />
+                <div className="two">
+                  <Field label="Expiry (MM/YY)" autoComplete="cc-exp" inputMode="numeric" {...register('cardExpiry')} error={errors.cardExpiry?.message} />
+                  <Field label="Security code" autoComplete="cc-csc" inputMode="numeric" {...register('cardCvc')} error={errors.cardCvc?.message} />
+                </div>
+              </>
+            ) : <p className="muted">We will e-mail you how to pay. The order is kept for you until then.</p>}
+            {delivery === 'ship' && (
+              <label className="check"><input type="checkbox" {...register('billingSame')} /> Billing address is the shipping address</label>
+            )}
+            {(delivery === 'pickup' || !billingSame) && (
+              <div className="billing">
+                <h3>Billing address</h3>
+                <Field label="Billing street and number" autoComplete="billing address-line1" {...register('billingAddressLine')} error={errors.billingAddressLine?.message} />
+                <div className="three">
+                  <Field label="Billing city" autoComplete="billing address-level2" {...register('billingCity')} error={errors.billingCity?.message} />
+                  <Field label="Billing postal code" autoComplete="billing postal-code" {...register('billingPostalCode')} error={errors.billingPostalCode?.message} />
+                  <SelectField label="Billing country" autoComplete="billing country" {...register('billingCountry')}>
+                    {COUNTRIES.map(([code, name]) => <option key={code} value={code}>{name}</option>)}
+                  </SelectField>
+                </div>
+              </div>
+            )}
+          </section>
+
+          <section className="panel" aria-labelledby="review-heading">
+            <h2 id="review-heading"><span className="step" aria-hidden="true">4</span> Review and place order</h2>
+            {blocking.length > 0 && <Notice kind="error">{blocking.map((v) => v.description).join(' ')} <Link to="/cart">Back to the cart</Link></Notice>}
+            {failure && (
+              <Notice kind="error">
+                <p>{failure.message}</p>
+                {failure.retry && <p className="small">Your cart and details are kept; you can try again.</p>}
+              </Notice>
+            )}
+            <p className="muted small">By placing the order you agree to pay the total shown, as calculated by the store.</p>
+            <button type="submit" className="button large block" disabled={busy}>
+              {busy ? 'Placing your order…' : `Place order · ${checkout.priceSummary?.total?.formattedAmount ?? ''}`}
+            </button>
+          </section>
+        </form>
+
+        <aside className="summary checkout-summary" aria-labelledby="checkout-summary-heading">
+          <h2 id="checkout-summary-heading">Your order</h2>
+          <ul className="mini-lines" role="list">
+            {checkout.lineItems.map((line) => (
+              <li key={line._id}>
+                {lineImage(line) ? <img src={localUrl(lineImage(line) ?? '')} alt="" width={56} height={56} /> : <span className="line-image" />}
+                <span className="mini-name">{line.productName?.original}<span className="muted small"> × {line.quantity}</span></span>
+                <span>{line.lineItemPrice?.formattedAmount ?? line.price?.formattedAmount}</span>
+              </li>
+            ))}
+          </ul>
+          <Totals summary={checkout.priceSummary} />
+          <p className="muted small"><Link to="/cart">Edit cart</Link></p>
+        </aside>
+      </div>
+    </div>
+  );
+}

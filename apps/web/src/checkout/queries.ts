@@ -1,0 +1,64 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Checkout } from '@bodega/sdk';
+import { need, useShop } from '../shop/context.js';
+
+export const checkoutKey = (id: string) => ['checkout', id] as const;
+
+export function useCheckout(id: string) {
+  const { client } = useShop();
+  return useQuery({
+    queryKey: checkoutKey(id),
+    enabled: client !== undefined && id !== '',
+    queryFn: () => need(client).checkout.getCheckout(id),
+    staleTime: 0,
+  });
+}
+
+export function useUpdateCheckout(id: string) {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (update: Partial<Checkout>) => need(client).checkout.updateCheckout(id, update),
+    onSuccess: (checkout) => queryClient.setQueryData(checkoutKey(id), checkout),
+  });
+}
+
+export type Payment = { kind: 'offline' } | { kind: 'card'; token: string };
+
+/** Places the order: an offline order, or charged through the store's card provider. */
+export function usePlaceOrder(id: string) {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (payment: Payment) => {
+      const api = need(client).checkout;
+      const result = payment.kind === 'card' ? await api.createOrderAndCharge(id, { paymentToken: payment.token }) : await api.createOrder(id);
+      if (!result.orderId) throw new Error('The store did not return an order number');
+      return result.orderId;
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['cart'] });
+      void queryClient.invalidateQueries({ queryKey: ['orders'] });
+    },
+  });
+}
+
+export function useOrder(orderId: string) {
+  const { client } = useShop();
+  return useQuery({
+    queryKey: ['orders', 'one', orderId],
+    enabled: client !== undefined && orderId !== '',
+    queryFn: () => need(client).orders.getOrder(orderId),
+  });
+}
+
+/**
+ * The test card provider's tokens, from what a shopper types: 4242 4242 4242 4242 is approved,
+ * 4000 0000 0000 0002 declined (the usual test numbers); anything else is sent as is and refused.
+ */
+export function testCardToken(cardNumber: string): string {
+  const digits = cardNumber.replace(/\D/g, '');
+  if (digits === '4242424242424242') return 'tok_test_ok';
+  if (digits === '4000000000000002') return 'tok_test_decline';
+  return `tok_card_${digits.slice(-4)}`;
+}

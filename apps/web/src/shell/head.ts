@@ -1,0 +1,102 @@
+import type { Product } from '@bodega/sdk';
+import { inStock, plainText, priceOf, productImages } from '../storefront/product.js';
+
+/** The server-rendered <head> parts: title, description, canonical, Open Graph, JSON-LD. */
+export interface HeadInput {
+  title: string;
+  description: string;
+  canonical: string;
+  image?: string;
+  type?: 'website' | 'product';
+  jsonLd?: unknown;
+  extra?: [string, string][];
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** JSON inside <script>: no `<` can close the element early. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+export function headHtml(h: HeadInput): string {
+  const meta = (property: string, content: string) => `<meta property="${property}" content="${escapeHtml(content)}">`;
+  return [
+    `<title>${escapeHtml(h.title)}</title>`,
+    `<meta name="description" content="${escapeHtml(h.description)}">`,
+    `<link rel="canonical" href="${escapeHtml(h.canonical)}">`,
+    meta('og:type', h.type ?? 'website'),
+    meta('og:title', h.title),
+    meta('og:description', h.description),
+    meta('og:url', h.canonical),
+    ...(h.image ? [meta('og:image', h.image)] : []),
+    ...(h.extra ?? []).map(([p, c]) => meta(p, c)),
+    `<meta name="twitter:card" content="${h.image ? 'summary_large_image' : 'summary'}">`,
+    ...(h.jsonLd ? [`<script type="application/ld+json">${scriptJson(h.jsonLd)}</script>`] : []),
+  ].join('\n');
+}
+
+function absolute(origin: string, url: string): string {
+  try {
+    return new URL(url, origin).href;
+  } catch {
+    return url;
+  }
+}
+
+export function productJsonLd(product: Product, origin: string, currency: string) {
+  const price = priceOf(product);
+  const url = `${origin}/products/${product.slug}`;
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: product.name,
+    description: plainText(product.description),
+    url,
+    image: productImages(product).map((i) => absolute(origin, i.url)),
+    ...(product.sku && { sku: product.sku }),
+    ...(product.brand && { brand: { '@type': 'Brand', name: product.brand } }),
+    offers: {
+      '@type': 'Offer',
+      url,
+      price: price.amount.toFixed(2),
+      priceCurrency: product.priceData?.currency ?? currency,
+      availability: inStock(product) ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+    },
+  };
+}
+
+export function productHead(product: Product, origin: string, siteName: string, currency: string): string {
+  const image = productImages(product)[0];
+  const price = priceOf(product);
+  const description = plainText(product.description).slice(0, 300) || `${product.name} from ${siteName}.`;
+  return headHtml({
+    title: `${product.name} · ${siteName}`,
+    description: `${description} ${price.price}.`.trim(),
+    canonical: `${origin}/products/${product.slug}`,
+    image: image ? absolute(origin, image.url) : undefined,
+    type: 'product',
+    extra: [['product:price:amount', price.amount.toFixed(2)], ['product:price:currency', product.priceData?.currency ?? currency], ['og:site_name', siteName]],
+    jsonLd: productJsonLd(product, origin, currency),
+  });
+}
+
+export function listingHead(products: Product[], title: string, canonical: string, origin: string, siteName: string, currency: string): string {
+  const names = products.slice(0, 6).map((p) => `${p.name} (${priceOf(p).price})`).join(', ');
+  const image = products[0] ? productImages(products[0])[0] : undefined;
+  return headHtml({
+    title: `${title} · ${siteName}`,
+    description: names ? `${title} at ${siteName}: ${names}.` : `${title} at ${siteName}.`,
+    canonical,
+    image: image ? absolute(origin, image.url) : undefined,
+    extra: [['og:site_name', siteName]],
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'ItemList',
+      name: title,
+      itemListElement: products.map((p, i) => ({ '@type': 'ListItem', position: i + 1, item: productJsonLd(p, origin, currency) })),
+    },
+  });
+}

@@ -1,0 +1,23 @@
+import {
+  authentication, checkout, cookieTokenStorage, createClient, currentCart, members, OAuthStrategy, orders, products,
+  recovery, redirects, storesCollections, verification,
+} from '@bodega/sdk';
+
+const modules = { products, storesCollections, currentCart, checkout, orders, members, redirects, authentication, recovery, verification };
+
+/** The shop's SDK client in the browser: a visitor (or, once signed in, a member) of this site. */
+export function browserClient(clientId: string) {
+  return createClient({
+    baseUrl: window.location.origin,
+    auth: OAuthStrategy({ clientId, tokenStorage: cookieTokenStorage({ name: 'bodega_shop', sameSite: 'Lax', maxAgeSeconds: 60 * 60 * 24 * 30 }) }),
+    modules,
+  });
+}
+
+/** The server renderer's client: anonymous calls through the server's in-process fetch. */
+export function serverClient(origin: string, fetchImpl: typeof fetch) {
+  return createClient({ baseUrl: origin, fetch: fetchImpl, modules });
+}
+
+export type ShopClient = ReturnType<typeof browserClient>;
+export type ReadClient = ReturnType<typeof serverClient> | ShopClient;

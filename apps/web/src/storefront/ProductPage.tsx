@@ -1,0 +1,131 @@
+import { useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useAddToCart } from '../cart/queries.js';
+import { useCartUi } from '../shell/CartUi.js';
+import { plainError } from '../shop/errors.js';
+import { Notice } from '../ui/Notice.js';
+import { Price } from '../ui/Price.js';
+import { Quantity } from '../ui/Quantity.js';
+import { ErrorState, Loading } from '../ui/States.js';
+import { usePageTitle } from '../ui/usePageTitle.js';
+import { NotFound } from '../shell/NotFound.js';
+import { inStock, plainText, priceOf, productImages, productOptions, productVariants, type Variant } from './product.js';
+import { useProduct } from './queries.js';
+
+function matches(variant: Variant, choices: Record<string, string>): boolean {
+  return Object.entries(choices).every(([name, value]) => variant.choices[name] === value);
+}
+
+export default function ProductPage() {
+  const { slug = '' } = useParams();
+  const product = useProduct(slug);
+  usePageTitle(product.data?.name ?? undefined);
+  if (product.isPending) return <div className="container"><Loading label="Loading product…" lines={5} /></div>;
+  if (product.isError) return <div className="container"><ErrorState error={product.error} retry={() => void product.refetch()} /></div>;
+  if (!product.data) return <NotFound what="product" />;
+  return <ProductView key={product.data._id} product={product.data} />;
+}
+
+function ProductView({ product }: { product: NonNullable<ReturnType<typeof useProduct>['data']> }) {
+  const images = productImages(product);
+  const options = productOptions(product);
+  const variants = useMemo(() => productVariants(product).filter((v) => v.visible), [product]);
+  const [selected, setSelected] = useState<Record<string, string>>(() =>
+    Object.fromEntries(options.filter((o) => o.choices.length === 1).map((o) => [o.name, o.choices[0].value])));
+  const [imageIndex, setImageIndex] = useState(0);
+  const [quantity, setQuantity] = useState(1);
+  const add = useAddToCart();
+  const { openCart } = useCartUi();
+
+  const complete = options.every((o) => selected[o.name]);
+  const variant = options.length === 0 ? variants[0] : complete ? variants.find((v) => matches(v, selected)) : undefined;
+  const base = priceOf(product);
+  const price = variant?.discountedPrice && variant.price && variant.discountedPrice !== variant.price
+    ? { price: variant.discountedPrice, was: variant.price }
+    : variant?.price ? { price: variant.price, was: undefined } : base;
+  const productInStock = inStock(product);
+  const available = productInStock && (variant ? variant.inStock : true);
+  const sku = variant?.sku ?? product.sku;
+  const max = variant?.quantity ?? 99;
+
+  /** A choice is open when some in-stock variant has it together with the other picks. */
+  function choiceAvailable(optionName: string, value: string): boolean {
+    if (!variants.length || !product.manageVariants) return true;
+    const others = Object.fromEntries(Object.entries(selected).filter(([n]) => n !== optionName));
+    return variants.some((v) => v.inStock && v.choices[optionName] === value && matches(v, others));
+  }
+
+  let stockMessage = '';
+  if (!productInStock) stockMessage = 'Out of stock';
+  else if (variant && !variant.inStock) stockMessage = 'This combination is out of stock';
+  else if (variant?.quantity !== undefined && variant.quantity <= 5) stockMessage = `Only ${variant.quantity} left`;
+  else if (variant || options.length === 0) stockMessage = 'In stock, ready to ship';
+
+  function submit() {
+    if (!complete || !available) return;
+    add.mutate(
+      { productId: product._id ?? '', variantId: product.manageVariants ? variant?.id : undefined, options: product.manageVariants ? undefined : selected, quantity },
+      { onSuccess: () => openCart() },
+    );
+  }
+
+  const image = images[imageIndex] ?? images[0];
+  return (
+    <div className="container product">
+      <nav aria-label="Breadcrumb" className="breadcrumb"><Link to="/">Home</Link> <span aria-hidden="true">/</span> <Link to="/products">Shop</Link> <span aria-hidden="true">/</span> <span aria-current="page">{product.name}</span></nav>
+      <div className="product-layout">
+        <div className="gallery">
+          <div className="gallery-main">
+            {image ? <img src={image.url} alt={image.alt} width={image.width} height={image.height} fetchPriority="high" /> : <div className="card-placeholder" />}
+            {product.ribbon && <span className="ribbon">{product.ribbon}</span>}
+          </div>
+          {images.length > 1 && (
+            <div className="thumbs" role="group" aria-label="Pictures">
+              {images.map((img, i) => (
+                <button key={img.url + i} type="button" onClick={() => setImageIndex(i)} aria-pressed={i === imageIndex} aria-label={`Picture ${i + 1} of ${images.length}`}>
+                  <img src={img.url} alt="" width={80} height={80} />
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
+        <div className="product-info">
+          <h1>{product.name}</h1>
+          <p className="product-price" aria-live="polite"><Price price={price.price} was={price.was} /></p>
+          {product.description && <p className="product-description">{plainText(product.description)}</p>}
+          <form className="buy" onSubmit={(e) => { e.preventDefault(); submit(); }}>
+            {options.map((option) => (
+              <fieldset key={option.name} className="option">
+                <legend>{option.name}{selected[option.name] ? <span className="muted">: {selected[option.name]}</span> : null}</legend>
+                <div className="choices">
+                  {option.choices.map((choice) => {
+                    const open = choice.inStock && choiceAvailable(option.name, choice.value);
+                    return (
+                      <label key={choice.value} className={`choice ${open ? '' : 'choice-off'}`}>
+                        <input type="radio" name={option.name} value={choice.value} checked={selected[option.name] === choice.value} disabled={!open}
+                          onChange={() => setSelected((s) => ({ ...s, [option.name]: choice.value }))} />
+                        <span>{choice.description}{!open && <span className="visually-hidden"> (unavailable)</span>}</span>
+                      </label>
+                    );
+                  })}
+                </div>
+              </fieldset>
+            ))}
+            <div className="buy-row">
+              <Quantity label="Quantity" value={quantity} onChange={setQuantity} max={Math.max(1, max)} disabled={!available} />
+              <button type="submit" className="button large" disabled={add.isPending || !available || !complete} aria-describedby="stock-message">
+                {add.isPending ? 'Adding…' : !available ? 'Out of stock' : complete ? 'Add to cart' : `Choose ${options.filter((o) => !selected[o.name]).map((o) => o.name.toLowerCase()).join(' and ')}`}
+              </button>
+            </div>
+            <p id="stock-message" className={`stock ${available ? 'stock-ok' : 'stock-out'}`} aria-live="polite">{stockMessage}</p>
+            {add.isError && <Notice kind="error">{plainError(add.error)}</Notice>}
+          </form>
+          <dl className="facts">
+            {sku && <><dt>SKU</dt><dd>{sku}</dd></>}
+            <dt>Shipping</dt><dd>{product.productType === 'digital' ? 'Digital download, no shipping' : 'Ships in 1–2 business days, or pick it up in store'}</dd>
+          </dl>
+        </div>
+      </div>
+    </div>
+  );
+}

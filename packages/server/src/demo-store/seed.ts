@@ -1,0 +1,48 @@
+// Fills a site with the demo store through the public API, with the site's API key, exactly as a
+// merchant's script would: npm start uses it for the demo site, tests for their own sites.
+import type { FastifyInstance } from 'fastify';
+import { DEMO_COLLECTIONS, DEMO_COMMERCE_SETTINGS, DEMO_COUPON, DEMO_PRODUCTS } from './content.js';
+
+export interface DemoContentSite {
+  siteId: string;
+  apiKey: string;
+}
+
+export interface DemoContent {
+  products: { id: string; slug: string; name: string }[];
+  collections: { id: string; slug: string; name: string }[];
+  couponCode: string;
+}
+
+export async function seedDemoContent(app: FastifyInstance, site: DemoContentSite): Promise<DemoContent> {
+  const headers = { authorization: site.apiKey, 'wix-site-id': site.siteId };
+  const call = async <T>(method: 'POST' | 'PATCH', url: string, payload: unknown): Promise<T> => {
+    const res = await app.inject({ method, url, headers, payload: payload as Record<string, unknown> });
+    if (res.statusCode !== 200) throw new Error(`demo content: ${method} ${url} answered ${res.statusCode}: ${res.body}`);
+    return res.json() as T;
+  };
+
+  const collections: DemoContent['collections'] = [];
+  for (const c of DEMO_COLLECTIONS) {
+    const { collection } = await call<{ collection: { id: string; slug: string; name: string } }>('POST', '/stores/v1/collections', {
+      collection: { name: c.name, slug: c.slug, description: c.description, media: { mainMedia: { image: { url: `/media/demo/${c.image}`, width: 800, height: 800 } } } },
+    });
+    collections.push({ id: collection.id, slug: collection.slug, name: collection.name });
+  }
+
+  const products: DemoContent['products'] = [];
+  const members = new Map<string, string[]>();
+  for (const p of DEMO_PRODUCTS) {
+    const { product } = await call<{ product: { id: string; slug: string; name: string } }>('POST', '/stores/v1/products', { product: { productType: 'physical', ...p.product } });
+    products.push({ id: product.id, slug: product.slug, name: product.name });
+    for (const slug of p.collections) members.set(slug, [...(members.get(slug) ?? []), product.id]);
+  }
+  for (const c of collections) {
+    const productIds = members.get(c.slug);
+    if (productIds?.length) await call('POST', `/stores/v1/collections/${c.id}/productIds`, { productIds });
+  }
+
+  await call('POST', '/stores/v2/coupons', { specification: DEMO_COUPON });
+  await call('PATCH', '/_api/bodega/v1/commerce-settings', { settings: DEMO_COMMERCE_SETTINGS });
+  return { products, collections, couponCode: DEMO_COUPON.code };
+}
