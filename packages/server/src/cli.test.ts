@@ -60,7 +60,7 @@ describe('the bodega CLI', { timeout: 120_000 }, () => {
     expect(created.catalogVersion).toBe('V1_CATALOG');
     const updated = await cli(['sites', 'update', '--site', created.siteId, '--allowed-origin', 'https://shop.example/', '--allowed-origin', 'http://localhost:5173', '--catalog', 'v3', '--json'], { DATA_DIR: dataDir });
     expect(updated.stderr).toBe('');
-    expect(JSON.parse(updated.stdout)).toEqual({ siteId: created.siteId, allowedOrigins: ['https://shop.example', 'http://localhost:5173'], catalogVersion: 'V3_CATALOG' });
+    expect(JSON.parse(updated.stdout)).toEqual({ siteId: created.siteId, allowedOrigins: ['https://shop.example', 'http://localhost:5173'], catalogVersion: 'V3_CATALOG', domains: [] });
     const v3 = JSON.parse((await cli(['sites', 'create', '--name', 'V3', '--catalog', 'v3', '--json'], { DATA_DIR: dataDir })).stdout);
     expect(v3.catalogVersion).toBe('V3_CATALOG');
   });
@@ -82,7 +82,7 @@ describe('the bodega CLI', { timeout: 120_000 }, () => {
     [['sites', 'frobnicate'], /Unknown command/],
     [['sites', 'create', '--bogus'], /Unknown option/],
     [['sites', 'update', '--allowed-origin', 'https://a.example'], /needs --site/],
-    [['sites', 'update', '--site', 'x'], /needs --allowed-origin or --catalog/],
+    [['sites', 'update', '--site', 'x'], /needs --allowed-origin, --catalog or --domain/],
     [['sites', 'update', '--site', 'x', '--allowed-origin', 'ftp://a.example'], /must be http or https|No site/],
     [['sites', 'create', '--name', 'x', '--catalog', 'v2'], /--catalog takes v1 or v3/],
   ])('refuses %j with a clear message and exit 1', async (args, message) => {
