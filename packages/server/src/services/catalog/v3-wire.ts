@@ -504,7 +504,8 @@ export function encodeCursor(state: CursorState): string {
 export function decodeCursor(cursor: string): CursorState {
   try {
     const state = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (isObject(state) && typeof state.offset === 'number' && typeof state.limit === 'number' && Number.isSafeInteger(state.offset) && Number.isSafeInteger(state.limit)) {
+    if (isObject(state) && typeof state.offset === 'number' && typeof state.limit === 'number' && Number.isSafeInteger(state.offset) && Number.isSafeInteger(state.limit)
+      && state.offset >= 0 && state.limit >= 1 && state.limit <= 1000) {
       return { filter: state.filter, sort: state.sort, offset: state.offset, limit: state.limit };
     }
   } catch {
