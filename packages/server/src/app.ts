@@ -22,12 +22,17 @@ import { siteSettingsRoutes } from './services/sites/routes.js';
 import { StorefrontService } from './services/storefront/service.js';
 import { storefrontRoutes } from './services/storefront/routes.js';
 import { loadWebBuild } from './services/storefront/web-build.js';
+import { registerOperations } from './platform/operations.js';
+import { serverOptions } from './platform/limits.js';
+import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-config.js';
 
 export interface AppDeps {
   db: Db;
   config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom' | 'defaultSiteId'>>;
   /** The clock every service reads; tests pass their own. */
   now?: () => Date;
+  /** Limits, metrics and pooling (main passes the environment's); default: no rate limit, no metrics. */
+  operations?: OperationsConfig;
 }
 
 /** Every service of one app instance, built once and shared by routes, the CLI and tests. */
@@ -64,7 +69,9 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? (() => new Date());
+  const operations = deps.operations ?? UNLIMITED_OPERATIONS;
   const options: FastifyServerOptions = {
+    ...serverOptions(operations),
     logger: deps.config.logLevel === 'silent' ? false : { level: deps.config.logLevel },
     // One line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
@@ -83,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const error = (req.query as DecodedQuery)[QUERY_ERROR];
     if (error) throw new ApiError(400, 'INVALID_QUERY', error);
   });
+  await registerOperations(app, deps.db, operations);
   app.addHook('onResponse', async (req, reply) => {
     req.log.info({ reqId: req.id, method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });

@@ -54,6 +54,17 @@ describe('the bodega CLI', { timeout: 120_000 }, () => {
     expect(listed.sites).toEqual(expect.arrayContaining([expect.objectContaining({ siteId: created.siteId, clientIds: [created.clientId] })]));
   });
 
+  it('sets a site\'s allowed origins and catalog version with `sites update`', async () => {
+    const dataDir = tempDataDir();
+    const created = JSON.parse((await cli(['sites', 'create', '--name', 'Origins', '--allowed-origin', 'https://a.example', '--json'], { DATA_DIR: dataDir })).stdout);
+    expect(created.catalogVersion).toBe('V1_CATALOG');
+    const updated = await cli(['sites', 'update', '--site', created.siteId, '--allowed-origin', 'https://shop.example/', '--allowed-origin', 'http://localhost:5173', '--catalog', 'v3', '--json'], { DATA_DIR: dataDir });
+    expect(updated.stderr).toBe('');
+    expect(JSON.parse(updated.stdout)).toEqual({ siteId: created.siteId, allowedOrigins: ['https://shop.example', 'http://localhost:5173'], catalogVersion: 'V3_CATALOG', domains: [] });
+    const v3 = JSON.parse((await cli(['sites', 'create', '--name', 'V3', '--catalog', 'v3', '--json'], { DATA_DIR: dataDir })).stdout);
+    expect(v3.catalogVersion).toBe('V3_CATALOG');
+  });
+
   it('migrates, and says so', async () => {
     const dataDir = tempDataDir();
     const first = await cli(['migrate', '--json'], { DATA_DIR: dataDir, DATABASE_URL: undefined });
@@ -70,6 +81,10 @@ describe('the bodega CLI', { timeout: 120_000 }, () => {
     [['sites', 'create', '--name', 'x', '--owner-email', 'a@b.c'], /--owner-email needs --owner-password/],
     [['sites', 'frobnicate'], /Unknown command/],
     [['sites', 'create', '--bogus'], /Unknown option/],
+    [['sites', 'update', '--allowed-origin', 'https://a.example'], /needs --site/],
+    [['sites', 'update', '--site', 'x'], /needs --allowed-origin or --catalog/],
+    [['sites', 'update', '--site', 'x', '--allowed-origin', 'ftp://a.example'], /must be http or https|No site/],
+    [['sites', 'create', '--name', 'x', '--catalog', 'v2'], /--catalog takes v1 or v3/],
   ])('refuses %j with a clear message and exit 1', async (args, message) => {
     const result = await cli(args, { DATA_DIR: shared });
     expect(result.code).toBe(1);

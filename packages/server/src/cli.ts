@@ -1,21 +1,30 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { DbLockedError, openDb, type Db } from './platform/db.js';
 import { ApiError } from './platform/errors.js';
 import { migrate } from './platform/migrate.js';
+import { loadOperationsConfig } from './platform/ops-config.js';
+import { migrateDatabase } from './platform/pooler.js';
+import { BackupError, backup, restore } from './platform/backup.js';
 import { buildApp, buildServices } from './app.js';
 import { seedDemoIfEmpty } from './demo.js';
-import type { SignupPolicy, SiteStatus } from './services/sites/service.js';
+import type { CatalogVersion, SignupPolicy, SiteStatus } from './services/sites/service.js';
 
 const USAGE = `Usage: npm run bodega -- <command>
 
+  serve                           start the built server (npm run build first)
   migrate                         apply database migrations
+  backup --out FILE               save the whole database (works while the server runs)
+  restore --from FILE             load a backup into an empty DATA_DIR or database
   sites create --name N [--signup-policy open|email-verification|owner-approval]
                [--currency USD] [--status ENABLED|DEMO|PENDING]
-               [--owner-email E --owner-password W] [--allowed-origin O ...]
+               [--owner-email E --owner-password W] [--allowed-origin O ...] [--catalog v1|v3]
                [--domain shop.example ...] [--json]
-  sites update --site S --domain shop.example [--domain www.shop.example ...]
-                                  set the host names the site's pages answer at
+  sites update --site S [--allowed-origin O ...] [--catalog v1|v3] [--domain shop.example ...] [--json]
+                                  --allowed-origin replaces the site's allowed origins,
+                                  --domain the host names its pages answer at
   sites list [--json]
   sites set-status --site S --status ENABLED|DISABLED|PENDING|DEMO
   seed-demo                       create the demo site if the database has no site
@@ -39,15 +48,26 @@ function parse(argv: string[]) {
       'owner-email': { type: 'string' },
       'owner-password': { type: 'string' },
       'allowed-origin': { type: 'string', multiple: true },
+      catalog: { type: 'string' },
       domain: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      from: { type: 'string' },
     },
   });
 }
 
 type Parsed = ReturnType<typeof parse>;
 
-const COMMANDS = ['migrate', 'sites create', 'sites update', 'sites list', 'sites set-status', 'seed-demo'];
+const COMMANDS = ['serve', 'backup', 'restore', 'migrate', 'sites create', 'sites update', 'sites list', 'sites set-status', 'seed-demo'];
+
+/** `--catalog v1|v3` as the catalog version setting. */
+function catalogVersion(value: string | undefined): CatalogVersion | undefined {
+  if (value === undefined) return undefined;
+  const version = ({ v1: 'V1_CATALOG', v3: 'V3_CATALOG' } as const)[value.toLowerCase() as 'v1' | 'v3'];
+  if (!version) throw new UsageError('--catalog takes v1 or v3');
+  return version;
+}
 
 /** Usage mistakes are found before the database is opened. */
 function checkUsage({ values, positionals }: Parsed): void {
@@ -57,14 +77,18 @@ function checkUsage({ values, positionals }: Parsed): void {
   if (command === 'sites create' && !values.name) throw new UsageError('sites create needs --name');
   if (values['owner-email'] && !values['owner-password']) throw new UsageError('--owner-email needs --owner-password');
   if (command === 'sites set-status' && (!values.site || !values.status)) throw new UsageError('sites set-status needs --site and --status');
-  if (command === 'sites update' && (!values.site || !values.domain)) throw new UsageError('sites update needs --site and at least one --domain');
+  if (command === 'sites update' && !values.site) throw new UsageError('sites update needs --site');
+  if (command === 'sites update' && !values['allowed-origin'] && !values.catalog && !values.domain) throw new UsageError('sites update needs --allowed-origin or --catalog or --domain');
+  catalogVersion(values.catalog);
+  if (command === 'backup' && !values.out) throw new UsageError('backup needs --out FILE');
+  if (command === 'restore' && !values.from) throw new UsageError('restore needs --from FILE');
 }
 
 async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
   const [command, sub] = positionals;
   const json = values.json ?? false;
   if (command === 'migrate') {
-    const applied = await migrate(db);
+    const applied = await migrateDatabase(db, loadOperationsConfig(process.env));
     out(json, { applied }, applied.length ? `Applied ${applied.join(', ')}` : 'The database is up to date');
     return;
   }
@@ -79,6 +103,7 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
       ownerEmail: values['owner-email'],
       ownerPassword: values['owner-password'],
       allowedOrigins: values['allowed-origin'],
+      catalogVersion: catalogVersion(values.catalog),
       domains: values.domain,
     });
     const result = {
@@ -89,15 +114,11 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
       status: created.site.status,
       signupPolicy: created.site.settings.signupPolicy,
       currency: created.site.settings.currency,
+      catalogVersion: created.site.settings.catalogVersion ?? 'V1_CATALOG',
       ownerEmail: values['owner-email'],
       domains: await services.sites.domains(created.site.siteId),
     };
     out(json, result, `Created site ${result.siteId}\n  clientId: ${result.clientId}\n  apiKey:   ${result.apiKey}   (shown once)`);
-    return;
-  }
-  if (command === 'sites' && sub === 'update') {
-    const domains = await services.sites.setDomains(values.site ?? '', values.domain ?? []);
-    out(json, { siteId: values.site, domains }, `Site ${values.site} answers at ${domains.join(', ')}`);
     return;
   }
   if (command === 'sites' && sub === 'list') {
@@ -107,6 +128,19 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
       clientIds: await services.sites.clientIds(s.siteId), domains: await services.sites.domains(s.siteId),
     })));
     out(json, { sites: rows }, rows.map((r) => `${r.siteId}  ${r.status.padEnd(8)}  ${r.name}  clientId ${r.clientIds.join(',')}${r.domains.length ? `  ${r.domains.join(',')}` : ''}`).join('\n') || 'No sites');
+    return;
+  }
+  if (command === 'sites' && sub === 'update') {
+    const siteId = values.site ?? '';
+    if (!(await services.sites.findSite(siteId))) throw new ApiError(404, 'SITE_NOT_FOUND', `No site ${siteId}`);
+    if (values['allowed-origin']) await services.sites.setAllowedOrigins(siteId, values['allowed-origin']);
+    const version = catalogVersion(values.catalog);
+    if (version) await services.sites.setCatalogVersion(siteId, version);
+    if (values.domain) await services.sites.setDomains(siteId, values.domain);
+    const settings = (await services.sites.findSite(siteId))?.settings;
+    const domains = await services.sites.domains(siteId);
+    const result = { siteId, allowedOrigins: settings?.allowedOrigins ?? [], catalogVersion: settings?.catalogVersion ?? 'V1_CATALOG', domains };
+    out(json, result, `Site ${siteId}\n  allowed origins: ${result.allowedOrigins.join(' ') || '(none)'}\n  catalog: ${result.catalogVersion}\n  domains: ${domains.join(' ') || '(none)'}`);
     return;
   }
   if (command === 'sites' && sub === 'set-status') {
@@ -134,7 +168,28 @@ async function main(): Promise<void> {
   }
   const parsed = parse(argv);
   checkUsage(parsed);
+  const [command] = parsed.positionals;
+  if (command === 'serve') {
+    // The compiled server, not this TypeScript: a restart costs no compile step.
+    const built = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+    if (!fs.existsSync(built)) throw new UsageError('The server is not built; run `npm run build` (or `npm start`, which builds when needed)');
+    await import(built);
+    return;
+  }
   const config = loadConfig(process.env);
+  if (command === 'backup' || command === 'restore') {
+    // pg_dump needs a session: it goes to the direct URL when a pooler sits in front.
+    const target = { databaseUrl: loadOperationsConfig(process.env).databaseDirectUrl ?? config.databaseUrl, dataDir: config.dataDir };
+    const json = parsed.values.json ?? false;
+    if (command === 'backup') {
+      await backup(target, parsed.values.out ?? '');
+      out(json, { out: parsed.values.out }, `Wrote the backup to ${parsed.values.out}`);
+    } else {
+      await restore(target, parsed.values.from ?? '');
+      out(json, { from: parsed.values.from }, `Restored ${parsed.values.from} into ${target.databaseUrl ? 'the database' : config.dataDir}`);
+    }
+    return;
+  }
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await run(parsed, db);
@@ -146,7 +201,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof UsageError) process.stderr.write(`bodega: ${error.message}\n\n${USAGE}\n`);
   else if (error instanceof ApiError) process.stderr.write(`bodega: ${error.message}\n`);
-  else if (error instanceof ConfigError || error instanceof DbLockedError) process.stderr.write(`bodega: ${error.message}\n`);
+  else if (error instanceof ConfigError || error instanceof DbLockedError || error instanceof BackupError) process.stderr.write(`bodega: ${error.message}\n`);
   else if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) process.stderr.write(`bodega: ${error.message}\n\n${USAGE}\n`);
   else process.stderr.write(`bodega: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
   process.exitCode = 1;

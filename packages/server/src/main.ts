@@ -2,7 +2,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { DbLockedError, openDb } from './platform/db.js';
-import { migrate } from './platform/migrate.js';
+import { loadOperationsConfig } from './platform/ops-config.js';
+import { migrateDatabase } from './platform/pooler.js';
+import { serveBackupRequests } from './platform/backup.js';
 import { buildApp } from './app.js';
 import { seedDemoIfEmpty } from './demo.js';
 
@@ -11,9 +13,11 @@ const WEB_DIR = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url)
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, { webDir: path.resolve(WEB_DIR) });
+  const operations = loadOperationsConfig(process.env);
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrate(db);
-  const app = await buildApp({ db, config });
+  await migrateDatabase(db, operations);
+  const app = await buildApp({ db, config, operations });
+  const stopBackups = db.kind === 'pglite' ? serveBackupRequests(db, config.dataDir) : () => undefined;
   const demo = await seedDemoIfEmpty(app, config);
   await app.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
@@ -30,16 +34,23 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   }
+  let stopping = false;
   const stop = async () => {
-    // Finish in-flight requests, but never wait forever on a client that stopped reading.
+    if (stopping) return;
+    stopping = true;
+    // /readyz turns 503 so a balancer stops sending; then stop accepting and finish in-flight
+    // requests (background workers stop in their onClose hooks), but never wait forever on a
+    // client that stopped reading.
+    app.operations.draining = true;
     const deadline = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await app.close();
     clearTimeout(deadline);
+    stopBackups();
     await db.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {

@@ -19,6 +19,8 @@ export interface Db extends Queryable {
   close(): Promise<void>;
   /** PGlite only: the whole database as a tarball, for test snapshots. */
   dump?(): Promise<Blob>;
+  /** PostgreSQL only: the pool's connections, for /metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 export class DbLockedError extends Error {}
@@ -96,6 +98,9 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
     },
     async close() {
       await pool.end();
+    },
+    poolStats() {
+      return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Db, Queryable } from '../platform/db.js';
 import type { SitesService } from './sites/service.js';
 import { CatalogService } from './catalog/service.js';
 import { catalogRoutes } from './catalog/routes.js';
+import { catalogV3Routes } from './catalog/v3-routes.js';
 import { CartService } from './cart/service.js';
 import { cartRoutes } from './cart/routes.js';
 import { CheckoutService } from './checkout/service.js';
@@ -40,6 +41,7 @@ export function mergeCartsAtSignIn(commerce: CommerceServices, identity: Visitor
 export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
   return async (app: FastifyInstance) => {
     await app.register(catalogRoutes(commerce.catalog, publicUrl));
+    await app.register(catalogV3Routes(commerce.catalog, publicUrl));
     await app.register(cartRoutes(commerce.cart, publicUrl));
     await app.register(checkoutRoutes(commerce.checkout, commerce.cart, publicUrl));
     await app.register(ordersRoutes(commerce.orders, publicUrl));

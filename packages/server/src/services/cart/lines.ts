@@ -3,8 +3,8 @@
 // Pure: no I/O, no clock.
 import {
   discountedPrice,
+  isStoresAppId,
   resolveVariant,
-  STORES_APP_ID,
   stockOf,
   variantPrice,
   variantSku,
@@ -106,8 +106,8 @@ export function resolveLines(refs: readonly LineRef[], products: ReadonlyMap<str
       descriptionLines: [],
       stock: { found: false, inStock: false },
     };
-    if (!product || !product.visible || ref.catalogReference?.appId !== STORES_APP_ID) return missing;
-    const resolution = resolveVariant(product, ref.catalogReference.options);
+    if (!product || !product.visible || !isStoresAppId(ref.catalogReference?.appId)) return missing;
+    const resolution = resolveVariant(product, ref.catalogReference?.options);
     if (!resolution.ok || !resolution.variant.visible) return missing;
     const { variant, customTextFields } = resolution;
     const level = stockOf(product, variant);

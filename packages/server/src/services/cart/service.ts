@@ -5,7 +5,7 @@ import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { Site, SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
-import { lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/products.js';
+import { isStoresAppId, lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/products.js';
 import { priceCart, type Address, type CouponDefinition, type MerchantDiscount, type PricedCart } from './pricing.js';
 import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, type CatalogReference, type CustomLine, type LineRef, type ResolvedLine } from './lines.js';
 import { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS, readCommerceSettings, type CommerceSettings, type StoredCommerceSettings } from './settings.js';
@@ -217,7 +217,7 @@ export class CartService {
     const lines: NewLine[] = [];
     input.lineItems.forEach((item, i) => {
       const ref = item.catalogReference;
-      if (ref.appId !== STORES_APP_ID) {
+      if (!isStoresAppId(ref.appId)) {
         throw new ApiError(400, 'CATALOG_APP_NOT_SUPPORTED', `Line ${i}: catalog app ${ref.appId} is not known here; use ${STORES_APP_ID}`, { index: i, appId: ref.appId });
       }
       const product = products.get(ref.catalogItemId);

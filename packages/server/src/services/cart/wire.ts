@@ -3,7 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { absoluteUrl } from '../catalog/wire.js';
-import { MoneyError, parseAmount, parseDecimal, formatDecimal, toWireMoney } from './money.js';
+import { MoneyError, parseAmount, parseDecimal, formatDecimal, multiply, toWireMoney } from './money.js';
 import type { ItemType, MerchantDiscount } from './pricing.js';
 import { toWirePricing } from './pricing-wire.js';
 import type { CatalogLineInput, CartView } from './service.js';
@@ -254,6 +254,8 @@ export function toWireCart(view: CartView, publicUrl: string) {
   return {
     id: cart.id,
     lineItems: view.lines.map((line) => toWireLineItem(line, cart.currency, publicUrl)),
+    // Not in the typings of either SDK generation, but templates render cart.subtotal.
+    subtotal: toWireMoney(view.lines.reduce((sum, line) => sum + multiply(line.price, line.ref.quantity), 0n), cart.currency),
     ...(cart.buyerNote ? { buyerNote: cart.buyerNote } : {}),
     buyerInfo: wireBuyer(cart.buyer),
     currency: cart.currency,

@@ -4,6 +4,13 @@ import { divideHalfEven, parseAmount, percentOf } from '../cart/money.js';
 
 /** catalogReference.appId of line items that point at this catalog (the Wix Stores app id). */
 export const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
+/** The Wix Stores app id older public templates send in catalog references; read as STORES_APP_ID. */
+export const WIX_STORES_APP_ID = '1380b703-ce81-ff05-f115-39571d94dfcd';
+
+/** A catalog reference names this catalog by either id (the caller's id is echoed back as sent). */
+export function isStoresAppId(appId: string | null | undefined): boolean {
+  return appId === STORES_APP_ID || appId === WIX_STORES_APP_ID;
+}
 /** The variant of a product without options, as Stores v1 names it. */
 export const DEFAULT_VARIANT_ID = '00000000-0000-0000-0000-000000000000';
 /** Every product is in this collection, as in Stores v1. */

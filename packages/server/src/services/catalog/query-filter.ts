@@ -86,11 +86,12 @@ function compileColumn(field: ColumnField, name: string, operator: string, opera
       return `${column} ${sign} ${push(params, operandFor(field, name, operand))}::${cast}`;
     }
     case '$in':
+    case '$hasSome': // on a one-valued field (productType), the SDK's hasSome means "one of"
     case '$nin': {
       if (!Array.isArray(operand)) throw new FilterError(`${operator} on "${name}" needs a list`);
       const values = operand.map((v) => operandFor(field, name, v));
       const list = `${push(params, values)}::${cast}[]`;
-      return operator === '$in' ? `${column} = ANY(${list})` : `NOT (${column} = ANY(${list}))`;
+      return operator === '$nin' ? `NOT (${column} = ANY(${list}))` : `${column} = ANY(${list})`;
     }
     case '$exists':
       if (typeof operand !== 'boolean') throw new FilterError(`$exists on "${name}" needs true or false`);

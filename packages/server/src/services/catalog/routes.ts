@@ -408,13 +408,14 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
       },
     ]);
 
-    // @wix/stores `collections` module: sent verbatim to /v2/collections… on every host.
+    // @wix/stores `collections` module: /v2/collections… (current generation) and
+    // /stores-reader/v2/collections… (the 2024 generation, at www.wixapis.com).
     const queryCollectionsV2: Handler = async (req) => {
       const source = req.method === 'GET' ? (req.query as { query?: unknown }) : (req.body as Static<typeof QueryBody>);
       const page = await catalog.queryCollections(req.ctx, readQuery(source.query));
       return { collections: page.items.map((c) => toWireCollection(c, publicUrl)), metadata: { count: page.items.length, offset: page.offset, total: page.total } };
     };
-    register(app, ['/v2'], [
+    register(app, ['/v2', '/stores-reader/v2'], [
       { method: 'GET', path: '/collections/query', callers: ALL_CALLERS, handler: queryCollectionsV2 },
       { method: 'POST', path: '/collections/query', callers: ALL_CALLERS, body: QueryBody, handler: queryCollectionsV2 },
       {

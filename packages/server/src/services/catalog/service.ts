@@ -3,7 +3,7 @@ import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
-import type { SitesService } from '../sites/service.js';
+import type { CatalogVersion, SitesService } from '../sites/service.js';
 import { formatDecimal, parseAmount, parseDecimal } from '../cart/money.js';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
@@ -176,6 +176,11 @@ export class CatalogService {
 
   async currency(siteId: string): Promise<string> {
     return (await this.sites.getActiveSite(siteId)).settings.currency;
+  }
+
+  /** Which catalog API generation the site's apps are told to use (catalogVersioning). */
+  async catalogVersion(siteId: string): Promise<CatalogVersion> {
+    return (await this.sites.getActiveSite(siteId)).settings.catalogVersion ?? 'V1_CATALOG';
   }
 
   // Products ------------------------------------------------------------------------------------
@@ -400,6 +405,11 @@ export class CatalogService {
     const { limit, offset } = readPaging(query.paging);
     const { products, total } = await store.queryProducts(this.db, { where, params, orderBy: order, limit, offset });
     return { items: products, total, limit, offset };
+  }
+
+  /** The ribbons or brands on the site's products (the V3 ribbons and brands view). */
+  async productLabels(ctx: RequestContext, field: 'ribbon' | 'brand'): Promise<{ name: string; count: number }[]> {
+    return store.productLabels(this.db, ctx.siteId, field, isShopper(ctx));
   }
 
   /** Which choices can still be bought given the ones picked so far, and the variant they make. */

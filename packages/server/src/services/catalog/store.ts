@@ -326,3 +326,12 @@ export function isUniqueViolation(error: unknown, index?: string): boolean {
   if (!index) return true;
   return e.constraint === index || (typeof e.message === 'string' && e.message.includes(index));
 }
+
+/** The distinct ribbons or brands the site's products carry, with how many products carry each. */
+export async function productLabels(db: Queryable, siteId: string, field: 'ribbon' | 'brand', visibleOnly: boolean): Promise<{ name: string; count: number }[]> {
+  const rows = await db.query<{ name: string; count: number | string }>(
+    `SELECT p.doc->>'${field === 'ribbon' ? 'ribbon' : 'brand'}' AS name, count(*) AS count FROM products p
+     WHERE p.site_id = $1 AND p.doc->>'${field === 'ribbon' ? 'ribbon' : 'brand'}' IS NOT NULL AND ($2::boolean IS FALSE OR p.visible)
+     GROUP BY 1 ORDER BY 1`, [siteId, visibleOnly]);
+  return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
+}

@@ -39,8 +39,9 @@ export function membersRoutes(services: MembersServices) {
         async (req) => members.joinCommunity(req.ctx));
       app.post(`${p}/leave-community`, { schema: { body: s.EmptyBody }, config: { callers: SELF } },
         async (req) => members.leaveCommunity(req.ctx));
-      app.get(`${p}/my`, { schema: { querystring: s.FieldsetQuery }, config: { callers: SELF } },
-        async (req) => members.getMyMember(req.ctx, query(req, s.FieldsetQuery).fieldsets));
+      // A visitor may ask (the docs admit visitor or member auth): the answer has no member.
+      app.get(`${p}/my`, { schema: { querystring: s.FieldsetQuery }, config: { callers: ['ANONYMOUS_VISITOR', ...SELF] } },
+        async (req) => req.ctx.caller.kind === 'ANONYMOUS_VISITOR' ? {} : members.getMyMember(req.ctx, query(req, s.FieldsetQuery).fieldsets));
       app.get(`${p}/:id`, { schema: { ...byId, querystring: s.FieldsetQuery }, config: { callers: READ } },
         async (req) => members.getMember(req.ctx, req.ctx.siteId, idOf(req), query(req, s.FieldsetQuery).fieldsets));
       app.get(p, { schema: { querystring: s.ListMembersQuery }, config: { callers: READ } },

@@ -38,7 +38,7 @@ export function oauthRoutes(oauth: OAuthService, extraGrants: Map<string, GrantH
           case 'anonymous':
             return oauth.anonymousGrant(required(clientId, 'clientId'));
           case 'refresh_token':
-            return oauth.refreshGrant(required(clientId, 'clientId'), required(body.refreshToken ?? body.refresh_token, 'refreshToken'));
+            return oauth.refreshGrant(clientId || undefined, required(body.refreshToken ?? body.refresh_token, 'refreshToken'));
           case undefined:
             throw ApiError.validation([{ field: 'grantType', rule: 'REQUIRED_FIELD', description: 'grantType is required' }]);
           default: {

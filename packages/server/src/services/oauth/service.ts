@@ -23,6 +23,12 @@ export interface TokenResponse {
  */
 export type MemberAccessCheck = (siteId: string, memberId: string) => Promise<{ memberRole: MemberRole } | null>;
 
+/** The site a refresh token was issued for (tokens are `<siteId>.<secret>`). */
+function siteOfRefreshToken(token: string): string | undefined {
+  const dot = token.indexOf('.');
+  return dot > 0 && dot <= 100 ? token.slice(0, dot) : undefined;
+}
+
 export class OAuthService {
   readonly tokens: AccessTokens;
   private memberAccess: MemberAccessCheck = async () => ({ memberRole: 'MEMBER' });
@@ -42,11 +48,19 @@ export class OAuthService {
     return this.startSession({ siteId: site.siteId, clientId, role: 'visitor', subjectId: newId() });
   }
 
-  /** `refresh_token` grant: a new access token; the refresh token stays the same (no rotation). */
-  async refreshGrant(clientId: string, refreshToken: string): Promise<TokenResponse> {
-    const { site } = await this.sites.siteForClient(clientId);
-    const row = await store.findRefreshToken(this.db, site.siteId, hashSecret(refreshToken));
-    if (!row || row.revoked_at || row.client_id !== clientId) {
+  /**
+   * `refresh_token` grant: a new access token; the refresh token stays the same (no rotation).
+   * Without `clientId` (SDK 1.9 sends none) the token names its site and the stored row its client.
+   */
+  async refreshGrant(clientId: string | undefined, refreshToken: string): Promise<TokenResponse> {
+    const siteId = clientId === undefined ? siteOfRefreshToken(refreshToken) : undefined;
+    if (clientId === undefined && siteId === undefined) throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
+    const found = siteId === undefined ? undefined : await store.findRefreshToken(this.db, siteId, hashSecret(refreshToken));
+    const effectiveClientId = clientId ?? found?.client_id;
+    if (effectiveClientId === undefined) throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
+    const { site } = await this.sites.siteForClient(effectiveClientId);
+    const row = found ?? await store.findRefreshToken(this.db, site.siteId, hashSecret(refreshToken));
+    if (!row || row.revoked_at || row.client_id !== effectiveClientId || (siteId !== undefined && siteId !== site.siteId)) {
       throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
     }
     let memberRole: MemberRole | undefined;
@@ -70,7 +84,8 @@ export class OAuthService {
     subjectId: string;
     memberRole?: MemberRole;
   }): Promise<TokenResponse> {
-    const refreshToken = newSecret();
+    // The site id leads the token so a refresh without clientId can find its row by site.
+    const refreshToken = `${session.siteId}.${newSecret()}`;
     const sessionId = newId();
     await store.insertRefreshToken(this.db, {
       siteId: session.siteId,

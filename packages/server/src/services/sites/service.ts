@@ -8,12 +8,18 @@ import type { SiteStatus } from './store.js';
 export type { SiteStatus } from './store.js';
 export type SignupPolicy = 'open' | 'email-verification' | 'owner-approval';
 export const SIGNUP_POLICIES: readonly SignupPolicy[] = ['open', 'email-verification', 'owner-approval'];
+export type CatalogVersion = 'V1_CATALOG' | 'V3_CATALOG';
+export const CATALOG_VERSIONS: readonly CatalogVersion[] = ['V1_CATALOG', 'V3_CATALOG'];
 export const SITE_STATUSES: readonly SiteStatus[] = ['ENABLED', 'DISABLED', 'PENDING', 'DEMO'];
 
 /** Site settings; services keep their own settings under their own keys beside these. */
 export interface SiteSettings {
   signupPolicy: SignupPolicy;
   currency: string;
+  /** Origins (besides PUBLIC_URL and the client's own) that redirects may return to. */
+  allowedOrigins?: string[];
+  /** The catalog API generation apps are told to use (catalogVersioning.getCatalogVersion). */
+  catalogVersion?: CatalogVersion;
   [key: string]: unknown;
 }
 
@@ -35,6 +41,7 @@ export interface CreateSiteInput {
   allowedOrigins?: string[];
   /** Host names the site's pages answer at (unique on the server). */
   domains?: string[];
+  catalogVersion?: CatalogVersion;
 }
 
 export interface CreatedSite {
@@ -94,11 +101,12 @@ export class SitesService {
     }
     const allowedOrigins = (input.allowedOrigins ?? []).map(normaliseOrigin);
     const domains = domainStore.normaliseDomains(input.domains ?? []);
+    const catalogVersion = checkCatalogVersion(input.catalogVersion ?? 'V1_CATALOG');
     const site: Site = {
       siteId: newId(),
       name,
       status: input.status ?? 'ENABLED',
-      settings: { signupPolicy, currency },
+      settings: { signupPolicy, currency, ...(catalogVersion !== 'V1_CATALOG' && { catalogVersion }) },
       createdDate: new Date(),
     };
     const clientId = newId();
@@ -191,6 +199,15 @@ export class SitesService {
     return siteId;
   }
 
+  /** Replaces the site's allowed origins (the redirect targets storefronts on their own origins need). */
+  async setAllowedOrigins(siteId: string, origins: readonly string[]): Promise<Site> {
+    return this.updateSettings(siteId, { allowedOrigins: [...new Set(origins.map(normaliseOrigin))] });
+  }
+
+  async setCatalogVersion(siteId: string, version: CatalogVersion): Promise<Site> {
+    return this.updateSettings(siteId, { catalogVersion: checkCatalogVersion(version) });
+  }
+
   /** Resolves an OAuth client id to its active site; unknown ids are a 400 as OAuth expects. */
   async siteForClient(clientId: string): Promise<{ site: Site; allowedOrigins: string[] }> {
     let client = this.clients.get(clientId);
@@ -218,6 +235,13 @@ export class SitesService {
     if (!site || !key) throw ApiError.unauthenticated('Invalid API key or site');
     return { site, keyId: key.key_id };
   }
+}
+
+function checkCatalogVersion(version: CatalogVersion): CatalogVersion {
+  if (!CATALOG_VERSIONS.includes(version)) {
+    throw ApiError.validation([{ field: 'catalogVersion', rule: 'INVALID_ENUM_VALUE', description: `must be one of ${CATALOG_VERSIONS.join(', ')}` }]);
+  }
+  return version;
 }
 
 export function normaliseOrigin(origin: string): string {

@@ -30,7 +30,7 @@ export function injectFetch(app: FastifyInstance, origin: string, authorization:
       if (value === undefined) continue;
       for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(key, String(v));
     }
-    const body = NO_BODY_STATUSES.has(res.statusCode) || request.method === 'HEAD' ? null : res.rawPayload;
+    const body = NO_BODY_STATUSES.has(res.statusCode) || request.method === 'HEAD' ? null : new Uint8Array(res.rawPayload);
     return new Response(body, { status: res.statusCode, headers: responseHeaders });
   };
 }
