@@ -84,7 +84,8 @@ export default async function soak(argv: string[]): Promise<void> {
   const minutes: Minute[] = [];
   const started = Date.now();
   const current = (): Minute => {
-    const index = Math.floor((Date.now() - started) / 60_000);
+    // Calls still in flight at the deadline count in the last minute.
+    const index = Math.min(Math.floor((Date.now() - started) / 60_000), Math.max(0, Math.ceil(seconds / 60) - 1));
     while (minutes.length <= index) minutes.push({ requests: 0, errors: 0, latencies: [], rssMb: 0 });
     return minutes[index];
   };

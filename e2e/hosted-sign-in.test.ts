@@ -25,7 +25,7 @@ describe.skipIf(!hasChromium)('hosted sign-in page in Chromium', () => {
   let restoreFetch: () => void;
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(WEB_DIR, 'index.html'))) throw new Error(`${WEB_DIR} has no index.html: run \`npm run build\` first`);
+    if (!fs.existsSync(path.join(WEB_DIR, 'client', 'index.html'))) throw new Error(`${WEB_DIR} has no client/index.html: run \`npm run build\` first`);
     t = await signInApp({ listen: true, webDir: WEB_DIR });
     restoreFetch = redirectWixApis(t.url);
     site = await t.createSite({ signupPolicy: 'open' });

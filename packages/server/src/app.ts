@@ -18,19 +18,24 @@ import { registerSignIn, signInServices, type SignInConfig, type SignInServices 
 import { buildCommerce, commerceRoutes, mergeCartsAtSignIn, type CommerceServices } from './services/commerce.js';
 import { createMembersServices, type MembersServices } from './services/members/service.js';
 import { membersRoutes } from './services/members/routes.js';
+import { WebhooksService } from './services/webhooks/service.js';
+import { webhooksRoutes } from './services/webhooks/routes.js';
+import { webhookOptionsFromEnv, type WebhookOptions } from './services/webhooks/worker.js';
+import { registerOperations } from './platform/operations.js';
+import { serverOptions } from './platform/limits.js';
+import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-config.js';
 import { siteSettingsRoutes } from './services/sites/routes.js';
 import { StorefrontService } from './services/storefront/service.js';
 import { storefrontRoutes } from './services/storefront/routes.js';
 import { loadWebBuild } from './services/storefront/web-build.js';
-import { registerOperations } from './platform/operations.js';
-import { serverOptions } from './platform/limits.js';
-import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-config.js';
 
 export interface AppDeps {
   db: Db;
   config: Pick<Config, 'publicUrl' | 'logLevel' | 'webDir' | 'smtpUrl'> & Partial<Pick<Config, 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom' | 'defaultSiteId'>>;
   /** The clock every service reads; tests pass their own. */
   now?: () => Date;
+  /** Outbox delivery: options over the WEBHOOKS_* environment; `deliver` runs the worker in this process. */
+  webhooks?: { options?: Partial<WebhookOptions>; deliver?: boolean };
   /** Limits, metrics and pooling (main passes the environment's); default: no rate limit, no metrics. */
   operations?: OperationsConfig;
 }
@@ -45,6 +50,8 @@ export interface Services extends SignInServices {
   commerce: CommerceServices;
   /** Members, custom fields, badges, follows, reports and abouts. */
   members: MembersServices;
+  /** Webhook subscriptions and the outbox delivery worker (webhooks and order e-mails). */
+  webhooks: WebhooksService;
 }
 
 declare module 'fastify' {
@@ -56,7 +63,7 @@ declare module 'fastify' {
 /** Largest request body; bulk data calls of 1000 items need room, anything bigger is a 413. */
 export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}): Services {
+export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}): Services {
   const sites = new SitesService(db);
   const oauth = new OAuthService(db, sites, now);
   const grants = new Map<string, GrantHandler>();
@@ -64,7 +71,8 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
   const commerce = buildCommerce(db, sites, now);
   mergeCartsAtSignIn(commerce, signIn.identity);
   const members = createMembersServices(db, oauth, signIn.identity);
-  return { sites, oauth, grants, ...signIn, commerce, members };
+  const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
+  return { sites, oauth, grants, ...signIn, commerce, members, webhooks };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -80,7 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512, querystringParser: (text) => decodeQueryString(text) },
   };
   const app = Fastify(options);
-  const services = buildServices(deps.db, now, deps.config);
+  const services = buildServices(deps.db, now, deps.config, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options });
   app.decorate('services', services);
 
   registerErrorHandling(app);
@@ -123,6 +131,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
   await app.register(membersRoutes(services.members));
+  // Webhooks and order e-mails: delivered off the request path by the worker.
+  await app.register(webhooksRoutes(services.webhooks));
+  services.webhooks.worker.reportErrorsTo((error) => app.log.warn({ err: error }, 'webhook delivery failed'));
+  if (deps.webhooks?.deliver) app.addHook('onReady', async () => services.webhooks.worker.start());
+  app.addHook('onClose', async () => services.webhooks.worker.stop());
   await app.register(siteSettingsRoutes(services.sites));
 
   // The shop's pages, sitemap and robots.txt for the site the Host header names.

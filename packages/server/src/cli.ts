@@ -23,8 +23,8 @@ const USAGE = `Usage: npm run bodega -- <command>
                [--owner-email E --owner-password W] [--allowed-origin O ...] [--catalog v1|v3]
                [--domain shop.example ...] [--json]
   sites update --site S [--allowed-origin O ...] [--catalog v1|v3] [--domain shop.example ...] [--json]
-                                  --allowed-origin replaces the site's allowed origins,
-                                  --domain the host names its pages answer at
+                                  each option given replaces that setting: allowed origins, catalog
+                                  version, the host names the site's pages answer at
   sites list [--json]
   sites set-status --site S --status ENABLED|DISABLED|PENDING|DEMO
   seed-demo                       create the demo site if the database has no site
@@ -77,11 +77,11 @@ function checkUsage({ values, positionals }: Parsed): void {
   if (command === 'sites create' && !values.name) throw new UsageError('sites create needs --name');
   if (values['owner-email'] && !values['owner-password']) throw new UsageError('--owner-email needs --owner-password');
   if (command === 'sites set-status' && (!values.site || !values.status)) throw new UsageError('sites set-status needs --site and --status');
+  if (command === 'backup' && !values.out) throw new UsageError('backup needs --out FILE');
+  if (command === 'restore' && !values.from) throw new UsageError('restore needs --from FILE');
   if (command === 'sites update' && !values.site) throw new UsageError('sites update needs --site');
   if (command === 'sites update' && !values['allowed-origin'] && !values.catalog && !values.domain) throw new UsageError('sites update needs --allowed-origin or --catalog or --domain');
   catalogVersion(values.catalog);
-  if (command === 'backup' && !values.out) throw new UsageError('backup needs --out FILE');
-  if (command === 'restore' && !values.from) throw new UsageError('restore needs --from FILE');
 }
 
 async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
@@ -138,9 +138,11 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
     if (version) await services.sites.setCatalogVersion(siteId, version);
     if (values.domain) await services.sites.setDomains(siteId, values.domain);
     const settings = (await services.sites.findSite(siteId))?.settings;
-    const domains = await services.sites.domains(siteId);
-    const result = { siteId, allowedOrigins: settings?.allowedOrigins ?? [], catalogVersion: settings?.catalogVersion ?? 'V1_CATALOG', domains };
-    out(json, result, `Site ${siteId}\n  allowed origins: ${result.allowedOrigins.join(' ') || '(none)'}\n  catalog: ${result.catalogVersion}\n  domains: ${domains.join(' ') || '(none)'}`);
+    const result = {
+      siteId, allowedOrigins: settings?.allowedOrigins ?? [], catalogVersion: settings?.catalogVersion ?? 'V1_CATALOG',
+      domains: await services.sites.domains(siteId),
+    };
+    out(json, result, `Site ${siteId}\n  allowed origins: ${result.allowedOrigins.join(' ') || '(none)'}\n  catalog: ${result.catalogVersion}\n  domains: ${result.domains.join(' ') || '(none)'}`);
     return;
   }
   if (command === 'sites' && sub === 'set-status') {

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const operations = loadOperationsConfig(process.env);
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateDatabase(db, operations);
-  const app = await buildApp({ db, config, operations });
+  const app = await buildApp({ db, config, operations, webhooks: { deliver: true } });
   const stopBackups = db.kind === 'pglite' ? serveBackupRequests(db, config.dataDir) : () => undefined;
   const demo = await seedDemoIfEmpty(app, config);
   await app.listen({ port: config.port, host: config.host });

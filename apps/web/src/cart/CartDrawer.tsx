@@ -2,12 +2,13 @@ import * as Dialog from '@radix-ui/react-dialog';
 import { Link } from 'react-router';
 import { ErrorState, Loading } from '../ui/States.js';
 import { CartLines, CheckoutButton } from './CartLines.js';
-import { cartCount, useCart } from './queries.js';
+import { cartCount, useCart, useCartTotals } from './queries.js';
 
 /** The cart as a side drawer, opened on add to cart and from the header. */
 export default function CartDrawer({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const cart = useCart();
   const count = cartCount(cart.data);
+  const totals = useCartTotals(undefined, undefined, open && count > 0);
   const close = () => onOpenChange(false);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -29,7 +30,7 @@ export default function CartDrawer({ open, onOpenChange }: { open: boolean; onOp
           </div>
           {cart.data && cart.data.lineItems.length > 0 && (
             <div className="drawer-foot">
-              <p className="drawer-subtotal"><span>Subtotal</span><strong>{cart.data.subtotal?.formattedAmount}</strong></p>
+              <p className="drawer-subtotal"><span>Subtotal</span><strong>{totals.data?.priceSummary?.subtotal?.formattedAmount ?? '…'}</strong></p>
               <p className="muted small">Shipping, tax and discount codes on the next step.</p>
               <CheckoutButton onStarted={close} />
               <Link to="/cart" className="button secondary block" onClick={close}>View cart and estimate shipping</Link>

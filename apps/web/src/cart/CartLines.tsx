@@ -94,14 +94,16 @@ export function Totals({ summary, note }: { summary: PriceSummary | undefined; n
   if (!summary) return null;
   const discount = summary.discount?.amount && Number(summary.discount.amount) > 0 ? summary.discount : undefined;
   return (
+    <>
     <dl className="totals">
       <div><dt>Subtotal</dt><dd>{summary.subtotal?.formattedAmount}</dd></div>
       {discount && <div className="discount"><dt>Discount</dt><dd>−{discount.formattedAmount}</dd></div>}
       {summary.shipping?.formattedAmount && <div><dt>Shipping</dt><dd>{summary.shipping.formattedAmount}</dd></div>}
       {summary.tax?.amount && Number(summary.tax.amount) > 0 && <div><dt>Tax</dt><dd>{summary.tax.formattedAmount}</dd></div>}
       <div className="grand"><dt>Total</dt><dd>{summary.total?.formattedAmount}</dd></div>
-      {note && <p className="muted small">{note}</p>}
     </dl>
+    {note && <p className="muted small totals-note">{note}</p>}
+    </>
   );
 }
 

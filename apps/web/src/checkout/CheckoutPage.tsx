@@ -73,6 +73,12 @@ export default function CheckoutPage() {
   return <CheckoutForm checkout={checkout.data} checkoutId={checkoutId} />;
 }
 
+/** A checkout line's picture: the wire calls it `media` here and `image` in the cart. */
+function lineImage(line: Checkout['lineItems'][number]): string | undefined {
+  const media = (line as { media?: { url?: string } }).media;
+  return line.image?.url ?? media?.url;
+}
+
 function addressOf(v: Form, billing: boolean): Address {
   return billing
     ? { addressLine: v.billingAddressLine, city: v.billingCity, postalCode: v.billingPostalCode, country: v.billingCountry }
@@ -264,7 +270,7 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
           <ul className="mini-lines" role="list">
             {checkout.lineItems.map((line) => (
               <li key={line._id}>
-                {line.image?.url ? <img src={localUrl(line.image.url)} alt="" width={56} height={56} /> : <span className="line-image" />}
+                {lineImage(line) ? <img src={localUrl(lineImage(line) ?? '')} alt="" width={56} height={56} /> : <span className="line-image" />}
                 <span className="mini-name">{line.productName?.original}<span className="muted small"> × {line.quantity}</span></span>
                 <span>{line.lineItemPrice?.formattedAmount ?? line.price?.formattedAmount}</span>
               </li>

@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { cartCount, useCart } from '../cart/queries.js';
 import { useShop } from '../shop/context.js';
-import { useCurrentMember, useSignedIn, useSignOut } from '../shop/member.js';
+import { useSignedIn } from '../shop/member.js';
 import { useCartUi } from './CartUi.js';
 
 /** Moves focus to the new page's heading after a client-side navigation (not on first load). */
@@ -45,35 +44,17 @@ function SearchBox() {
   );
 }
 
+// The signed-in menu (Radix dropdown and its positioning) loads only for members.
+const MemberMenu = lazy(() => import('./MemberMenu.js'));
+
 function AccountMenu() {
   const signedIn = useSignedIn();
-  const member = useCurrentMember();
-  const signOut = useSignOut();
-  const navigate = useNavigate();
   const location = useLocation();
   if (!signedIn) {
     const back = location.pathname.startsWith('/auth') ? '' : `?returnTo=${encodeURIComponent(location.pathname + location.search)}`;
     return <Link className="header-link" to={`/auth/sign-in${back}`}>Sign in</Link>;
   }
-  const name = member.data?.profile?.nickname || member.data?.contact?.firstName || 'Account';
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="header-link menu-trigger">
-        <span className="avatar" aria-hidden="true">{name.charAt(0).toUpperCase()}</span>
-        <span className="menu-name">{name}</span>
-        <span className="visually-hidden">, account menu</span>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu" align="end" sideOffset={8}>
-          <DropdownMenu.Item className="menu-item" onSelect={() => navigate('/account')}>My account</DropdownMenu.Item>
-          <DropdownMenu.Item className="menu-item" onSelect={() => navigate('/account/orders')}>Orders</DropdownMenu.Item>
-          <DropdownMenu.Item className="menu-item" onSelect={() => navigate('/account/addresses')}>Addresses</DropdownMenu.Item>
-          <DropdownMenu.Separator className="menu-separator" />
-          <DropdownMenu.Item className="menu-item" onSelect={() => void signOut().then(() => navigate('/'))}>Sign out</DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  );
+  return <Suspense fallback={<span className="header-link" aria-hidden="true"><span className="avatar" /></span>}><MemberMenu /></Suspense>;
 }
 
 function CartButton() {
@@ -83,7 +64,7 @@ function CartButton() {
   return (
     <button type="button" className="cart-button" onClick={openCart} aria-label={`Cart, ${count} ${count === 1 ? 'item' : 'items'}`}>
       <svg aria-hidden="true" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.8"><path d="M5 7h14l-1.2 12.1a2 2 0 0 1-2 1.9H8.2a2 2 0 0 1-2-1.9Z" /><path d="M9 7V6a3 3 0 0 1 6 0v1" /></svg>
-      <span className="cart-count" aria-hidden="true">{count}</span>
+      {count > 0 && <span className="cart-count" aria-hidden="true">{count}</span>}
     </button>
   );
 }
@@ -91,6 +72,8 @@ function CartButton() {
 export function Layout() {
   const { site } = useShop();
   useFocusOnNavigate();
+  // Browser tests (and curious people) can tell when the page has become interactive.
+  useEffect(() => { document.documentElement.dataset.hydrated = 'true'; }, []);
   return (
     <>
       <a className="skip-link" href="#main">Skip to content</a>

@@ -72,7 +72,7 @@ export function productVariants(product: Product): Variant[] {
     const choices: Record<string, string> = {};
     for (const [k, val] of Object.entries(rec(v.choices))) if (typeof val === 'string') choices[k] = val;
     return {
-      id: str(v.id) ?? '',
+      id: str(v._id) ?? str(v.id) ?? '',
       choices,
       price: str(price.price),
       discountedPrice: str(price.discountedPrice),

@@ -193,6 +193,41 @@ describe('the V3 catalog through the official packages', () => {
     expect((await sf.categories.listItemsInCategory(hats._id as string, TREE)).items).toEqual([]);
   });
 
+  it('serves the bulk, search, count and item calls the README lists', async () => {
+    const site = await t.createSite();
+    const a = createClient({ modules: { productsV3, readOnlyVariantsV3, inventoryItemsV3, categories }, auth: ApiKeyStrategy({ apiKey: site.apiKey, siteId: site.siteId }) });
+    const variant = (amount: string) => ({ variantsInfo: { variants: [{ price: { actualPrice: { amount } } }] } });
+    const bulk = await a.productsV3.bulkCreateProducts([
+      { name: 'Pen', productType: productsV3.ProductType.PHYSICAL, physicalProperties: {}, ...variant('2') },
+      { name: 'Ink', productType: productsV3.ProductType.PHYSICAL, physicalProperties: {}, ...variant('0.001') },
+    ], { returnEntity: true });
+    expect((bulk.results ?? []).map((r) => r.itemMetadata?.success)).toEqual([true, false]);
+    expect(bulk.bulkActionMetadata).toMatchObject({ totalSuccesses: 1, totalFailures: 1 });
+    const penId = bulk.results?.[0].itemMetadata?._id as string;
+    expect((await a.productsV3.getAllProductsCategory()).categoryId).toEqual(expect.any(String));
+
+    const found = await a.readOnlyVariantsV3.searchVariants({ filter: { 'productData.productId': penId } });
+    expect((found.variants ?? []).map((v) => v.productData?.name)).toEqual(['Pen']);
+    const searched = await a.inventoryItemsV3.searchInventoryItems({ filter: { productId: penId } });
+    const item = (searched.inventoryItems ?? [])[0];
+    const updated = await a.inventoryItemsV3.bulkUpdateInventoryItems([{ inventoryItem: { _id: item._id as string, revision: item.revision as string, trackQuantity: true, quantity: 6 } }], { returnEntity: true });
+    expect(updated.results?.[0].item?.quantity).toBe(6);
+
+    const pens = await a.categories.createCategory({ name: 'Pens' }, { treeReference: TREE });
+    await a.categories.bulkAddItemsToCategory(pens._id as string, [{ catalogItemId: penId, appId: STORES_APP_ID }], { treeReference: TREE });
+    const renamed = await a.categories.updateCategory(pens._id as string, { name: 'Fine Pens', revision: pens.revision }, { treeReference: TREE });
+    expect(renamed.name).toBe('Fine Pens');
+    expect((await a.categories.searchCategories({ filter: { name: 'Fine Pens' } }, { treeReference: TREE })).categories?.map((c) => c._id)).toEqual([pens._id]);
+    expect((await a.categories.countCategories({ treeReference: TREE })).count).toBe(2);
+    const forItem = await a.categories.listCategoriesForItem({ catalogItemId: penId, appId: STORES_APP_ID }, { treeReference: TREE });
+    expect(forItem.directCategoryIds).toContain(pens._id);
+    await a.categories.deleteCategory(pens._id as string, TREE);
+    expect((await a.categories.countCategories({ treeReference: TREE })).count).toBe(1);
+
+    const deleted = await a.productsV3.bulkDeleteProducts([penId, 'no-such-product']);
+    expect((deleted.results ?? []).map((r) => r.itemMetadata?.success)).toEqual([true, false]);
+  });
+
   it('refuses V3 writes from a visitor, bad prices with the field named, and unknown filters', async () => {
     const site = await t.createSite();
     const visitor = await t.visitorToken(site);

@@ -51,7 +51,7 @@ function rawExchange(port: number, payload: string): Promise<RawAnswer> {
 
 function expectWireError(answer: { status: number; headers: Record<string, unknown>; body: unknown }, status: number, code: string): void {
   expect(answer.status).toBe(status);
-  expect(answer.headers['x-wix-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  expect(String(answer.headers['x-wix-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
   expect(answer.body).toMatchObject({ message: expect.any(String), details: { applicationError: { code, description: expect.any(String), data: expect.any(Object) } } });
 }
 

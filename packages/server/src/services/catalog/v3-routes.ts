@@ -147,7 +147,7 @@ const TreeQuery = Type.Object({ treeReference: Type.Optional(TreeReference), fie
 const ItemReference = Type.Object({ catalogItemId: Id, appId: Str(100) });
 const CategoryItemsBody = Type.Object({ items: Type.Array(ItemReference, { minItems: 1, maxItems: 100 }), treeReference: Type.Optional(TreeReference) });
 const ListItemsQuery = Type.Object({ treeReference: Type.Optional(TreeReference), cursorPaging: Type.Optional(CursorPaging), useCategoryArrangement: Type.Optional(Type.Unknown()), includeItemsFromSubcategories: Type.Optional(Type.Unknown()) });
-const ItemCategoriesQuery = Type.Object({ itemReference: Type.Optional(ItemReference), treeReference: Type.Optional(TreeReference) });
+const ItemCategoriesQuery = Type.Object({ item: Type.Optional(ItemReference), treeReference: Type.Optional(TreeReference) });
 
 const DEFAULT_LIMIT = 100;
 
@@ -436,13 +436,15 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string) {
       checkTree(req.query.treeReference);
       return { category: toV3Category(await catalog.getCollection(req.ctx, { slug: req.params.slug }), publicUrl) };
     });
-    app.get('/categories/v1/categories/list-categories-for-item', { schema: { querystring: ItemCategoriesQuery }, config: { callers: ALL_CALLERS } }, async (req) => {
-      checkTree(req.query.treeReference);
-      const ref = req.query.itemReference;
-      if (!ref || !isStoresAppId(ref.appId)) throw ApiError.validation([{ field: 'itemReference', rule: 'REQUIRED_FIELD', description: 'an item of the Stores catalog is required' }]);
-      const product = await catalog.getProduct(req.ctx, ref.catalogItemId);
+    const categoriesForItem = async (ctx: RequestContext, input: { item?: { catalogItemId: string; appId: string }; treeReference?: { appNamespace?: string } }) => {
+      checkTree(input.treeReference);
+      const ref = input.item;
+      if (!ref || !isStoresAppId(ref.appId)) throw ApiError.validation([{ field: 'item', rule: 'REQUIRED_FIELD', description: 'an item of the Stores catalog is required' }]);
+      const product = await catalog.getProduct(ctx, ref.catalogItemId);
       return { directCategoryIds: product.collectionIds, allCategoryIds: product.collectionIds };
-    });
+    };
+    app.get('/categories/v1/categories/list-categories-for-item', { schema: { querystring: ItemCategoriesQuery }, config: { callers: ALL_CALLERS } }, async (req) => categoriesForItem(req.ctx, req.query));
+    app.post('/categories/v1/categories/list-categories-for-item', { schema: { body: ItemCategoriesQuery }, config: { callers: ALL_CALLERS } }, async (req) => categoriesForItem(req.ctx, req.body));
     app.get('/categories/v1/categories/:id', { schema: { params: IdParams, querystring: TreeQuery }, config: { callers: ALL_CALLERS } }, async (req) => {
       checkTree(req.query.treeReference);
       return { category: toV3Category(await catalog.getCollection(req.ctx, { id: req.params.id }), publicUrl) };

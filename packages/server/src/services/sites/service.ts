@@ -39,9 +39,9 @@ export interface CreateSiteInput {
   ownerEmail?: string;
   ownerPassword?: string;
   allowedOrigins?: string[];
+  catalogVersion?: CatalogVersion;
   /** Host names the site's pages answer at (unique on the server). */
   domains?: string[];
-  catalogVersion?: CatalogVersion;
 }
 
 export interface CreatedSite {
@@ -100,8 +100,8 @@ export class SitesService {
       throw ApiError.validation([{ field: 'currency', rule: 'FORMAT', description: 'must be an ISO 4217 currency code' }]);
     }
     const allowedOrigins = (input.allowedOrigins ?? []).map(normaliseOrigin);
-    const domains = domainStore.normaliseDomains(input.domains ?? []);
     const catalogVersion = checkCatalogVersion(input.catalogVersion ?? 'V1_CATALOG');
+    const domains = domainStore.normaliseDomains(input.domains ?? []);
     const site: Site = {
       siteId: newId(),
       name,
@@ -157,6 +157,15 @@ export class SitesService {
     return toSite(row);
   }
 
+  /** Replaces the site's allowed origins (the redirect targets storefronts on their own origins need). */
+  async setAllowedOrigins(siteId: string, origins: readonly string[]): Promise<Site> {
+    return this.updateSettings(siteId, { allowedOrigins: [...new Set(origins.map(normaliseOrigin))] });
+  }
+
+  async setCatalogVersion(siteId: string, version: CatalogVersion): Promise<Site> {
+    return this.updateSettings(siteId, { catalogVersion: checkCatalogVersion(version) });
+  }
+
   /** The host names the site's pages answer at. */
   async domains(siteId: string): Promise<string[]> {
     return domainStore.listDomains(this.db, siteId);
@@ -197,15 +206,6 @@ export class SitesService {
     if (this.hosts.size > 10_000) this.hosts.clear();
     this.hosts.set(host, { siteId, until: Date.now() + SITE_CACHE_MS });
     return siteId;
-  }
-
-  /** Replaces the site's allowed origins (the redirect targets storefronts on their own origins need). */
-  async setAllowedOrigins(siteId: string, origins: readonly string[]): Promise<Site> {
-    return this.updateSettings(siteId, { allowedOrigins: [...new Set(origins.map(normaliseOrigin))] });
-  }
-
-  async setCatalogVersion(siteId: string, version: CatalogVersion): Promise<Site> {
-    return this.updateSettings(siteId, { catalogVersion: checkCatalogVersion(version) });
   }
 
   /** Resolves an OAuth client id to its active site; unknown ids are a 400 as OAuth expects. */

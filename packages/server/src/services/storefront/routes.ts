@@ -8,7 +8,7 @@ import type { StorefrontService, StorefrontSite } from './service.js';
 import { robotsTxt, sitemapXml, visibleProductSlugs } from './sitemap.js';
 
 /** Paths that belong to the API: never a page, whatever the Accept header says. */
-export const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz', '/readyz', '/metrics', '/media/'];
+export const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz', '/readyz', '/metrics', '/bodega/', '/media/'];
 
 /** A render that takes longer is abandoned and the page is rendered in the browser instead. */
 export const RENDER_TIMEOUT_MS = 5000;

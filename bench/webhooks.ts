@@ -1,0 +1,185 @@
+/**
+ * Webhook delivery (`npm run bench -- webhooks`, DATABASE_URL for PostgreSQL):
+ * (1) 10,000 outbox events committed at once to a Standard Webhooks receiver on loopback:
+ *     events/s delivered, and p50/p99 delay from commit to arrival;
+ * (2) events committed at a steady rate below capacity: p50/p99 commit-to-arrival delay;
+ * (3) add-to-cart req/s with the worker idle vs delivering a backlog (aim: within 10%).
+ * The receiver runs in this process (it only counts), so it shares the CPU with the server.
+ */
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { recordEvents, type OutboxEvent } from '../packages/server/src/platform/events.js';
+import { startServer, type BenchServer, type LoadResult } from './lib.js';
+
+const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
+const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
+const CONNECTIONS = 10;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/** Counts arrivals by the entity id the bench gave each event, with the arrival time. */
+class CountingReceiver {
+  readonly arrivals = new Map<string, number>();
+  total = 0;
+  private readonly server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const at = performance.now();
+      this.total++;
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { entityId: string } };
+      if (!this.arrivals.has(body.data.entityId)) this.arrivals.set(body.data.entityId, at);
+      res.writeHead(204).end();
+    });
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', () => resolve()));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+  }
+
+  async waitFor(ids: readonly string[], timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (ids.some((id) => !this.arrivals.has(id))) {
+      if (Date.now() > deadline) throw new Error(`only ${ids.filter((id) => this.arrivals.has(id)).length} of ${ids.length} events arrived`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Commits events for these entity ids in transactions of `batch`; returns each id's commit time. */
+async function commit(server: BenchServer, siteId: string, ids: readonly string[], batch: number): Promise<Map<string, number>> {
+  const committed = new Map<string, number>();
+  for (let i = 0; i < ids.length; i += batch) {
+    const slice = ids.slice(i, i + batch);
+    const events: OutboxEvent[] = slice.map((id) => ({ siteId, type: 'bench.event', entityType: 'bench', entityId: id, payload: { id } }));
+    await server.db.transaction((tx) => recordEvents(tx, events));
+    const at = performance.now();
+    for (const id of slice) committed.set(id, at);
+  }
+  return committed;
+}
+
+const PER_CONNECTION_TOKENS = `
+import autocannon from ${JSON.stringify(AUTOCANNON)};
+const cfg = JSON.parse(process.env.BENCH_CONFIG);
+let next = 0;
+const result = await autocannon({
+  url: cfg.url, connections: cfg.connections, duration: cfg.seconds, method: 'POST', body: cfg.body,
+  setupClient(client) { client.setHeaders({ 'content-type': 'application/json', authorization: cfg.tokens[next++ % cfg.tokens.length] }); },
+});
+process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99,
+  requests: result.requests.total, non2xx: result.non2xx, errors: result.errors }));
+`;
+
+async function addToCartLoad(url: string, tokens: string[], body: unknown, seconds: number): Promise<LoadResult> {
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', PER_CONNECTION_TOKENS], {
+      env: { ...process.env, BENCH_CONFIG: JSON.stringify({ url, tokens, body: JSON.stringify(body), connections: tokens.length, seconds }) },
+      maxBuffer: 16 * 1024 * 1024,
+    }, (error, out) => (error ? reject(error) : resolve(out)));
+  });
+  return JSON.parse(stdout) as LoadResult;
+}
+
+function median(values: number[]): number {
+  return percentile(values, 50);
+}
+
+export default async function webhooks(): Promise<void> {
+  process.env.WEBHOOKS_ALLOW_PRIVATE = 'true';
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+  const server = await startServer();
+  const receiver = new CountingReceiver();
+  const worker = server.app.services.webhooks.worker;
+  try {
+    const created = await server.app.services.sites.createSite({ name: 'bench webhooks' });
+    const siteId = created.site.siteId;
+    const url = await receiver.start();
+    const headers = { authorization: created.apiKey, 'wix-site-id': siteId };
+    const sub = await server.app.inject({ method: 'POST', url: '/bodega/v1/webhooks', headers, payload: { subscription: { url, eventTypes: ['*'], format: 'STANDARD' } } });
+    if (sub.statusCode !== 200) throw new Error(sub.body);
+
+    // (1) Throughput: a backlog of EVENTS committed, then the worker started.
+    const burst = Array.from({ length: EVENTS }, (_, i) => `burst-${i}`);
+    const committed = await commit(server, siteId, burst, 500);
+    const started = performance.now();
+    worker.start();
+    await receiver.waitFor(burst, 10 * 60_000);
+    const elapsed = performance.now() - started;
+    const burstDelays = burst.map((id) => (receiver.arrivals.get(id) ?? 0) - (committed.get(id) ?? 0));
+
+    // (2) Latency at a steady rate: 20 transactions of 10 events a second (200 events/s).
+    const paced: string[] = [];
+    const pacedCommitted = new Map<string, number>();
+    const steadySeconds = Math.max(3, seconds);
+    for (let tick = 0; tick < steadySeconds * 20; tick++) {
+      const ids = Array.from({ length: 10 }, (_, i) => `paced-${tick}-${i}`);
+      paced.push(...ids);
+      for (const [id, at] of await commit(server, siteId, ids, 10)) pacedCommitted.set(id, at);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await receiver.waitFor(paced, 60_000);
+    const pacedDelays = paced.map((id) => (receiver.arrivals.get(id) ?? 0) - (pacedCommitted.get(id) ?? 0));
+    await worker.stop();
+
+    // (3) add-to-cart with the worker idle vs delivering (a fresh backlog each round).
+    const productRes = await server.app.inject({ method: 'POST', url: '/stores/v1/products', headers, payload: { product: { name: 'Mug', productType: 'physical', priceData: { price: 14 } } } });
+    const productId = (productRes.json() as { product: { id: string } }).product.id;
+    const tokens = await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+      const res = await server.app.inject({ method: 'POST', url: '/oauth2/token', payload: { clientId: created.clientId, grantType: 'anonymous' } });
+      return (res.json() as { access_token: string }).access_token;
+    }));
+    const addUrl = `${server.url}/ecom/v1/carts/current/add-to-cart`;
+    const addBody = { lineItems: [{ catalogReference: { appId: STORES_APP_ID, catalogItemId: productId }, quantity: 1 }] };
+    await addToCartLoad(addUrl, tokens, addBody, 1); // warm-up
+    // Carts made during idle rounds leave events behind; deliver them before measuring.
+    worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await worker.stop();
+    const idle: LoadResult[] = [];
+    const running: LoadResult[] = [];
+    const deliveredWhileLoaded: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      idle.push(await addToCartLoad(addUrl, tokens, addBody, seconds));
+      await commit(server, siteId, Array.from({ length: EVENTS }, (_, i) => `load-${round}-${i}`), 500);
+      const before = receiver.total;
+      worker.start();
+      running.push(await addToCartLoad(addUrl, tokens, addBody, seconds));
+      deliveredWhileLoaded.push((receiver.total - before) / seconds);
+      await worker.stop();
+      // Drain what is left so the next idle round is idle.
+      worker.start();
+      await receiver.waitFor(Array.from({ length: EVENTS }, (_, i) => `load-${round}-${i}`), 10 * 60_000);
+      await worker.stop();
+    }
+    for (const r of [...idle, ...running]) if (r.non2xx + r.errors > 0) throw new Error(`add-to-cart: ${r.non2xx} non-2xx, ${r.errors} errors`);
+
+    const idleRps = median(idle.map((r) => r.requestsPerSecond));
+    const runningRps = median(running.map((r) => r.requestsPerSecond));
+    console.log(`\nnpm run bench -- webhooks — ${server.database}, ${os.cpus().length} cores, node ${process.version}, shared machine (other work was running)`);
+    console.log(`(1) ${EVENTS} events committed at once, Standard Webhooks, in-process receiver, ${worker.options.maxInFlight} in flight:`);
+    console.log(`    ${(EVENTS / (elapsed / 1000)).toFixed(0)} events/s delivered; commit-to-arrival p50 ${percentile(burstDelays, 50).toFixed(0)} ms, p99 ${percentile(burstDelays, 99).toFixed(0)} ms (backlog drain)`);
+    console.log(`(2) ${paced.length} events at 200 events/s: commit-to-arrival p50 ${percentile(pacedDelays, 50).toFixed(0)} ms, p99 ${percentile(pacedDelays, 99).toFixed(0)} ms (poll every ${worker.options.pollMs} ms)`);
+    console.log(`(3) add-to-cart, ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${seconds} s:`);
+    console.log(`    worker idle ${idleRps.toFixed(0)} req/s (p99 ${median(idle.map((r) => r.p99Ms)).toFixed(1)} ms); worker delivering ${runningRps.toFixed(0)} req/s (p99 ${median(running.map((r) => r.p99Ms)).toFixed(1)} ms), ` +
+      `${median(deliveredWhileLoaded).toFixed(0)} events/s delivered meanwhile; ratio ${(runningRps / idleRps).toFixed(2)} (aim ≥ 0.90)`);
+  } finally {
+    await worker.stop();
+    await receiver.close();
+    await server.close();
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The storefront's browser-test kit: a listening server with the built web app and captured mail,
+ * a site of its own per test (demo content, a `shop-….localhost` domain Chromium resolves to
+ * loopback), screenshots at desktop and phone width, and axe checks.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { SmtpCapture } from '../packages/server/src/test/sign-in.js';
+import { storefrontApp, type ShopSite as ServerShopSite, type StorefrontTestApp } from '../packages/server/src/test/storefront.js';
+import { launchChromium, type Chromium } from './chromium.js';
+
+export const OUTPUT_DIR = fileURLToPath(new URL('./output', import.meta.url));
+
+export interface Shop {
+  t: StorefrontTestApp;
+  mail: SmtpCapture;
+  chromium: Chromium;
+  close(): Promise<void>;
+}
+
+export async function startShop(): Promise<Shop> {
+  const mail = new SmtpCapture();
+  const smtpUrl = await mail.start();
+  const t = await storefrontApp({ smtpUrl });
+  const chromium = await launchChromium();
+  return {
+    t, mail, chromium,
+    async close() {
+      await chromium.close();
+      await t.close();
+      await mail.stop();
+    },
+  };
+}
+
+export interface ShopSite extends ServerShopSite {
+  /** http://shop-….localhost:port */
+  url: string;
+}
+
+/** A demo store of the test's own (the server's demo content), reached by its own host name. */
+export async function shopSite(shop: Shop, signupPolicy: 'open' | 'email-verification' = 'open'): Promise<ShopSite> {
+  const site = await shop.t.createShop({ name: 'Bodega demo store', signupPolicy });
+  return { ...site, url: site.origin };
+}
+
+/** Saves the page at 1280 and at 390 wide under e2e/output/ (full page), then restores the size. */
+export async function screenshots(page: Page, name: string, fullPage = true): Promise<void> {
+  fs.mkdirSync(OUTPUT_DIR, { recursive: true });
+  const size = page.viewportSize() ?? { width: 1280, height: 900 };
+  for (const [label, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.evaluate(async () => { await document.fonts.ready; window.scrollTo(0, 0); });
+    await page.screenshot({ path: path.join(OUTPUT_DIR, `${name}-${label}.png`), fullPage, animations: 'disabled' });
+  }
+  await page.setViewportSize(size);
+}
+
+export interface AxeResult {
+  id: string;
+  impact?: string | null;
+  nodes: { target: unknown; failureSummary?: string }[];
+}
+
+/** axe with the WCAG 2.0, 2.1 and 2.2 A and AA rules; the violations it finds, summarised. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  return result.violations.map((v: AxeResult) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+/** The app has hydrated when the header's cart button answers (it reads the shopper's cart). */
+export async function ready(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+}

@@ -1,0 +1,193 @@
+/**
+ * The storefront in Chromium, as a visitor: browse, filter, pick a variant, fill the cart, use the
+ * coupon, estimate shipping, check out with the test card (declined, then approved: one order),
+ * and the whole checkout with the keyboard alone. Every page is checked with axe and photographed
+ * at desktop and phone width (e2e/output/). Needs `npm run build` and /usr/bin/chromium.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { CHROMIUM, hasChromium } from './chromium.js';
+import { apiKey } from '../packages/server/src/test/commerce.js';
+import { axeViolations, ready, screenshots, shopSite, startShop, type Shop, type ShopSite } from './shop.js';
+
+if (!hasChromium) console.warn(`Skipping the storefront browser tests: ${CHROMIUM} is missing.`);
+
+describe.skipIf(!hasChromium)('storefront in Chromium', () => {
+  let shop: Shop;
+
+  beforeAll(async () => {
+    shop = await startShop();
+  }, 60_000);
+  afterAll(async () => {
+    await shop?.close();
+  });
+
+  async function orderCount(site: ShopSite): Promise<number> {
+    const res = await shop.t.app.inject({ method: 'POST', url: '/ecom/v1/orders/search', headers: apiKey(site), payload: { search: {} } });
+    return (res.json() as { orders: unknown[] }).orders.length;
+  }
+
+  async function check(page: Page, name: string, fullPage = true) {
+    expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
+    await screenshots(page, name, fullPage);
+  }
+
+  it('a visitor browses, filters, picks a variant, uses the coupon, estimates shipping and pays (declined, then approved: one order)', async () => {
+    const site = await shopSite(shop);
+    const page = await shop.chromium.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+
+    await page.goto(`${site.url}/`);
+    await ready(page);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Everyday goods');
+    await check(page, 'home');
+
+    await page.getByRole('link', { name: 'Shop all products' }).click();
+    await page.waitForURL(/\/products$/);
+    await page.getByRole('heading', { name: 'All products' }).waitFor();
+    await page.getByRole('complementary', { name: 'Filters' }).getByRole('link', { name: 'Apparel' }).click();
+    await page.waitForURL(/collection=apparel/);
+    await page.getByRole('heading', { name: 'Apparel' }).waitFor();
+    const names = await page.locator('.card-title').allTextContents();
+    expect(names).toContain('Linen Camp Shirt');
+    expect(names).not.toContain('Speckled Stoneware Mug');
+    await page.getByLabel('Sort by').selectOption('price_desc');
+    await page.waitForURL(/sort=price_desc/);
+    await check(page, 'listing');
+
+    await page.getByRole('link', { name: 'Linen Camp Shirt' }).click();
+    await page.getByRole('heading', { name: 'Linen Camp Shirt' }).waitFor();
+    // XL in navy is sold out: once XL is picked, navy cannot be chosen; the XL price and SKU follow.
+    await page.getByRole('radio', { name: 'XL', exact: true }).check();
+    expect(await page.getByRole('radio', { name: /^Navy/ }).isDisabled()).toBe(true);
+    await page.getByRole('radio', { name: /^Sage/ }).check();
+    await page.getByText('XL-SAG').waitFor();
+    expect(await page.locator('.product-price').textContent()).toContain('$62.00');
+    await page.getByRole('radio', { name: 'M', exact: true }).check();
+    await page.getByText('M-SAG').waitFor();
+    expect(await page.locator('.product-price').textContent()).toContain('$58.00');
+    await check(page, 'product');
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    const drawer = page.getByRole('dialog', { name: /Your cart/ });
+    await drawer.waitFor();
+    await drawer.getByRole('link', { name: 'Linen Camp Shirt' }).waitFor();
+    await drawer.getByText('$58.00', { exact: true }).first().waitFor();
+    await check(page, 'cart-drawer', false);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
+
+    await page.goto(`${site.url}/products/waxed-canvas-tote`);
+    await ready(page);
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await drawer.getByRole('link', { name: 'Waxed Canvas Tote' }).waitFor();
+    await drawer.getByRole('link', { name: /View cart/ }).click();
+    await page.waitForURL(/\/cart$/);
+
+    await page.getByLabel('Discount code').fill('NOT-A-CODE');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect(await page.locator('#coupon-error').textContent()).toContain('don’t know this code');
+    await page.getByLabel('Discount code').fill(site.content.couponCode);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText(`Code ${site.content.couponCode} applied`).waitFor();
+    await page.getByLabel('Country').selectOption('US');
+    await page.getByLabel('Postal code').fill('10001');
+    await page.getByRole('button', { name: 'Estimate' }).click();
+    await page.getByRole('radio', { name: /Standard/ }).check();
+    await page.locator('.totals').getByText('Shipping').waitFor();
+    expect(await page.locator('.totals .discount').textContent()).toContain('−$');
+    await check(page, 'cart');
+
+    await page.getByRole('button', { name: 'Check out' }).click();
+    await page.waitForURL(/\/checkout\?checkoutId=/);
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+    await page.getByLabel('E-mail').fill('visitor@example.com');
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Visitor');
+    await page.getByLabel('Street and number').fill('1 Main St');
+    await page.getByLabel('City', { exact: true }).fill('New York');
+    await page.getByLabel('Postal code', { exact: true }).fill('10001');
+    await page.getByRole('button', { name: 'Show shipping options' }).click();
+    await page.getByRole('group', { name: 'Shipping option' }).getByRole('radio', { name: /Standard/ }).check();
+    await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
+    await page.getByLabel('Security code').fill('123');
+    await page.getByRole('button', { name: /Place order/ }).click();
+    await page.getByText('Your card was declined').waitFor();
+    await check(page, 'checkout-declined');
+    expect(await orderCount(site)).toBe(0);
+
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByRole('button', { name: /Place order/ }).dblclick();
+    await page.waitForURL(/\/checkout\/thank-you\?orderId=/);
+    const number = await page.getByTestId('order-number').textContent();
+    expect(number).toMatch(/^\d+$/);
+    await check(page, 'thank-you');
+    expect(await orderCount(site)).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  /** Presses Tab until the focused element's accessible name matches (the keyboard is all we use). */
+  async function tabTo(page: Page, name: RegExp, max = 80): Promise<void> {
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return '';
+        const byFor = el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : undefined;
+        return (el.getAttribute('aria-label') ?? byFor ?? el.closest('label')?.textContent ?? el.textContent ?? '').trim();
+      });
+      if (name.test(focused)) return;
+    }
+    throw new Error(`Tab never reached ${name}`);
+  }
+
+  it('the whole checkout works with the keyboard alone', async () => {
+    const site = await shopSite(shop);
+    const page = await shop.chromium.context.newPage();
+    await page.goto(`${site.url}/products/waxed-canvas-tote`);
+    await ready(page);
+    await tabTo(page, /^Add to cart$/);
+    await page.keyboard.press('Enter');
+    const drawer = page.getByRole('dialog', { name: /Your cart/ });
+    await drawer.getByRole('link', { name: 'Waxed Canvas Tote' }).waitFor();
+    await tabTo(page, /^Check out$/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/checkout\?checkoutId=/);
+    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+
+    const fields: [RegExp, string][] = [[/^E-mail/, 'keys@example.com'], [/^First name/, 'Kay'], [/^Last name/, 'Board'], [/^Street and number/, '2 Key St'], [/^City/, 'New York'], [/^Postal code/, '10001']];
+    for (const [label, value] of fields) {
+      await tabTo(page, label);
+      await page.keyboard.type(value);
+    }
+    await tabTo(page, /Show shipping options/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('group', { name: 'Shipping option' }).getByRole('radio').first().waitFor();
+    await tabTo(page, /Standard/);
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByRole('group', { name: 'Shipping option' }).getByRole('radio').first().isChecked()).toBe(true);
+    for (const [label, value] of [[/^Card number/, '4242424242424242'], [/^Expiry/, '12/30'], [/^Security code/, '123']] as const) {
+      await tabTo(page, label);
+      await page.keyboard.type(value);
+    }
+    await tabTo(page, /^Place order/);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/checkout\/thank-you\?orderId=/);
+    await page.getByTestId('order-number').waitFor();
+    expect(await orderCount(site)).toBe(1);
+    await page.close();
+  }, 90_000);
+
+  it('answers an unknown path with the 404 page (status 404), axe-clean', async () => {
+    const site = await shopSite(shop);
+    const page = await shop.chromium.context.newPage();
+    const response = await page.goto(`${site.url}/no/such/page`);
+    expect(response?.status()).toBe(404);
+    await ready(page);
+    await page.getByRole('heading', { name: 'We can’t find that page' }).waitFor();
+    await check(page, 'not-found');
+    await page.close();
+  }, 60_000);
+});

@@ -1,0 +1,85 @@
+import { escapeHtml, type Mail } from '../../platform/mail.js';
+import { formattedAmount } from '../cart/money.js';
+import type { Order } from '../orders/model.js';
+
+/** The store's order e-mail types (spec §9). */
+export type OrderMailType = 'ORDER_PLACED' | 'DOWNLOAD_LINKS' | 'ORDER_SHIPPED' | 'ORDER_READY_FOR_PICKUP';
+
+export interface OrderMailContext {
+  storeName: string;
+  publicUrl: string;
+  order: Order;
+  /** The site owners' addresses, for the copy of ORDER_PLACED. */
+  ownerEmails: readonly string[];
+}
+
+/** Where the buyer finds the order in the account area. */
+export function orderLink(publicUrl: string, orderId: string): string {
+  return `${publicUrl}/account/orders/${encodeURIComponent(orderId)}`;
+}
+
+interface Body {
+  subject: string;
+  lines: string[];
+}
+
+function render(ctx: OrderMailContext, kind: OrderMailType, to: string, body: Body): Omit<Mail, 'siteId'> {
+  const link = orderLink(ctx.publicUrl, ctx.order.id);
+  const text = [...body.lines, '', `See your order: ${link}`, '', ctx.storeName].join('\n');
+  const html = [
+    `<h1>${escapeHtml(ctx.storeName)}</h1>`,
+    ...body.lines.map((line) => (line === '' ? '' : `<p>${escapeHtml(line)}</p>`)),
+    `<p><a href="${escapeHtml(link)}">See your order</a></p>`,
+  ].join('\n');
+  return { kind: `orders.${kind}`, to, subject: body.subject, text, html };
+}
+
+function itemLines(order: Order): string[] {
+  return order.lines.map((line) => `${line.quantity} × ${line.name}: ${formattedAmount(line.totalAfterTax, order.currency)}`);
+}
+
+/** The mails an order event sends, in the order they go out (site id filled in by the caller). */
+export function orderMails(eventType: string, ctx: OrderMailContext): Omit<Mail, 'siteId'>[] {
+  const { order } = ctx;
+  const number = `#${order.number}`;
+  const out: Omit<Mail, 'siteId'>[] = [];
+  const add = (kind: OrderMailType, to: string | null, body: Body) => {
+    if (!to) return;
+    out.push(render(ctx, kind, to, body));
+  };
+  if (eventType === 'order.created') {
+    const summary = [...itemLines(order), `Total: ${formattedAmount(order.totals.total, order.currency)}`];
+    add('ORDER_PLACED', order.email, { subject: `${ctx.storeName}: order ${number} placed`, lines: [`Thank you for your order ${number}.`, '', ...summary] });
+    for (const owner of ctx.ownerEmails) {
+      add('ORDER_PLACED', owner, { subject: `${ctx.storeName}: new order ${number}`, lines: [`A new order ${number} was placed by ${order.email ?? 'a buyer'}.`, '', ...summary] });
+    }
+    const digital = order.lines.filter((line) => line.itemType === 'DIGITAL');
+    if (digital.length > 0) {
+      add('DOWNLOAD_LINKS', order.email, {
+        subject: `${ctx.storeName}: your downloads for order ${number}`,
+        lines: ['Your files are ready to download from your order page:', ...digital.map((line) => `- ${line.name}`)],
+      });
+    }
+  }
+  if (eventType === 'order.fulfillment_created') {
+    const fulfillment = order.fulfillments[order.fulfillments.length - 1];
+    if (order.shipping?.kind === 'PICKUP') {
+      add('ORDER_READY_FOR_PICKUP', order.email, {
+        subject: `${ctx.storeName}: order ${number} is ready for pickup`,
+        lines: [`Your order ${number} is ready for pickup.`, ...(order.shipping.instructions ? [order.shipping.instructions] : [])],
+      });
+    } else if (fulfillment) {
+      const tracking = fulfillment.trackingInfo;
+      add('ORDER_SHIPPED', order.email, {
+        subject: `${ctx.storeName}: order ${number} has shipped`,
+        lines: [
+          `Your order ${number} is on its way.`,
+          ...(tracking?.shippingProvider ? [`Carrier: ${tracking.shippingProvider}`] : []),
+          ...(tracking?.trackingNumber ? [`Tracking number: ${tracking.trackingNumber}`] : []),
+          ...(tracking?.trackingLink ? [`Track it: ${tracking.trackingLink}`] : []),
+        ],
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,130 @@
+import type { Db } from '../../platform/db.js';
+import type { RequestContext } from '../../platform/caller.js';
+import { ApiError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { Mailer } from '../../platform/mail.js';
+import type { DeliveryEvent } from './envelope.js';
+import { urlProblem } from './send.js';
+import { newStandardSecret, SiteKeyStore } from './signing.js';
+import * as store from './store.js';
+import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, type WebhookOptions } from './worker.js';
+
+export type { Subscription, Delivery, SubscriptionFormat, DeliveryStatus } from './store.js';
+
+export const MAX_SUBSCRIPTIONS_PER_SITE = 50;
+export const MAX_EVENT_TYPES = 100;
+
+export interface SubscriptionInput {
+  url: string;
+  eventTypes: string[];
+  format?: store.SubscriptionFormat;
+}
+
+/** Webhook subscriptions of a site, their delivery log, and the worker that delivers the outbox. */
+export class WebhooksService {
+  readonly keys: SiteKeyStore;
+  readonly worker: WebhookWorker;
+
+  constructor(private readonly db: Db, private readonly deps: { now: () => Date; publicUrl: string; mail: Mailer; options?: Partial<WebhookOptions> }) {
+    this.keys = new SiteKeyStore(db, deps.now);
+    this.worker = new WebhookWorker({ db, now: deps.now, publicUrl: deps.publicUrl, mail: deps.mail, keys: this.keys }, { ...DEFAULT_WEBHOOK_OPTIONS, ...deps.options });
+  }
+
+  private checkUrl(url: string, field: string): void {
+    const problem = urlProblem(url, this.worker.options.allowPrivate);
+    if (problem) throw ApiError.validation([{ field, rule: 'FORMAT', description: problem }]);
+  }
+
+  private checkEventTypes(types: string[], field: string): string[] {
+    const unique = [...new Set(types.map((t) => t.trim()))];
+    if (unique.length === 0 || unique.some((t) => t === '' || !/^[\w.*-]+$/.test(t))) {
+      throw ApiError.validation([{ field, rule: 'FORMAT', description: 'event types are names like order.created, wix.ecom.v1.order_created or *' }]);
+    }
+    return unique;
+  }
+
+  async create(ctx: RequestContext, input: SubscriptionInput): Promise<{ subscription: store.Subscription; secret: string }> {
+    this.checkUrl(input.url, 'subscription.url');
+    const eventTypes = this.checkEventTypes(input.eventTypes, 'subscription.eventTypes');
+    const secret = newStandardSecret();
+    const subscription = await this.db.transaction(async (tx) => {
+      const [{ count }] = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM webhook_subscriptions WHERE site_id = $1', [ctx.siteId]);
+      if (count >= MAX_SUBSCRIPTIONS_PER_SITE) throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `A site has at most ${MAX_SUBSCRIPTIONS_PER_SITE} webhook subscriptions`);
+      return store.insertSubscription(tx, ctx.siteId, { id: newId(), url: input.url, eventTypes, format: input.format ?? 'STANDARD', secret, at: ctx.now() });
+    });
+    return { subscription, secret };
+  }
+
+  async list(ctx: RequestContext): Promise<store.Subscription[]> {
+    return store.listSubscriptions(this.db, ctx.siteId);
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<store.Subscription> {
+    const found = await store.findSubscription(this.db, ctx.siteId, id);
+    if (!found) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
+    return found;
+  }
+
+  async update(ctx: RequestContext, id: string, patch: Partial<SubscriptionInput>): Promise<store.Subscription> {
+    if (patch.url !== undefined) this.checkUrl(patch.url, 'subscription.url');
+    const eventTypes = patch.eventTypes !== undefined ? this.checkEventTypes(patch.eventTypes, 'subscription.eventTypes') : undefined;
+    const updated = await store.updateSubscription(this.db, ctx.siteId, id, { url: patch.url, eventTypes, format: patch.format, at: ctx.now() });
+    if (!updated) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
+    return updated;
+  }
+
+  async remove(ctx: RequestContext, id: string): Promise<void> {
+    if (!(await store.deleteSubscription(this.db, ctx.siteId, id))) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
+  }
+
+  async pause(ctx: RequestContext, id: string): Promise<store.Subscription> {
+    const updated = await store.updateSubscription(this.db, ctx.siteId, id, { status: 'PAUSED', pausedReason: `Paused by the merchant at ${ctx.now().toISOString()}`, at: ctx.now() });
+    if (!updated) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
+    return updated;
+  }
+
+  /** Resumes delivery; what piled up while paused goes out in order. */
+  async resume(ctx: RequestContext, id: string): Promise<store.Subscription> {
+    const updated = await store.updateSubscription(this.db, ctx.siteId, id, { status: 'ACTIVE', pausedReason: null, resetFailures: true, at: ctx.now() });
+    if (!updated) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
+    return updated;
+  }
+
+  /** Queues a `webhook.ping` delivery to the subscription (whatever its event types); returns its id. */
+  async ping(ctx: RequestContext, id: string): Promise<string> {
+    await this.get(ctx, id);
+    const deliveryId = newId();
+    const at = ctx.now();
+    const event: DeliveryEvent = {
+      eventId: newId(), type: 'webhook.ping', entityType: 'webhook', entityId: id, siteId: ctx.siteId, eventTime: at.toISOString(),
+      payload: { subscriptionId: id, message: 'A test delivery from Bodega' },
+    };
+    await store.insertDelivery(this.db, ctx.siteId, { id: deliveryId, subscriptionId: id, event, at });
+    return deliveryId;
+  }
+
+  async deliveries(ctx: RequestContext, id: string, options: { limit: number; offset: number; status?: store.DeliveryStatus }): Promise<store.Delivery[]> {
+    await this.get(ctx, id);
+    return store.listDeliveries(this.db, ctx.siteId, id, options);
+  }
+
+  async delivery(ctx: RequestContext, id: string, deliveryId: string): Promise<store.Delivery> {
+    const found = await store.findDelivery(this.db, ctx.siteId, id, deliveryId);
+    if (!found) throw ApiError.notFound('DELIVERY_NOT_FOUND', `No delivery ${deliveryId}`);
+    return found;
+  }
+
+  /** Sends a delivery's event again, as a new delivery (the log keeps both). */
+  async replay(ctx: RequestContext, id: string, deliveryId: string): Promise<store.Delivery> {
+    const original = await store.deliveryEvent(this.db, ctx.siteId, id, deliveryId);
+    if (!original) throw ApiError.notFound('DELIVERY_NOT_FOUND', `No delivery ${deliveryId}`);
+    const replayId = newId();
+    await store.insertDelivery(this.db, ctx.siteId, { id: replayId, subscriptionId: id, event: original.event, replayOf: deliveryId, at: ctx.now() });
+    return this.delivery(ctx, id, replayId);
+  }
+
+  /** The public half of the site's key pair: what a Wix-format receiver verifies the JWT with. */
+  async publicKey(ctx: RequestContext): Promise<string> {
+    return (await this.keys.keysOf(ctx.siteId)).publicKey;
+  }
+}

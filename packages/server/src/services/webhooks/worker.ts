@@ -1,0 +1,463 @@
+import { ConfigError } from '../../platform/config.js';
+import type { Db, Queryable } from '../../platform/db.js';
+import { newId } from '../../platform/ids.js';
+import type { Mailer } from '../../platform/mail.js';
+import * as orderStore from '../orders/store.js';
+import { toWireOrder } from '../orders/wire.js';
+import type { Order } from '../orders/model.js';
+import { standardBody, subscribes, wixJwtData, type DeliveryEvent } from './envelope.js';
+import { orderMails } from './mails.js';
+import { post, type SendResult } from './send.js';
+import { signWixJwt, standardSignature, type SiteKeyStore } from './signing.js';
+
+export interface WebhookOptions {
+  /** Deliver to loopback and private addresses (tests, on-premises receivers). */
+  allowPrivate: boolean;
+  /** Time-out of one POST. */
+  timeoutMs: number;
+  /** Deliveries in flight at once, per server process. */
+  maxInFlight: number;
+  /** How often an idle worker looks for work. */
+  pollMs: number;
+  /** Fanned-out outbox rows and finished deliveries are deleted after this many days. */
+  retentionDays: number;
+  /** A subscription is paused after this many failed attempts in a row. */
+  pauseAfterFailures: number;
+  /** First retry delay; each retry doubles it (with jitter), up to maxDelayMs. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** A delivery still failing this long after its event is given up. */
+  giveUpAfterMs: number;
+  /** Jitter source, in [0, 1). */
+  random: () => number;
+  /** Only these sites (tests share one database; also a way to shard). */
+  sites?: readonly string[];
+}
+
+export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
+  allowPrivate: false,
+  timeoutMs: 10_000,
+  maxInFlight: 32,
+  pollMs: 250,
+  retentionDays: 7,
+  pauseAfterFailures: 20,
+  baseDelayMs: 10_000,
+  maxDelayMs: 60 * 60_000,
+  giveUpAfterMs: 24 * 60 * 60_000,
+  random: Math.random,
+};
+
+/** Reads WEBHOOKS_* settings; tests set WEBHOOKS_ALLOW_PRIVATE=true. */
+export function webhookOptionsFromEnv(env: NodeJS.ProcessEnv): Partial<WebhookOptions> {
+  const number = (name: string): number | undefined => {
+    const value = env[name];
+    if (value === undefined || value === '') return undefined;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${name} must be a positive number`);
+    return n;
+  };
+  return {
+    allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === 'true',
+    ...(number('WEBHOOKS_TIMEOUT_MS') !== undefined ? { timeoutMs: number('WEBHOOKS_TIMEOUT_MS') } : {}),
+    ...(number('WEBHOOKS_MAX_IN_FLIGHT') !== undefined ? { maxInFlight: number('WEBHOOKS_MAX_IN_FLIGHT') } : {}),
+    ...(number('WEBHOOKS_RETENTION_DAYS') !== undefined ? { retentionDays: number('WEBHOOKS_RETENTION_DAYS') } : {}),
+  };
+}
+
+/** Retry delay before attempt `attempts + 1`: doubling, capped, with jitter in [0.75, 1] so gaps always grow. */
+export function retryDelayMs(attempts: number, options: Pick<WebhookOptions, 'baseDelayMs' | 'maxDelayMs' | 'random'>): number {
+  const plain = Math.min(options.baseDelayMs * 2 ** Math.max(0, attempts - 1), options.maxDelayMs);
+  return Math.round(plain * (0.75 + 0.25 * options.random()));
+}
+
+/** 5xx, 408, 429 and no answer at all retry; other statuses (and refused addresses) stop. */
+export function retryable(result: SendResult): boolean {
+  if (result.status === null) return !(result.error ?? '').startsWith('refused');
+  return result.status >= 500 || result.status === 408 || result.status === 429;
+}
+
+interface OutboxRow {
+  site_id: string;
+  event_id: string;
+  type: string;
+  entity_type: string;
+  entity_id: string;
+  payload: unknown;
+  created_at: Date;
+  seq: number | string;
+}
+
+interface SubscriptionRow {
+  site_id: string;
+  subscription_id: string;
+  event_types: string[];
+}
+
+interface ClaimedRow {
+  site_id: string;
+  delivery_id: string;
+  subscription_id: string;
+  event: DeliveryEvent;
+  attempts: number;
+  created_at: Date;
+  url: string;
+  format: 'WIX' | 'STANDARD';
+  secret: string;
+}
+
+/** Serialises fan-out across servers, so delivery rows appear in commit order. */
+const FAN_OUT_LOCK = 7265747;
+const FAN_OUT_BATCH = 500;
+const PRUNE_EVERY_MS = 60 * 60_000;
+const ANALYZE_AFTER_ROWS = 1000;
+
+export interface WorkerDeps {
+  db: Db;
+  now: () => Date;
+  publicUrl: string;
+  mail: Mailer;
+  keys: SiteKeyStore;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Delivers the outbox. Fan-out turns each committed outbox row into one delivery per matching
+ * subscription (and the order e-mails) in one transaction. Deliveries are claimed with
+ * `FOR UPDATE SKIP LOCKED` (so any number of servers share them), only the oldest pending one
+ * per subscription and entity, and POSTed outside any transaction. A claim is a lease: if the
+ * server dies before recording the result, the row is claimed again when the lease ends.
+ */
+export class WebhookWorker {
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private ticking: Promise<void> = Promise.resolve();
+  private lastPrune = 0;
+  private insertedSinceAnalyze = 0;
+  private succeeded: Record<string, unknown>[] = [];
+
+  constructor(private readonly deps: WorkerDeps, readonly options: WebhookOptions) {}
+
+  /** Where failures of the background loop are reported (the app's logger). */
+  reportErrorsTo(report: (error: unknown) => void): void {
+    this.deps.onError = report;
+  }
+
+  private get leaseMs(): number {
+    return this.options.timeoutMs + 30_000;
+  }
+
+  private siteFilter(alias: string, params: unknown[]): string {
+    if (!this.options.sites) return '';
+    params.push([...this.options.sites]);
+    return ` AND ${alias}.site_id = ANY($${params.length}::text[])`;
+  }
+
+  // Fan-out --------------------------------------------------------------------------------------
+
+  /** Turns committed outbox rows into deliveries and mail; returns how many rows it took. */
+  async fanOut(limit = FAN_OUT_BATCH): Promise<number> {
+    let mailed = false;
+    const taken = await this.deps.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [FAN_OUT_LOCK]);
+      const params: unknown[] = [limit];
+      const events = await tx.query<OutboxRow & Record<string, unknown>>(
+        `SELECT o.site_id, o.event_id, o.type, o.entity_type, o.entity_id, o.payload, o.created_at, o.seq FROM outbox_events o
+         WHERE o.delivered_at IS NULL${this.siteFilter('o', params)} ORDER BY o.seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        params,
+      );
+      if (events.length === 0) return 0;
+      const siteIds = [...new Set(events.map((e) => e.site_id))];
+      const subscriptions = await tx.query<SubscriptionRow & Record<string, unknown>>(
+        'SELECT site_id, subscription_id, event_types FROM webhook_subscriptions WHERE site_id = ANY($1::text[])',
+        [siteIds],
+      );
+      const now = this.deps.now();
+      const deliveries: Record<string, unknown>[] = [];
+      const orders = new Map<string, Order | undefined>();
+      for (const row of events) {
+        const matching = subscriptions.filter((s) => s.site_id === row.site_id && subscribes(s.event_types, row.type));
+        let order: Order | undefined;
+        if (row.entity_type === 'order') {
+          const key = `${row.site_id}/${row.entity_id}`;
+          if (!orders.has(key)) orders.set(key, await orderStore.findOrder(tx, row.site_id, row.entity_id));
+          order = orders.get(key);
+          if (order) mailed = (await this.enqueueOrderMails(tx, row, order)) || mailed;
+        }
+        if (matching.length === 0) continue;
+        const event: DeliveryEvent = {
+          eventId: row.event_id,
+          type: row.type,
+          entityType: row.entity_type,
+          entityId: row.entity_id,
+          siteId: row.site_id,
+          eventTime: new Date(row.created_at).toISOString(),
+          payload: row.payload,
+          ...(order ? { entity: toWireOrder(order, this.deps.publicUrl) } : {}),
+        };
+        for (const s of matching) {
+          deliveries.push({
+            site_id: row.site_id, delivery_id: newId(), subscription_id: s.subscription_id, event_id: row.event_id, event_type: row.type,
+            entity_id: row.entity_id, seq: String(row.seq), event, created_at: now.toISOString(),
+          });
+        }
+      }
+      if (deliveries.length > 0) await insertDeliveries(tx, deliveries);
+      this.insertedSinceAnalyze += deliveries.length;
+      await tx.query(
+        `UPDATE outbox_events SET delivered_at = $2 WHERE (site_id, event_id) IN (SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(site_id text, event_id text))`,
+        [JSON.stringify(events.map((e) => ({ site_id: e.site_id, event_id: e.event_id }))), now],
+      );
+      return events.length;
+    });
+    if (mailed) this.deps.mail.kick();
+    return taken;
+  }
+
+  private async enqueueOrderMails(tx: Queryable, row: OutboxRow, order: Order): Promise<boolean> {
+    if (row.type !== 'order.created' && row.type !== 'order.fulfillment_created') return false;
+    const [site] = await tx.query<{ name: string }>('SELECT name FROM sites WHERE site_id = $1', [row.site_id]);
+    const owners = row.type === 'order.created'
+      ? await tx.query<{ login_email: string }>(`SELECT login_email FROM members WHERE site_id = $1 AND role = 'OWNER' AND status = 'APPROVED' ORDER BY login_email`, [row.site_id])
+      : [];
+    const mails = orderMails(row.type, { storeName: site?.name ?? 'Bodega', publicUrl: this.deps.publicUrl, order, ownerEmails: owners.map((o) => o.login_email) });
+    for (const mail of mails) await this.deps.mail.enqueue(tx, { siteId: row.site_id, ...mail });
+    return mails.length > 0;
+  }
+
+  // Delivery -------------------------------------------------------------------------------------
+
+  /** Claims due deliveries: only the oldest pending one per subscription and entity, of active subscriptions. */
+  async claim(limit: number): Promise<ClaimedRow[]> {
+    if (limit <= 0) return [];
+    const now = this.deps.now();
+    const params: unknown[] = [now, new Date(now.getTime() + this.leaseMs), limit];
+    const rows = await this.deps.db.query<ClaimedRow & Record<string, unknown>>(
+      `UPDATE webhook_deliveries d SET status = 'SENDING', attempts = d.attempts + 1, next_attempt_at = $2
+       FROM webhook_subscriptions s
+       WHERE s.site_id = d.site_id AND s.subscription_id = d.subscription_id
+         AND (d.site_id, d.delivery_id) IN (
+           SELECT c.site_id, c.delivery_id FROM webhook_deliveries c
+           JOIN webhook_subscriptions cs ON cs.site_id = c.site_id AND cs.subscription_id = c.subscription_id AND cs.status = 'ACTIVE'
+           WHERE c.status IN ('PENDING', 'SENDING') AND c.next_attempt_at <= $1${this.siteFilter('c', params)}
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+               WHERE e.site_id = c.site_id AND e.subscription_id = c.subscription_id AND e.entity_id = c.entity_id
+                 AND e.status IN ('PENDING', 'SENDING') AND e.seq < c.seq)
+           ORDER BY c.seq LIMIT $3 FOR UPDATE OF c SKIP LOCKED)
+       RETURNING d.site_id, d.delivery_id, d.subscription_id, d.event, d.attempts, d.created_at, s.url, s.format, s.secret`,
+      params,
+    );
+    return rows;
+  }
+
+  /** Signs and POSTs one claimed delivery, then records the attempt and the outcome. */
+  async deliver(row: ClaimedRow): Promise<void> {
+    const started = this.deps.now();
+    let result: SendResult;
+    try {
+      const { headers, body } = await this.request(row, started);
+      result = await post(row.url, headers, body, { timeoutMs: this.options.timeoutMs, allowPrivate: this.options.allowPrivate });
+    } catch (error) {
+      result = { status: null, error: error instanceof Error ? error.message : String(error), excerpt: null, durationMs: 0 };
+    }
+    await this.record(row, started, result);
+  }
+
+  private async request(row: ClaimedRow, at: Date): Promise<{ headers: Record<string, string>; body: string }> {
+    const timestamp = Math.floor(at.getTime() / 1000);
+    const messageId = `msg_${row.delivery_id}`;
+    const common = { 'webhook-id': messageId, 'webhook-timestamp': String(timestamp) };
+    if (row.format === 'WIX') {
+      const keys = await this.deps.keys.keysOf(row.site_id);
+      return { headers: { ...common, 'content-type': 'text/plain; charset=utf-8' }, body: await signWixJwt(wixJwtData(row.event), keys.privateKey, at) };
+    }
+    const body = standardBody(row.event);
+    return { headers: { ...common, 'content-type': 'application/json', 'webhook-signature': standardSignature(row.secret, messageId, timestamp, body) }, body };
+  }
+
+  private async record(row: ClaimedRow, started: Date, result: SendResult): Promise<void> {
+    const now = this.deps.now();
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    const failure = ok ? null : result.status !== null ? `HTTP ${result.status}` : result.error ?? 'no response';
+    if (ok) {
+      // Successes are written together at the start of the next round (one statement for many).
+      this.succeeded.push({
+        site_id: row.site_id, delivery_id: row.delivery_id, subscription_id: row.subscription_id, attempt: row.attempts,
+        started_at: started.toISOString(), finished_at: now.toISOString(), duration_ms: result.durationMs, status_code: result.status, excerpt: result.excerpt,
+      });
+      return;
+    }
+    await this.deps.db.transaction(async (tx) => {
+      // A lease that ran out may have been claimed again; the later claim owns the row then.
+      const mine = await tx.query(
+        `SELECT 1 FROM webhook_deliveries WHERE site_id = $1 AND delivery_id = $2 AND status = 'SENDING' AND attempts = $3 FOR UPDATE`,
+        [row.site_id, row.delivery_id, row.attempts],
+      );
+      await tx.query(
+        `INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+        [row.site_id, row.delivery_id, row.attempts, started, result.durationMs, result.status, result.error?.slice(0, 1000) ?? null, result.excerpt],
+      );
+      if (mine.length === 0) return;
+      const retryAt = new Date(now.getTime() + retryDelayMs(row.attempts, this.options));
+      const giveUp = !retryable(result) || retryAt.getTime() > new Date(row.created_at).getTime() + this.options.giveUpAfterMs;
+      await tx.query(
+        `UPDATE webhook_deliveries SET status = $3, next_attempt_at = $4, last_error = $5, finished_at = $6 WHERE site_id = $1 AND delivery_id = $2`,
+        [row.site_id, row.delivery_id, giveUp ? 'FAILED' : 'PENDING', retryAt, failure, giveUp ? now : null],
+      );
+      const [sub] = await tx.query<{ failures_in_row: number }>(
+        'UPDATE webhook_subscriptions SET failures_in_row = failures_in_row + 1 WHERE site_id = $1 AND subscription_id = $2 RETURNING failures_in_row',
+        [row.site_id, row.subscription_id],
+      );
+      const expired = giveUp && retryable(result);
+      if (sub && (sub.failures_in_row >= this.options.pauseAfterFailures || expired)) {
+        const why = expired
+          ? `A delivery kept failing for 24 hours (last: ${failure}); paused at ${now.toISOString()}`
+          : `${sub.failures_in_row} delivery attempts in a row failed (last: ${failure}); paused at ${now.toISOString()}`;
+        await tx.query(
+          `UPDATE webhook_subscriptions SET status = 'PAUSED', paused_reason = $3, updated_at = $4 WHERE site_id = $1 AND subscription_id = $2 AND status = 'ACTIVE'`,
+          [row.site_id, row.subscription_id, why, now],
+        );
+      }
+    });
+  }
+
+  /** Records the successful attempts since the last call: attempts, deliveries and the subscriptions' streaks. */
+  async flush(): Promise<void> {
+    if (this.succeeded.length === 0) return;
+    const batch = this.succeeded;
+    this.succeeded = [];
+    try {
+      await this.deps.db.query(
+        `WITH done AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(site_id text, delivery_id text, subscription_id text, attempt int,
+             started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
+         mine AS (
+           UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
+           WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
+           RETURNING d.site_id, d.subscription_id),
+         attempt AS (
+           INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
+           SELECT site_id, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done ON CONFLICT DO NOTHING RETURNING 1)
+         UPDATE webhook_subscriptions s SET failures_in_row = 0
+         WHERE s.failures_in_row <> 0 AND (s.site_id, s.subscription_id) IN (SELECT site_id, subscription_id FROM mine)`,
+        [JSON.stringify(batch)],
+      );
+    } catch (error) {
+      this.succeeded.push(...batch);
+      throw error;
+    }
+  }
+
+  // Running --------------------------------------------------------------------------------------
+
+  /** One round: fan out, then fill the free in-flight slots; returns how many deliveries it started. */
+  async pump(): Promise<number> {
+    await this.flush();
+    while ((await this.fanOut()) === FAN_OUT_BATCH);
+    await this.analyzeIfGrown();
+    const claimed = await this.claim(this.options.maxInFlight - this.inFlight.size);
+    for (const row of claimed) {
+      const sending: Promise<void> = this.deliver(row)
+        .catch((error: unknown) => this.deps.onError?.(error))
+        .finally(() => {
+          this.inFlight.delete(sending);
+          if (this.running) this.schedule(0);
+        });
+      this.inFlight.add(sending);
+    }
+    return claimed.length;
+  }
+
+  /** Runs rounds until nothing is due, waiting for every delivery started; tests and the CLI drive this. */
+  async runUntilIdle(maxRounds = 1000): Promise<number> {
+    let started = 0;
+    for (let round = 0; round < maxRounds; round++) {
+      const n = await this.pump();
+      await Promise.all(this.inFlight);
+      started += n;
+      if (n === 0) break;
+    }
+    await this.flush();
+    return started;
+  }
+
+  /** One round and the deliveries it started. */
+  async runOnce(): Promise<number> {
+    const n = await this.pump();
+    await Promise.all(this.inFlight);
+    await this.flush();
+    return n;
+  }
+
+  /**
+   * PGlite has no autovacuum: without statistics the claim's plan sorts the whole queue. A big
+   * fan-out refreshes them (PostgreSQL's autovacuum does this on a server).
+   */
+  private async analyzeIfGrown(): Promise<void> {
+    if (this.deps.db.kind !== 'pglite' || this.insertedSinceAnalyze < ANALYZE_AFTER_ROWS) return;
+    this.insertedSinceAnalyze = 0;
+    await this.deps.db.query('ANALYZE webhook_deliveries');
+  }
+
+  /** Deletes fanned-out outbox rows and finished deliveries older than the retention. */
+  async prune(): Promise<{ events: number; deliveries: number }> {
+    const cutoff = new Date(this.deps.now().getTime() - this.options.retentionDays * 24 * 60 * 60_000);
+    const events = await this.deps.db.query('DELETE FROM outbox_events WHERE delivered_at IS NOT NULL AND delivered_at < $1 RETURNING 1', [cutoff]);
+    const deliveries = await this.deps.db.query(`DELETE FROM webhook_deliveries WHERE finished_at IS NOT NULL AND finished_at < $1 RETURNING 1`, [cutoff]);
+    return { events: events.length, deliveries: deliveries.length };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (!this.running) return;
+    if (this.timer && ms > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.ticking = this.ticking.then(() => this.tick());
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.running) return;
+    let started = 0;
+    try {
+      started = await this.pump();
+      if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
+        this.lastPrune = Date.now();
+        await this.prune();
+      }
+    } catch (error) {
+      this.deps.onError?.(error);
+    }
+    const full = this.inFlight.size >= this.options.maxInFlight;
+    // Busy: go again at once; full: a finishing delivery schedules the next round; idle: poll.
+    if (!full) this.schedule(started > 0 ? 0 : this.options.pollMs);
+  }
+
+  /** Stops claiming and waits for deliveries in flight (before the database closes). */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.ticking;
+    await Promise.all(this.inFlight);
+    await this.flush();
+  }
+}
+
+async function insertDeliveries(tx: Queryable, rows: Record<string, unknown>[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO webhook_deliveries (site_id, delivery_id, subscription_id, event_id, event_type, entity_id, seq, event, status, next_attempt_at, created_at)
+     SELECT site_id, delivery_id, subscription_id, event_id, event_type, entity_id, seq::bigint, event, 'PENDING', created_at, created_at
+     FROM jsonb_to_recordset($1::jsonb) AS d(site_id text, delivery_id text, subscription_id text, event_id text, event_type text, entity_id text, seq text, event jsonb, created_at timestamptz)`,
+    [JSON.stringify(rows)],
+  );
+}
