@@ -106,9 +106,11 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await page.getByLabel('Last name').fill('Visitor');
     await page.getByLabel('Street and number').fill('1 Main St');
     await page.getByLabel('City', { exact: true }).fill('New York');
+    await page.getByLabel('State or region (optional)').fill('NY');
     await page.getByLabel('Postal code', { exact: true }).fill('10001');
     await page.getByRole('button', { name: 'Show shipping options' }).click();
     await page.getByRole('group', { name: 'Shipping option' }).getByRole('radio', { name: /Standard/ }).check();
+    await page.locator('.checkout-summary .totals').getByText('Tax').waitFor(); // New York sales tax, from the server
     await page.getByLabel('Card number').fill('4000 0000 0000 0002');
     await page.getByLabel('Expiry (MM/YY)').fill('12/30');
     await page.getByLabel('Security code').fill('123');

@@ -18,7 +18,7 @@ export default function AccountLayout() {
   const member = useCurrentMember();
   const location = useLocation();
   let body;
-  if (!hydrated || (signedIn && member.isPending)) body = <Loading label="Loading your account…" />;
+  if (!hydrated || (signedIn && member.isPending)) body = <Loading label="Loading your account…" page />;
   else if (!signedIn) {
     body = (
       <div className="state">

@@ -25,6 +25,7 @@ const schema = z.object({
   phone: z.string().trim().max(30),
   addressLine: z.string().trim(),
   city: z.string().trim(),
+  region: z.string().trim().max(3, 'Use the 2-letter code, like NY'),
   postalCode: z.string().trim(),
   country: z.string(),
   billingSame: z.boolean(),
@@ -62,7 +63,7 @@ export default function CheckoutPage() {
   const checkoutId = params.get('checkoutId') ?? '';
   const checkout = useCheckout(checkoutId);
   if (!checkoutId) return <div className="container narrow"><h1>Checkout</h1><EmptyState title="No checkout in progress" action={{ to: '/cart', label: 'Go to your cart' }} /></div>;
-  if (checkout.isPending) return <div className="container"><h1>Checkout</h1><Loading label="Loading checkout…" lines={6} /></div>;
+  if (checkout.isPending) return <div className="container"><h1>Checkout</h1><Loading label="Loading checkout…" lines={6} page /></div>;
   if (checkout.isError) {
     return <div className="container narrow"><h1>Checkout</h1><ErrorState error={checkout.error} retry={() => void checkout.refetch()} title="Your checkout didn’t load" /></div>;
   }
@@ -82,7 +83,7 @@ function lineImage(line: Checkout['lineItems'][number]): string | undefined {
 function addressOf(v: Form, billing: boolean): Address {
   return billing
     ? { addressLine: v.billingAddressLine, city: v.billingCity, postalCode: v.billingPostalCode, country: v.billingCountry }
-    : { addressLine: v.addressLine, city: v.city, postalCode: v.postalCode, country: v.country };
+    : { addressLine: v.addressLine, city: v.city, postalCode: v.postalCode, country: v.country, ...(v.region && { subdivision: `${v.country}-${v.region.toUpperCase()}` }) };
 }
 
 function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId: string }) {
@@ -99,7 +100,7 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
     defaultValues: {
       email: checkout.buyerInfo?.email ?? '', delivery: 'ship',
       firstName: destination?.contactDetails?.firstName ?? '', lastName: destination?.contactDetails?.lastName ?? '', phone: destination?.contactDetails?.phone ?? '',
-      addressLine: destination?.address?.addressLine ?? '', city: destination?.address?.city ?? '', postalCode: destination?.address?.postalCode ?? '', country: destination?.address?.country ?? 'US',
+      addressLine: destination?.address?.addressLine ?? '', city: destination?.address?.city ?? '', region: destination?.address?.subdivision?.split('-')[1] ?? '', postalCode: destination?.address?.postalCode ?? '', country: destination?.address?.country ?? 'US',
       billingSame: true, billingAddressLine: '', billingCity: '', billingPostalCode: '', billingCountry: 'US',
       payment: 'card', cardNumber: '', cardExpiry: '', cardCvc: '',
     },
@@ -186,8 +187,11 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
             {delivery === 'ship' ? (
               <>
                 <Field label="Street and number" autoComplete="address-line1" {...register('addressLine')} error={errors.addressLine?.message} />
-                <div className="three">
+                <div className="two">
                   <Field label="City" autoComplete="address-level2" {...register('city')} error={errors.city?.message} />
+                  <Field label="State or region (optional)" autoComplete="address-level1" hint="2-letter code, like NY" {...register('region')} error={errors.region?.message} />
+                </div>
+                <div className="two">
                   <Field label="Postal code" autoComplete="postal-code" {...register('postalCode')} error={errors.postalCode?.message} />
                   <SelectField label="Country" autoComplete="country" {...register('country')}>
                     {COUNTRIES.map(([code, name]) => <option key={code} value={code}>{name}</option>)}

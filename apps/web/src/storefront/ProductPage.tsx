@@ -9,7 +9,7 @@ import { Quantity } from '../ui/Quantity.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { NotFound } from '../shell/NotFound.js';
-import { inStock, plainText, priceOf, productImages, productOptions, productVariants, type Variant } from './product.js';
+import { infoSections, inStock, plainText, priceOf, productImages, productOptions, productVariants, type Variant } from './product.js';
 import { useProduct } from './queries.js';
 
 function matches(variant: Variant, choices: Record<string, string>): boolean {
@@ -20,7 +20,7 @@ export default function ProductPage() {
   const { slug = '' } = useParams();
   const product = useProduct(slug);
   usePageTitle(product.data?.name ?? undefined);
-  if (product.isPending) return <div className="container"><Loading label="Loading product…" lines={5} /></div>;
+  if (product.isPending) return <div className="container"><Loading label="Loading product…" lines={5} page /></div>;
   if (product.isError) return <div className="container"><ErrorState error={product.error} retry={() => void product.refetch()} /></div>;
   if (!product.data) return <NotFound what="product" />;
   return <ProductView key={product.data._id} product={product.data} />;
@@ -53,6 +53,13 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
     if (!variants.length || !product.manageVariants) return true;
     const others = Object.fromEntries(Object.entries(selected).filter(([n]) => n !== optionName));
     return variants.some((v) => v.inStock && v.choices[optionName] === value && matches(v, others));
+  }
+
+  /** Picks a choice; a picture made for it (its alt text names the choice) comes to the front. */
+  function pick(name: string, value: string) {
+    setSelected((s) => ({ ...s, [name]: value }));
+    const match = images.findIndex((img) => img.alt.toLowerCase().includes(value.toLowerCase()));
+    if (match >= 0) setImageIndex(match);
   }
 
   let stockMessage = '';
@@ -103,7 +110,7 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
                     return (
                       <label key={choice.value} className={`choice ${open ? '' : 'choice-off'}`}>
                         <input type="radio" name={option.name} value={choice.value} checked={selected[option.name] === choice.value} disabled={!open}
-                          onChange={() => setSelected((s) => ({ ...s, [option.name]: choice.value }))} />
+                          onChange={() => pick(option.name, choice.value)} />
                         <span>{choice.description}{!open && <span className="visually-hidden"> (unavailable)</span>}</span>
                       </label>
                     );
@@ -122,8 +129,14 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
           </form>
           <dl className="facts">
             {sku && <><dt>SKU</dt><dd>{sku}</dd></>}
-            <dt>Shipping</dt><dd>{product.productType === 'digital' ? 'Digital download, no shipping' : 'Ships in 1–2 business days, or pick it up in store'}</dd>
+            <dt>Shipping</dt><dd>{product.productType === 'digital' ? 'Delivered by e-mail, no shipping' : 'Ships in 1–2 business days, or pick it up in store'}</dd>
           </dl>
+          {infoSections(product).map((section) => (
+            <details key={section.title} className="info">
+              <summary>{section.title}</summary>
+              <p>{section.text}</p>
+            </details>
+          ))}
         </div>
       </div>
     </div>

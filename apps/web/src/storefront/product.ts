@@ -107,3 +107,20 @@ export function inStock(product: Product): boolean {
 export function plainText(html: string | undefined): string {
   return (html ?? '').replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
 }
+
+export interface InfoSection {
+  title: string;
+  text: string;
+}
+
+/** The product's extra sections (care, shipping and returns…), as plain text. */
+export function infoSections(product: Product): InfoSection[] {
+  const sections = (product as { additionalInfoSections?: unknown }).additionalInfoSections;
+  if (!Array.isArray(sections)) return [];
+  return sections.flatMap((section) => {
+    const s = rec(section);
+    const title = str(s.title);
+    const text = plainText(str(s.description));
+    return title && text ? [{ title, text }] : [];
+  });
+}

@@ -3,9 +3,9 @@ import { Link } from 'react-router';
 import { plainError } from '../shop/errors.js';
 
 /** A loading placeholder that keeps the layout still and tells screen readers what happens. */
-export function Loading({ label = 'Loading…', lines = 3 }: { label?: string; lines?: number }) {
+export function Loading({ label = 'Loading…', lines = 3, page = false }: { label?: string; lines?: number; page?: boolean }) {
   return (
-    <div className="loading" role="status" aria-live="polite">
+    <div className={`loading ${page ? 'loading-page' : ''}`} role="status" aria-live="polite">
       <span className="visually-hidden">{label}</span>
       {Array.from({ length: lines }, (_, i) => <div key={i} className="skeleton" aria-hidden="true" />)}
     </div>
