@@ -319,3 +319,17 @@ describe('server rendering under rate limits', () => {
     await t.close();
   });
 });
+
+describe('the origin pages are written for', () => {
+  it('takes PUBLIC_URL’s scheme for a shop domain, and never echoes a Host that is no host name', async () => {
+    const t = await testApp({ db, webDir: newLayout(), publicUrl: 'https://shops.example' });
+    const domain = `tls-${unique()}.localhost`;
+    await t.createSite({ domains: [domain] });
+    const res = await page(t, '/products', domain);
+    expect(res.body).toContain(`<link rel="canonical" href="https://${domain}/products">`);
+    const odd = await page(t, '/products', 'x"><script>alert(1)</script>');
+    expect(odd.body).not.toContain('x"><script>');
+    expect(odd.body).toContain('<link rel="canonical" href="https://shops.example/products">');
+    await t.close();
+  });
+});
