@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)('hosted sign-in page in Chromium', () => {
     const page = await browser.newPage();
     await page.goto(authUrl);
     await page.waitForURL(/\/auth\/sign-in\?/);
-    await expect(page.getByRole('heading', { name: 'Sign in' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor({ state: 'visible', timeout: 15_000 });
 
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill('not-the-password');

@@ -6,7 +6,7 @@ import type {
   ActivityStatus, AddressTag, ChannelType, DiscountType, EmailTag, FactorStatus,
   FactorType, Fieldset, FulfillmentStatus, IdentityPrivacyStatus, IdentityStatus, ItemAvailabilityStatus, ItemType,
   LineItemType, MemberStatus, OrderActivityType, OrderPaymentStatus, OrderStatus, PaymentOptionType, PhoneTag,
-  PrivacyStatus, SortOrder, SubscriptionFrequency, SuggestedFix, TaxCalculation, ViolationSeverity, WeightUnit,
+  PrivacyStatus, SortOrder, SubscriptionFrequency, SuggestedFix, ViolationSeverity, WeightUnit,
 } from './enums.js';
 
 export type * from './enums.js';

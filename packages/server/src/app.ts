@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import cors from '@fastify/cors';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { Db } from './platform/db.js';
+import type { Db, Queryable } from './platform/db.js';
 import type { Config } from './platform/config.js';
 import { ApiError, registerErrorHandling } from './platform/errors.js';
 import { registerCallerCheck } from './platform/caller.js';
@@ -11,11 +11,26 @@ import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/qu
 import { refuseNulCharacters } from './platform/text.js';
 import { SitesService } from './services/sites/service.js';
 import { OAuthService } from './services/oauth/service.js';
-import { oauthRoutes, type GrantHandler } from './services/oauth/routes.js';
+import { oauthRoutes } from './services/oauth/routes.js';
+import type { GrantHandler } from './services/oauth/service.js';
+import { Mailer, defaultMailFrom } from './platform/mail.js';
+import { transactionContext } from './platform/context.js';
+import { RedirectsService } from './services/redirects/service.js';
+import { redirectsRoutes } from './services/redirects/routes.js';
+import { captchaVerifier } from './services/identity/captcha.js';
+import { identityRoutes } from './services/identity/routes.js';
+import { IdentityService } from './services/identity/service.js';
+import { CatalogService } from './services/catalog/service.js';
+import { catalogRoutes } from './services/catalog/routes.js';
+import { catalogV3Routes } from './services/catalog/v3-routes.js';
+import { CartService } from './services/cart/service.js';
+import { cartRoutes } from './services/cart/routes.js';
+import { CheckoutService } from './services/checkout/service.js';
+import { checkoutRoutes } from './services/checkout/routes.js';
+import { OrdersService } from './services/orders/service.js';
+import { ordersRoutes } from './services/orders/routes.js';
 import { DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
-import { registerSignIn, signInServices, type SignInConfig, type SignInServices } from './services/identity/wiring.js';
-import { buildCommerce, commerceRoutes, mergeCartsAtSignIn, type CommerceServices } from './services/commerce.js';
 import { createMembersServices, type MembersServices } from './services/members/service.js';
 import { membersRoutes } from './services/members/routes.js';
 import { WebhooksService } from './services/webhooks/service.js';
@@ -64,15 +79,96 @@ declare module 'fastify' {
 export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}): Services {
-  const sites = new SitesService(db);
+  const sites = new SitesService(db, now);
   const oauth = new OAuthService(db, sites, now);
   const grants = new Map<string, GrantHandler>();
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
   const commerce = buildCommerce(db, sites, now);
-  mergeCartsAtSignIn(commerce, signIn.identity);
+  mergeCartsAtSignIn(commerce, signIn.identity, now);
   const members = createMembersServices(db, oauth, signIn.identity);
   const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
   return { sites, oauth, grants, ...signIn, commerce, members, webhooks };
+}
+
+// ─── cross-service wiring: the only place services meet besides each other's service.ts ───
+
+/**
+ * The settings sign-in reads; all optional so the CLI and tests can build the services without
+ * them. Without `authRateLimitPerMinute` there is no per-IP limit: `loadConfig` always sets one
+ * (30 by default) for a real server, while test apps sign in as often as they like.
+ */
+export type SignInConfig = Partial<Pick<Config, 'publicUrl' | 'smtpUrl' | 'captchaProvider' | 'authRateLimitPerMinute' | 'mailFrom'>>;
+
+export interface SignInServices {
+  mail: Mailer;
+  identity: IdentityService;
+  redirects: RedirectsService;
+}
+
+/**
+ * Builds mail, identity and redirects. Creating the identity service registers the site-owner
+ * initializer and the member access check; the redirects service adds the
+ * `authorization_code` and `authorized_client` grants.
+ */
+export function signInServices(
+  db: Db, now: () => Date,
+  platform: { sites: SitesService; oauth: OAuthService; grants: Map<string, GrantHandler> },
+  config: SignInConfig = {},
+): SignInServices {
+  const publicUrl = config.publicUrl ?? 'http://localhost:3000';
+  const mail = new Mailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom ?? defaultMailFrom(publicUrl), now });
+  const identity = new IdentityService({
+    db, sites: platform.sites, oauth: platform.oauth, mail, now, publicUrl, captcha: captchaVerifier(config.captchaProvider ?? 'none'),
+  });
+  identity.rateLimitPerMinute = config.authRateLimitPerMinute ?? 0;
+  const redirects = new RedirectsService({ db, sites: platform.sites, oauth: platform.oauth, identity, now, publicUrl });
+  redirects.registerGrants(platform.grants);
+  return { mail, identity, redirects };
+}
+
+/** Registers the sign-in routes and starts mail delivery for the life of the app. */
+export async function registerSignIn(app: FastifyInstance, services: SignInServices, config: { publicUrl: string }): Promise<void> {
+  services.identity.setErrorReporter((error, context) => app.log.error({ err: error }, context));
+  services.mail.reportErrorsTo((error) => app.log.warn({ err: error }, 'mail delivery failed'));
+  await app.register(identityRoutes(services.identity, { rateLimitPerMinute: () => services.identity.rateLimitPerMinute }));
+  await app.register(redirectsRoutes(services.redirects, { publicUrl: config.publicUrl }));
+  app.addHook('onReady', async () => services.mail.start());
+  app.addHook('onClose', async () => services.mail.stop());
+}
+
+export interface CommerceServices {
+  catalog: CatalogService;
+  cart: CartService;
+  checkout: CheckoutService;
+  orders: OrdersService;
+}
+
+/** What the identity service offers for "a visitor became a member" (at the code exchange). */
+export interface VisitorHandOffs {
+  onVisitorBecameMember(hook: (tx: Queryable, siteId: string, visitorId: string, memberId: string) => Promise<void>): void;
+}
+
+export function buildCommerce(db: Db, sites: SitesService, now: () => Date): CommerceServices {
+  const catalog = new CatalogService(db, sites, now);
+  const cart = new CartService(sites, catalog);
+  const orders = new OrdersService(sites, catalog, cart);
+  const checkout = new CheckoutService(sites, catalog, cart, orders);
+  return { catalog, cart, checkout, orders };
+}
+
+/** Moves a visitor's cart to the member they became, in the sign-in transaction. */
+export function mergeCartsAtSignIn(commerce: CommerceServices, identity: VisitorHandOffs, now: () => Date): void {
+  identity.onVisitorBecameMember((tx, siteId, visitorId, memberId) => commerce.cart.mergeVisitorCart(transactionContext(tx, siteId, now), visitorId, memberId));
+}
+
+export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
+  return async (app: FastifyInstance) => {
+    await app.register(catalogRoutes(commerce.catalog, publicUrl));
+    await app.register(catalogV3Routes(commerce.catalog, publicUrl));
+    await app.register(cartRoutes(commerce.cart, publicUrl));
+    await app.register(checkoutRoutes(commerce.checkout, commerce.cart, publicUrl));
+    await app.register(ordersRoutes(commerce.orders, publicUrl));
+  };
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -118,7 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return jsonParser(req, body as string, done);
   });
 
-  registerCallerCheck(app, services.oauth.callerResolver(), now);
+  registerCallerCheck(app, services.oauth.callerResolver(), deps.db, now);
   // Before any schema or service sees the input: PostgreSQL cannot store NUL in text or jsonb.
   app.addHook('preValidation', refuseNulCharacters);
 

@@ -44,7 +44,7 @@ describe('site domains in the CLI', { timeout: 120_000 }, () => {
   });
 
   it.each([
-    [['sites', 'update', '--site', 'x'], /sites update needs --allowed-origin or --catalog or --domain/],
+    [['sites', 'update', '--site', 'x'], /sites update needs --allowed-origin, --catalog or --domain/],
     [['sites', 'create', '--name', 'x', '--domain', 'http://shop.example:80/'], /is not a host name/],
   ])('refuses %j with a clear message and exit 1', async (args, message) => {
     const result = await cli(args);

@@ -82,7 +82,7 @@ describe('the bodega CLI', { timeout: 120_000 }, () => {
     [['sites', 'frobnicate'], /Unknown command/],
     [['sites', 'create', '--bogus'], /Unknown option/],
     [['sites', 'update', '--allowed-origin', 'https://a.example'], /needs --site/],
-    [['sites', 'update', '--site', 'x'], /needs --allowed-origin or --catalog/],
+    [['sites', 'update', '--site', 'x'], /needs --allowed-origin, --catalog or --domain/],
     [['sites', 'update', '--site', 'x', '--allowed-origin', 'ftp://a.example'], /must be http or https|No site/],
     [['sites', 'create', '--name', 'x', '--catalog', 'v2'], /--catalog takes v1 or v3/],
   ])('refuses %j with a clear message and exit 1', async (args, message) => {

@@ -80,7 +80,7 @@ function checkUsage({ values, positionals }: Parsed): void {
   if (command === 'backup' && !values.out) throw new UsageError('backup needs --out FILE');
   if (command === 'restore' && !values.from) throw new UsageError('restore needs --from FILE');
   if (command === 'sites update' && !values.site) throw new UsageError('sites update needs --site');
-  if (command === 'sites update' && !values['allowed-origin'] && !values.catalog && !values.domain) throw new UsageError('sites update needs --allowed-origin or --catalog or --domain');
+  if (command === 'sites update' && !values['allowed-origin'] && !values.catalog && !values.domain) throw new UsageError('sites update needs --allowed-origin, --catalog or --domain');
   catalogVersion(values.catalog);
 }
 

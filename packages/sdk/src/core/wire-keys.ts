@@ -51,7 +51,7 @@ export function fromWire<T>(value: unknown, parentKey = ''): T {
 
 /** Request transform: system keys back to wire names, including `sort[].fieldName` values. */
 export function toWire<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((entry) => toWire(entry)) as T;
+  if (Array.isArray(value)) return (value as unknown[]).map((entry) => toWire(entry)) as T;
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, entry] of renameKeys(value, TO_WIRE)) {

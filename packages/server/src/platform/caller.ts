@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
+import type { Db } from './db.js';
+import { siteContext, type SiteContext } from './context.js';
 
 export type CallerKind = 'ANONYMOUS_VISITOR' | 'MEMBER' | 'WIX_USER' | 'APP';
 export type MemberRole = 'MEMBER' | 'CONTRIBUTOR' | 'OWNER';
@@ -15,12 +17,10 @@ export interface Caller {
   sessionId?: string;
 }
 
-/** What every service function takes first. */
-export interface RequestContext {
-  siteId: string;
-  caller: Caller;
-  requestId: string;
-  now(): Date;
+/** What every service function takes first: the site, the caller, the clock and the database handle. */
+export interface RequestContext extends SiteContext {
+  readonly caller: Caller;
+  readonly requestId: string;
 }
 
 /** Supplied by the services that own tokens and API keys; platform knows none of them. */
@@ -71,7 +71,7 @@ async function resolveCaller(req: FastifyRequest, resolver: CallerResolver): Pro
 }
 
 /** One hook decides who is asking and whether the route admits them; handlers never check. */
-export function registerCallerCheck(app: FastifyInstance, resolver: CallerResolver, now: () => Date): void {
+export function registerCallerCheck(app: FastifyInstance, resolver: CallerResolver, db: Db, now: () => Date): void {
   app.decorateRequest('caller', null);
   app.decorateRequest('ctx', null as unknown as RequestContext);
   app.addHook('onRequest', async (req) => {
@@ -87,6 +87,6 @@ export function registerCallerCheck(app: FastifyInstance, resolver: CallerResolv
       caller = await resolveCaller(req, resolver).catch(() => null);
     }
     req.caller = caller;
-    if (caller) req.ctx = { siteId: caller.siteId, caller, requestId: String(req.id), now };
+    if (caller) req.ctx = { ...siteContext(db, caller.siteId, now), caller, requestId: String(req.id) };
   });
 }

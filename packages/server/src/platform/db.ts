@@ -25,6 +25,15 @@ export interface Db extends Queryable {
 
 export class DbLockedError extends Error {}
 
+/** PostgreSQL's unique_violation (23505) from pg or PGlite, optionally of one index or constraint. */
+export function isUniqueViolation(error: unknown, index?: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (e.code !== '23505') return false;
+  if (!index) return true;
+  return e.constraint === index || (typeof e.message === 'string' && e.message.includes(index));
+}
+
 const INT8 = 20;
 const NUMERIC = 1700;
 
@@ -57,9 +66,9 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       if (oid === INT8) return parseInt8;
       if (oid === NUMERIC) return (text: string) => text;
-      return pg.types.getTypeParser(oid, format);
+      return pg.types.getTypeParser(oid, format) as (text: string) => unknown;
     },
-  } as pg.CustomTypesConfig;
+  };
   const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10), types });
   pool.on('error', () => {
     /* an idle client died (server restart); the pool replaces it on next use */

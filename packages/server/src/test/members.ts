@@ -107,7 +107,7 @@ export async function signIn(t: TestApp, site: TestSite, memberId: string, membe
   const grant = await t.app.services.oauth.startSession({ siteId: site.siteId, clientId: site.clientId, role: 'member', subjectId: memberId, memberRole });
   const tokens: Tokens = {
     accessToken: { value: grant.access_token, expiresAt: Math.floor(Date.now() / 1000) + grant.expires_in },
-    refreshToken: { value: grant.refresh_token, role: 'member' as Tokens['refreshToken']['role'] },
+    refreshToken: { value: grant.refresh_token, role: 'member' },
   };
   return { memberId, tokens, client: createClient({ auth: OAuthStrategy({ clientId: site.clientId, tokens }), modules }) };
 }

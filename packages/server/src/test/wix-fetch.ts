@@ -24,7 +24,7 @@ export function redirectWixFetch(localOrigin: string, extraOrigins: string[] = [
     calls.push(`${method} ${url.slice(origin.length).split('?')[0]}`);
     if (input instanceof Request) return realFetch(new Request(local, input), init);
     return realFetch(local, init);
-  }) as typeof fetch;
+  });
   return {
     calls,
     urls,

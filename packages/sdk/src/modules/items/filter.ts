@@ -87,8 +87,8 @@ export class DataFilter<S extends FilterState = FilterState> {
     if (other.collection !== undefined && this.collection !== undefined && other.collection !== this.collection) {
       return wde(`WDE0050: Invalid ${operator} parameter query for [${this.collection}]. ${operator} accepts a query for the same collection only.`);
     }
-    if (other.state.error) return other.state.error;
-    return other.toFilter();
+    const filter = other as DataFilter;
+    return filter.validationError ?? filter.toFilter();
   }
 
   eq(field: string, value: FilterValue): this {

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, OAuthStrategy } from '@wix/sdk';
 import { currentCart } from '@wix/ecom';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
+import { transactionContext } from '../../platform/context.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, memberToken, STORES_APP_ID, type WireProduct } from '../../test/commerce.js';
 import type { StoredCommerceSettings } from './settings.js';
 
-let clock = new Date('2026-03-01T12:00:00Z');
+const clock = new Date('2026-03-01T12:00:00Z');
 let t: TestApp;
 let site: TestSite;
 let wixFetch: ReturnType<typeof redirectWixFetch>;
@@ -210,6 +211,33 @@ describe('current cart over HTTP', () => {
     expect((await call(token, 'GET', '')).json().cart.appliedDiscounts).toEqual([]);
   });
 
+  it('keeps the cart as it was when a coupon sent with new lines is refused', async () => {
+    const s = await t.createSite();
+    const pin = await createProduct(t.app, s, { name: 'Pin', priceData: { price: 2 } });
+    const badge = await createProduct(t.app, s, { name: 'Badge', priceData: { price: 3 } });
+    await coupon(s, { code: 'BIG', moneyOffAmount: 5, minimumSubtotal: 50 });
+    await coupon(s, { code: 'TEN', percentOffRate: 10 });
+    const token = await t.visitorToken(s);
+    // No cart yet: the refused call must not create one.
+    const first = await call(token, 'PATCH', '', { lineItems: [catalogLine(pin.id, 2)], couponCode: 'BIG' });
+    expect(first.statusCode).toBe(400);
+    expect(first.json().details.applicationError).toMatchObject({ code: 'MINIMUM_NOT_MET' });
+    expect((await call(token, 'GET', '')).statusCode).toBe(404);
+    await call(token, 'POST', '/add-to-cart', { lineItems: [catalogLine(pin.id, 1)] });
+    const before = (await call(token, 'GET', '')).json().cart;
+    const refused = await call(token, 'PATCH', '', { lineItems: [catalogLine(pin.id, 4), catalogLine(badge.id, 1)], couponCode: 'BIG' });
+    expect(refused.statusCode).toBe(400);
+    const after = (await call(token, 'GET', '')).json().cart;
+    expect(after.lineItems.map((l: { quantity: number }) => l.quantity)).toEqual([1]);
+    expect(after.updatedDate).toBe(before.updatedDate);
+    expect(after.appliedDiscounts).toEqual([]);
+    // The same call with a usable coupon adds the lines and applies it together.
+    const accepted = await call(token, 'PATCH', '', { lineItems: [catalogLine(badge.id, 1)], couponCode: 'TEN' });
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json().cart.lineItems).toHaveLength(2);
+    expect(accepted.json().cart.appliedDiscounts).toEqual([{ coupon: { id: expect.any(String), code: 'TEN' } }]);
+  });
+
   it('counts coupon uses against the limit', async () => {
     const s = await t.createSite();
     const pin = await createProduct(t.app, s, { name: 'Pin', priceData: { price: 2 } });
@@ -346,7 +374,7 @@ describe('merge at sign-in', () => {
 
   it('gives the member the visitor\'s cart when they have none', async () => {
     const { s, a, b, visitor, visitorId, member } = await setup();
-    await t.db.transaction((tx) => t.app.services.commerce.cart.mergeVisitorCart(tx, s.siteId, visitorId, member.memberId));
+    await t.db.transaction((tx) => t.app.services.commerce.cart.mergeVisitorCart(transactionContext(tx, s.siteId, () => new Date()), visitorId, member.memberId));
     const cart = (await call(member.token, 'GET', '')).json().cart;
     expect(quantities(cart)).toEqual({ [a.id]: 2, [b.id]: 1 });
     expect(cart.buyerInfo).toEqual({ memberId: member.memberId });
@@ -367,7 +395,7 @@ describe('merge at sign-in', () => {
   it('loses no line when the member adds items while the merge runs', async () => {
     const { s, a, b, visitorId, member } = await setup();
     const adds = Array.from({ length: 10 }, () => call(member.token, 'POST', '/add-to-cart', { lineItems: [catalogLine(a.id, 1), catalogLine(b.id, 1)] }));
-    const merge = t.db.transaction((tx) => t.app.services.commerce.cart.mergeVisitorCart(tx, s.siteId, visitorId, member.memberId));
+    const merge = t.db.transaction((tx) => t.app.services.commerce.cart.mergeVisitorCart(transactionContext(tx, s.siteId, () => new Date()), visitorId, member.memberId));
     const results = await Promise.all([...adds, merge]);
     expect(results.slice(0, 10).map((r) => (r as { statusCode: number }).statusCode)).toEqual(Array(10).fill(200));
     const cart = (await call(member.token, 'GET', '')).json().cart;
@@ -376,7 +404,7 @@ describe('merge at sign-in', () => {
 
   it('does nothing for a visitor without a cart', async () => {
     const { s, member } = await setup();
-    await t.db.transaction((tx) => t.app.services.commerce.cart.mergeVisitorCart(tx, s.siteId, 'no-such-visitor', member.memberId));
+    await t.db.transaction((tx) => t.app.services.commerce.cart.mergeVisitorCart(transactionContext(tx, s.siteId, () => new Date()), 'no-such-visitor', member.memberId));
     expect((await call(member.token, 'GET', '')).statusCode).toBe(404);
   });
 });

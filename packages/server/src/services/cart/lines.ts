@@ -12,7 +12,7 @@ import {
   type CatalogOptions,
   type MediaItem,
   type Product,
-} from '../catalog/products.js';
+} from '../catalog/service.js';
 import type { Address, CouponDefinition, DiscountValue, ItemType, MerchantDiscount, PricingInput, PricingLine, StockInfo } from './pricing.js';
 import type { CommerceSettings } from './settings.js';
 

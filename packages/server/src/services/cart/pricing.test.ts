@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, MoneyError, parseAmount } from './money.js';
+import { formatAmount, MoneyError, parseAmount } from '../../platform/money.js';
 import {
   type CouponDefinition,
   type PricedCart,

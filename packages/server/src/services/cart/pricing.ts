@@ -13,7 +13,7 @@ import {
   normalizeCurrency,
   parseDecimal,
   percentOf,
-} from './money.js';
+} from '../../platform/money.js';
 
 export type ItemType = 'PHYSICAL' | 'DIGITAL' | 'GIFT_CARD' | 'SERVICE' | 'CUSTOM_AMOUNT_ITEM';
 export type AvailabilityStatus = 'AVAILABLE' | 'NOT_FOUND' | 'NOT_AVAILABLE' | 'PARTIALLY_AVAILABLE';
@@ -481,9 +481,10 @@ function couponDescription(
       return `Coupon "${code}" has reached its usage limit.`;
     case 'NOT_APPLICABLE_TO_ITEMS':
       return `Coupon "${code}" doesn't apply to the items in your cart.`;
-    case 'MINIMUM_NOT_MET':
+    case 'MINIMUM_NOT_MET': {
       const minimum = formattedAmount(definition?.minimumSubtotal ?? 0n, currency);
       return `Coupon "${code}" needs a subtotal of at least ${minimum}.`;
+    }
   }
 }
 

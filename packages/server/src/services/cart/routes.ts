@@ -1,11 +1,11 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
-import { formatDecimal, MoneyError, parseAmount, parseDecimal, toWireMoney } from './money.js';
-import type { Buyer, CartService, Coupon } from './service.js';
-import type { StoredCommerceSettings } from './settings.js';
-import { currentBuyer } from './service.js';
+import { formatDecimal, MoneyError, parseAmount, parseDecimal, toWireMoney } from '../../platform/money.js';
+import type { CartService, Coupon } from './service.js';
+import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, MAX_LINE_QUANTITY, namedBuyer } from './service.js';
 import {
   AddressWithContact,
   CustomLineItemInput,
@@ -19,25 +19,6 @@ import {
   toWireCart,
   toWireEstimate,
 } from './wire.js';
-
-/** Current cart at www/edge.wixapis.com and at a custom host. */
-export const CURRENT_CART_PREFIXES = ['/ecom/v1/carts/current', '/_api/ecom-cart/v1/carts/current'];
-
-/**
- * An API key has no buyer of its own. By default its "current cart" is the key's own cart (like a
- * point-of-sale terminal); a backend acting for a shopper names them in this header.
- */
-export const BUYER_HEADER = 'bodega-buyer';
-
-export function namedBuyer(req: FastifyRequest): Buyer | undefined {
-  if (req.ctx.caller.kind !== 'APP') return undefined;
-  const header = req.headers[BUYER_HEADER];
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  const match = /^(visitor|member):([A-Za-z0-9_-]{1,100})$/.exec(value);
-  if (!match) throw ApiError.validation([{ field: BUYER_HEADER, rule: 'FORMAT', description: 'use visitor:<visitorId> or member:<memberId>' }]);
-  return { kind: match[1] as 'visitor' | 'member', id: match[2] };
-}
 
 const AddBody = Type.Object({
   lineItems: Type.Optional(Type.Array(LineItemInput, { maxItems: 300 })),
@@ -61,7 +42,7 @@ const UpdateBody = Type.Object({
 const RemoveLinesBody = Type.Object({ lineItemIds: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 300 }) });
 
 const QuantitiesBody = Type.Object({
-  lineItems: Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 0, maximum: 100_000 }) }), { minItems: 1, maxItems: 300 }),
+  lineItems: Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), quantity: Type.Integer({ minimum: 0, maximum: MAX_LINE_QUANTITY }) }), { minItems: 1, maxItems: 300 }),
 });
 
 const EstimateBody = Type.Object({
@@ -198,16 +179,17 @@ function toWireCoupon(c: Coupon, currency: string, now: Date) {
 }
 
 export function cartRoutes(cart: CartService, publicUrl: string) {
-  return async (app: FastifyInstance) => {
-    const buyer = (req: FastifyRequest) => currentBuyer(req.ctx, namedBuyer(req));
-    const currency = async (req: FastifyRequest) => (await cart.site(req.ctx.siteId)).settings.currency;
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const buyer = (req: FastifyRequest) => currentBuyer(req.ctx, namedBuyer(req.ctx, req.headers[BUYER_HEADER]));
+    const currency = async (req: FastifyRequest) => (await cart.site(req.ctx)).settings.currency;
 
     for (const prefix of CURRENT_CART_PREFIXES) {
       const config = { callers: ALL_CALLERS };
       app.get(prefix, { config }, async (req) => ({ cart: toWireCart(await cart.getCurrentCart(req.ctx, buyer(req)), publicUrl) }));
 
       app.patch(prefix, { config, schema: { body: UpdateBody } }, async (req) => {
-        const body = req.body as Static<typeof UpdateBody>;
+        const body = req.body;
         const c = await currency(req);
         const info = body.cartInfo;
         const view = await cart.updateCurrentCart(req.ctx, buyer(req), {
@@ -230,7 +212,7 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
       });
 
       app.post(`${prefix}/add-to-cart`, { config, schema: { body: AddBody } }, async (req) => {
-        const body = req.body as Static<typeof AddBody>;
+        const body = req.body;
         if (!body.lineItems?.length && !body.customLineItems?.length) {
           throw ApiError.validation([{ field: 'lineItems', rule: 'MIN_SIZE', description: 'must not be empty', data: { threshold: 1 } }]);
         }
@@ -243,19 +225,19 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
       });
 
       app.post(`${prefix}/remove-line-items`, { config, schema: { body: RemoveLinesBody } }, async (req) => {
-        const view = await cart.removeLineItems(req.ctx, buyer(req), (req.body as Static<typeof RemoveLinesBody>).lineItemIds);
+        const view = await cart.removeLineItems(req.ctx, buyer(req), req.body.lineItemIds);
         return { cart: toWireCart(view, publicUrl) };
       });
 
       app.post(`${prefix}/remove-coupon`, { config }, async (req) => ({ cart: toWireCart(await cart.removeCoupon(req.ctx, buyer(req)), publicUrl) }));
 
       app.post(`${prefix}/update-line-items-quantity`, { config, schema: { body: QuantitiesBody } }, async (req) => {
-        const view = await cart.updateLineItemsQuantity(req.ctx, buyer(req), (req.body as Static<typeof QuantitiesBody>).lineItems);
+        const view = await cart.updateLineItemsQuantity(req.ctx, buyer(req), req.body.lineItems);
         return { cart: toWireCart(view, publicUrl) };
       });
 
       app.post(`${prefix}/estimate-totals`, { config, schema: { body: EstimateBody } }, async (req) => {
-        const body = req.body as Static<typeof EstimateBody>;
+        const body = req.body;
         const view = await cart.estimateTotals(req.ctx, buyer(req), {
           ...(body.shippingAddress && { shippingAddress: body.shippingAddress }),
           ...(body.billingAddress && { billingAddress: body.billingAddress }),
@@ -270,9 +252,9 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
     // Shipping regions and rules, pickup, tax and the inventory trigger (Bodega's own call).
     for (const path of ['/_api/bodega/v1/commerce-settings']) {
       const config = { callers: BACK_OFFICE };
-      app.get(path, { config }, async (req) => ({ settings: await cart.storedSettings(req.ctx.siteId) }));
+      app.get(path, { config }, async (req) => ({ settings: await cart.storedSettings(req.ctx) }));
       app.patch(path, { config, schema: { body: SettingsBody } }, async (req) => ({
-        settings: await cart.updateSettings(req.ctx, (req.body as Static<typeof SettingsBody>).settings as StoredCommerceSettings),
+        settings: await cart.updateSettings(req.ctx, req.body.settings),
       }));
     }
 
@@ -281,11 +263,11 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
       const config = { callers: BACK_OFFICE };
       app.post(prefix, { config, schema: { body: CreateCouponBody } }, async (req) => {
         const c = await currency(req);
-        const coupon = await cart.createCoupon(req.ctx, couponFromWire((req.body as Static<typeof CreateCouponBody>).specification, c));
+        const coupon = await cart.createCoupon(req.ctx, couponFromWire(req.body.specification, c));
         return { id: coupon.id, coupon: toWireCoupon(coupon, c, req.ctx.now()) };
       });
       app.post(`${prefix}/query`, { config, schema: { body: QueryCouponsBody } }, async (req) => {
-        const paging = (req.body as Static<typeof QueryCouponsBody>).query?.paging;
+        const paging = req.body.query?.paging;
         const limit = paging?.limit ?? 50;
         const offset = paging?.offset ?? 0;
         const c = await currency(req);
@@ -294,7 +276,7 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
       });
       app.get(`${prefix}/:id`, { config, schema: { params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }) } }, async (req) => {
         const c = await currency(req);
-        return { coupon: toWireCoupon(await cart.getCoupon(req.ctx, (req.params as { id: string }).id), c, req.ctx.now()) };
+        return { coupon: toWireCoupon(await cart.getCoupon(req.ctx, (req.params).id), c, req.ctx.now()) };
       });
     }
   };

@@ -1,24 +1,22 @@
-import type { Db, Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
+import { isUniqueViolation } from '../../platform/db.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { Site, SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
-import { isStoresAppId, lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/products.js';
+import { isStoresAppId, lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/service.js';
 import { priceCart, type Address, type CouponDefinition, type MerchantDiscount, type PricedCart } from './pricing.js';
-import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, type CatalogReference, type CustomLine, type LineRef, type ResolvedLine } from './lines.js';
+import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, type CustomLine, type LineRef, type ResolvedLine } from './lines.js';
 import { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS, readCommerceSettings, type CommerceSettings, type StoredCommerceSettings } from './settings.js';
 import * as store from './store.js';
+import type { CartView, CatalogLineInput } from './model.js';
 import type { Buyer, Cart, Coupon, NewLine } from './store.js';
 
 export type { Buyer, BuyerKind, Cart, Coupon } from './store.js';
+export type { CartView, CatalogLineInput } from './model.js';
 
-/** A catalog line as a buyer asks for it. */
-export interface CatalogLineInput {
-  catalogReference: CatalogReference;
-  quantity: number;
-}
 
 export interface AddToCartInput {
   lineItems: CatalogLineInput[];
@@ -44,13 +42,6 @@ export interface EstimateInput {
   calculateShipping?: boolean;
 }
 
-/** A cart with its lines resolved against the catalog and priced (without shipping or tax). */
-export interface CartView {
-  cart: Cart;
-  lines: ResolvedLine[];
-  priced: PricedCart;
-  settings: CommerceSettings;
-}
 
 /** Lines and the pricing of anything that holds lines (a cart or a checkout). */
 export interface PricingRequest {
@@ -82,6 +73,24 @@ export function couponDefinition(coupon: Coupon | undefined): CouponDefinition |
   };
 }
 
+/** Current cart at www/edge.wixapis.com and at a custom host. */
+export const CURRENT_CART_PREFIXES = ['/ecom/v1/carts/current', '/_api/ecom-cart/v1/carts/current'];
+
+/**
+ * An API key has no buyer of its own. By default its "current cart" is the key's own cart (like a
+ * point-of-sale terminal); a backend acting for a shopper names them in this header.
+ */
+export const BUYER_HEADER = 'bodega-buyer';
+
+export function namedBuyer(ctx: RequestContext, header: string | string[] | undefined): Buyer | undefined {
+  if (ctx.caller.kind !== 'APP') return undefined;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return undefined;
+  const match = /^(visitor|member):([A-Za-z0-9_-]{1,100})$/.exec(value);
+  if (!match) throw ApiError.validation([{ field: BUYER_HEADER, rule: 'FORMAT', description: 'use visitor:<visitorId> or member:<memberId>' }]);
+  return { kind: match[1] as 'visitor' | 'member', id: match[2] };
+}
+
 /** The cart a caller means by "current": a visitor's or member's own; an API key's own or a named buyer's. */
 export function currentBuyer(ctx: RequestContext, named?: Buyer): Buyer {
   switch (ctx.caller.kind) {
@@ -101,50 +110,45 @@ function cartNotFound(): ApiError {
 
 export class CartService {
   constructor(
-    private readonly db: Db,
     private readonly sites: SitesService,
     private readonly catalog: CatalogService,
-    private readonly now: () => Date,
   ) {}
 
-  async site(siteId: string): Promise<Site> {
-    return this.sites.getActiveSite(siteId);
+  async site(ctx: SiteContext): Promise<Site> {
+    return this.sites.activeSite(ctx);
   }
 
   /** The site's commerce settings as stored (decimal strings), over the defaults. */
-  async storedSettings(siteId: string): Promise<StoredCommerceSettings> {
-    const site = await this.site(siteId);
+  async storedSettings(ctx: SiteContext): Promise<StoredCommerceSettings> {
+    const site = await this.site(ctx);
     return { ...DEFAULT_COMMERCE_SETTINGS, ...((site.settings.commerce as StoredCommerceSettings | undefined) ?? {}) };
   }
 
   /** Replaces the given top-level commerce settings after checking all of them. */
   async updateSettings(ctx: RequestContext, patch: StoredCommerceSettings): Promise<StoredCommerceSettings> {
-    const site = await this.site(ctx.siteId);
+    const site = await this.site(ctx);
     const next = { ...((site.settings.commerce as StoredCommerceSettings | undefined) ?? {}), ...patch };
     const violations: FieldViolation[] = [];
     readCommerceSettings(next, site.settings.currency, violations);
     if (violations.length) throw ApiError.validation(violations);
-    await this.sites.updateSettings(ctx.siteId, { commerce: next });
-    return this.storedSettings(ctx.siteId);
+    await this.sites.updateSettings(ctx.siteId, { commerce: next }, ctx.db);
+    return this.storedSettings(ctx);
   }
 
   // Reading and pricing -------------------------------------------------------------------------
 
   /** Resolves lines against the catalog and prices them; one catalog read and, with a coupon, one coupon read. */
   async price(
+    ctx: SiteContext,
     request: PricingRequest,
-    options: { site?: Site; products?: ReadonlyMap<string, Product>; db?: Queryable } = {},
+    options: { products?: ReadonlyMap<string, Product> } = {},
   ): Promise<{ lines: ResolvedLine[]; priced: PricedCart; settings: CommerceSettings; coupon?: Coupon }> {
-    // Inside a transaction the caller passes the site it read before: the embedded database runs
-    // one statement at a time, so a read outside the transaction would wait for it forever.
-    const db = options.db ?? this.db;
-    const site = options.site ?? (await this.site(request.siteId));
+    const site = await this.site(ctx);
     const settings = commerceSettingsOf(site);
-    const products = options.products;
     const catalogIds = request.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []));
-    const found = products ?? (await this.catalog.productsByIds(request.siteId, catalogIds, db));
+    const found = options.products ?? (await this.catalog.productsByIds(ctx, catalogIds));
     const lines = resolveLines(request.lines, found);
-    const coupon = request.couponCode ? await store.findCouponByCode(db, request.siteId, request.couponCode) : undefined;
+    const coupon = request.couponCode ? await store.findCouponByCode(ctx, request.couponCode) : undefined;
     const priced = priceCart(pricingInput(lines, {
       currency: request.currency,
       now: request.now,
@@ -162,7 +166,7 @@ export class CartService {
   }
 
   private async view(ctx: RequestContext, cart: Cart, products?: ReadonlyMap<string, Product>): Promise<CartView> {
-    const { lines, priced, settings } = await this.price({
+    const { lines, priced, settings } = await this.price(ctx, {
       siteId: ctx.siteId,
       currency: cart.currency,
       now: ctx.now(),
@@ -175,22 +179,22 @@ export class CartService {
     return { cart, lines, priced, settings };
   }
 
-  async findCart(siteId: string, buyer: Buyer): Promise<Cart | undefined> {
-    return store.findCart(this.db, siteId, buyer);
+  async findCart(ctx: SiteContext, buyer: Buyer): Promise<Cart | undefined> {
+    return store.findCart(ctx, buyer);
   }
 
   async getCurrentCart(ctx: RequestContext, buyer: Buyer): Promise<CartView> {
-    const cart = await store.findCart(this.db, ctx.siteId, buyer);
+    const cart = await store.findCart(ctx, buyer);
     if (!cart) throw cartNotFound();
     return this.view(ctx, cart);
   }
 
   async estimateTotals(ctx: RequestContext, buyer: Buyer, input: EstimateInput): Promise<CartView> {
-    const cart = await store.findCart(this.db, ctx.siteId, buyer);
+    const cart = await store.findCart(ctx, buyer);
     if (!cart) throw cartNotFound();
     const shipping = addressRegion(input.shippingAddress ?? (cart.contactInfo?.address as Record<string, unknown> | undefined));
     const billing = addressRegion(input.billingAddress);
-    const { lines, priced, settings } = await this.price({
+    const { lines, priced, settings } = await this.price(ctx, {
       siteId: ctx.siteId,
       currency: cart.currency,
       now: ctx.now(),
@@ -250,55 +254,70 @@ export class CartService {
   }
 
   async addToCurrentCart(ctx: RequestContext, buyer: Buyer, input: AddToCartInput): Promise<CartView> {
+    const { result, products } = await this.addLines(ctx, buyer, input);
+    // Products of lines already in the cart that this call did not ask for.
+    const missing = result.lines.flatMap((l) => (l.catalogReference && !products.has(l.catalogReference.catalogItemId) ? [l.catalogReference.catalogItemId] : []));
+    const all = missing.length ? new Map([...products, ...(await this.catalog.productsByIds(ctx, missing))]) : products;
+    return this.view(ctx, result.cart, all);
+  }
+
+  /** Checks and adds lines to the buyer's cart (created when missing), through the context's handle. */
+  private async addLines(ctx: RequestContext, buyer: Buyer, input: AddToCartInput): Promise<{ result: store.AddResult; products: Map<string, Product> }> {
     if (input.customLineItems.length && ctx.caller.kind !== 'APP') throw ApiError.forbidden('Custom line items are added with an API key');
-    const site = await this.site(ctx.siteId);
-    const products = await this.catalog.productsByIds(ctx.siteId, input.lineItems.map((l) => l.catalogReference.catalogItemId));
+    const site = await this.site(ctx);
+    const products = await this.catalog.productsByIds(ctx, input.lineItems.map((l) => l.catalogReference.catalogItemId));
     const lines = this.prepareLines(input, products);
-    let result: Awaited<ReturnType<typeof store.addLines>>;
     try {
-      result = await store.addLines(this.db, ctx.siteId, {
+      const result = await store.addLines(ctx, {
         id: newId(),
         buyer,
         currency: site.settings.currency,
         businessLocationId: input.businessLocationId ?? null,
       }, lines, { id: newId(), payload: { buyer } }, ctx.now());
+      return { result, products };
     } catch (error) {
       if (error instanceof store.LineQuantityExceeded) throw quantityTooHigh();
       throw error;
     }
-    // Products of lines already in the cart that this call did not ask for.
-    const missing = result.lines.flatMap((l) => (l.catalogReference && !products.has(l.catalogReference.catalogItemId) ? [l.catalogReference.catalogItemId] : []));
-    const all = missing.length ? new Map([...products, ...(await this.catalog.productsByIds(ctx.siteId, missing))]) : products;
-    return this.view(ctx, result.cart, all);
   }
 
   // Changing the cart -------------------------------------------------------------------------
 
-  /** Locks the buyer's cart, changes it, and answers it as committed. */
-  private async change(ctx: RequestContext, buyer: Buyer, fn: (tx: Queryable, cart: Cart) => Promise<void>): Promise<CartView> {
-    const cartId = await this.db.transaction(async (tx) => {
-      const cart = await store.lockCart(tx, ctx.siteId, buyer);
+  /**
+   * Locks the buyer's cart, changes it, and answers it as committed; `before` runs first in the
+   * same transaction, so a change that fails undoes it too.
+   */
+  private async change(
+    ctx: RequestContext,
+    buyer: Buyer,
+    fn: (tx: RequestContext, cart: Cart) => Promise<void>,
+    before?: (tx: RequestContext) => Promise<void>,
+  ): Promise<CartView> {
+    const cartId = await withTransaction(ctx, async (tx) => {
+      if (before) await before(tx);
+      const cart = await store.lockCart(tx, buyer);
       if (!cart) throw cartNotFound();
       await fn(tx, cart);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'cart.updated', entityType: 'cart', entityId: cart.id, payload: { cartId: cart.id, buyer } });
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'cart.updated', entityType: 'cart', entityId: cart.id, payload: { cartId: cart.id, buyer } });
       return cart.id;
     });
-    const cart = await store.findCartById(this.db, ctx.siteId, cartId);
+    const cart = await store.findCartById(ctx, cartId);
     if (!cart) throw cartNotFound();
     return this.view(ctx, cart);
   }
 
+  /** New lines and the other changes commit together: a refused coupon leaves the cart as it was. */
   async updateCurrentCart(ctx: RequestContext, buyer: Buyer, input: UpdateCartInput): Promise<CartView> {
     if (input.merchantDiscounts !== undefined && ctx.caller.kind !== 'APP') {
       throw ApiError.forbidden('Merchant discounts are set with an API key');
     }
-    if (input.add && (input.add.lineItems.length || input.add.customLineItems.length)) await this.addToCurrentCart(ctx, buyer, input.add);
+    const add = input.add;
+    const adding = add && (add.lineItems.length || add.customLineItems.length) ? add : undefined;
     const now = ctx.now();
-    const site = await this.site(ctx.siteId);
     return this.change(ctx, buyer, async (tx, cart) => {
-      const fields: Parameters<typeof store.updateCartFields>[3] = {};
+      const fields: Parameters<typeof store.updateCartFields>[2] = {};
       if (input.couponCode !== undefined) {
-        if (input.couponCode) await this.checkCoupon(ctx, tx, site, cart, input.couponCode);
+        if (input.couponCode) await this.checkCoupon(tx, cart, input.couponCode);
         fields.couponCode = input.couponCode || null;
       }
       if (input.merchantDiscounts !== undefined) {
@@ -313,13 +332,15 @@ export class CartService {
       if (input.contactInfo !== undefined) fields.contactInfo = input.contactInfo;
       if (input.selectedShippingOption !== undefined) fields.selectedShippingOption = input.selectedShippingOption;
       if (input.businessLocationId !== undefined) fields.businessLocationId = input.businessLocationId;
-      await store.updateCartFields(tx, ctx.siteId, cart.id, fields, now);
-    });
+      await store.updateCartFields(tx, cart.id, fields, now);
+    }, adding && (async (tx) => {
+      await this.addLines(tx, buyer, adding);
+    }));
   }
 
   /** A code the cart cannot use is refused now, with the reason pricing gives. */
-  private async checkCoupon(ctx: RequestContext, tx: Queryable, site: Site, cart: Cart, code: string): Promise<void> {
-    const { priced } = await this.price({
+  private async checkCoupon(ctx: SiteContext, cart: Cart, code: string): Promise<void> {
+    const { priced } = await this.price(ctx, {
       siteId: ctx.siteId,
       currency: cart.currency,
       now: ctx.now(),
@@ -328,20 +349,20 @@ export class CartService {
       merchantDiscounts: cart.merchantDiscounts,
       calculateShipping: false,
       calculateTax: false,
-    }, { site, db: tx });
+    });
     throwIfCouponRejected(priced);
   }
 
   async removeCoupon(ctx: RequestContext, buyer: Buyer): Promise<CartView> {
-    return this.change(ctx, buyer, (tx, cart) => store.updateCartFields(tx, ctx.siteId, cart.id, { couponCode: null }, ctx.now()));
+    return this.change(ctx, buyer, (tx, cart) => store.updateCartFields(tx, cart.id, { couponCode: null }, ctx.now()));
   }
 
   async removeLineItems(ctx: RequestContext, buyer: Buyer, lineItemIds: string[]): Promise<CartView> {
     return this.change(ctx, buyer, async (tx, cart) => {
       const unknown = lineItemIds.filter((id) => !cart.lines.some((l) => l.id === id));
       if (unknown.length) throw new ApiError(400, 'LINE_ITEM_NOT_FOUND', `Not in the cart: ${unknown.join(', ')}`, { lineItemIds: unknown });
-      await store.removeLines(tx, ctx.siteId, cart.id, lineItemIds);
-      await store.updateCartFields(tx, ctx.siteId, cart.id, {}, ctx.now());
+      await store.removeLines(tx, cart.id, lineItemIds);
+      await store.updateCartFields(tx, cart.id, {}, ctx.now());
     });
   }
 
@@ -351,33 +372,34 @@ export class CartService {
       if (unknown.length) throw new ApiError(400, 'LINE_ITEM_NOT_FOUND', `Not in the cart: ${unknown.join(', ')}`, { lineItemIds: unknown });
       const zero = changes.filter((c) => c.quantity === 0).map((c) => c.id);
       const set = changes.filter((c) => c.quantity > 0);
-      if (zero.length) await store.removeLines(tx, ctx.siteId, cart.id, zero);
-      if (set.length) await store.setLineQuantities(tx, ctx.siteId, cart.id, set);
-      await store.updateCartFields(tx, ctx.siteId, cart.id, {}, ctx.now());
+      if (zero.length) await store.removeLines(tx, cart.id, zero);
+      if (set.length) await store.setLineQuantities(tx, cart.id, set);
+      await store.updateCartFields(tx, cart.id, {}, ctx.now());
     });
   }
 
   async deleteCurrentCart(ctx: RequestContext, buyer: Buyer): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const cart = await store.lockCart(tx, ctx.siteId, buyer);
+    await withTransaction(ctx, async (tx) => {
+      const cart = await store.lockCart(tx, buyer);
       if (!cart) throw cartNotFound();
-      await store.deleteCart(tx, ctx.siteId, cart.id);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'cart.deleted', entityType: 'cart', entityId: cart.id, payload: { cartId: cart.id, buyer } });
+      await store.deleteCart(tx, cart.id);
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'cart.deleted', entityType: 'cart', entityId: cart.id, payload: { cartId: cart.id, buyer } });
     });
   }
 
   // For checkout ------------------------------------------------------------------------------
 
-  async markCheckout(tx: Queryable, siteId: string, cartId: string, checkoutId: string, at: Date): Promise<void> {
-    await store.updateCartFields(tx, siteId, cartId, { checkoutId }, at);
+  async markCheckout(ctx: SiteContext, cartId: string, checkoutId: string): Promise<void> {
+    await store.updateCartFields(ctx, cartId, { checkoutId }, ctx.now());
   }
 
   /** After an order: the cart it came from is done (only if it still points at that checkout). */
-  async completeCart(tx: Queryable, siteId: string, cartId: string, checkoutId: string): Promise<void> {
-    const cart = await store.findCartById(tx, siteId, cartId);
+  async completeCart(ctx: SiteContext, cartId: string, checkoutId: string): Promise<void> {
+    const cart = await store.findCartById(ctx, cartId);
     if (!cart || cart.checkoutId !== checkoutId) return;
-    await store.deleteCart(tx, siteId, cartId);
-    await recordEvent(tx, { siteId, type: 'cart.deleted', entityType: 'cart', entityId: cartId, payload: { cartId, buyer: cart.buyer, checkoutId } });
+    await store.deleteCart(ctx, cartId);
+    const siteId = ctx.siteId;
+    await recordEvent(ctx.db, { siteId, type: 'cart.deleted', entityType: 'cart', entityId: cartId, payload: { cartId, buyer: cart.buyer, checkoutId } });
   }
 
   // Sign-in -----------------------------------------------------------------------------------
@@ -386,20 +408,26 @@ export class CartService {
    * A visitor signed in: their cart becomes (or joins) the member's, in the caller's transaction.
    * Lines of the same item add up (capped at the maximum quantity); the member's coupon wins.
    */
-  async mergeVisitorCart(tx: Queryable, siteId: string, visitorId: string, memberId: string): Promise<void> {
-    const at = this.now();
+  async mergeVisitorCart(ctx: SiteContext, visitorId: string, memberId: string): Promise<void> {
+    await withTransaction(ctx, (tx) => this.mergeInTransaction(tx, visitorId, memberId));
+  }
+
+  private async mergeInTransaction(ctx: SiteContext, visitorId: string, memberId: string): Promise<void> {
+    const { siteId } = ctx;
+    const tx = ctx.db;
+    const at = ctx.now();
     // Lock order: the visitor's cart, then the member's (created if missing, which also locks it),
     // so a member adding items meanwhile waits instead of racing the move.
-    const visitor = await store.lockCart(tx, siteId, { kind: 'visitor', id: visitorId });
+    const visitor = await store.lockCart(ctx, { kind: 'visitor', id: visitorId });
     if (!visitor) return;
     const memberBuyer: Buyer = { kind: 'member', id: memberId };
-    const member = await store.ensureCart(tx, siteId, { id: newId(), buyer: memberBuyer, currency: visitor.currency }, at);
-    await store.moveLines(tx, siteId, visitor.id, member.id, MAX_LINE_QUANTITY);
-    await store.updateCartFields(tx, siteId, member.id, {
+    const member = await store.ensureCart(ctx, { id: newId(), buyer: memberBuyer, currency: visitor.currency }, at);
+    await store.moveLines(ctx, visitor.id, member.id, MAX_LINE_QUANTITY);
+    await store.updateCartFields(ctx, member.id, {
       ...(!member.couponCode && visitor.couponCode ? { couponCode: visitor.couponCode } : {}),
       ...(!member.contactInfo && visitor.contactInfo ? { contactInfo: visitor.contactInfo } : {}),
     }, at);
-    await store.deleteCart(tx, siteId, visitor.id);
+    await store.deleteCart(ctx, visitor.id);
     await recordEvent(tx, { siteId, type: 'cart.deleted', entityType: 'cart', entityId: visitor.id, payload: { cartId: visitor.id, mergedIntoCartId: member.id } });
     await recordEvent(tx, {
       siteId, type: member.inserted ? 'cart.created' : 'cart.updated', entityType: 'cart', entityId: member.id,
@@ -411,36 +439,35 @@ export class CartService {
 
   async createCoupon(ctx: RequestContext, input: Omit<Coupon, 'id' | 'timesUsed' | 'createdDate'>): Promise<Coupon> {
     const coupon: Coupon = { ...input, id: newId(), timesUsed: 0, createdDate: ctx.now() };
-    await this.db.transaction(async (tx) => {
+    await withTransaction(ctx, async (tx) => {
       try {
-        await store.insertCoupon(tx, ctx.siteId, coupon);
+        await store.insertCoupon(tx, coupon);
       } catch (error) {
-        const e = error as { code?: string };
-        if (e?.code === '23505') throw new ApiError(409, 'COUPON_CODE_ALREADY_EXISTS', `A coupon with the code "${input.code}" exists`, { code: input.code });
+        if (isUniqueViolation(error)) throw new ApiError(409, 'COUPON_CODE_ALREADY_EXISTS', `A coupon with the code "${input.code}" exists`, { code: input.code });
         throw error;
       }
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'coupon.created', entityType: 'coupon', entityId: coupon.id, payload: { couponId: coupon.id, code: coupon.code } });
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'coupon.created', entityType: 'coupon', entityId: coupon.id, payload: { couponId: coupon.id, code: coupon.code } });
     });
     return coupon;
   }
 
   async getCoupon(ctx: RequestContext, couponId: string): Promise<Coupon> {
-    const coupon = await store.findCoupon(this.db, ctx.siteId, couponId);
+    const coupon = await store.findCoupon(ctx, couponId);
     if (!coupon) throw ApiError.notFound('COUPON_NOT_FOUND', `Coupon ${couponId} was not found`, { couponId });
     return coupon;
   }
 
   async listCoupons(ctx: RequestContext, limit: number, offset: number): Promise<{ coupons: Coupon[]; total: number }> {
-    return store.listCoupons(this.db, ctx.siteId, limit, offset);
+    return store.listCoupons(ctx, limit, offset);
   }
 
   /** Counts a coupon's use for an order; false when its limit was reached meanwhile. */
-  async useCoupon(tx: Queryable, siteId: string, couponId: string): Promise<boolean> {
-    return store.useCoupon(tx, siteId, couponId);
+  async useCoupon(ctx: SiteContext, couponId: string): Promise<boolean> {
+    return store.useCoupon(ctx, couponId);
   }
 
-  async releaseCoupon(tx: Queryable, siteId: string, couponId: string): Promise<void> {
-    await store.releaseCoupon(tx, siteId, couponId);
+  async releaseCoupon(ctx: SiteContext, couponId: string): Promise<void> {
+    await store.releaseCoupon(ctx, couponId);
   }
 }
 
@@ -454,3 +481,12 @@ export function throwIfCouponRejected(priced: PricedCart): void {
     throw new ApiError(400, priced.coupon.reason, priced.coupon.description, { couponCode: priced.coupon.code, reason: priced.coupon.reason });
   }
 }
+
+// What other services use of this one's modules: they import service.ts only.
+export { MAX_LINE_QUANTITY, addressRegion, lineFromJson, lineToJson, readDiscounts, storeDiscounts } from './lines.js';
+export type { CatalogReference, DescriptionLine, LineRef, ResolvedLine, StoredLine } from './lines.js';
+export type { ItemType, MerchantDiscount, PricedCart, ShippingOptionResult, TaxStatus } from './pricing.js';
+export { SHIPPING_CARRIER_ID, toWirePricing } from './pricing-wire.js';
+export { commerceSettingsOf } from './settings.js';
+export type { CommerceSettings } from './settings.js';
+export { Address, AddressWithContact, CustomLineItemInput, LineItemInput, MerchantDiscountInput, SelectedShippingOption, fromWireCustomLines, fromWireLineItems, fromWireMerchantDiscounts, toWireLineItem, wireBuyer, wireItemType, zeroSummary } from './wire.js';

@@ -1,7 +1,7 @@
 // A site's commerce settings (shipping regions and rules, pickup, tax, inventory trigger), kept
 // under `settings.commerce` of the site as decimal strings, read into pricing.ts's types.
 import type { FieldViolation } from '../../platform/errors.js';
-import { MoneyError, parseAmount, parseDecimal } from './money.js';
+import { MoneyError, parseAmount, parseDecimal } from '../../platform/money.js';
 import type { PickupOption, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxSettings } from './pricing.js';
 
 export type InventoryUpdateTrigger = 'ON_ORDER_PLACED' | 'ON_ORDER_PAID';

@@ -1,5 +1,5 @@
 // SQL for carts, their line items and coupons; nothing else.
-import type { Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
 import { customLineFromJson, customLineToJson, type CatalogReference, type CustomLine, type LineRef, type StoredCustomLine } from './lines.js';
 import type { DiscountValue, MerchantDiscount } from './pricing.js';
 import { readDiscounts, storeDiscounts } from './lines.js';
@@ -95,7 +95,8 @@ function toCart(row: CartRow, lines: LineRef[]): Cart {
 
 const LINE_COLUMNS = 'l.line_item_id, l.catalog_reference, l.quantity, l.custom';
 
-async function linesOf(db: Queryable, siteId: string, cartId: string): Promise<LineRef[]> {
+async function linesOf(ctx: SiteContext, cartId: string): Promise<LineRef[]> {
+  const { db, siteId } = ctx;
   const rows = await db.query<LineRow>(`SELECT ${LINE_COLUMNS} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = $2 ORDER BY l.position`, [siteId, cartId]);
   return rows.map(toLine);
 }
@@ -105,22 +106,24 @@ async function linesOf(db: Queryable, siteId: string, cartId: string): Promise<L
  * commerce_read_cart (migration 0301), whose statements PostgreSQL keeps planned; a locking read
  * takes the cart row FOR UPDATE, then its lines.
  */
-export async function findCart(db: Queryable, siteId: string, buyer: Buyer, forUpdate = false): Promise<Cart | undefined> {
+export async function findCart(ctx: SiteContext, buyer: Buyer, forUpdate = false): Promise<Cart | undefined> {
+  const { db, siteId } = ctx;
   if (forUpdate) {
     const rows = await db.query<CartRow>(
       `SELECT ${CART_COLUMNS} FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3 FOR UPDATE`,
       [siteId, buyer.kind, buyer.id],
     );
-    return rows[0] && toCart(rows[0], await linesOf(db, siteId, rows[0].cart_id));
+    return rows[0] && toCart(rows[0], await linesOf(ctx, rows[0].cart_id));
   }
   const rows = await db.query<{ result: { cart: CartRow; lines: LineRow[] } | null }>('SELECT commerce_read_cart($1, $2, $3) AS result', [siteId, buyer.kind, buyer.id]);
   const result = rows[0]?.result;
   return result ? toCart(result.cart, result.lines.map(toLine)) : undefined;
 }
 
-export async function findCartById(db: Queryable, siteId: string, cartId: string): Promise<Cart | undefined> {
+export async function findCartById(ctx: SiteContext, cartId: string): Promise<Cart | undefined> {
+  const { db, siteId } = ctx;
   const rows = await db.query<CartRow>(`SELECT ${CART_COLUMNS} FROM carts c WHERE c.site_id = $1 AND c.cart_id = $2`, [siteId, cartId]);
-  return rows[0] && toCart(rows[0], await linesOf(db, siteId, cartId));
+  return rows[0] && toCart(rows[0], await linesOf(ctx, cartId));
 }
 
 export interface NewLine {
@@ -151,13 +154,13 @@ export class LineQuantityExceeded extends Error {}
  * all count), and a line pushed past the maximum fails the CHECK on quantity, undoing everything.
  */
 export async function addLines(
-  db: Queryable,
-  siteId: string,
+  ctx: SiteContext,
   cart: { id: string; buyer: Buyer; currency: string; businessLocationId: string | null },
   lines: readonly NewLine[],
   event: { id: string; payload: Record<string, unknown> },
   at: Date,
 ): Promise<AddResult> {
+  const { db, siteId } = ctx;
   let rows: { result: { cart: CartRow & { inserted: boolean }; existing: LineRow[] | null; added: LineRow[] } }[];
   try {
     rows = await db.query(
@@ -180,17 +183,17 @@ export async function addLines(
 }
 
 /** Locks the buyer's cart row (or nothing): writes that read-modify-write a cart take it first. */
-export async function lockCart(tx: Queryable, siteId: string, buyer: Buyer): Promise<Cart | undefined> {
-  return findCart(tx, siteId, buyer, true);
+export async function lockCart(ctx: SiteContext, buyer: Buyer): Promise<Cart | undefined> {
+  return findCart(ctx, buyer, true);
 }
 
 export async function updateCartFields(
-  tx: Queryable,
-  siteId: string,
+  ctx: SiteContext,
   cartId: string,
   fields: Partial<Pick<Cart, 'couponCode' | 'merchantDiscounts' | 'buyerNote' | 'contactInfo' | 'selectedShippingOption' | 'businessLocationId' | 'checkoutId'>>,
   at: Date,
 ): Promise<void> {
+  const { db: tx, siteId } = ctx;
   const sets: string[] = ['updated_at = $3'];
   const params: unknown[] = [siteId, cartId, at];
   const set = (column: string, value: unknown, cast = '') => {
@@ -207,11 +210,13 @@ export async function updateCartFields(
   await tx.query(`UPDATE carts SET ${sets.join(', ')} WHERE site_id = $1 AND cart_id = $2`, params);
 }
 
-export async function removeLines(tx: Queryable, siteId: string, cartId: string, lineIds: readonly string[]): Promise<void> {
+export async function removeLines(ctx: SiteContext, cartId: string, lineIds: readonly string[]): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query('DELETE FROM cart_line_items WHERE site_id = $1 AND cart_id = $2 AND line_item_id = ANY($3::text[])', [siteId, cartId, lineIds]);
 }
 
-export async function setLineQuantities(tx: Queryable, siteId: string, cartId: string, changes: readonly { id: string; quantity: number }[]): Promise<void> {
+export async function setLineQuantities(ctx: SiteContext, cartId: string, changes: readonly { id: string; quantity: number }[]): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query(
     `UPDATE cart_line_items l SET quantity = c.quantity
      FROM jsonb_to_recordset($3::jsonb) AS c(id text, quantity int)
@@ -220,7 +225,8 @@ export async function setLineQuantities(tx: Queryable, siteId: string, cartId: s
   );
 }
 
-export async function deleteCart(tx: Queryable, siteId: string, cartId: string): Promise<boolean> {
+export async function deleteCart(ctx: SiteContext, cartId: string): Promise<boolean> {
+  const { db: tx, siteId } = ctx;
   await tx.query('DELETE FROM cart_line_items WHERE site_id = $1 AND cart_id = $2', [siteId, cartId]);
   const rows = await tx.query('DELETE FROM carts WHERE site_id = $1 AND cart_id = $2 RETURNING cart_id', [siteId, cartId]);
   return rows.length === 1;
@@ -228,11 +234,11 @@ export async function deleteCart(tx: Queryable, siteId: string, cartId: string):
 
 /** The buyer's cart, created when missing; either way its row is locked until the transaction ends. */
 export async function ensureCart(
-  tx: Queryable,
-  siteId: string,
+  ctx: SiteContext,
   cart: { id: string; buyer: Buyer; currency: string },
   at: Date,
 ): Promise<{ id: string; inserted: boolean; couponCode: string | null; contactInfo: Record<string, unknown> | null }> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<{ cart_id: string; inserted: boolean; coupon_code: string | null; contact_info: Record<string, unknown> | null }>(
     `INSERT INTO carts (site_id, cart_id, buyer_kind, buyer_id, currency, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $6)
@@ -245,7 +251,8 @@ export async function ensureCart(
 }
 
 /** Moves every line of one cart into another; the same item adds up, capped at the maximum. */
-export async function moveLines(tx: Queryable, siteId: string, fromCartId: string, toCartId: string, maxQuantity: number): Promise<void> {
+export async function moveLines(ctx: SiteContext, fromCartId: string, toCartId: string, maxQuantity: number): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query(
     `INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
      SELECT site_id, $3, line_item_id, line_key, catalog_reference, quantity, custom, created_at
@@ -314,7 +321,8 @@ export function codeKey(code: string): string {
   return code.trim().toUpperCase();
 }
 
-export async function insertCoupon(tx: Queryable, siteId: string, c: Coupon): Promise<void> {
+export async function insertCoupon(ctx: SiteContext, c: Coupon): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query(
     `INSERT INTO coupons (site_id, coupon_id, code, code_key, name, discount_type, percent, amount_minor, minimum_subtotal_minor,
        valid_from, valid_until, usage_limit, product_ids, active, created_at)
@@ -325,17 +333,20 @@ export async function insertCoupon(tx: Queryable, siteId: string, c: Coupon): Pr
   );
 }
 
-export async function findCouponByCode(db: Queryable, siteId: string, code: string): Promise<Coupon | undefined> {
+export async function findCouponByCode(ctx: SiteContext, code: string): Promise<Coupon | undefined> {
+  const { db, siteId } = ctx;
   const rows = await db.query<CouponRow>(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE site_id = $1 AND code_key = $2`, [siteId, codeKey(code)]);
   return rows[0] && toCoupon(rows[0]);
 }
 
-export async function findCoupon(db: Queryable, siteId: string, couponId: string): Promise<Coupon | undefined> {
+export async function findCoupon(ctx: SiteContext, couponId: string): Promise<Coupon | undefined> {
+  const { db, siteId } = ctx;
   const rows = await db.query<CouponRow>(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE site_id = $1 AND coupon_id = $2`, [siteId, couponId]);
   return rows[0] && toCoupon(rows[0]);
 }
 
-export async function listCoupons(db: Queryable, siteId: string, limit: number, offset: number): Promise<{ coupons: Coupon[]; total: number }> {
+export async function listCoupons(ctx: SiteContext, limit: number, offset: number): Promise<{ coupons: Coupon[]; total: number }> {
+  const { db, siteId } = ctx;
   const rows = await db.query<CouponRow & { total: number | string }>(
     `SELECT ${COUPON_COLUMNS}, count(*) OVER () AS total FROM coupons WHERE site_id = $1 ORDER BY created_at DESC, coupon_id LIMIT $2 OFFSET $3`,
     [siteId, limit, offset],
@@ -344,7 +355,8 @@ export async function listCoupons(db: Queryable, siteId: string, limit: number, 
 }
 
 /** Counts one use, unless the limit is reached (a conditional update: two last uses cannot both pass). */
-export async function useCoupon(tx: Queryable, siteId: string, couponId: string): Promise<boolean> {
+export async function useCoupon(ctx: SiteContext, couponId: string): Promise<boolean> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query(
     `UPDATE coupons SET times_used = times_used + 1
      WHERE site_id = $1 AND coupon_id = $2 AND (usage_limit IS NULL OR times_used < usage_limit) RETURNING coupon_id`,
@@ -353,6 +365,7 @@ export async function useCoupon(tx: Queryable, siteId: string, couponId: string)
   return rows.length === 1;
 }
 
-export async function releaseCoupon(tx: Queryable, siteId: string, couponId: string): Promise<void> {
+export async function releaseCoupon(ctx: SiteContext, couponId: string): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query('UPDATE coupons SET times_used = GREATEST(times_used - 1, 0) WHERE site_id = $1 AND coupon_id = $2', [siteId, couponId]);
 }

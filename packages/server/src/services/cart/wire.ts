@@ -2,12 +2,13 @@
 // shapes, and the conversions between them. Money is a decimal string here, minor units inside.
 import { Type, type Static } from 'typebox';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
-import { absoluteUrl } from '../catalog/wire.js';
-import { MoneyError, parseAmount, parseDecimal, formatDecimal, multiply, toWireMoney } from './money.js';
+import { absoluteUrl } from '../catalog/service.js';
+import { MoneyError, parseAmount, parseDecimal, formatDecimal, multiply, toWireMoney } from '../../platform/money.js';
 import type { ItemType, MerchantDiscount } from './pricing.js';
 import { toWirePricing } from './pricing-wire.js';
-import type { CatalogLineInput, CartView } from './service.js';
+import type { CatalogLineInput, CartView } from './model.js';
 import type { CatalogReference, CustomLine, ResolvedLine } from './lines.js';
+import { MAX_LINE_QUANTITY } from './lines.js';
 import type { Buyer } from './store.js';
 
 // Input schemas ---------------------------------------------------------------------------------
@@ -55,7 +56,7 @@ export const CatalogReferenceSchema = Type.Object({
   ])),
 });
 
-const Quantity = Type.Integer({ minimum: 1, maximum: 100_000 });
+const Quantity = Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY });
 
 export const LineItemInput = Type.Object({
   catalogReference: CatalogReferenceSchema,

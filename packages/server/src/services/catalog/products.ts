@@ -1,6 +1,6 @@
 // The catalog's domain: products with options, variants and stock, and the rules that read them.
 // Pure: no I/O, no clock. Amounts are bigint minor units of the site currency.
-import { divideHalfEven, parseAmount, percentOf } from '../cart/money.js';
+import { divideHalfEven, parseAmount, percentOf } from '../../platform/money.js';
 
 /** catalogReference.appId of line items that point at this catalog (the Wix Stores app id). */
 export const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';

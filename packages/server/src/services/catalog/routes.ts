@@ -1,11 +1,15 @@
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
-import { Type, type Static, type TSchema } from 'typebox';
-import { ALL_CALLERS, BACK_OFFICE, type CallerKind, type RequestContext } from '../../platform/caller.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type, type Static } from 'typebox';
+import { ALL_CALLERS, BACK_OFFICE, type RequestContext } from '../../platform/caller.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { DEMO_MEDIA } from './demo.js';
 import { isShopper, type CatalogService, type PageQuery } from './service.js';
 import {
+  DEFAULT_MEDIA_SIZE,
   fromWireProduct,
+  isMediaUrl,
+  MEDIA_URL_RULE,
   fromWireVariant,
   toWireCollection,
   toWireMediaItem,
@@ -13,10 +17,9 @@ import {
   toWireVariant,
   numberFromMinor,
   type WireOptions,
-  type WireProductInput,
 } from './wire.js';
 import { discountedPrice, stockOf, variantPrice, variantSku, variantWeight } from './products.js';
-import { formattedAmount } from '../cart/money.js';
+import { formattedAmount } from '../../platform/money.js';
 
 /** Stores v1 writes at www.wixapis.com and at a custom host. */
 const WRITE_PREFIXES = ['/stores/v1', '/_api/catalog-server/v1'];
@@ -146,6 +149,9 @@ const QueryBody = Type.Object({
   includeVariants: Type.Optional(Type.Boolean()),
   includeHiddenProducts: Type.Optional(Type.Boolean()),
 });
+/** A GET query, decoded from `.r` or dotted keys; readQuery checks its shape. */
+const GetQuery = Type.Object({ query: Type.Optional(Type.Unknown()) });
+
 const InventoryBody = Type.Object({
   inventoryItem: Type.Object({
     productId: Type.Optional(Id),
@@ -158,38 +164,13 @@ const InventoryBody = Type.Object({
   }),
 });
 
-type Handler = (req: FastifyRequest) => Promise<unknown>;
-
-interface Route {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  callers: readonly CallerKind[];
-  body?: TSchema;
-  params?: TSchema;
-  handler: Handler;
-}
-
-function register(app: FastifyInstance, prefixes: readonly string[], routes: Route[]): void {
-  for (const prefix of prefixes) {
-    for (const route of routes) {
-      app.route({
-        method: route.method,
-        url: prefix + route.path,
-        schema: { ...(route.body && { body: route.body }), ...(route.params && { params: route.params }) },
-        config: { callers: route.callers },
-        handler: route.handler as RouteHandlerMethod,
-      });
-    }
-  }
-}
-
 /** A GET query arrives decoded from `.r` or dotted keys; it must still be an object. */
 function readQuery(value: unknown): PageQuery {
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw ApiError.validation([{ field: 'query', rule: 'VALIDATION', description: 'must be an object' }]);
   }
-  return value as PageQuery;
+  return value;
 }
 
 function collectionMedia(input: Static<typeof CollectionInput>['media']) {
@@ -197,156 +178,157 @@ function collectionMedia(input: Static<typeof CollectionInput>['media']) {
   const main = input.mainMedia;
   const url = main?.image?.url ?? main?.url;
   if (!url) return null;
-  if (!/^(https?:\/\/|\/media\/)/.test(url)) {
-    throw ApiError.validation([{ field: 'collection.media.mainMedia.image.url', rule: 'FORMAT', description: 'must be an http(s) URL or a /media/ path' }]);
+  if (!isMediaUrl(url)) {
+    throw ApiError.validation([{ field: 'collection.media.mainMedia.image.url', rule: 'FORMAT', description: MEDIA_URL_RULE }]);
   }
-  return { url, width: main?.image?.width ?? 1000, height: main?.image?.height ?? 1000 };
+  return { url, width: main?.image?.width ?? DEFAULT_MEDIA_SIZE, height: main?.image?.height ?? DEFAULT_MEDIA_SIZE };
 }
 
 export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = async (ctx: RequestContext): Promise<WireOptions> => ({
       currency: await catalog.currency(ctx.siteId),
       publicUrl: publicUrl,
       merchant: !isShopper(ctx),
     });
     const wireProduct = async (ctx: RequestContext, id: string) => ({ product: toWireProduct(await catalog.getProduct(ctx, id), await options(ctx)) });
-    const params = (req: FastifyRequest) => req.params as Static<typeof IdParams>;
 
-    register(app, WRITE_PREFIXES, [
-      {
-        method: 'POST', path: '/products', callers: BACK_OFFICE, body: ProductBody,
+    for (const prefix of WRITE_PREFIXES) {
+      app.route({
+        method: 'POST', url: prefix + '/products', config: { callers: BACK_OFFICE }, schema: { body: ProductBody },
         handler: async (req) => {
           const o = await options(req.ctx);
-          const patch = fromWireProduct((req.body as Static<typeof ProductBody>).product as WireProductInput, o.currency);
+          const patch = fromWireProduct(req.body.product, o.currency);
           return { product: toWireProduct(await catalog.createProduct(req.ctx, patch), o) };
         },
-      },
-      {
-        method: 'PATCH', path: '/products/:id', callers: BACK_OFFICE, body: ProductBody, params: IdParams,
+      });
+      app.route({
+        method: 'PATCH', url: prefix + '/products/:id', config: { callers: BACK_OFFICE }, schema: { body: ProductBody, params: IdParams },
         handler: async (req) => {
           const o = await options(req.ctx);
-          const patch = fromWireProduct((req.body as Static<typeof ProductBody>).product as WireProductInput, o.currency);
-          return { product: toWireProduct(await catalog.updateProduct(req.ctx, params(req).id, patch), o) };
+          const patch = fromWireProduct(req.body.product, o.currency);
+          return { product: toWireProduct(await catalog.updateProduct(req.ctx, req.params.id, patch), o) };
         },
-      },
-      {
-        method: 'DELETE', path: '/products/:id', callers: BACK_OFFICE, params: IdParams,
+      });
+      app.route({
+        method: 'DELETE', url: prefix + '/products/:id', config: { callers: BACK_OFFICE }, schema: { params: IdParams },
         handler: async (req) => {
-          await catalog.deleteProduct(req.ctx, params(req).id);
+          await catalog.deleteProduct(req.ctx, req.params.id);
           return {};
         },
-      },
-      {
-        method: 'PATCH', path: '/products/:id/variants', callers: BACK_OFFICE, body: VariantsBody, params: IdParams,
+      });
+      app.route({
+        method: 'PATCH', url: prefix + '/products/:id/variants', config: { callers: BACK_OFFICE }, schema: { body: VariantsBody, params: IdParams },
         handler: async (req) => {
           const o = await options(req.ctx);
           const violations: FieldViolation[] = [];
-          const patches = (req.body as Static<typeof VariantsBody>).variants.map((v, i) => fromWireVariant(v, o.currency, `variants[${i}]`, violations));
+          const patches = req.body.variants.map((v, i) => fromWireVariant(v, o.currency, `variants[${i}]`, violations));
           if (violations.length) throw ApiError.validation(violations);
-          const product = await catalog.updateVariants(req.ctx, params(req).id, patches);
+          const product = await catalog.updateVariants(req.ctx, req.params.id, patches);
           return { variants: product.variants.map((v) => toWireVariant(product, v, o)) };
         },
-      },
-      {
-        method: 'POST', path: '/products/:id/variants/resetToDefault', callers: BACK_OFFICE, params: IdParams,
+      });
+      app.route({
+        method: 'POST', url: prefix + '/products/:id/variants/resetToDefault', config: { callers: BACK_OFFICE }, schema: { params: IdParams },
         handler: async (req) => {
-          await catalog.resetVariants(req.ctx, params(req).id);
+          await catalog.resetVariants(req.ctx, req.params.id);
           return {};
         },
-      },
-      {
-        method: 'POST', path: '/products/:id/media', callers: BACK_OFFICE, body: MediaBody, params: IdParams,
+      });
+      app.route({
+        method: 'POST', url: prefix + '/products/:id/media', config: { callers: BACK_OFFICE }, schema: { body: MediaBody, params: IdParams },
         handler: async (req) => {
-          const media = (req.body as Static<typeof MediaBody>).media.map((m, i) => {
+          const media = req.body.media.map((m, i) => {
             if (!m.url || !/^(https?:\/\/|\/media\/)/.test(m.url)) {
               throw ApiError.validation([{ field: `media[${i}].url`, rule: 'FORMAT', description: 'media is added by http(s) URL' }]);
             }
             return { url: m.url, width: 1000, height: 1000, title: '' };
           });
-          await catalog.addMedia(req.ctx, params(req).id, media);
+          await catalog.addMedia(req.ctx, req.params.id, media);
           return {};
         },
-      },
-      {
-        method: 'POST', path: '/products/:id/media/delete', callers: BACK_OFFICE, body: MediaIdsBody, params: IdParams,
+      });
+      app.route({
+        method: 'POST', url: prefix + '/products/:id/media/delete', config: { callers: BACK_OFFICE }, schema: { body: MediaIdsBody, params: IdParams },
         handler: async (req) => {
-          await catalog.removeMedia(req.ctx, params(req).id, (req.body as Static<typeof MediaIdsBody>).mediaIds);
+          await catalog.removeMedia(req.ctx, req.params.id, req.body.mediaIds);
           return {};
         },
-      },
+      });
       // Three calls that each empty one field of a product.
-      ...([['DELETE', '/products/:id/options', 'options'], ['POST', '/products/:id/remove-ribbon', 'ribbon'], ['POST', '/products/:id/remove-brand', 'brand']] as const)
-        .map(([method, path, field]): Route => ({
-          method, path, callers: BACK_OFFICE, params: IdParams,
+      for (const [method, path, field] of [['DELETE', '/products/:id/options', 'options'], ['POST', '/products/:id/remove-ribbon', 'ribbon'], ['POST', '/products/:id/remove-brand', 'brand']] as const) {
+        app.route({
+          method, url: prefix + path, config: { callers: BACK_OFFICE }, schema: { params: IdParams },
           handler: async (req) => {
-            await catalog.clearField(req.ctx, params(req).id, field);
+            await catalog.clearField(req.ctx, req.params.id, field);
             return {};
           },
-        })),
-      {
-        method: 'POST', path: '/collections', callers: BACK_OFFICE, body: CollectionBody,
+        });
+      }
+      app.route({
+        method: 'POST', url: prefix + '/collections', config: { callers: BACK_OFFICE }, schema: { body: CollectionBody },
         handler: async (req) => {
-          const input = (req.body as Static<typeof CollectionBody>).collection;
+          const input = req.body.collection;
           const collection = await catalog.createCollection(req.ctx, { ...input, media: collectionMedia(input.media) });
           return { collection: toWireCollection(collection, publicUrl) };
         },
-      },
-      {
-        method: 'PATCH', path: '/collections/:id', callers: BACK_OFFICE, body: CollectionBody, params: IdParams,
+      });
+      app.route({
+        method: 'PATCH', url: prefix + '/collections/:id', config: { callers: BACK_OFFICE }, schema: { body: CollectionBody, params: IdParams },
         handler: async (req) => {
-          const input = (req.body as Static<typeof CollectionBody>).collection;
-          const collection = await catalog.updateCollection(req.ctx, params(req).id, { ...input, media: collectionMedia(input.media) });
+          const input = req.body.collection;
+          const collection = await catalog.updateCollection(req.ctx, req.params.id, { ...input, media: collectionMedia(input.media) });
           return { collection: toWireCollection(collection, publicUrl) };
         },
-      },
-      {
-        method: 'DELETE', path: '/collections/:id', callers: BACK_OFFICE, params: IdParams,
+      });
+      app.route({
+        method: 'DELETE', url: prefix + '/collections/:id', config: { callers: BACK_OFFICE }, schema: { params: IdParams },
         handler: async (req) => {
-          await catalog.deleteCollection(req.ctx, params(req).id);
+          await catalog.deleteCollection(req.ctx, req.params.id);
           return {};
         },
-      },
-      {
-        method: 'POST', path: '/collections/:id/productIds', callers: BACK_OFFICE, body: ProductIdsBody, params: IdParams,
+      });
+      app.route({
+        method: 'POST', url: prefix + '/collections/:id/productIds', config: { callers: BACK_OFFICE }, schema: { body: ProductIdsBody, params: IdParams },
         handler: async (req) => {
-          await catalog.addProductsToCollection(req.ctx, params(req).id, (req.body as Static<typeof ProductIdsBody>).productIds);
+          await catalog.addProductsToCollection(req.ctx, req.params.id, req.body.productIds);
           return {};
         },
-      },
-      {
-        method: 'POST', path: '/collections/:id/productIds/delete', callers: BACK_OFFICE, body: ProductIdsBody, params: IdParams,
+      });
+      app.route({
+        method: 'POST', url: prefix + '/collections/:id/productIds/delete', config: { callers: BACK_OFFICE }, schema: { body: ProductIdsBody, params: IdParams },
         handler: async (req) => {
-          await catalog.removeProductsFromCollection(req.ctx, params(req).id, (req.body as Static<typeof ProductIdsBody>).productIds);
+          await catalog.removeProductsFromCollection(req.ctx, req.params.id, req.body.productIds);
           return {};
         },
-      },
-    ]);
+      });
+    }
 
-    const queryPlatformized: Handler = async (req) => {
-      const source = req.method === 'GET' ? (req.query as { query?: unknown }) : (req.body as Static<typeof QueryBody>);
-      const page = await catalog.queryProducts(req.ctx, readQuery(source.query));
-      const o = await options(req.ctx);
+    // The GET form carries the query decoded from the URL, the POST form in the body.
+    const queryPlatformized = async (ctx: RequestContext, source: { query?: unknown } | undefined) => {
+      const page = await catalog.queryProducts(ctx, readQuery(source?.query));
+      const o = await options(ctx);
       return { products: page.items.map((p) => toWireProduct(p, o)), metadata: { count: page.items.length, offset: page.offset, total: page.total } };
     };
 
-    register(app, READ_PREFIXES, [
-      { method: 'GET', path: '/products/query-platformized', callers: ALL_CALLERS, handler: queryPlatformized },
-      { method: 'POST', path: '/products/query-platformized', callers: ALL_CALLERS, body: QueryBody, handler: queryPlatformized },
-      {
+    for (const prefix of READ_PREFIXES) {
+      app.route({ method: 'GET', url: prefix + '/products/query-platformized', config: { callers: ALL_CALLERS }, schema: { querystring: GetQuery }, handler: async (req) => queryPlatformized(req.ctx, req.query) });
+      app.route({ method: 'POST', url: prefix + '/products/query-platformized', config: { callers: ALL_CALLERS }, schema: { body: QueryBody }, handler: async (req) => queryPlatformized(req.ctx, req.body) });
+      app.route({
         // The older query call: same filter, `metadata.items` and `totalResults`.
-        method: 'POST', path: '/products/query', callers: ALL_CALLERS, body: QueryBody,
+        method: 'POST', url: prefix + '/products/query', config: { callers: ALL_CALLERS }, schema: { body: QueryBody },
         handler: async (req) => {
-          const page = await catalog.queryProducts(req.ctx, readQuery((req.body as Static<typeof QueryBody>).query));
+          const page = await catalog.queryProducts(req.ctx, readQuery(req.body.query));
           const o = await options(req.ctx);
           return { products: page.items.map((p) => toWireProduct(p, o)), metadata: { items: page.items.length, offset: page.offset }, totalResults: page.total };
         },
-      },
-      { method: 'GET', path: '/products/:id', callers: ALL_CALLERS, params: IdParams, handler: async (req) => wireProduct(req.ctx, params(req).id) },
-      {
-        method: 'POST', path: '/products/:id/productOptionsAvailability', callers: ALL_CALLERS, body: AvailabilityBody, params: IdParams,
+      });
+      app.route({ method: 'GET', url: prefix + '/products/:id', config: { callers: ALL_CALLERS }, schema: { params: IdParams }, handler: async (req) => wireProduct(req.ctx, req.params.id) });
+      app.route({
+        method: 'POST', url: prefix + '/products/:id/productOptionsAvailability', config: { callers: ALL_CALLERS }, schema: { body: AvailabilityBody, params: IdParams },
         handler: async (req) => {
-          const result = await catalog.optionsAvailability(req.ctx, params(req).id, (req.body as Static<typeof AvailabilityBody>).options ?? {});
+          const result = await catalog.optionsAvailability(req.ctx, req.params.id, req.body.options ?? {});
           const o = await options(req.ctx);
           const { product, selected } = result;
           let selectedVariant: Record<string, unknown> | undefined;
@@ -378,11 +360,11 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
             availableForPurchase: product.options.length === 0 ? product.variants.some((v) => stockOf(product, v).inStock) : result.availableForPurchase,
           };
         },
-      },
-      {
-        method: 'POST', path: '/products/:id/variants/query', callers: ALL_CALLERS, body: VariantsQueryBody, params: IdParams,
+      });
+      app.route({
+        method: 'POST', url: prefix + '/products/:id/variants/query', config: { callers: ALL_CALLERS }, schema: { body: VariantsQueryBody, params: IdParams },
         handler: async (req) => {
-          const result = await catalog.queryVariants(req.ctx, params(req).id, req.body as Static<typeof VariantsQueryBody>);
+          const result = await catalog.queryVariants(req.ctx, req.params.id, req.body);
           const o = await options(req.ctx);
           return {
             variants: result.variants.map((v) => toWireVariant(result.product, v, o)),
@@ -390,51 +372,50 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
             totalResults: result.total,
           };
         },
-      },
-      {
-        method: 'GET', path: '/collections/slug/:slug', callers: ALL_CALLERS, params: SlugParams,
-        handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { slug: (req.params as Static<typeof SlugParams>).slug }), publicUrl) }),
-      },
-      {
-        method: 'GET', path: '/collections/:id', callers: ALL_CALLERS, params: IdParams,
-        handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { id: params(req).id }), publicUrl) }),
-      },
-      {
-        method: 'POST', path: '/collections/query', callers: ALL_CALLERS, body: QueryBody,
+      });
+      app.route({
+        method: 'GET', url: prefix + '/collections/slug/:slug', config: { callers: ALL_CALLERS }, schema: { params: SlugParams },
+        handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { slug: req.params.slug }), publicUrl) }),
+      });
+      app.route({
+        method: 'GET', url: prefix + '/collections/:id', config: { callers: ALL_CALLERS }, schema: { params: IdParams },
+        handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { id: req.params.id }), publicUrl) }),
+      });
+      app.route({
+        method: 'POST', url: prefix + '/collections/query', config: { callers: ALL_CALLERS }, schema: { body: QueryBody },
         handler: async (req) => {
-          const page = await catalog.queryCollections(req.ctx, readQuery((req.body as Static<typeof QueryBody>).query));
+          const page = await catalog.queryCollections(req.ctx, readQuery(req.body.query));
           return { collections: page.items.map((c) => toWireCollection(c, publicUrl)), metadata: { items: page.items.length, offset: page.offset }, totalResults: page.total };
         },
-      },
-    ]);
+      });
+    }
 
     // @wix/stores `collections` module: /v2/collections… (current generation) and
     // /stores-reader/v2/collections… (the 2024 generation, at www.wixapis.com).
-    const queryCollectionsV2: Handler = async (req) => {
-      const source = req.method === 'GET' ? (req.query as { query?: unknown }) : (req.body as Static<typeof QueryBody>);
-      const page = await catalog.queryCollections(req.ctx, readQuery(source.query));
+    const queryCollectionsV2 = async (ctx: RequestContext, source: { query?: unknown } | undefined) => {
+      const page = await catalog.queryCollections(ctx, readQuery(source?.query));
       return { collections: page.items.map((c) => toWireCollection(c, publicUrl)), metadata: { count: page.items.length, offset: page.offset, total: page.total } };
     };
-    register(app, ['/v2', '/stores-reader/v2'], [
-      { method: 'GET', path: '/collections/query', callers: ALL_CALLERS, handler: queryCollectionsV2 },
-      { method: 'POST', path: '/collections/query', callers: ALL_CALLERS, body: QueryBody, handler: queryCollectionsV2 },
-      {
-        method: 'GET', path: '/collections/slug/:slug', callers: ALL_CALLERS, params: SlugParams,
-        handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { slug: (req.params as Static<typeof SlugParams>).slug }), publicUrl) }),
-      },
-      {
-        method: 'GET', path: '/collections/:id', callers: ALL_CALLERS, params: IdParams,
-        handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { id: params(req).id }), publicUrl) }),
-      },
-    ]);
+    for (const prefix of ['/v2', '/stores-reader/v2']) {
+      app.route({ method: 'GET', url: prefix + '/collections/query', config: { callers: ALL_CALLERS }, schema: { querystring: GetQuery }, handler: async (req) => queryCollectionsV2(req.ctx, req.query) });
+      app.route({ method: 'POST', url: prefix + '/collections/query', config: { callers: ALL_CALLERS }, schema: { body: QueryBody }, handler: async (req) => queryCollectionsV2(req.ctx, req.body) });
+      app.route({
+        method: 'GET', url: prefix + '/collections/slug/:slug', config: { callers: ALL_CALLERS }, schema: { params: SlugParams },
+        handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { slug: req.params.slug }), publicUrl) }),
+      });
+      app.route({
+        method: 'GET', url: prefix + '/collections/:id', config: { callers: ALL_CALLERS }, schema: { params: IdParams },
+        handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { id: req.params.id }), publicUrl) }),
+      });
+    }
 
     // Stores v2 inventory: per-variant stock for managed variants.
-    register(app, ['/stores/v2', '/_api/wix-ecommerce-inventory/v2'], [
-      {
-        method: 'PATCH', path: '/inventoryItems/product/:id', callers: BACK_OFFICE, body: InventoryBody, params: IdParams,
+    for (const prefix of ['/stores/v2', '/_api/wix-ecommerce-inventory/v2']) {
+      app.route({
+        method: 'PATCH', url: prefix + '/inventoryItems/product/:id', config: { callers: BACK_OFFICE }, schema: { body: InventoryBody, params: IdParams },
         handler: async (req) => {
-          const item = (req.body as Static<typeof InventoryBody>).inventoryItem;
-          await catalog.updateInventory(req.ctx, params(req).id, {
+          const item = req.body.inventoryItem;
+          await catalog.updateInventory(req.ctx, req.params.id, {
             ...(item.trackQuantity !== undefined && item.trackQuantity !== null && { trackQuantity: item.trackQuantity }),
             variants: (item.variants ?? []).map((v) => ({
               variantId: v.variantId,
@@ -444,8 +425,8 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
           });
           return {};
         },
-      },
-    ]);
+      });
+    }
 
     // Images of the demo catalog, served by this server so the demo needs no outside host.
     app.get('/media/demo/:file', async (req, reply) => {

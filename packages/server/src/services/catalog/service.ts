@@ -1,10 +1,12 @@
-import type { Db, Queryable } from '../../platform/db.js';
+import { isUniqueViolation, type Db, type Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
+import { inTransaction, type SiteContext } from '../../platform/context.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { CatalogVersion, SitesService } from '../sites/service.js';
-import { formatDecimal, parseAmount, parseDecimal } from '../cart/money.js';
+import { formatDecimal, parseAmount, parseDecimal } from '../../platform/money.js';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
   applyStockChanges,
@@ -18,7 +20,7 @@ import {
   type StockChange,
   type Variant,
 } from './products.js';
-import { compileFilter, FilterError, orderBy, parseSort, readInteger, type FieldMap } from './query-filter.js';
+import { compileFilter, FilterError, orderBy, parseSort, readInteger, type FieldMap } from '../../platform/query-filter.js';
 import * as store from './store.js';
 import type { Collection } from './store.js';
 import { type MediaInput, type ProductPatch, type VariantPatch } from './wire.js';
@@ -152,14 +154,16 @@ export const PRODUCT_CACHE_MS = 1000;
 const PRODUCT_CACHE_SIZE = 10_000;
 
 export class CatalogService {
-  private readonly cache = new Map<string, { product: Product | null; until: number }>();
+  private readonly cache: TtlCache<string, Product | null>;
   /** Bumped by every write, so a read that overlapped a write does not cache what it saw. */
   private generation = 0;
 
   constructor(
     private readonly db: Db,
     private readonly sites: SitesService,
+    now: () => Date,
   ) {
+    this.cache = new TtlCache({ ttlMs: PRODUCT_CACHE_MS, maxSize: PRODUCT_CACHE_SIZE, now });
     sites.onSiteCreated(async (tx, site) => {
       await store.insertCollection(tx, site.siteId, {
         id: ALL_PRODUCTS_COLLECTION_ID,
@@ -231,7 +235,7 @@ export class CatalogService {
     try {
       await store.insertProduct(tx, siteId, product);
     } catch (error) {
-      if (store.isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${slug}" is taken`, { slug });
+      if (isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${slug}" is taken`, { slug });
       throw error;
     }
     await recordEvent(tx, { siteId, type: 'product.created', entityType: 'product', entityId: id, payload: { productId: id, name, slug } });
@@ -279,7 +283,7 @@ export class CatalogService {
       try {
         await store.updateProduct(tx, ctx.siteId, product);
       } catch (error) {
-        if (store.isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${product.slug}" is taken`, { slug: product.slug });
+        if (isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${product.slug}" is taken`, { slug: product.slug });
         throw error;
       }
       await recordEvent(tx, { siteId: ctx.siteId, type: eventType, entityType: 'product', entityId: productId, payload: { productId } });
@@ -463,7 +467,7 @@ export class CatalogService {
       try {
         await store.insertCollection(tx, ctx.siteId, collection);
       } catch (error) {
-        if (store.isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${collection.slug}" is taken`, { slug: collection.slug });
+        if (isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${collection.slug}" is taken`, { slug: collection.slug });
         throw error;
       }
       await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.created', entityType: 'collection', entityId: collection.id, payload: { collectionId: collection.id, name } });
@@ -487,7 +491,7 @@ export class CatalogService {
       try {
         await store.updateCollection(tx, ctx.siteId, updated);
       } catch (error) {
-        if (store.isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${updated.slug}" is taken`, { slug: updated.slug });
+        if (isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${updated.slug}" is taken`, { slug: updated.slug });
         throw error;
       }
       await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
@@ -563,28 +567,27 @@ export class CatalogService {
    * once, another server's show within that time. Inside a transaction (placing an order) they are
    * always read from the database, and stock is checked again under the row lock.
    */
-  async productsByIds(siteId: string, productIds: readonly string[], db?: Queryable): Promise<Map<string, Product>> {
+  async productsByIds(ctx: SiteContext, productIds: readonly string[]): Promise<Map<string, Product>> {
+    const { siteId } = ctx;
     const unique = [...new Set(productIds)];
-    if (db && db !== this.db) return new Map((await store.findProducts(db, siteId, unique)).map((p) => [p.id, p]));
-    const now = Date.now();
+    if (inTransaction(ctx)) return new Map((await store.findProducts(ctx.db, siteId, unique)).map((p) => [p.id, p]));
     const found = new Map<string, Product>();
     const missing: string[] = [];
     for (const id of unique) {
-      const hit = this.cache.get(`${siteId}/${id}`);
-      if (hit && hit.until > now) {
-        if (hit.product) found.set(id, hit.product);
+      const hit = this.cache.lookup(`${siteId}/${id}`);
+      if (hit) {
+        if (hit.value) found.set(id, hit.value);
       } else missing.push(id);
     }
     if (missing.length) {
       const generation = this.generation;
-      const rows = new Map((await store.findProducts(this.db, siteId, missing)).map((p) => [p.id, p]));
+      const rows = new Map((await store.findProducts(ctx.db, siteId, missing)).map((p) => [p.id, p]));
       // A write that ran meanwhile may have dropped what this read saw: only cache when none did.
       const keep = generation === this.generation;
-      if (keep && this.cache.size + missing.length > PRODUCT_CACHE_SIZE) this.cache.clear();
       for (const id of missing) {
         const product = rows.get(id);
         if (product) found.set(id, product);
-        if (keep) this.cache.set(`${siteId}/${id}`, { product: product ?? null, until: now + PRODUCT_CACHE_MS });
+        if (keep) this.cache.set(`${siteId}/${id}`, product ?? null);
       }
     }
     return found;
@@ -600,7 +603,8 @@ export class CatalogService {
    * Sells units inside the caller's transaction: locks the products (in id order), checks every
    * line against what is left, and writes the new stock; nothing changes when one line is short.
    */
-  async sellStock(tx: Queryable, siteId: string, changes: readonly StockChange[], at: Date): Promise<void> {
+  async sellStock(ctx: SiteContext, changes: readonly StockChange[], at: Date): Promise<void> {
+    const { db: tx, siteId } = ctx;
     const locked = await store.lockProducts(tx, siteId, changes.map((c) => c.productId));
     const result = applyStockChanges(new Map(locked.map((p) => [p.id, p])), changes, -1);
     if (!result.ok) {
@@ -619,7 +623,8 @@ export class CatalogService {
   }
 
   /** Returns units to stock (cancel or refund with restock); products gone since are skipped. */
-  async restock(tx: Queryable, siteId: string, changes: readonly StockChange[], at: Date): Promise<void> {
+  async restock(ctx: SiteContext, changes: readonly StockChange[], at: Date): Promise<void> {
+    const { db: tx, siteId } = ctx;
     const locked = await store.lockProducts(tx, siteId, changes.map((c) => c.productId));
     const result = applyStockChanges(new Map(locked.map((p) => [p.id, p])), changes, 1);
     if (!result.ok) return;
@@ -658,3 +663,8 @@ function applyVariantPatches(product: Product, patches: readonly VariantPatch[],
   });
   return variants;
 }
+
+// What other services use of this one's modules: they import service.ts only.
+export { STORES_APP_ID, discountedPrice, isStoresAppId, lineKey, resolveVariant, stockOf, variantPrice, variantSku, variantWeight } from './products.js';
+export type { CatalogOptions, MediaItem, Product, StockChange } from './products.js';
+export { absoluteUrl } from './wire.js';

@@ -320,13 +320,6 @@ export async function existingProductIds(db: Queryable, siteId: string, productI
   return new Set(rows.map((r) => r.product_id));
 }
 
-export function isUniqueViolation(error: unknown, index?: string): boolean {
-  const e = error as { code?: unknown; constraint?: unknown; message?: unknown };
-  if (e?.code !== '23505') return false;
-  if (!index) return true;
-  return e.constraint === index || (typeof e.message === 'string' && e.message.includes(index));
-}
-
 /** The distinct ribbons or brands the site's products carry, with how many products carry each. */
 export async function productLabels(db: Queryable, siteId: string, field: 'ribbon' | 'brand', visibleOnly: boolean): Promise<{ name: string; count: number }[]> {
   const rows = await db.query<{ name: string; count: number | string }>(

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
-import { formatAmount, formattedAmount, MoneyError, parseAmount } from '../cart/money.js';
+import { formatAmount, formattedAmount, MoneyError, parseAmount } from '../../platform/money.js';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
   discountedPrice,
@@ -471,7 +471,8 @@ export function v3ProductFilter(filter: unknown): unknown {
       else out[mapped] = condition;
     }
   }
-  if (and.length) out.$and = [...(Array.isArray(out.$and) ? out.$and : []), ...and];
+  const earlier: unknown[] = Array.isArray(out.$and) ? (out.$and as unknown[]) : [];
+  if (and.length) out.$and = [...earlier, ...and];
   return out;
 }
 

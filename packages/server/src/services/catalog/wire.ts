@@ -1,7 +1,7 @@
 // Catalog ↔ Stores v1 wire. Stores v1 sends prices and weights as JSON numbers, so this is the one
 // place where a number becomes minor units (refusing more decimals than the currency has) and back.
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
-import { formatAmount, formatDecimal, formattedAmount, MoneyError, parseAmount, parseDecimal } from '../cart/money.js';
+import { formatAmount, formatDecimal, formattedAmount, MoneyError, parseAmount, parseDecimal } from '../../platform/money.js';
 import {
   discountedPrice,
   productStock,
@@ -142,19 +142,29 @@ function decimalText(field: string, value: number, violations: FieldViolation[])
   return formatDecimal(parseDecimal(value));
 }
 
+/** Where product and collection pictures may live: an http(s) URL or the server's own /media/ path. */
+export function isMediaUrl(url: string | undefined): url is string {
+  return !!url && /^(https?:\/\/|\/media\/)/.test(url);
+}
+
+export const MEDIA_URL_RULE = 'must be an http(s) URL or a /media/ path';
+
+/** Pictures sent without their size are taken as the wire's default square. */
+export const DEFAULT_MEDIA_SIZE = 1000;
+
 function mediaFromWire(items: WireMediaInput[], field: string, violations: FieldViolation[]): MediaInput[] {
   const media: MediaInput[] = [];
   items.forEach((item, i) => {
     const url = item.image?.url ?? item.url;
-    if (!url || !/^(https?:\/\/|\/media\/)/.test(url)) {
-      violations.push(violation(`${field}[${i}].image.url`, 'FORMAT', 'must be an http(s) URL or a /media/ path'));
+    if (!isMediaUrl(url)) {
+      violations.push(violation(`${field}[${i}].image.url`, 'FORMAT', MEDIA_URL_RULE));
       return;
     }
     const altText = item.image?.altText ?? item.altText ?? undefined;
     media.push({
       url,
-      width: item.image?.width ?? item.width ?? 1000,
-      height: item.image?.height ?? item.height ?? 1000,
+      width: item.image?.width ?? item.width ?? DEFAULT_MEDIA_SIZE,
+      height: item.image?.height ?? item.height ?? DEFAULT_MEDIA_SIZE,
       title: item.title ?? '',
       ...(altText ? { altText } : {}),
     });

@@ -1,9 +1,9 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ALL_CALLERS } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
-import { currentBuyer, type CartService } from '../cart/service.js';
-import { CURRENT_CART_PREFIXES, namedBuyer } from '../cart/routes.js';
+import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, MAX_LINE_QUANTITY, namedBuyer, type CartService } from '../cart/service.js';
 import {
   Address,
   AddressWithContact,
@@ -14,7 +14,7 @@ import {
   LineItemInput,
   MerchantDiscountInput,
   SelectedShippingOption,
-} from '../cart/wire.js';
+} from '../cart/service.js';
 import type { CheckoutPatch, CheckoutService } from './service.js';
 import { toWireCheckout } from './wire.js';
 
@@ -65,7 +65,7 @@ const AddBody = Type.Object({
 });
 const RemoveLinesBody = Type.Object({ lineItemIds: Type.Array(Id, { minItems: 1, maxItems: 300 }) });
 const QuantitiesBody = Type.Object({
-  lineItems: Type.Array(Type.Object({ id: Id, quantity: Type.Integer({ minimum: 0, maximum: 100_000 }) }), { minItems: 1, maxItems: 300 }),
+  lineItems: Type.Array(Type.Object({ id: Id, quantity: Type.Integer({ minimum: 0, maximum: MAX_LINE_QUANTITY }) }), { minItems: 1, maxItems: 300 }),
 });
 const CreateOrderBody = Type.Object({
   savePaymentMethod: Type.Optional(Type.Boolean()),
@@ -98,17 +98,18 @@ function patchFromWire(info: Static<typeof CheckoutInfo> | undefined): CheckoutP
 }
 
 export function checkoutRoutes(checkout: CheckoutService, cart: CartService, publicUrl: string) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const config = { callers: ALL_CALLERS };
-    const id = (req: FastifyRequest) => (req.params as Static<typeof IdParams>).id;
+    const id = (req: { params: Static<typeof IdParams> }) => req.params.id;
     const wire = (view: Parameters<typeof toWireCheckout>[0]) => ({ checkout: toWireCheckout(view, publicUrl) });
-    const currency = async (req: FastifyRequest) => (await cart.site(req.ctx.siteId)).settings.currency;
+    const currency = async (req: FastifyRequest) => (await cart.site(req.ctx)).settings.currency;
     const giftCards = (code: string | null | undefined) => {
       if (code) throw new ApiError(400, 'GIFT_CARDS_NOT_SUPPORTED', 'This store does not take gift cards');
     };
 
     app.post('/ecom/v1/checkouts', { config, schema: { body: CreateBody } }, async (req) => {
-      const body = req.body as Static<typeof CreateBody>;
+      const body = req.body;
       giftCards(body.giftCardCode);
       const c = await currency(req);
       const view = await checkout.createCheckout(req.ctx, {
@@ -117,7 +118,7 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pub
         ...(body.couponCode !== undefined && { couponCode: body.couponCode }),
         ...(body.merchantDiscounts !== undefined && { merchantDiscounts: fromWireMerchantDiscounts(body.merchantDiscounts, c) }),
         add: { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) },
-      }, namedBuyer(req));
+      }, namedBuyer(req.ctx, req.headers[BUYER_HEADER]));
       return wire(view);
     });
 
@@ -131,7 +132,7 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pub
     }
 
     app.patch('/ecom/v1/checkouts/:id', { config, schema: { body: UpdateBody, params: IdParams } }, async (req) => {
-      const body = req.body as Static<typeof UpdateBody>;
+      const body = req.body;
       giftCards(body.giftCardCode);
       const c = await currency(req);
       const add = body.lineItems || body.customLineItems ? { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) } : undefined;
@@ -146,7 +147,7 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pub
     app.post('/ecom/v1/checkouts/:id/remove-coupon', { config, schema: { params: IdParams } }, async (req) => wire(await checkout.removeCoupon(req.ctx, id(req))));
 
     app.post('/ecom/v1/checkouts/:id/add-to-checkout', { config, schema: { body: AddBody, params: IdParams } }, async (req) => {
-      const body = req.body as Static<typeof AddBody>;
+      const body = req.body;
       if (!body.lineItems?.length && !body.customLineItems?.length) {
         throw ApiError.validation([{ field: 'lineItems', rule: 'MIN_SIZE', description: 'must not be empty', data: { threshold: 1 } }]);
       }
@@ -155,24 +156,24 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pub
     });
 
     app.post('/ecom/v1/checkouts/:id/remove-line-items', { config, schema: { body: RemoveLinesBody, params: IdParams } }, async (req) =>
-      wire(await checkout.removeLineItems(req.ctx, id(req), (req.body as Static<typeof RemoveLinesBody>).lineItemIds)));
+      wire(await checkout.removeLineItems(req.ctx, id(req), req.body.lineItemIds)));
 
     app.post('/ecom/v1/checkouts/:id/update-line-items-quantity', { config, schema: { body: QuantitiesBody, params: IdParams } }, async (req) =>
-      wire(await checkout.updateLineItemsQuantity(req.ctx, id(req), (req.body as Static<typeof QuantitiesBody>).lineItems)));
+      wire(await checkout.updateLineItemsQuantity(req.ctx, id(req), req.body.lineItems)));
 
     app.post('/ecom/v1/checkouts/:id/create-order', { config, schema: { body: CreateOrderBody, params: IdParams } }, async (req) =>
       checkout.createOrder(req.ctx, id(req), { kind: 'offline' }));
 
     app.post('/ecom/v1/checkouts/:id/create-order-and-charge', { config, schema: { body: CreateOrderBody, params: IdParams } }, async (req) => {
-      const token = (req.body as Static<typeof CreateOrderBody>).paymentToken;
+      const token = req.body.paymentToken;
       if (!token) throw ApiError.validation([{ field: 'paymentToken', rule: 'REQUIRED_FIELD', description: 'a payment token is required' }]);
       return checkout.createOrder(req.ctx, id(req), { kind: 'charge', token });
     });
 
     for (const prefix of CURRENT_CART_PREFIXES) {
       app.post(`${prefix}/create-checkout`, { config, schema: { body: FromCartBody } }, async (req) => {
-        const body = req.body as Static<typeof FromCartBody>;
-        const checkoutId = await checkout.createFromCurrentCart(req.ctx, currentBuyer(req.ctx, namedBuyer(req)), {
+        const body = req.body;
+        const checkoutId = await checkout.createFromCurrentCart(req.ctx, currentBuyer(req.ctx, namedBuyer(req.ctx, req.headers[BUYER_HEADER])), {
           channelType: body.channelType ?? 'WEB',
           ...(body.shippingAddress && { shippingDestination: { address: body.shippingAddress } }),
           ...(body.billingAddress && { billingInfo: { address: body.billingAddress } }),

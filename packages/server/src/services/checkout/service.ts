@@ -1,14 +1,14 @@
-import type { Db, Queryable } from '../../platform/db.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { Site, SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
-import { quantityTooHigh, throwIfCouponRejected, type AddToCartInput, type Buyer, type CartService } from '../cart/service.js';
-import { addressRegion, MAX_LINE_QUANTITY, type ResolvedLine } from '../cart/lines.js';
-import type { MerchantDiscount, PricedCart } from '../cart/pricing.js';
-import { commerceSettingsOf, type CommerceSettings } from '../cart/settings.js';
+import { currentBuyer, quantityTooHigh, throwIfCouponRejected, type AddToCartInput, type Buyer, type CartService } from '../cart/service.js';
+import { addressRegion, MAX_LINE_QUANTITY, type ResolvedLine } from '../cart/service.js';
+import type { MerchantDiscount, PricedCart } from '../cart/service.js';
+import { commerceSettingsOf, type CommerceSettings } from '../cart/service.js';
 import type { OrdersService, PaymentRequest } from '../orders/service.js';
 import * as store from './store.js';
 import type { Checkout, KeyedLine } from './store.js';
@@ -46,21 +46,8 @@ function checkoutNotFound(checkoutId: string): ApiError {
 }
 
 /** The buyer a new checkout belongs to: the caller, or (for an API key) a named buyer or the key. */
-function checkoutBuyer(ctx: RequestContext, named?: Buyer): Buyer {
-  switch (ctx.caller.kind) {
-    case 'ANONYMOUS_VISITOR':
-      return { kind: 'visitor', id: ctx.caller.subjectId };
-    case 'MEMBER':
-    case 'WIX_USER':
-      return { kind: 'member', id: ctx.caller.subjectId };
-    case 'APP':
-      return named ?? { kind: 'app', id: ctx.caller.subjectId };
-  }
-}
-
 export class CheckoutService {
   constructor(
-    private readonly db: Db,
     private readonly sites: SitesService,
     private readonly catalog: CatalogService,
     private readonly cart: CartService,
@@ -70,14 +57,14 @@ export class CheckoutService {
   /** The buyer who made a checkout uses it; the back office and API keys may use any. */
   private usable(ctx: RequestContext, checkout: Checkout): boolean {
     if (!SHOPPERS.has(ctx.caller.kind)) return true;
-    const buyer = checkoutBuyer(ctx);
+    const buyer = currentBuyer(ctx);
     return checkout.buyer.kind === buyer.kind && checkout.buyer.id === buyer.id;
   }
 
-  private async view(ctx: RequestContext, checkout: Checkout, site: Site): Promise<CheckoutView> {
+  private async view(ctx: RequestContext, checkout: Checkout): Promise<CheckoutView> {
     const shipping = addressRegion(checkout.shippingDestination?.address as Record<string, unknown> | undefined);
     const billing = addressRegion(checkout.billingInfo?.address as Record<string, unknown> | undefined);
-    const { lines, priced, settings } = await this.cart.price({
+    const { lines, priced, settings } = await this.cart.price(ctx, {
       siteId: ctx.siteId,
       currency: checkout.currency,
       now: ctx.now(),
@@ -87,29 +74,27 @@ export class CheckoutService {
       ...(shipping && { shippingAddress: shipping }),
       ...(billing && { billingAddress: billing }),
       selectedShippingOptionCode: checkout.selectedShippingOption?.code ?? null,
-    }, { site });
+    });
     return { checkout, lines, priced, settings };
   }
 
   async getCheckout(ctx: RequestContext, checkoutId: string): Promise<CheckoutView> {
-    const site = await this.sites.getActiveSite(ctx.siteId);
-    const checkout = await store.findCheckout(this.db, ctx.siteId, checkoutId);
+    const checkout = await store.findCheckout(ctx, checkoutId);
     if (!checkout || !this.usable(ctx, checkout)) throw checkoutNotFound(checkoutId);
-    return this.view(ctx, checkout, site);
+    return this.view(ctx, checkout);
   }
 
   async getCheckoutByCart(ctx: RequestContext, cartId: string): Promise<CheckoutView> {
-    const site = await this.sites.getActiveSite(ctx.siteId);
-    const checkout = await store.findCheckoutByCart(this.db, ctx.siteId, cartId);
+    const checkout = await store.findCheckoutByCart(ctx, cartId);
     if (!checkout || !this.usable(ctx, checkout)) throw ApiError.notFound('CHECKOUT_NOT_FOUND', `No checkout for cart ${cartId}`, { cartId });
-    return this.view(ctx, checkout, site);
+    return this.view(ctx, checkout);
   }
 
   /** Validates lines to add (catalog items the buyer may buy; custom items by API key only). */
   private async prepare(ctx: RequestContext, add: AddToCartInput | undefined): Promise<KeyedLine[]> {
     if (!add || (add.lineItems.length === 0 && add.customLineItems.length === 0)) return [];
     if (add.customLineItems.length && ctx.caller.kind !== 'APP') throw ApiError.forbidden('Custom line items are added with an API key');
-    const products = await this.catalog.productsByIds(ctx.siteId, add.lineItems.map((l) => l.catalogReference.catalogItemId));
+    const products = await this.catalog.productsByIds(ctx, add.lineItems.map((l) => l.catalogReference.catalogItemId));
     return this.cart.prepareLines(add, products).map((l) => ({
       id: l.id,
       key: l.key,
@@ -119,9 +104,9 @@ export class CheckoutService {
     }));
   }
 
-  private async checkCoupon(ctx: RequestContext, site: Site, checkout: Checkout, tx: Queryable): Promise<void> {
+  private async checkCoupon(ctx: SiteContext, checkout: Checkout): Promise<void> {
     if (!checkout.couponCode) return;
-    const { priced } = await this.cart.price({
+    const { priced } = await this.cart.price(ctx, {
       siteId: ctx.siteId,
       currency: checkout.currency,
       now: ctx.now(),
@@ -130,7 +115,7 @@ export class CheckoutService {
       merchantDiscounts: checkout.merchantDiscounts,
       calculateShipping: false,
       calculateTax: false,
-    }, { site, db: tx });
+    });
     throwIfCouponRejected(priced);
   }
 
@@ -155,13 +140,13 @@ export class CheckoutService {
   }
 
   async createCheckout(ctx: RequestContext, input: CreateCheckoutInput, named?: Buyer): Promise<CheckoutView> {
-    const site = await this.sites.getActiveSite(ctx.siteId);
+    const site = await this.sites.activeSite(ctx);
     const added = await this.prepare(ctx, input.add);
     const now = ctx.now();
     const blank: Checkout = {
       id: newId(),
       cartId: null,
-      buyer: checkoutBuyer(ctx, named),
+      buyer: currentBuyer(ctx, named),
       channelType: input.channelType,
       currency: site.settings.currency,
       lines: [],
@@ -179,17 +164,17 @@ export class CheckoutService {
       updatedDate: now,
     };
     const checkout = this.apply(ctx, blank, input, added);
-    await this.db.transaction(async (tx) => {
-      await this.checkCoupon(ctx, site, checkout, tx);
-      await store.insertCheckout(tx, ctx.siteId, checkout);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, buyer: checkout.buyer } });
+    await withTransaction(ctx, async (tx) => {
+      await this.checkCoupon(tx, checkout);
+      await store.insertCheckout(tx, checkout);
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, buyer: checkout.buyer } });
     });
-    return this.view(ctx, checkout, site);
+    return this.view(ctx, checkout);
   }
 
   /** A checkout holding the current cart's lines, coupon and merchant discounts; the cart stays until an order is placed. */
   async createFromCurrentCart(ctx: RequestContext, buyer: Buyer, input: Omit<CreateCheckoutInput, 'add' | 'couponCode' | 'merchantDiscounts'>): Promise<string> {
-    const cart = await this.cart.findCart(ctx.siteId, buyer);
+    const cart = await this.cart.findCart(ctx, buyer);
     if (!cart) throw ApiError.notFound('OWNED_CART_NOT_FOUND', 'Cart not found');
     if (cart.lines.length === 0) throw new ApiError(400, 'CART_EMPTY', 'The cart has no line items');
     const now = ctx.now();
@@ -215,12 +200,12 @@ export class CheckoutService {
       updatedDate: now,
     };
     // Lines keep their ids; their keys are recomputed so adding the same item later adds up.
-    const products = await this.catalog.productsByIds(ctx.siteId, cart.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : [])));
+    const products = await this.catalog.productsByIds(ctx, cart.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : [])));
     checkout.lines = cart.lines.map((l) => ({ ...l, key: l.catalogReference ? this.keyOf(l.catalogReference, products) : null }));
-    await this.db.transaction(async (tx) => {
-      await store.insertCheckout(tx, ctx.siteId, checkout);
-      await this.cart.markCheckout(tx, ctx.siteId, cart.id, checkout.id, now);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, cartId: cart.id, buyer } });
+    await withTransaction(ctx, async (tx) => {
+      await store.insertCheckout(tx, checkout);
+      await this.cart.markCheckout(tx, cart.id, checkout.id);
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, cartId: cart.id, buyer } });
     });
     return checkout.id;
   }
@@ -236,18 +221,17 @@ export class CheckoutService {
 
   /** Locks the checkout, changes it, and answers it as committed. */
   private async change(ctx: RequestContext, checkoutId: string, fn: (checkout: Checkout) => Checkout | Promise<Checkout>): Promise<CheckoutView> {
-    const site = await this.sites.getActiveSite(ctx.siteId);
-    const checkout = await this.db.transaction(async (tx) => {
-      const current = await store.findCheckout(tx, ctx.siteId, checkoutId, true);
+    const checkout = await withTransaction(ctx, async (tx) => {
+      const current = await store.findCheckout(tx, checkoutId, true);
       if (!current || !this.usable(ctx, current)) throw checkoutNotFound(checkoutId);
       if (current.completed) throw new ApiError(400, 'CHECKOUT_ALREADY_COMPLETED', `Checkout ${checkoutId} already became order ${current.orderId}`, { orderId: current.orderId });
       const next = await fn(current);
-      if (next.couponCode && next.couponCode !== current.couponCode) await this.checkCoupon(ctx, site, next, tx);
-      await store.updateCheckout(tx, ctx.siteId, next);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.updated', entityType: 'checkout', entityId: checkoutId, payload: { checkoutId } });
+      if (next.couponCode && next.couponCode !== current.couponCode) await this.checkCoupon(tx, next);
+      await store.updateCheckout(tx, next);
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'checkout.updated', entityType: 'checkout', entityId: checkoutId, payload: { checkoutId } });
       return next;
     });
-    return this.view(ctx, checkout, site);
+    return this.view(ctx, checkout);
   }
 
   async updateCheckout(ctx: RequestContext, checkoutId: string, patch: CheckoutPatch): Promise<CheckoutView> {
@@ -282,7 +266,7 @@ export class CheckoutService {
    * second caller waits, then finds the order the first one made and answers it.
    */
   async createOrder(ctx: RequestContext, checkoutId: string, payment: PaymentRequest): Promise<{ orderId: string }> {
-    const site = await this.sites.getActiveSite(ctx.siteId);
+    const site = await this.sites.activeSite(ctx);
     const sold: string[] = [];
     try {
       return await this.placeLocked(ctx, site, checkoutId, payment, sold);
@@ -293,18 +277,18 @@ export class CheckoutService {
   }
 
   private async placeLocked(ctx: RequestContext, site: Site, checkoutId: string, payment: PaymentRequest, sold: string[]): Promise<{ orderId: string }> {
-    return this.db.transaction(async (tx) => {
-      const checkout = await store.findCheckout(tx, ctx.siteId, checkoutId, true);
+    return withTransaction(ctx, async (tx) => {
+      const checkout = await store.findCheckout(tx, checkoutId, true);
       if (!checkout || !this.usable(ctx, checkout)) throw checkoutNotFound(checkoutId);
       sold.push(...checkout.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : [])));
       const now = ctx.now();
       if (checkout.orderId) {
-        if (payment.kind === 'charge') await this.orders.chargeExisting(tx, ctx.siteId, checkout.orderId, payment.token, commerceSettingsOf(site), now);
+        if (payment.kind === 'charge') await this.orders.chargeExisting(tx, checkout.orderId, payment.token, commerceSettingsOf(site), now);
         return { orderId: checkout.orderId };
       }
       const shipping = addressRegion(checkout.shippingDestination?.address as Record<string, unknown> | undefined);
       const billing = addressRegion(checkout.billingInfo?.address as Record<string, unknown> | undefined);
-      const { lines, priced, settings, coupon } = await this.cart.price({
+      const { lines, priced, settings, coupon } = await this.cart.price(tx, {
         siteId: ctx.siteId,
         currency: checkout.currency,
         now,
@@ -314,9 +298,9 @@ export class CheckoutService {
         ...(shipping && { shippingAddress: shipping }),
         ...(billing && { billingAddress: billing }),
         selectedShippingOptionCode: checkout.selectedShippingOption?.code ?? null,
-      }, { site, db: tx });
+      });
       this.checkPlaceable(checkout, priced);
-      const order = await this.orders.placeOrder(tx, ctx.siteId, {
+      const order = await this.orders.placeOrder(tx, {
         checkoutId: checkout.id,
         buyer: checkout.buyer,
         createdBy: ctx.caller.kind === 'APP' ? { kind: 'app', id: ctx.caller.subjectId } : checkout.buyer,
@@ -333,9 +317,9 @@ export class CheckoutService {
         buyerNote: checkout.buyerNote,
         payment,
       }, now);
-      await store.markCompleted(tx, ctx.siteId, checkout.id, order.id, now);
-      if (checkout.cartId) await this.cart.completeCart(tx, ctx.siteId, checkout.cartId, checkout.id);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.completed', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, orderId: order.id, buyer: checkout.buyer } });
+      await store.markCompleted(tx, checkout.id, order.id, now);
+      if (checkout.cartId) await this.cart.completeCart(tx, checkout.cartId, checkout.id);
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'checkout.completed', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, orderId: order.id, buyer: checkout.buyer } });
       return { orderId: order.id };
     });
   }

@@ -1,7 +1,7 @@
 // SQL for checkouts; nothing else.
-import type { Queryable } from '../../platform/db.js';
-import { lineFromJson, lineToJson, readDiscounts, storeDiscounts, type LineRef, type StoredLine } from '../cart/lines.js';
-import type { MerchantDiscount } from '../cart/pricing.js';
+import type { SiteContext } from '../../platform/context.js';
+import { lineFromJson, lineToJson, readDiscounts, storeDiscounts, type LineRef, type StoredLine } from '../cart/service.js';
+import type { MerchantDiscount } from '../cart/service.js';
 import type { Buyer, BuyerKind } from '../cart/service.js';
 
 export type KeyedLine = LineRef & { key: string | null };
@@ -78,7 +78,8 @@ function toCheckout(row: CheckoutRow): Checkout {
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
-export async function insertCheckout(tx: Queryable, siteId: string, c: Checkout): Promise<void> {
+export async function insertCheckout(ctx: SiteContext, c: Checkout): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query(
     `INSERT INTO checkouts (site_id, checkout_id, cart_id, buyer_kind, buyer_id, channel_type, currency, line_items, coupon_code,
        merchant_discounts, buyer_note, email, billing_info, shipping_destination, selected_shipping_option, delivery_time_slot,
@@ -91,7 +92,8 @@ export async function insertCheckout(tx: Queryable, siteId: string, c: Checkout)
 }
 
 /** Writes everything a buyer may change (the caller holds the row lock). */
-export async function updateCheckout(tx: Queryable, siteId: string, c: Checkout): Promise<void> {
+export async function updateCheckout(ctx: SiteContext, c: Checkout): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query(
     `UPDATE checkouts SET line_items = $3::jsonb, coupon_code = $4, merchant_discounts = $5::jsonb, buyer_note = $6, email = $7,
        billing_info = $8::jsonb, shipping_destination = $9::jsonb, selected_shipping_option = $10::jsonb, delivery_time_slot = $11::jsonb,
@@ -102,17 +104,20 @@ export async function updateCheckout(tx: Queryable, siteId: string, c: Checkout)
   );
 }
 
-export async function markCompleted(tx: Queryable, siteId: string, checkoutId: string, orderId: string, at: Date): Promise<void> {
+export async function markCompleted(ctx: SiteContext, checkoutId: string, orderId: string, at: Date): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query('UPDATE checkouts SET completed = true, order_id = $3, updated_at = $4 WHERE site_id = $1 AND checkout_id = $2', [siteId, checkoutId, orderId, at]);
 }
 
 /** The checkout; `forUpdate` locks its row (create-order serialises on it). */
-export async function findCheckout(db: Queryable, siteId: string, checkoutId: string, forUpdate = false): Promise<Checkout | undefined> {
+export async function findCheckout(ctx: SiteContext, checkoutId: string, forUpdate = false): Promise<Checkout | undefined> {
+  const { db, siteId } = ctx;
   const rows = await db.query<CheckoutRow>(`SELECT ${COLUMNS} FROM checkouts WHERE site_id = $1 AND checkout_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [siteId, checkoutId]);
   return rows[0] && toCheckout(rows[0]);
 }
 
-export async function findCheckoutByCart(db: Queryable, siteId: string, cartId: string): Promise<Checkout | undefined> {
+export async function findCheckoutByCart(ctx: SiteContext, cartId: string): Promise<Checkout | undefined> {
+  const { db, siteId } = ctx;
   const rows = await db.query<CheckoutRow>(`SELECT ${COLUMNS} FROM checkouts WHERE site_id = $1 AND cart_id = $2 ORDER BY created_at DESC LIMIT 1`, [siteId, cartId]);
   return rows[0] && toCheckout(rows[0]);
 }

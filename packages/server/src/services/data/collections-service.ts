@@ -2,9 +2,10 @@
  * Data collections and their indexes: the domain rules. Collections change rarely and only from
  * the back office (WIX_USER) or an API key (APP); routes admit no one else.
  */
-import type { Db } from '../../platform/db.js';
+import { isUniqueViolation, type Db } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { recordEvent } from '../../platform/events.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { readCollection, readCollectionId, readField, INDEX_LIMITS, type StoredCollection, type StoredField } from './collections.js';
 import { DataErrors } from './errors.js';
 import { createIndexSql, dropIndexSql, pgIndexName, readIndex, readIndexName, type StoredIndex } from './indexes.js';
@@ -25,20 +26,21 @@ const CACHE_MS = 2000;
 const CACHE_SIZE = 10_000;
 
 export class CollectionsService {
-  private readonly cache = new Map<string, { collection: StoredCollection; until: number }>();
+  private readonly cache: TtlCache<string, StoredCollection>;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, now: () => Date) {
+    this.cache = new TtlCache({ ttlMs: CACHE_MS, maxSize: CACHE_SIZE, now });
+  }
 
   /** The collection an item call names, or WDE0025. */
   async load(ctx: RequestContext, collectionId: unknown): Promise<StoredCollection> {
     const id = typeof collectionId === 'string' ? collectionId : '';
     const key = JSON.stringify([ctx.siteId, id]);
     const hit = this.cache.get(key);
-    if (hit && hit.until > Date.now()) return hit.collection;
+    if (hit) return hit;
     const collection = id === '' ? undefined : await store.findCollection(this.db, ctx.siteId, id);
     if (!collection) throw DataErrors.collectionNotFound(String(collectionId ?? ''));
-    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value ?? '');
-    this.cache.set(key, { collection, until: Date.now() + CACHE_MS });
+    this.cache.set(key, collection);
     return collection;
   }
 
@@ -202,7 +204,3 @@ function collectionEvent(ctx: RequestContext, type: string, collection: StoredCo
   };
 }
 
-/** PostgreSQL's unique_violation, from pg or PGlite. */
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}

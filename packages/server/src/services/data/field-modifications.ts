@@ -70,7 +70,7 @@ export function applyFieldModifications(item: JsonObject, modifications: readonl
   const result = structuredClone(item);
   for (const modification of modifications) apply(result, modification);
   const canonical = canonicaliseDates(result);
-  return isPlainObject(canonical) ? (canonical as JsonObject) : result;
+  return isPlainObject(canonical) ? (canonical) : result;
 }
 
 function apply(item: JsonObject, modification: FieldModification): void {
@@ -121,7 +121,7 @@ function parentOf(item: JsonObject, path: readonly string[], create: boolean): J
   for (const key of path.slice(0, -1)) {
     const next = Object.hasOwn(node, key) ? node[key] : undefined;
     if (isPlainObject(next)) {
-      node = next as JsonObject;
+      node = next;
     } else if (create && (next === undefined || next === null)) {
       const child: JsonObject = {};
       setOwn(node, key, child);
@@ -145,7 +145,7 @@ export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): b
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key] as JsonValue, b[key] as JsonValue));
+    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key], b[key]));
   }
   return false;
 }

@@ -87,7 +87,7 @@ export function stampReplacement(input: ItemInput, stored: { createdDate: JsonVa
 function canonicalObject(data: JsonObject): JsonObject {
   if (!holdsDate(data)) return data;
   const canonical = canonicaliseDates(data);
-  return isPlainObject(canonical) ? (canonical as JsonObject) : data;
+  return isPlainObject(canonical) ? (canonical) : data;
 }
 
 function holdsDate(value: JsonValue): boolean {

@@ -4,9 +4,11 @@
  * apiBaseUrl). Item calls admit every caller and leave the per-collection permission to the
  * service; changing collections and indexes is for the back office and API keys.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypedApp } from '../../platform/typed-routes.js';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
-import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
+import { ALL_CALLERS, BACK_OFFICE, type RequestContext } from '../../platform/caller.js';
 import { toApiError } from '../../platform/errors.js';
 import { toWireCollection } from './collections.js';
 import { dataError, fromDatabaseError } from './errors.js';
@@ -94,13 +96,12 @@ const IndexBody = body({ index: Anything });
 const DropIndexQuery = Type.Object({ dataCollectionId: CollectionId, indexName: Type.String({ minLength: 1, maxLength: 128 }) });
 const ListIndexesQuery = Type.Object({ dataCollectionId: CollectionId, paging: ListPaging });
 
-type Body<T extends TSchema> = Static<T>;
-
 const anyCaller = { config: { callers: ALL_CALLERS } } as const;
 const backOffice = { config: { callers: BACK_OFFICE } } as const;
 
 export function dataRoutes(data: DataService) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.addHook('onReady', async () => {
       void data.jobs.resumeWaiting().catch(() => undefined);
     });
@@ -118,72 +119,71 @@ export function dataRoutes(data: DataService) {
   };
 }
 
-function registerItemRoutes(app: FastifyInstance, data: DataService, p: string): void {
+function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
   app.get(`${p}/v2/items/:dataItemId`, { ...anyCaller, schema: { querystring: GetItemQuery } }, async (req) => {
-    const query = req.query as Body<typeof GetItemQuery>;
+    const query = req.query;
     const { dataItemId } = req.params as { dataItemId: string };
     const item = await data.get(req.ctx, query.dataCollectionId, dataItemId, { fields: query.fields, includeReferences: readIncludes(query.includeReferences) });
     return { dataItem: toWireItem(query.dataCollectionId, item) };
   });
 
   app.post(`${p}/v2/items`, { ...anyCaller, schema: { body: ItemBody } }, async (req) => {
-    const b = req.body as Body<typeof ItemBody>;
+    const b = req.body;
     return { dataItem: toWireItem(b.dataCollectionId, await data.insert(req.ctx, b.dataCollectionId, b.dataItem)) };
   });
 
   app.post(`${p}/v2/items/update`, { ...anyCaller, schema: { body: ItemBody } }, async (req) => {
-    const b = req.body as Body<typeof ItemBody>;
+    const b = req.body;
     return { dataItem: toWireItem(b.dataCollectionId, await data.update(req.ctx, b.dataCollectionId, b.dataItem, conditionOf(b.condition))) };
   });
 
   app.post(`${p}/v2/items/save`, { ...anyCaller, schema: { body: ItemBody } }, async (req) => {
-    const b = req.body as Body<typeof ItemBody>;
+    const b = req.body;
     return { dataItem: toWireItem(b.dataCollectionId, await data.save(req.ctx, b.dataCollectionId, b.dataItem)) };
   });
 
   app.post(`${p}/v2/items/patch`, { ...anyCaller, schema: { body: PatchBody } }, async (req) => {
-    const b = req.body as Body<typeof PatchBody>;
+    const b = req.body;
     return { dataItem: toWireItem(b.dataCollectionId, await data.patch(req.ctx, b.dataCollectionId, b.patch, conditionOf(b.condition))) };
   });
 
   app.post(`${p}/v2/items/remove`, { ...anyCaller, schema: { body: RemoveBody } }, async (req) => {
-    const b = req.body as Body<typeof RemoveBody>;
+    const b = req.body;
     return { dataItem: toWireItem(b.dataCollectionId, await data.remove(req.ctx, b.dataCollectionId, b.dataItemId, conditionOf(b.condition))) };
   });
 
   app.post(`${p}/v2/items/truncate`, { ...anyCaller, schema: { body: body({}) } }, async (req) => {
-    await data.truncate(req.ctx, (req.body as { dataCollectionId: string }).dataCollectionId);
+    await data.truncate(req.ctx, (req.body).dataCollectionId);
     return {};
   });
 
   // The SDK sends a query as GET with `.r` when the URL fits in 2048 characters, else as POST.
-  const query = async (req: FastifyRequest) => {
-    const b = (req.method === 'GET' ? req.query : req.body) as Body<typeof QueryBody>;
-    const page = await data.query(req.ctx, b.dataCollectionId, { query: b.query, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b.includeReferences) });
+  const query = async (ctx: RequestContext, b: Static<typeof QueryBody>) => {
+    const page = await data.query(ctx, b.dataCollectionId, { query: b.query, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b.includeReferences) });
     return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
   };
-  app.get(`${p}/v2/items/query`, { ...anyCaller, schema: { querystring: QueryBody } }, query);
-  app.post(`${p}/v2/items/query`, { ...anyCaller, schema: { body: QueryBody } }, query);
+  app.get(`${p}/v2/items/query`, { ...anyCaller, schema: { querystring: QueryBody } }, async (req) => query(req.ctx, req.query));
+  app.post(`${p}/v2/items/query`, { ...anyCaller, schema: { body: QueryBody } }, async (req) => query(req.ctx, req.body));
 
   app.post(`${p}/v2/items/search`, { ...anyCaller, schema: { body: SearchBody } }, async (req) => {
-    const b = req.body as Body<typeof SearchBody>;
+    const b = req.body;
     const page = await data.search(req.ctx, b.dataCollectionId, { search: b.search, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b.includeReferences) });
     return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
   });
 
   app.post(`${p}/v2/items/count`, { ...anyCaller, schema: { body: CountBody } }, async (req) => {
-    const b = req.body as Body<typeof CountBody>;
+    const b = req.body;
     return { totalCount: await data.count(req.ctx, b.dataCollectionId, b.filter) };
   });
 
   app.post(`${p}/v2/items/query-distinct-values`, { ...anyCaller, schema: { body: DistinctBody } }, async (req) => {
-    const b = req.body as Body<typeof DistinctBody>;
+    const b = req.body;
     const page = await data.distinct(req.ctx, b.dataCollectionId, b);
     return { distinctValues: page.items, pagingMetadata: page.pagingMetadata };
   });
 
   app.post(`${p}/v2/items/aggregate`, { ...anyCaller, schema: { body: AggregateBody } }, async (req) => {
-    const b = req.body as Body<typeof AggregateBody>;
+    const b = req.body;
     const page = await data.aggregate(req.ctx, b.dataCollectionId, b);
     return { results: page.items, pagingMetadata: page.pagingMetadata };
   });
@@ -191,37 +191,37 @@ function registerItemRoutes(app: FastifyInstance, data: DataService, p: string):
   // ------------------------------------------------------------------------- bulk
 
   app.post(`${p}/v2/bulk/items/insert`, { ...anyCaller, schema: { body: BulkItemsBody } }, async (req) => {
-    const b = req.body as Body<typeof BulkItemsBody>;
+    const b = req.body;
     return bulkResponse(b.dataCollectionId, await data.bulkInsert(req.ctx, b.dataCollectionId, b.dataItems), b.returnEntity === true);
   });
 
   app.post(`${p}/v2/bulk/items/save`, { ...anyCaller, schema: { body: BulkItemsBody } }, async (req) => {
-    const b = req.body as Body<typeof BulkItemsBody>;
+    const b = req.body;
     return bulkResponse(b.dataCollectionId, await data.bulkSave(req.ctx, b.dataCollectionId, b.dataItems), b.returnEntity === true);
   });
 
   app.post(`${p}/v2/bulk/items/update`, { ...anyCaller, schema: { body: BulkItemsBody } }, async (req) => {
-    const b = req.body as Body<typeof BulkItemsBody>;
+    const b = req.body;
     return bulkResponse(b.dataCollectionId, await data.bulkUpdate(req.ctx, b.dataCollectionId, b.dataItems, conditionOf(b.condition)), b.returnEntity === true);
   });
 
   app.post(`${p}/v2/bulk/items/patch`, { ...anyCaller, schema: { body: BulkPatchBody } }, async (req) => {
-    const b = req.body as Body<typeof BulkPatchBody>;
+    const b = req.body;
     return bulkResponse(b.dataCollectionId, await data.bulkPatch(req.ctx, b.dataCollectionId, b.patches, conditionOf(b.condition)), b.returnEntity === true);
   });
 
   app.post(`${p}/v2/bulk/items/remove`, { ...anyCaller, schema: { body: BulkRemoveBody } }, async (req) => {
-    const b = req.body as Body<typeof BulkRemoveBody>;
+    const b = req.body;
     return bulkResponse(b.dataCollectionId, await data.bulkRemove(req.ctx, b.dataCollectionId, b.dataItemIds, conditionOf(b.condition)), false);
   });
 
   app.post(`${p}/v2/bulk/items/async-patch-by-filter`, { ...anyCaller, schema: { body: PatchByFilterBody } }, async (req) => {
-    const b = req.body as Body<typeof PatchByFilterBody>;
+    const b = req.body;
     return { jobId: await data.startPatchByFilter(req.ctx, b.dataCollectionId, b.filter, b.fieldModifications) };
   });
 
   app.post(`${p}/v2/bulk/items/async-remove-by-filter`, { ...anyCaller, schema: { body: RemoveByFilterBody } }, async (req) => {
-    const b = req.body as Body<typeof RemoveByFilterBody>;
+    const b = req.body;
     return { jobId: await data.startRemoveByFilter(req.ctx, b.dataCollectionId, b.filter) };
   });
 
@@ -232,32 +232,32 @@ function registerItemRoutes(app: FastifyInstance, data: DataService, p: string):
   // ------------------------------------------------------------------------- references
 
   app.post(`${p}/v2/bulk/items/insert-references`, { ...anyCaller, schema: { body: ReferencesBody } }, async (req) => {
-    const b = req.body as Body<typeof ReferencesBody>;
+    const b = req.body;
     const references = b.dataItemReferences.map(readReference);
     await data.insertReferences(req.ctx, b.dataCollectionId, references);
     return referencesResponse(references, 'INSERT');
   });
 
   app.post(`${p}/v2/bulk/items/remove-references`, { ...anyCaller, schema: { body: ReferencesBody } }, async (req) => {
-    const b = req.body as Body<typeof ReferencesBody>;
+    const b = req.body;
     const references = b.dataItemReferences.map(readReference);
     await data.removeReferences(req.ctx, b.dataCollectionId, references);
     return referencesResponse(references, 'DELETE');
   });
 
   app.post(`${p}/v2/items/replace-references`, { ...anyCaller, schema: { body: ReplaceReferencesBody } }, async (req) => {
-    const b = req.body as Body<typeof ReplaceReferencesBody>;
+    const b = req.body;
     await data.replaceReferences(req.ctx, b.dataCollectionId, b.referringItemFieldName, b.referringItemId, b.newReferencedItemIds);
     return {};
   });
 
   app.post(`${p}/v2/items/is-referenced`, { ...anyCaller, schema: { body: IsReferencedBody } }, async (req) => {
-    const b = req.body as Body<typeof IsReferencedBody>;
+    const b = req.body;
     return { isReferenced: await data.isReferenced(req.ctx, b.dataCollectionId, b.referringItemFieldName, b.referringItemId, b.referencedItemId) };
   });
 
   app.post(`${p}/v2/items/query-referenced`, { ...anyCaller, schema: { body: QueryReferencedBody } }, async (req) => {
-    const b = req.body as Body<typeof QueryReferencedBody>;
+    const b = req.body;
     if (b.cursorPaging !== undefined) {
       throw dataError(400, 'WDE0902', 'Referenced items page by offset: send paging {limit, offset} (no cursor is issued).');
     }
@@ -278,15 +278,15 @@ function registerItemRoutes(app: FastifyInstance, data: DataService, p: string):
   });
 }
 
-function registerCollectionRoutes(app: FastifyInstance, data: DataService, p: string): void {
+function registerCollectionRoutes(app: TypedApp, data: DataService, p: string): void {
   const collections = data.collections;
 
   app.post(`${p}/v2/collections`, { ...backOffice, schema: { body: CollectionBody } }, async (req) => {
-    return { collection: toWireCollection(await collections.create(req.ctx, (req.body as Body<typeof CollectionBody>).collection)) };
+    return { collection: toWireCollection(await collections.create(req.ctx, req.body.collection)) };
   });
 
   app.put(`${p}/v2/collections`, { ...backOffice, schema: { body: CollectionBody } }, async (req) => {
-    return { collection: toWireCollection(await collections.update(req.ctx, (req.body as Body<typeof CollectionBody>).collection)) };
+    return { collection: toWireCollection(await collections.update(req.ctx, req.body.collection)) };
   });
 
   app.get(`${p}/v2/collections/:dataCollectionId`, { ...anyCaller, schema: { querystring: CollectionQuery } }, async (req) => {
@@ -294,7 +294,7 @@ function registerCollectionRoutes(app: FastifyInstance, data: DataService, p: st
   });
 
   app.get(`${p}/v2/collections`, { ...anyCaller, schema: { querystring: ListCollectionsQuery } }, async (req) => {
-    const q = req.query as Body<typeof ListCollectionsQuery>;
+    const q = req.query;
     const page = listPage(q.paging);
     const { collections: list, total } = await collections.list(req.ctx, page, q.sort?.order?.toUpperCase() === 'DESC');
     return { collections: list.map(toWireCollection), pagingMetadata: { count: list.length, offset: page.offset, total, tooManyToCount: false } };
@@ -306,35 +306,35 @@ function registerCollectionRoutes(app: FastifyInstance, data: DataService, p: st
   });
 
   app.post(`${p}/v2/collections/create-field`, { ...backOffice, schema: { body: FieldBody } }, async (req) => {
-    const b = req.body as Body<typeof FieldBody>;
+    const b = req.body;
     return { dataCollection: toWireCollection(await collections.changeField(req.ctx, b.dataCollectionId, { kind: 'create', field: b.field })) };
   });
 
   app.post(`${p}/v2/collections/update-field`, { ...backOffice, schema: { body: FieldBody } }, async (req) => {
-    const b = req.body as Body<typeof FieldBody>;
+    const b = req.body;
     return { dataCollection: toWireCollection(await collections.changeField(req.ctx, b.dataCollectionId, { kind: 'update', field: b.field })) };
   });
 
   app.post(`${p}/v2/collections/delete-field`, { ...backOffice, schema: { body: DeleteFieldBody } }, async (req) => {
-    const b = req.body as Body<typeof DeleteFieldBody>;
+    const b = req.body;
     return { dataCollection: toWireCollection(await collections.changeField(req.ctx, b.dataCollectionId, { kind: 'delete', fieldKey: b.fieldKey })) };
   });
 
   // ------------------------------------------------------------------------- indexes
 
   app.post(`${p}/v2/indexes`, { ...backOffice, schema: { body: IndexBody } }, async (req) => {
-    const b = req.body as Body<typeof IndexBody>;
+    const b = req.body;
     return { index: toWireIndex(await collections.createIndex(req.ctx, b.dataCollectionId, b.index)) };
   });
 
   app.delete(`${p}/v2/indexes`, { ...backOffice, schema: { querystring: DropIndexQuery } }, async (req) => {
-    const q = req.query as Body<typeof DropIndexQuery>;
+    const q = req.query;
     await collections.dropIndex(req.ctx, q.dataCollectionId, q.indexName);
     return {};
   });
 
   app.get(`${p}/v2/indexes`, { ...backOffice, schema: { querystring: ListIndexesQuery } }, async (req) => {
-    const q = req.query as Body<typeof ListIndexesQuery>;
+    const q = req.query;
     const page = listPage(q.paging);
     const { indexes, total } = await collections.listIndexes(req.ctx, q.dataCollectionId, page);
     return { indexes: indexes.map(toWireIndex), pagingMetadata: { count: indexes.length, offset: page.offset, total, tooManyToCount: false } };

@@ -9,7 +9,8 @@ import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvents } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
-import { CollectionsService, isUniqueViolation } from './collections-service.js';
+import { CollectionsService } from './collections-service.js';
+import { isUniqueViolation } from '../../platform/db.js';
 import { referenceField, type StoredCollection } from './collections.js';
 import { compiled, DataErrors, fromDatabaseError } from './errors.js';
 import { applyFieldModifications, readFieldModifications, type FieldModification } from './field-modifications.js';
@@ -71,8 +72,6 @@ export interface ReferencedResult {
   unauthorized?: boolean;
 }
 
-const DEFAULT_REFERENCE_LIMIT = 50;
-
 export class DataService {
   readonly collections: CollectionsService;
   readonly jobs: DataJobs;
@@ -81,7 +80,7 @@ export class DataService {
     private readonly db: Db,
     now: () => Date,
   ) {
-    this.collections = new CollectionsService(db);
+    this.collections = new CollectionsService(db, now);
     this.jobs = new DataJobs(db, now);
   }
 

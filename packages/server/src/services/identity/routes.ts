@@ -1,12 +1,12 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { Type, type Static } from 'typebox';
 import { ALL_CALLERS, type CallerKind } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
-import type { IdentityService, SiteContext } from './service.js';
+import { AUTHENTICATION_PREFIX, type IdentityService, type SiteContext } from './service.js';
 import { toWireIdentity, toWireOutcome } from './wire.js';
 
-export const AUTHENTICATION_PREFIX = '/_api/iam/authentication';
 export const VERIFICATION_PREFIX = '/_api/iam/verification/v1';
 /** Recovery is served at the www.wixapis.com path and the custom-host one (wire-surface §1.2). */
 export const RECOVERY_PREFIXES = ['/_api/iam/recovery/v1', '/_iam/recovery/v1'];
@@ -111,7 +111,8 @@ function siteContext(req: FastifyRequest): SiteContext {
 
 /** Register, login, verification and recovery (wire-surface §3). */
 export function identityRoutes(identity: IdentityService, options: IdentityRoutesOptions) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     await app.register(rateLimit, {
       global: false,
       max: () => Math.max(1, options.rateLimitPerMinute()),
@@ -123,7 +124,7 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
     const limited = { rateLimit: {} };
 
     app.post(`${AUTHENTICATION_PREFIX}/v2/register`, { schema: { body: RegisterBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
-      const body = req.body as RegisterBody;
+      const body = req.body;
       return toWireOutcome(await identity.register(siteContext(req), {
         email: body.loginId?.email, password: body.password, profile: body.profile, captchaTokens: body.captchaTokens,
       }));
@@ -133,18 +134,18 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
     // become an application error.
     app.post(`${AUTHENTICATION_PREFIX}/v2/login`, { schema: { body: LoginBody }, attachValidation: true, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
       if (req.validationError) throw new ApiError(400, 'INVALID_ARGUMENT', `Invalid login request: ${req.validationError.message}`);
-      const body = req.body as LoginBody;
+      const body = req.body;
       return toWireOutcome(await identity.login(siteContext(req), { email: body.loginId?.email, password: body.password, captchaTokens: body.captchaTokens }));
     });
 
     app.post(`${AUTHENTICATION_PREFIX}/v2/change-password`, { schema: { body: ChangePasswordBody }, config: { callers: MEMBERS } }, async (req) => {
-      await identity.changePassword(siteContext(req), (req.body as Static<typeof ChangePasswordBody>).newPassword);
+      await identity.changePassword(siteContext(req), req.body.newPassword);
       return {};
     });
 
     // An API key alone (with wix-site-id), or `<accessToken>,<apiKey>` as the official SDK sends it.
     app.post(`${AUTHENTICATION_PREFIX}/v2/sign-on`, { schema: { body: SignOnBody } }, async (req) => {
-      const body = req.body as SignOnBody;
+      const body = req.body;
       let ctx: SiteContext;
       if (req.caller?.kind === 'APP') {
         ctx = siteContext(req);
@@ -161,35 +162,35 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
     });
 
     app.post(`${VERIFICATION_PREFIX}/auth/verify`, { schema: { body: VerifyDuringAuthBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
-      const body = req.body as Static<typeof VerifyDuringAuthBody>;
+      const body = req.body;
       return toWireOutcome(await identity.verifyDuringAuthentication(siteContext(req), { code: body.code.trim(), stateToken: body.stateToken }));
     });
     app.post(`${VERIFICATION_PREFIX}/auth/resend`, { schema: { body: ResendBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) =>
-      toWireOutcome(await identity.resendCode(siteContext(req), (req.body as Static<typeof ResendBody>).stateToken)));
+      toWireOutcome(await identity.resendCode(siteContext(req), req.body.stateToken)));
     for (const path of [`${VERIFICATION_PREFIX}/start`, `${VERIFICATION_PREFIX}/Start`]) {
       app.post(path, { schema: { body: StartBody }, config: { callers: SELF_OR_BACK_OFFICE, ...limited } }, async (req) =>
-        identity.startVerification(siteContext(req), (req.body as Static<typeof StartBody>).identityId));
+        identity.startVerification(siteContext(req), req.body.identityId));
     }
     app.post(`${VERIFICATION_PREFIX}/verify`, { schema: { body: VerifyBody }, config: { callers: SELF_OR_BACK_OFFICE, ...limited } }, async (req) => {
-      const body = req.body as Static<typeof VerifyBody>;
+      const body = req.body;
       await identity.verify(siteContext(req), { verificationId: body.verificationId, code: body.code.trim() });
       return {};
     });
 
     for (const prefix of RECOVERY_PREFIXES) {
       app.post(`${prefix}/send-email`, { schema: { body: SendEmailBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
-        const body = req.body as Static<typeof SendEmailBody>;
+        const body = req.body;
         await identity.sendRecoveryEmail(siteContext(req), { email: body.email, redirect: body.redirect });
         return {};
       });
       // Public: the token names its site, so the reset page needs no sign-in.
       app.post(`${prefix}/recover`, { schema: { body: RecoverBody }, config: limited }, async (req) => {
-        const body = req.body as Static<typeof RecoverBody>;
+        const body = req.body;
         const ctx = req.caller ? siteContext(req) : null;
         return { identity: toWireIdentity(await identity.recover(ctx, { recoveryToken: body.recoveryToken, password: body.password })) };
       });
       app.post(`${prefix}/activation-email`, { schema: { body: ActivationBody }, config: { callers: BACK_OFFICE, ...limited } }, async (req) => {
-        await identity.sendActivationEmail(siteContext(req), (req.body as Static<typeof ActivationBody>).identityId);
+        await identity.sendActivationEmail(siteContext(req), req.body.identityId);
         return {};
       });
     }

@@ -3,13 +3,14 @@ import type { Db, Queryable } from '../../platform/db.js';
 import type { Caller, MemberRole } from '../../platform/caller.js';
 import { DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from '../../platform/config.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { recordEvent } from '../../platform/events.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { Mailer } from '../../platform/mail.js';
-import type { AccessClaims } from '../oauth/access-tokens.js';
+import type { AccessClaims } from '../oauth/service.js';
 import type { OAuthService } from '../oauth/service.js';
 import type { CreateSiteInput, Site, SitesService } from '../sites/service.js';
-import { allowedOrigins, isAllowedUrl } from '../redirects/redirect-uri.js';
+import { allowedOrigins, isAllowedUrl } from '../../platform/redirect-uri.js';
 import { requireCaptcha, type CaptchaVerifier } from './captcha.js';
 import {
   afterEmailVerified, emailKey, entryOf, initialStatus, normaliseEmail,
@@ -30,6 +31,9 @@ export const RESET_PASSWORD = '-19973';
 export const SESSION_TTL_MS = 7 * 24 * 3600_000;
 export const RECOVERY_TTL_MS = 3600_000;
 export const ACTIVATION_TTL_HOURS = 72;
+/** Where the official SDK's authentication calls go; hosted sign-in pages post there too. */
+export const AUTHENTICATION_PREFIX = '/_api/iam/authentication';
+
 const ACCESS_CACHE_MS = 2000;
 const ACCESS_CACHE_SIZE = 20_000;
 
@@ -191,10 +195,11 @@ export class IdentityService {
   /** Requests per minute per IP on register, login, verification and recovery; 0 turns the limit off. */
   rateLimitPerMinute: number = DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE;
   private readonly handOffs: VisitorHandOff[] = [];
-  private readonly accessCache = new Map<string, { access: { memberRole: MemberRole } | null; until: number }>();
+  private readonly accessCache: TtlCache<string, { memberRole: MemberRole } | null>;
   private reportError: (error: unknown, context: string) => void = () => undefined;
 
   constructor(private readonly deps: IdentityServiceDeps) {
+    this.accessCache = new TtlCache({ ttlMs: ACCESS_CACHE_MS, maxSize: ACCESS_CACHE_SIZE, now: deps.now });
     deps.sites.onSiteCreated((tx, site, input) => this.createOwner(tx, site, input));
     deps.oauth.setMemberAccessCheck((siteId, memberId) => this.memberAccess(siteId, memberId));
   }
@@ -238,12 +243,11 @@ export class IdentityService {
    */
   async memberAccess(siteId: string, memberId: string): Promise<{ memberRole: MemberRole } | null> {
     const key = `${siteId}/${memberId}`;
-    const hit = this.accessCache.get(key);
-    if (hit && hit.until > Date.now()) return hit.access;
+    const hit = this.accessCache.lookup(key);
+    if (hit) return hit.value;
     const member = await store.findMemberAccess(this.db, siteId, memberId);
     const access = member?.status === 'APPROVED' ? { memberRole: member.role } : null;
-    if (this.accessCache.size >= ACCESS_CACHE_SIZE) this.accessCache.delete(this.accessCache.keys().next().value as string);
-    this.accessCache.set(key, { access, until: Date.now() + ACCESS_CACHE_MS });
+    this.accessCache.set(key, access);
     return access;
   }
 

@@ -54,12 +54,6 @@ export function refusalError(refusal: Refusal): ApiError {
   return new ApiError(refusal.status, refusal.code, refusal.description, refusal.data);
 }
 
-/** A unique-index violation (SQLSTATE 23505), optionally of one index; both drivers expose these. */
-export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const e = error as { code?: unknown; constraint?: unknown };
-  return e.code === '23505' && (constraint === undefined || e.constraint === constraint);
-}
 
 export function memberNotFound(memberId: string): ApiError {
   return ApiError.notFound('MEMBER_NOT_FOUND', `No member ${memberId}`, { memberId });

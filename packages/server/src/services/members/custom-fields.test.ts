@@ -49,8 +49,8 @@ describe('custom field definitions', () => {
     expect(await failure(admin.customFields.updateCustomField(field._id as string, { revision: '1', name: 'Stale' }))).toMatchObject({ status: 409, code: 'REVISION_MISMATCH' });
     expect(await failure(admin.customFields.updateCustomField(field._id as string, { revision: '2', fieldType: 'TEXT' }))).toMatchObject({ status: 400, code: 'INCORRECT_FIELD_TYPE' });
     const builtIn = (await admin.customFields.listCustomFields()).fields?.find((f) => f.key === 'company');
-    expect(await failure(admin.customFields.updateCustomField(builtIn?._id as string, { revision: builtIn?.revision as string, name: 'Employer' }))).toMatchObject({ status: 400, code: 'RESERVED_FIELD_NAME_NON_EDITABLE' });
-    const privacy = await admin.customFields.updateCustomField(builtIn?._id as string, { revision: builtIn?.revision as string, defaultPrivacy: 'PUBLIC' });
+    expect(await failure(admin.customFields.updateCustomField(builtIn?._id as string, { revision: builtIn?.revision, name: 'Employer' }))).toMatchObject({ status: 400, code: 'RESERVED_FIELD_NAME_NON_EDITABLE' });
+    const privacy = await admin.customFields.updateCustomField(builtIn?._id as string, { revision: builtIn?.revision, defaultPrivacy: 'PUBLIC' });
     expect(privacy.defaultPrivacy).toBe('PUBLIC');
   });
 

@@ -286,7 +286,7 @@ describe('deleting members', () => {
   });
 
   it('deletes in bulk by filter and search, sparing the caller', async () => {
-    const { site: s, admin: a } = await newSite(t);
+    const { admin: a } = await newSite(t);
     await newMember(a, { nickname: 'Temp One' });
     await newMember(a, { nickname: 'Temp Two' });
     const keep = await newMember(a, { nickname: 'Keeper' });

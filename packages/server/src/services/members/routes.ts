@@ -4,8 +4,8 @@
  * Bodega addition: `POST …/members/{id}/role {role}` (owners and API keys change roles) and
  * `POST /members/v1/member-reports/members/{memberId}/mark-as-reviewed`.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Static, TSchema } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { ALL_CALLERS, BACK_OFFICE, type CallerKind } from '../../platform/caller.js';
 import * as s from './schemas.js';
 import type { MembersServices } from './service.js';
@@ -20,59 +20,56 @@ function both(path: string): string[] {
   return [path, `/_api${path}`];
 }
 
-const body = <T extends TSchema>(req: FastifyRequest, _schema: T) => req.body as Static<T>;
-const query = <T extends TSchema>(req: FastifyRequest, _schema: T) => req.query as Static<T>;
-const idOf = (req: FastifyRequest) => (req.params as s.IdParams).id;
-const memberIdOf = (req: FastifyRequest) => (req.params as s.MemberIdParams).memberId;
 
 export function membersRoutes(services: MembersServices) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const { members, customFields, badges, followers, reports, abouts } = services;
     // ─── members ───────────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v1/members')) {
       const byId = { params: s.IdParams };
       app.post(`${p}/my/slug`, { schema: { body: s.SlugBody }, config: { callers: SELF } },
-        async (req) => members.updateMySlug(req.ctx, body(req, s.SlugBody).slug));
+        async (req) => members.updateMySlug(req.ctx, req.body.slug));
       app.post(`${p}/:id/slug`, { schema: { ...byId, body: s.SlugBody }, config: { callers: ADMIN } },
-        async (req) => members.updateMemberSlug(req.ctx, idOf(req), body(req, s.SlugBody).slug));
+        async (req) => members.updateMemberSlug(req.ctx, req.params.id, req.body.slug));
       app.post(`${p}/join-community`, { schema: { body: s.EmptyBody }, config: { callers: SELF } },
         async (req) => members.joinCommunity(req.ctx));
       app.post(`${p}/leave-community`, { schema: { body: s.EmptyBody }, config: { callers: SELF } },
         async (req) => members.leaveCommunity(req.ctx));
       // A visitor may ask (the docs admit visitor or member auth): the answer has no member.
       app.get(`${p}/my`, { schema: { querystring: s.FieldsetQuery }, config: { callers: ['ANONYMOUS_VISITOR', ...SELF] } },
-        async (req) => req.ctx.caller.kind === 'ANONYMOUS_VISITOR' ? {} : members.getMyMember(req.ctx, query(req, s.FieldsetQuery).fieldsets));
+        async (req) => req.ctx.caller.kind === 'ANONYMOUS_VISITOR' ? {} : members.getMyMember(req.ctx, req.query.fieldsets));
       app.get(`${p}/:id`, { schema: { ...byId, querystring: s.FieldsetQuery }, config: { callers: READ } },
-        async (req) => members.getMember(req.ctx, req.ctx.siteId, idOf(req), query(req, s.FieldsetQuery).fieldsets));
+        async (req) => members.getMember(req.ctx, req.ctx.siteId, req.params.id, req.query.fieldsets));
       app.get(p, { schema: { querystring: s.ListMembersQuery }, config: { callers: READ } },
-        async (req) => members.listMembers(req.ctx, req.ctx.siteId, query(req, s.ListMembersQuery)));
+        async (req) => members.listMembers(req.ctx, req.ctx.siteId, req.query));
       app.post(`${p}/query`, { schema: { body: s.QueryMembersBody }, config: { callers: READ } },
-        async (req) => members.queryMembers(req.ctx, req.ctx.siteId, body(req, s.QueryMembersBody)));
+        async (req) => members.queryMembers(req.ctx, req.ctx.siteId, req.body));
       for (const action of ['mute', 'unmute', 'approve', 'block', 'disconnect'] as const) {
         app.post(`${p}/:id/${action}`, { schema: { ...byId, body: s.IdBody }, config: { callers: ADMIN } },
-          async (req) => members.moderate(req.ctx, idOf(req), action));
+          async (req) => members.moderate(req.ctx, req.params.id, action));
       }
       app.post(`${p}/:id/role`, { schema: { ...byId, body: s.RoleBody }, config: { callers: ADMIN } },
-        async (req) => members.changeRole(req.ctx, idOf(req), body(req, s.RoleBody).role));
+        async (req) => members.changeRole(req.ctx, req.params.id, req.body.role));
       app.delete(`${p}/my`, { schema: { querystring: s.DeleteMyMemberQuery }, config: { callers: SELF } },
-        async (req) => members.deleteMyMember(req.ctx, query(req, s.DeleteMyMemberQuery).contentAssigneeId));
+        async (req) => members.deleteMyMember(req.ctx, req.query.contentAssigneeId));
       app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: ADMIN } },
-        async (req) => members.deleteMember(req.ctx, idOf(req)));
+        async (req) => members.deleteMember(req.ctx, req.params.id));
       app.post(`${p}/bulk/delete`, { schema: { body: s.BulkDeleteBody }, config: { callers: ADMIN } },
-        async (req) => members.bulkDeleteMembers(req.ctx, body(req, s.BulkDeleteBody).memberIds));
+        async (req) => members.bulkDeleteMembers(req.ctx, req.body.memberIds));
       app.post(`${p}/bulk/delete-by-filter`, { schema: { body: s.BulkByFilterBody }, config: { callers: ADMIN } },
-        async (req) => members.bulkDeleteMembersByFilter(req.ctx, body(req, s.BulkByFilterBody)));
+        async (req) => members.bulkDeleteMembersByFilter(req.ctx, req.body));
       app.post(`${p}/bulk/approve-by-filter`, { schema: { body: s.FilterOnlyBody }, config: { callers: ADMIN } },
-        async (req) => members.bulkModerate(req.ctx, body(req, s.FilterOnlyBody).filter, 'approve'));
+        async (req) => members.bulkModerate(req.ctx, req.body.filter, 'approve'));
       app.post(`${p}/bulk/block-by-filter`, { schema: { body: s.FilterOnlyBody }, config: { callers: ADMIN } },
-        async (req) => members.bulkModerate(req.ctx, body(req, s.FilterOnlyBody).filter, 'block'));
+        async (req) => members.bulkModerate(req.ctx, req.body.filter, 'block'));
       app.post(p, { schema: { body: s.CreateMemberBody }, config: { callers: ADMIN } },
-        async (req) => members.createMember(req.ctx, body(req, s.CreateMemberBody).member));
+        async (req) => members.createMember(req.ctx, req.body.member));
       app.patch(`${p}/:id`, { schema: { ...byId, body: s.UpdateMemberBody }, config: { callers: SELF_OR_ADMIN } },
-        async (req) => members.updateMember(req.ctx, idOf(req), body(req, s.UpdateMemberBody).member));
+        async (req) => members.updateMember(req.ctx, req.params.id, req.body.member));
       for (const list of ['phones', 'emails', 'addresses'] as const) {
         app.delete(`${p}/:id/${list}`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: SELF_OR_ADMIN } },
-          async (req) => members.clearContactList(req.ctx, idOf(req), list));
+          async (req) => members.clearContactList(req.ctx, req.params.id, list));
       }
     }
 
@@ -80,23 +77,23 @@ export function membersRoutes(services: MembersServices) {
     for (const p of both('/members/v1/custom-fields')) {
       const byId = { params: s.IdParams };
       app.post(p, { schema: { body: s.CustomFieldBody }, config: { callers: ADMIN } },
-        async (req) => ({ field: await customFields.create(req.ctx, body(req, s.CustomFieldBody).field) }));
+        async (req) => ({ field: await customFields.create(req.ctx, req.body.field) }));
       app.post(`${p}/order`, { schema: { body: s.FieldOrderBody }, config: { callers: ADMIN } },
-        async (req) => customFields.reorder(req.ctx, body(req, s.FieldOrderBody).fieldIds, body(req, s.FieldOrderBody).section));
+        async (req) => customFields.reorder(req.ctx, req.body.fieldIds, req.body.section));
       app.get(p, { schema: { querystring: s.PagingQuery }, config: { callers: READ } },
-        async (req) => customFields.list(req.ctx, req.ctx.siteId, query(req, s.PagingQuery).paging));
+        async (req) => customFields.list(req.ctx, req.ctx.siteId, req.query.paging));
       app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
-        async (req) => ({ field: await customFields.get(req.ctx, req.ctx.siteId, idOf(req)) }));
+        async (req) => ({ field: await customFields.get(req.ctx, req.ctx.siteId, req.params.id) }));
       app.patch(`${p}/:id`, { schema: { ...byId, body: s.CustomFieldBody }, config: { callers: ADMIN } },
-        async (req) => ({ field: await customFields.update(req.ctx, idOf(req), body(req, s.CustomFieldBody).field) }));
+        async (req) => ({ field: await customFields.update(req.ctx, req.params.id, req.body.field) }));
       app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.RevisionQuery }, config: { callers: ADMIN } },
         async (req) => {
-          await customFields.delete(req.ctx, idOf(req), query(req, s.RevisionQuery).revision);
+          await customFields.delete(req.ctx, req.params.id, req.query.revision);
           return {};
         });
       app.post(`${p}/:id/hide`, { schema: { ...byId, body: s.RevisionBody }, config: { callers: ADMIN } },
         async (req) => {
-          await customFields.hide(req.ctx, idOf(req), body(req, s.RevisionBody).revision);
+          await customFields.hide(req.ctx, req.params.id, req.body.revision);
           return {};
         });
     }
@@ -105,80 +102,80 @@ export function membersRoutes(services: MembersServices) {
     for (const p of both('/members/v3/badges')) {
       const byId = { params: s.IdParams };
       app.post(p, { schema: { body: s.BadgeBody }, config: { callers: ADMIN } },
-        async (req) => badges.create(req.ctx, body(req, s.BadgeBody).badge));
+        async (req) => badges.create(req.ctx, req.body.badge));
       app.get(p, { schema: { querystring: s.PagingQuery }, config: { callers: READ } },
-        async (req) => badges.list(req.ctx.siteId, query(req, s.PagingQuery).paging));
+        async (req) => badges.list(req.ctx.siteId, req.query.paging));
       app.post(`${p}/members`, { schema: { body: s.MemberIdsBody }, config: { callers: READ } },
-        async (req) => badges.badgesPerMember(req.ctx, req.ctx.siteId, body(req, s.MemberIdsBody).memberIds));
+        async (req) => badges.badgesPerMember(req.ctx, req.ctx.siteId, req.body.memberIds));
       app.get(`${p}/members/count`, { config: { callers: READ } },
         async (req) => badges.memberCounts(req.ctx.siteId));
       app.patch(`${p}/order`, { schema: { body: s.BadgeOrderBody }, config: { callers: ADMIN } },
-        async (req) => badges.reorder(req.ctx, body(req, s.BadgeOrderBody).badgeIds));
+        async (req) => badges.reorder(req.ctx, req.body.badgeIds));
       app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
-        async (req) => badges.get(req.ctx.siteId, idOf(req)));
+        async (req) => badges.get(req.ctx.siteId, req.params.id));
       app.patch(`${p}/:id`, { schema: { ...byId, body: s.BadgeBody }, config: { callers: ADMIN } },
-        async (req) => badges.update(req.ctx, idOf(req), body(req, s.BadgeBody).badge));
+        async (req) => badges.update(req.ctx, req.params.id, req.body.badge));
       app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: ADMIN } },
-        async (req) => badges.delete(req.ctx, idOf(req)));
+        async (req) => badges.delete(req.ctx, req.params.id));
       app.post(`${p}/:id/members`, { schema: { ...byId, body: s.MemberIdsBody }, config: { callers: ADMIN } },
-        async (req) => badges.assign(req.ctx, idOf(req), body(req, s.MemberIdsBody).memberIds));
+        async (req) => badges.assign(req.ctx, req.params.id, req.body.memberIds));
       app.delete(`${p}/:id/members`, { schema: { ...byId, querystring: s.MemberIdsQuery }, config: { callers: ADMIN } },
-        async (req) => badges.unassign(req.ctx, idOf(req), query(req, s.MemberIdsQuery).memberIds));
+        async (req) => badges.unassign(req.ctx, req.params.id, req.query.memberIds));
       app.get(`${p}/:id/members`, { schema: { ...byId, querystring: s.BadgeMembersQuery }, config: { callers: READ } },
-        async (req) => badges.listMembers(req.ctx, req.ctx.siteId, idOf(req), query(req, s.BadgeMembersQuery).paging));
+        async (req) => badges.listMembers(req.ctx, req.ctx.siteId, req.params.id, req.query.paging));
     }
 
     // ─── followers ─────────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v3/followers')) {
       const byMember = { params: s.MemberIdParams };
       app.get(`${p}/my`, { schema: { querystring: s.FollowQuery }, config: { callers: SELF } },
-        async (req) => followers.list(req.ctx, req.ctx.siteId, 'my', 'followers', query(req, s.FollowQuery).paging));
+        async (req) => followers.list(req.ctx, req.ctx.siteId, 'my', 'followers', req.query.paging));
       app.get(`${p}/my/following`, { schema: { querystring: s.FollowQuery }, config: { callers: SELF } },
-        async (req) => followers.list(req.ctx, req.ctx.siteId, 'my', 'following', query(req, s.FollowQuery).paging));
+        async (req) => followers.list(req.ctx, req.ctx.siteId, 'my', 'following', req.query.paging));
       app.post(`${p}/my/connections`, { schema: { body: s.ConnectionsBody }, config: { callers: SELF } },
-        async (req) => followers.connections(req.ctx, req.ctx.siteId, 'my', body(req, s.ConnectionsBody).connectedMemberIds));
+        async (req) => followers.connections(req.ctx, req.ctx.siteId, 'my', req.body.connectedMemberIds));
       app.post(`${p}/:memberId`, { schema: { ...byMember, body: s.FollowBody }, config: { callers: SELF } },
-        async (req) => followers.follow(req.ctx, memberIdOf(req)));
+        async (req) => followers.follow(req.ctx, req.params.memberId));
       app.delete(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: SELF } },
-        async (req) => followers.unfollow(req.ctx, memberIdOf(req)));
+        async (req) => followers.unfollow(req.ctx, req.params.memberId));
       app.get(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: READ } },
-        async (req) => followers.list(req.ctx, req.ctx.siteId, memberIdOf(req), 'followers', query(req, s.FollowQuery).paging));
+        async (req) => followers.list(req.ctx, req.ctx.siteId, req.params.memberId, 'followers', req.query.paging));
       app.get(`${p}/:memberId/following`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: READ } },
-        async (req) => followers.list(req.ctx, req.ctx.siteId, memberIdOf(req), 'following', query(req, s.FollowQuery).paging));
+        async (req) => followers.list(req.ctx, req.ctx.siteId, req.params.memberId, 'following', req.query.paging));
       app.post(`${p}/:memberId/connections`, { schema: { ...byMember, body: s.ConnectionsBody }, config: { callers: READ } },
-        async (req) => followers.connections(req.ctx, req.ctx.siteId, memberIdOf(req), body(req, s.ConnectionsBody).connectedMemberIds));
+        async (req) => followers.connections(req.ctx, req.ctx.siteId, req.params.memberId, req.body.connectedMemberIds));
     }
 
     // ─── member reports (one path form: the SDK maps none) ─────────────────────────────────────
     const r = '/members/v1/member-reports';
     app.post(r, { schema: { body: s.ReportBody }, config: { callers: SELF } },
-      async (req) => reports.report(req.ctx, body(req, s.ReportBody)));
+      async (req) => reports.report(req.ctx, req.body));
     app.post(`${r}/query`, { schema: { body: s.CursorQueryBody }, config: { callers: ADMIN } },
-      async (req) => reports.query(req.ctx, body(req, s.CursorQueryBody).query));
+      async (req) => reports.query(req.ctx, req.body.query));
     app.get(`${r}/members`, { schema: { querystring: s.CursorPagingQuery }, config: { callers: ADMIN } },
-      async (req) => reports.listReportedMembers(req.ctx, query(req, s.CursorPagingQuery).cursorPaging));
+      async (req) => reports.listReportedMembers(req.ctx, req.query.cursorPaging));
     app.post(`${r}/members/query`, { schema: { body: s.CursorQueryBody }, config: { callers: ADMIN } },
-      async (req) => reports.reportedMembers(req.ctx, body(req, s.CursorQueryBody).query));
+      async (req) => reports.reportedMembers(req.ctx, req.body.query));
     app.delete(`${r}/members/:memberId`, { schema: { params: s.MemberIdParams, querystring: s.FollowBody }, config: { callers: ADMIN } },
-      async (req) => reports.deleteReports(req.ctx, memberIdOf(req)));
+      async (req) => reports.deleteReports(req.ctx, req.params.memberId));
     app.post(`${r}/members/:memberId/mark-as-reviewed`, { schema: { params: s.MemberIdParams, body: s.FollowBody }, config: { callers: ADMIN } },
-      async (req) => reports.markReviewed(req.ctx, memberIdOf(req)));
+      async (req) => reports.markReviewed(req.ctx, req.params.memberId));
 
     // ─── member abouts ─────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v2/abouts')) {
       const byId = { params: s.IdParams };
       app.post(p, { schema: { body: s.AboutBody }, config: { callers: SELF_OR_ADMIN } },
-        async (req) => abouts.create(req.ctx, body(req, s.AboutBody).memberAbout));
+        async (req) => abouts.create(req.ctx, req.body.memberAbout));
       app.post(`${p}/query`, { schema: { body: s.CursorQueryBody }, config: { callers: READ } },
-        async (req) => abouts.query(req.ctx, req.ctx.siteId, body(req, s.CursorQueryBody).query));
+        async (req) => abouts.query(req.ctx, req.ctx.siteId, req.body.query));
       app.get(`${p}/my`, { config: { callers: SELF } },
         async (req) => abouts.getMy(req.ctx));
       app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
-        async (req) => abouts.get(req.ctx, req.ctx.siteId, idOf(req)));
+        async (req) => abouts.get(req.ctx, req.ctx.siteId, req.params.id));
       app.patch(`${p}/:id`, { schema: { ...byId, body: s.AboutBody }, config: { callers: SELF_OR_ADMIN } },
-        async (req) => abouts.update(req.ctx, idOf(req), body(req, s.AboutBody).memberAbout));
+        async (req) => abouts.update(req.ctx, req.params.id, req.body.memberAbout));
       app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: SELF_OR_ADMIN } },
-        async (req) => abouts.delete(req.ctx, idOf(req)));
+        async (req) => abouts.delete(req.ctx, req.params.id));
     }
   };
 }

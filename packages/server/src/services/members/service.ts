@@ -4,7 +4,7 @@
  * records its outbox event; sign-ins end (refresh tokens revoked) right after a block,
  * disconnect, role change or delete commits.
  */
-import type { Db, Queryable } from '../../platform/db.js';
+import { isUniqueViolation, type Db, type Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
@@ -13,7 +13,7 @@ import type { IdentityService } from '../identity/service.js';
 import type { OAuthService } from '../oauth/service.js';
 import { canSee, projectionFor, relationTo, selfId, widestFieldset, type Projection, type Viewer } from './access.js';
 import {
-  currentViewer, isUniqueViolation, memberNotFound, refusalError, requireAdmin, requireOwner, requireSelf, type AdminViewer,
+  currentViewer, memberNotFound, refusalError, requireAdmin, requireOwner, requireSelf, type AdminViewer,
 } from './actors.js';
 import { checkCustomFieldValues } from './custom-field-values.js';
 import { AboutsService } from './abouts.js';

@@ -5,7 +5,7 @@
  */
 import type { Queryable, Row } from '../../platform/db.js';
 import type {
-  ActivityStatus, Address, AddressTag, Contact, CustomFieldDefinition, CustomFieldValue, EmailTag, Image, Member,
+  ActivityStatus, Address, AddressTag, Contact, CustomFieldDefinition, EmailTag, Image, Member,
   MemberRole, MemberStatus, PhoneTag, PrivacyStatus, Profile,
 } from './model.js';
 import { ADDRESS_TAGS, EMAIL_TAGS, MEMBER_ROLES, MEMBER_STATUSES, PHONE_TAGS, PRIVACY_STATUSES, ACTIVITY_STATUSES } from './model.js';
@@ -118,8 +118,8 @@ function readContact(value: unknown): Contact {
   }
   if (Array.isArray(r.addresses)) contact.addresses = r.addresses.map(readAddress);
   for (const [key, raw] of Object.entries(record(r.customFields))) {
-    const v: unknown = typeof raw === 'object' && raw !== null && 'value' in raw ? (raw as { value: unknown }).value : raw;
-    if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) contact.customFields[key] = v as CustomFieldValue;
+    const v: unknown = typeof raw === 'object' && raw !== null && 'value' in raw ? (raw).value : raw;
+    if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) contact.customFields[key] = v;
   }
   return contact;
 }

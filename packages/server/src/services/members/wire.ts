@@ -7,7 +7,7 @@
 import type { FieldViolation } from '../../platform/errors.js';
 import type { Projection } from './access.js';
 import type {
-  Address, AddressTag, Contact, CustomFieldDefinition, EmailTag, Image, Member, PhoneTag, PrivacyStatus, Profile,
+  Address, Contact, CustomFieldDefinition, Image, Member, PrivacyStatus, Profile,
   TaggedEmail, TaggedPhone,
 } from './model.js';
 import type { AddressInput, ImageInput, MemberInput } from './schemas.js';
@@ -189,7 +189,7 @@ function image(value: ImageInput | null | undefined, field: string, violations: 
 }
 
 function address(value: AddressInput): Omit<Address, 'id'> & { id?: string } {
-  const out: Omit<Address, 'id'> & { id?: string } = { tag: (value.tag ?? 'UNTAGGED') as AddressTag };
+  const out: Omit<Address, 'id'> & { id?: string } = { tag: (value.tag ?? 'UNTAGGED') };
   if (value.id) out.id = value.id;
   for (const key of ['addressLine', 'addressLine2', 'city', 'subdivision', 'postalCode'] as const) {
     const v = text(value[key]);
@@ -247,14 +247,14 @@ export function memberPatchFromWire(input: MemberInput | undefined, path = 'memb
       patch.contact.phones = contact.phones.map((item, i) => {
         const phone = (typeof item === 'string' ? item : item.phone).trim();
         if (!PHONE.test(phone)) violations.push({ field: `${path}.contact.phones[${i}]`, rule: 'FORMAT', description: 'must be a phone number' });
-        return { phone, tag: (typeof item === 'string' ? 'UNTAGGED' : item.tag ?? 'UNTAGGED') as PhoneTag };
+        return { phone, tag: (typeof item === 'string' ? 'UNTAGGED' : item.tag ?? 'UNTAGGED') };
       });
     }
     if (contact.emails && contact.emails.length > 0) {
       patch.contact.emails = contact.emails.map((item, i) => {
         const email = (typeof item === 'string' ? item : item.email).trim();
         if (!isEmail(email)) violations.push({ field: `${path}.contact.emails[${i}]`, rule: 'FORMAT', description: 'must be an e-mail address' });
-        return { email, tag: (typeof item === 'string' ? 'UNTAGGED' : item.tag ?? 'UNTAGGED') as EmailTag };
+        return { email, tag: (typeof item === 'string' ? 'UNTAGGED' : item.tag ?? 'UNTAGGED') };
       });
     }
     if (contact.addresses && contact.addresses.length > 0) patch.contact.addresses = contact.addresses.map(address);

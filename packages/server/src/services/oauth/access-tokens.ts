@@ -2,6 +2,7 @@ import { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeJwt, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { Db, Queryable } from '../../platform/db.js';
 import { ApiError } from '../../platform/errors.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { newId, newSecret } from '../../platform/ids.js';
 import type { MemberRole } from '../../platform/caller.js';
 import * as store from './store.js';
@@ -39,9 +40,11 @@ interface JwtPayload {
 export class AccessTokens {
   private readonly keys = new Map<string, CryptoKey>();
   private readonly signingKid = new Map<string, string>();
-  private readonly verified = new Map<string, AccessClaims>();
+  private readonly verified: TtlCache<string, AccessClaims>;
 
-  constructor(private readonly db: Db, private readonly now: () => Date) {}
+  constructor(private readonly db: Db, private readonly now: () => Date) {
+    this.verified = new TtlCache({ ttlMs: 0, maxSize: VERIFIED_CACHE_SIZE, now });
+  }
 
   /** Creates the site's first signing key; runs inside the site-creation transaction. */
   static async createSiteKey(tx: Queryable, siteId: string): Promise<void> {
@@ -67,12 +70,9 @@ export class AccessTokens {
   /** Returns the token's claims, or throws a 401 ApiError when it is malformed, forged or expired. */
   async verify(token: string): Promise<AccessClaims> {
     const nowSeconds = Math.floor(this.now().getTime() / 1000);
+    // Kept until the token expires; after that it is checked again and refused as expired.
     const cached = this.verified.get(token);
-    if (cached) {
-      if (cached.expiresAt > nowSeconds) return cached;
-      this.verified.delete(token);
-      throw ApiError.unauthenticated('The access token has expired');
-    }
+    if (cached && cached.expiresAt > nowSeconds) return cached;
     let kid: string | undefined;
     let siteId: unknown;
     try {
@@ -103,8 +103,7 @@ export class AccessTokens {
       memberRole: payload.mrole,
       expiresAt: payload.exp,
     };
-    if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
-    this.verified.set(token, claims);
+    this.verified.set(token, claims, claims.expiresAt * 1000);
     return claims;
   }
 

@@ -1,26 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ApiError } from '../../platform/errors.js';
 import type { OAuthService } from './service.js';
-
-const TokenRequest = Type.Object({
-  grantType: Type.Optional(Type.String({ maxLength: 64 })),
-  grant_type: Type.Optional(Type.String({ maxLength: 64 })),
-  clientId: Type.Optional(Type.String({ maxLength: 128 })),
-  client_id: Type.Optional(Type.String({ maxLength: 128 })),
-  refreshToken: Type.Optional(Type.String({ maxLength: 512 })),
-  refresh_token: Type.Optional(Type.String({ maxLength: 512 })),
-  code: Type.Optional(Type.String({ maxLength: 512 })),
-  codeVerifier: Type.Optional(Type.String({ maxLength: 512 })),
-  redirectUri: Type.Optional(Type.String({ maxLength: 2048 })),
-  scope: Type.Optional(Type.String({ maxLength: 256 })),
-  member_id: Type.Optional(Type.String({ maxLength: 128 })),
-  session_token: Type.Optional(Type.String({ maxLength: 4096 })),
-});
-export type TokenRequest = Static<typeof TokenRequest>;
-
-/** Extra grants (authorization_code, authorized_client) registered by the identity service. */
-export type GrantHandler = (body: TokenRequest, headers: { authorization?: string }) => Promise<unknown>;
+import { TokenRequest, type GrantHandler } from './grants.js';
 
 function required(value: string | undefined, field: string): string {
   if (!value) throw ApiError.validation([{ field, rule: 'REQUIRED_FIELD', description: `${field} is required` }]);
@@ -28,10 +10,11 @@ function required(value: string | undefined, field: string): string {
 }
 
 export function oauthRoutes(oauth: OAuthService, extraGrants: Map<string, GrantHandler>) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     for (const path of ['/oauth2/token', '/_api/oauth2/token']) {
       app.post(path, { schema: { body: TokenRequest } }, async (req) => {
-        const body = req.body as TokenRequest;
+        const body = req.body;
         const grantType = body.grantType ?? body.grant_type;
         const clientId = body.clientId ?? body.client_id;
         switch (grantType) {

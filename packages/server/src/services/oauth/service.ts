@@ -141,3 +141,7 @@ export class OAuthService {
     };
   }
 }
+
+// What other services use of this one's modules: they import service.ts only.
+export type { AccessClaims } from './access-tokens.js';
+export type { GrantHandler, TokenRequest } from './grants.js';

@@ -2,9 +2,9 @@
 // refunds, cancellation, fulfillment). Pure: each change takes the order and the instant, and
 // returns the changed order with the events to record, or throws an ApiError naming the reason.
 import { ApiError } from '../../platform/errors.js';
-import { formatDecimal, parseDecimal } from '../cart/money.js';
-import type { ItemType, PricedCart, ShippingOptionResult, TaxStatus } from '../cart/pricing.js';
-import type { CatalogReference, DescriptionLine, ResolvedLine } from '../cart/lines.js';
+import { formatDecimal, parseDecimal } from '../../platform/money.js';
+import type { ItemType, PricedCart, ShippingOptionResult, TaxStatus } from '../cart/service.js';
+import type { CatalogReference, DescriptionLine, ResolvedLine } from '../cart/service.js';
 import type { Buyer } from '../cart/service.js';
 
 export type PaymentStatus = 'NOT_PAID' | 'PAID' | 'PARTIALLY_REFUNDED' | 'FULLY_REFUNDED' | 'PENDING' | 'PARTIALLY_PAID' | 'PENDING_MERCHANT' | 'CANCELED' | 'DECLINED';

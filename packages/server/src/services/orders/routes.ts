@@ -1,9 +1,11 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
-import { MoneyError, parseAmount } from '../cart/money.js';
+import { MoneyError, parseAmount } from '../../platform/money.js';
 import type { OrdersService } from './service.js';
+import { MAX_LINE_QUANTITY } from '../cart/service.js';
 import { price, toWireFulfillment, toWireOrder, toWirePayment } from './wire.js';
 
 /** Orders at www/edge.wixapis.com and at a custom host. */
@@ -38,15 +40,15 @@ const ManualPaymentBody = Type.Object({ amount: Amount, userDefinedPaymentMethod
 const RefundBody = Type.Object({
   payments: Type.Array(Type.Object({ paymentId: Id, amount: Type.Optional(Amount), externalRefund: Type.Optional(Type.Boolean()) }), { minItems: 1, maxItems: 20 }),
   details: Type.Optional(Type.Object({
-    items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: 100_000 }) }), { maxItems: 300 })),
-    lineItems: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: 100_000 }) }), { maxItems: 300 })),
+    items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }) }), { maxItems: 300 })),
+    lineItems: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }) }), { maxItems: 300 })),
     shippingIncluded: Type.Optional(Type.Boolean()),
     reason: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
   })),
   sideEffects: Type.Optional(Type.Object({
     restockInfo: Type.Optional(Type.Object({
       type: Type.Optional(Type.Union([Type.Literal('NO_ITEMS'), Type.Literal('ALL_ITEMS'), Type.Literal('SOME_ITEMS')])),
-      items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: 100_000 }) }), { maxItems: 300 })),
+      items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }) }), { maxItems: 300 })),
     })),
     sendOrderRefundedEmail: Type.Optional(Type.Boolean()),
     customMessage: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
@@ -54,7 +56,7 @@ const RefundBody = Type.Object({
 });
 const FulfillmentBody = Type.Object({
   fulfillment: Type.Object({
-    lineItems: Type.Optional(Type.Array(Type.Object({ id: Id, quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Null()])) }), { maxItems: 300 })),
+    lineItems: Type.Optional(Type.Array(Type.Object({ id: Id, quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }), Type.Null()])) }), { maxItems: 300 })),
     trackingInfo: Type.Optional(Type.Object({
       trackingNumber: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
       shippingProvider: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
@@ -70,7 +72,8 @@ function methodName(name: Static<typeof MarkPaidBody>['userDefinedPaymentMethodN
 }
 
 export function ordersRoutes(orders: OrdersService, publicUrl: string) {
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const wire = (order: Parameters<typeof toWireOrder>[0]) => toWireOrder(order, publicUrl);
     const amount = (text: string, currency: string, field: string): bigint => {
       try {
@@ -86,7 +89,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
       app.get(`${prefix}/orders/:id`, { config: { callers: ALL_CALLERS }, schema: { params: Type.Object({ id: Id }) } }, async (req) => ({ order: wire(await orders.getOrder(req.ctx, param(req, 'id'))) }));
 
       app.post(`${prefix}/orders/search`, { config: { callers: ALL_CALLERS }, schema: { body: SearchBody } }, async (req) => {
-        const page = await orders.searchOrders(req.ctx, (req.body as Static<typeof SearchBody>).search ?? {});
+        const page = await orders.searchOrders(req.ctx, req.body.search ?? {});
         return {
           orders: page.orders.map(wire),
           metadata: { count: page.orders.length, cursors: { ...(page.nextCursor ? { next: page.nextCursor } : {}) }, hasNext: page.hasNext },
@@ -94,7 +97,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
       });
 
       app.post(`${prefix}/orders/:id/cancel`, { config: { callers: BACK_OFFICE }, schema: { body: CancelBody, params: Type.Object({ id: Id }) } }, async (req) => {
-        const body = req.body as Static<typeof CancelBody>;
+        const body = req.body;
         const order = await orders.cancelOrder(req.ctx, param(req, 'id'), { restockAllItems: body.restockAllItems ?? false, ...(body.customMessage ? { customMessage: body.customMessage } : {}) });
         return { order: wire(order) };
       });
@@ -103,12 +106,12 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
     for (const prefix of COLLECTOR_PREFIXES) {
       const params = { params: Type.Object({ ecomOrderId: Id }) };
       app.post(`${prefix}/orders/:ecomOrderId/mark-as-paid`, { config: { callers: BACK_OFFICE }, schema: { body: MarkPaidBody, ...params } }, async (req) => {
-        const order = await orders.markAsPaid(req.ctx, param(req, 'ecomOrderId'), methodName((req.body as Static<typeof MarkPaidBody>).userDefinedPaymentMethodName));
+        const order = await orders.markAsPaid(req.ctx, param(req, 'ecomOrderId'), methodName(req.body.userDefinedPaymentMethodName));
         return { order: wire(order) };
       });
 
       app.post(`${prefix}/orders/:orderId/manual-payment`, { config: { callers: BACK_OFFICE }, schema: { body: ManualPaymentBody, params: Type.Object({ orderId: Id }) } }, async (req) => {
-        const body = req.body as Static<typeof ManualPaymentBody>;
+        const body = req.body;
         const current = await orders.getOrder(req.ctx, param(req, 'orderId'));
         await orders.recordManualPayment(req.ctx, current.id, amount(body.amount.amount, current.currency, 'amount.amount'), methodName(body.userDefinedPaymentMethodName));
         return {};
@@ -132,7 +135,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
       });
 
       app.post(`${prefix}/orders/:ecomOrderId/trigger-refund`, { config: { callers: BACK_OFFICE }, schema: { body: RefundBody, ...params } }, async (req) => {
-        const body = req.body as Static<typeof RefundBody>;
+        const body = req.body;
         const current = await orders.getOrder(req.ctx, param(req, 'ecomOrderId'));
         const payments = body.payments.map((p, i) => {
           const paid = current.payments.find((x) => x.id === p.paymentId);
@@ -168,7 +171,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
     // The SDK sends bulk mark-as-paid to this path verbatim on every host.
     for (const path of ['/v1/bulk/payments-collector/mark-as-paid', '/ecom/v1/bulk/payments-collector/mark-as-paid']) {
       app.post(path, { config: { callers: BACK_OFFICE }, schema: { body: BulkMarkPaidBody } }, async (req) => {
-        const ids = (req.body as Static<typeof BulkMarkPaidBody>).ecomOrderIds;
+        const ids = req.body.ecomOrderIds;
         const results = await orders.bulkMarkAsPaid(req.ctx, ids);
         return {
           results: results.map((r, i) => ({
@@ -188,7 +191,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
     for (const prefix of FULFILLMENT_PREFIXES) {
       const params = { params: Type.Object({ orderId: Id }) };
       app.post(`${prefix}/orders/:orderId/create-fulfillment`, { config: { callers: BACK_OFFICE }, schema: { body: FulfillmentBody, ...params } }, async (req) => {
-        const f = (req.body as Static<typeof FulfillmentBody>).fulfillment;
+        const f = req.body.fulfillment;
         const tracking = f.trackingInfo;
         const { order, fulfillmentId } = await orders.createFulfillment(req.ctx, param(req, 'orderId'), {
           lineItems: (f.lineItems ?? []).map((l) => ({ id: l.id, ...(l.quantity ? { quantity: l.quantity } : {}) })),

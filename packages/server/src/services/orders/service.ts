@@ -1,16 +1,16 @@
-import type { Db, Queryable } from '../../platform/db.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvents, type OutboxEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
-import type { StockChange } from '../catalog/products.js';
-import { compileFilter, FilterError, parseSort, push, readInteger, type FieldMap, type SortKey } from '../catalog/query-filter.js';
+import type { StockChange } from '../catalog/service.js';
+import { compileFilter, FilterError, parseSort, push, readInteger, type FieldMap, type SortKey } from '../../platform/query-filter.js';
 import { currentBuyer, type CartService, type Coupon } from '../cart/service.js';
-import type { PricedCart } from '../cart/pricing.js';
-import type { ResolvedLine } from '../cart/lines.js';
-import { commerceSettingsOf, type CommerceSettings } from '../cart/settings.js';
+import type { PricedCart } from '../cart/service.js';
+import type { ResolvedLine } from '../cart/service.js';
+import { commerceSettingsOf, type CommerceSettings } from '../cart/service.js';
 import type { Buyer } from '../cart/service.js';
 import {
   balanceDue,
@@ -145,7 +145,6 @@ export class OrdersService {
   private readonly providers = new Map<string, PaymentProvider>([[testPaymentProvider.id, testPaymentProvider]]);
 
   constructor(
-    private readonly db: Db,
     private readonly sites: SitesService,
     private readonly catalog: CatalogService,
     private readonly cart: CartService,
@@ -181,7 +180,8 @@ export class OrdersService {
    * checkout's lock). Locks are taken in one order by every writer: products (stock), then the
    * coupon, then the site's order counter.
    */
-  async placeOrder(tx: Queryable, siteId: string, input: PlaceOrderInput, at: Date): Promise<Order> {
+  async placeOrder(tx: SiteContext, input: PlaceOrderInput, at: Date): Promise<Order> {
+    const { siteId } = tx;
     const id = newId();
     const draft = snapshotOrder({
       id,
@@ -205,29 +205,30 @@ export class OrdersService {
     });
     let order = draft;
     if (input.settings.inventoryUpdateTrigger === 'ON_ORDER_PLACED') {
-      await this.catalog.sellStock(tx, siteId, stockChanges(order), at);
+      await this.catalog.sellStock(tx, stockChanges(order), at);
       order = { ...order, stockState: 'DECREMENTED' };
     }
     const couponId = order.appliedDiscounts.find((d) => d.source === 'COUPON')?.couponId;
-    if (couponId && !(await this.cart.useCoupon(tx, siteId, couponId))) {
+    if (couponId && !(await this.cart.useCoupon(tx, couponId))) {
       throw new ApiError(400, 'USAGE_LIMIT_REACHED', 'The coupon has reached its usage limit', { couponId });
     }
-    order = { ...order, number: await store.nextOrderNumber(tx, siteId, FIRST_ORDER_NUMBER) };
+    order = { ...order, number: await store.nextOrderNumber(tx, FIRST_ORDER_NUMBER) };
     const events: OrderEventType[] = ['order.created'];
     if (input.payment.kind === 'charge' && order.totals.total > 0n) {
-      const charged = await this.charge(tx, siteId, order, input.payment.token, input.settings, at);
+      const charged = await this.charge(tx, order, input.payment.token, input.settings, at);
       order = charged.order;
       events.push(...charged.events);
     } else if (order.paymentStatus === 'PAID') {
-      order = await this.sellWhenPaid(tx, siteId, order, input.settings, at);
+      order = await this.sellWhenPaid(tx, order, input.settings, at);
     }
-    await store.insertOrder(tx, siteId, order);
-    await recordEvents(tx, this.events(siteId, order, events));
+    await store.insertOrder(tx, order);
+    await recordEvents(tx.db, this.events(siteId, order, events));
     return order;
   }
 
   /** Charges what is due through the site's payment provider; a decline fails the whole call. */
-  private async charge(tx: Queryable, siteId: string, order: Order, token: string, settings: CommerceSettings, at: Date): Promise<Change> {
+  private async charge(tx: SiteContext, order: Order, token: string, settings: CommerceSettings, at: Date): Promise<Change> {
+    const { siteId } = tx;
     const provider = this.providers.get(settings.paymentProvider);
     if (!provider) throw new ApiError(400, 'PAYMENT_PROVIDER_NOT_CONFIGURED', `No payment provider "${settings.paymentProvider}"`);
     const amount = balanceDue(order);
@@ -236,29 +237,30 @@ export class OrdersService {
       throw new ApiError(402, 'PAYMENT_DECLINED', result.reason, { transactionStatus: 'DECLINED', failureDetails: result.reason, paymentResponseToken: result.transactionId });
     }
     const change = recordPayment(order, { amount, method: provider.id, transactionId: result.transactionId }, at, newId);
-    return { ...change, order: await this.sellWhenPaid(tx, siteId, change.order, settings, at) };
+    return { ...change, order: await this.sellWhenPaid(tx, change.order, settings, at) };
   }
 
   /** With ON_ORDER_PAID, stock leaves when the order is paid (and fails the payment if short). */
-  private async sellWhenPaid(tx: Queryable, siteId: string, order: Order, settings: CommerceSettings, at: Date): Promise<Order> {
+  private async sellWhenPaid(tx: SiteContext, order: Order, settings: CommerceSettings, at: Date): Promise<Order> {
     if (order.paymentStatus !== 'PAID' || order.stockState !== 'NONE' || settings.inventoryUpdateTrigger !== 'ON_ORDER_PAID') return order;
-    await this.catalog.sellStock(tx, siteId, stockChanges(order), at);
+    await this.catalog.sellStock(tx, stockChanges(order), at);
     return { ...order, stockState: 'DECREMENTED' };
   }
 
   /** Pays an order a checkout already made (create-order-and-charge after create-order). */
-  async chargeExisting(tx: Queryable, siteId: string, orderId: string, token: string, settings: CommerceSettings, at: Date): Promise<Order> {
-    const order = await store.findOrder(tx, siteId, orderId, true);
+  async chargeExisting(tx: SiteContext, orderId: string, token: string, settings: CommerceSettings, at: Date): Promise<Order> {
+    const { siteId } = tx;
+    const order = await store.findOrder(tx, orderId, true);
     if (!order) throw orderNotFound(orderId);
     if (order.paymentStatus !== 'NOT_PAID' && order.paymentStatus !== 'PARTIALLY_PAID') return order;
-    const change = await this.charge(tx, siteId, order, token, settings, at);
-    await store.updateOrder(tx, siteId, change.order);
-    await recordEvents(tx, this.events(siteId, change.order, change.events));
+    const change = await this.charge(tx, order, token, settings, at);
+    await store.updateOrder(tx, change.order);
+    await recordEvents(tx.db, this.events(siteId, change.order, change.events));
     return change.order;
   }
 
-  async findByCheckout(tx: Queryable, siteId: string, checkoutId: string): Promise<Order | undefined> {
-    return store.findOrderByCheckout(tx, siteId, checkoutId);
+  async findByCheckout(tx: SiteContext, checkoutId: string): Promise<Order | undefined> {
+    return store.findOrderByCheckout(tx, checkoutId);
   }
 
   // Reading --------------------------------------------------------------------------------------
@@ -271,7 +273,7 @@ export class OrdersService {
   }
 
   async getOrder(ctx: RequestContext, orderId: string): Promise<Order> {
-    const order = await store.findOrder(this.db, ctx.siteId, orderId);
+    const order = await store.findOrder(ctx, orderId);
     if (!order || !this.visible(ctx, order)) throw orderNotFound(orderId);
     return order;
   }
@@ -317,7 +319,7 @@ export class OrdersService {
       where = `${where} AND (${ors.join(' OR ')})`;
     }
     const orderBy = all.map((k) => `${k.sql} ${k.order}`).join(', ');
-    const { orders, sortValues } = await store.searchOrders(this.db, { where, params, orderBy, limit: limit + 1 });
+    const { orders, sortValues } = await store.searchOrders(ctx.db, { where, params, orderBy, limit: limit + 1 });
     const hasNext = orders.length > limit;
     const page = orders.slice(0, limit);
     let nextCursor: string | null = null;
@@ -334,13 +336,13 @@ export class OrdersService {
 
   // Changing -------------------------------------------------------------------------------------
 
-  private async settings(siteId: string): Promise<CommerceSettings> {
-    return commerceSettingsOf(await this.sites.getActiveSite(siteId));
+  private async settings(ctx: SiteContext): Promise<CommerceSettings> {
+    return commerceSettingsOf(await this.sites.activeSite(ctx));
   }
 
   /** Locks the order, applies a change, keeps stock in step with payment, and records events. */
-  private async mutate(ctx: RequestContext, orderId: string, fn: (order: Order, tx: Queryable, settings: CommerceSettings) => Promise<Change> | Change): Promise<Order> {
-    const settings = await this.settings(ctx.siteId);
+  private async mutate(ctx: RequestContext, orderId: string, fn: (order: Order, tx: SiteContext, settings: CommerceSettings) => Promise<Change> | Change): Promise<Order> {
+    const settings = await this.settings(ctx);
     const products: string[] = [];
     try {
       return await this.mutateLocked(ctx, orderId, settings, fn, products);
@@ -353,17 +355,17 @@ export class OrdersService {
     ctx: RequestContext,
     orderId: string,
     settings: CommerceSettings,
-    fn: (order: Order, tx: Queryable, settings: CommerceSettings) => Promise<Change> | Change,
+    fn: (order: Order, tx: SiteContext, settings: CommerceSettings) => Promise<Change> | Change,
     products: string[],
   ): Promise<Order> {
-    return this.db.transaction(async (tx) => {
-      const order = await store.findOrder(tx, ctx.siteId, orderId, true);
+    return withTransaction(ctx, async (tx) => {
+      const order = await store.findOrder(tx, orderId, true);
       if (!order) throw orderNotFound(orderId);
       products.push(...order.lines.flatMap((l) => (l.productId ? [l.productId] : [])));
       const change = await fn(order, tx, settings);
-      const next = await this.sellWhenPaid(tx, ctx.siteId, change.order, settings, ctx.now());
-      await store.updateOrder(tx, ctx.siteId, next);
-      await recordEvents(tx, this.events(ctx.siteId, next, change.events));
+      const next = await this.sellWhenPaid(tx, change.order, settings, ctx.now());
+      await store.updateOrder(tx, next);
+      await recordEvents(tx.db, this.events(ctx.siteId, next, change.events));
       return next;
     });
   }
@@ -414,7 +416,7 @@ export class OrdersService {
       const change = refund(current, request, ctx.now(), newId);
       if (restock === 'NO_ITEMS' || current.stockState !== 'DECREMENTED') return change;
       const units = unitsToRestock(change.order, restock === 'ALL_ITEMS' ? undefined : restock);
-      await this.catalog.restock(tx, ctx.siteId, stockChanges(change.order, units), ctx.now());
+      await this.catalog.restock(tx, stockChanges(change.order, units), ctx.now());
       return { ...change, order: markRestocked(change.order, units, ctx.now()) };
     });
     return { order, refundId: order.refunds[order.refunds.length - 1].id };
@@ -425,7 +427,7 @@ export class OrdersService {
       const change = cancel(current, ctx.now(), newId, options.customMessage);
       if (!options.restockAllItems || current.stockState !== 'DECREMENTED') return change;
       const units = unitsToRestock(change.order);
-      await this.catalog.restock(tx, ctx.siteId, stockChanges(change.order, units), ctx.now());
+      await this.catalog.restock(tx, stockChanges(change.order, units), ctx.now());
       return { ...change, order: markRestocked(change.order, units, ctx.now()) };
     });
   }
@@ -456,4 +458,12 @@ function decodeCursor(text: string): CursorState {
     if (error instanceof FilterError) throw error;
     throw new FilterError('The cursor is not one this server gave');
   }
+}
+
+// What other services use of this one's modules: they import service.ts only.
+export { toWireOrder } from './wire.js';
+
+/** An order as stored, through the context's handle (the outbox worker reads one per event). */
+export async function findOrder(ctx: SiteContext, orderId: string): Promise<Order | undefined> {
+  return store.findOrder(ctx, orderId);
 }

@@ -1,6 +1,7 @@
 // SQL for orders; nothing else. The snapshot lives in `doc` with bigints as {"$bigint": "…"} and
 // dates as ISO strings; states and amounts that calls filter on or change are columns.
 import type { Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
 import type { Order } from './model.js';
 
 type Doc = Omit<Order, 'id' | 'number' | 'checkoutId' | 'buyer' | 'email' | 'status' | 'paymentStatus' | 'fulfillmentStatus' | 'currency' | 'paid' | 'refunded' | 'stockState' | 'archived' | 'purchasedDate' | 'createdDate' | 'updatedDate'>;
@@ -85,7 +86,8 @@ function docOf(order: Order): string {
 }
 
 /** The next order number of the site (locks the site's counter row until commit: numbers have no gaps). */
-export async function nextOrderNumber(tx: Queryable, siteId: string, first: number): Promise<number> {
+export async function nextOrderNumber(ctx: SiteContext, first: number): Promise<number> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<{ value: number | string }>(
     `INSERT INTO commerce_counters (site_id, name, value) VALUES ($1, 'order_number', $2)
      ON CONFLICT (site_id, name) DO UPDATE SET value = commerce_counters.value + 1 RETURNING value`,
@@ -94,7 +96,8 @@ export async function nextOrderNumber(tx: Queryable, siteId: string, first: numb
   return Number(rows[0].value);
 }
 
-export async function insertOrder(tx: Queryable, siteId: string, order: Order): Promise<void> {
+export async function insertOrder(ctx: SiteContext, order: Order): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query(
     `INSERT INTO orders (site_id, order_id, number, checkout_id, buyer_kind, buyer_id, email, status, payment_status, fulfillment_status,
        currency, total_minor, paid_minor, refunded_minor, stock_state, archived, doc, purchased_at, created_at, updated_at)
@@ -105,7 +108,8 @@ export async function insertOrder(tx: Queryable, siteId: string, order: Order): 
   );
 }
 
-export async function updateOrder(tx: Queryable, siteId: string, order: Order): Promise<void> {
+export async function updateOrder(ctx: SiteContext, order: Order): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query(
     `UPDATE orders SET status = $3, payment_status = $4, fulfillment_status = $5, paid_minor = $6, refunded_minor = $7,
        stock_state = $8, archived = $9, doc = $10::jsonb, updated_at = $11, email = $12
@@ -115,12 +119,14 @@ export async function updateOrder(tx: Queryable, siteId: string, order: Order): 
   );
 }
 
-export async function findOrder(db: Queryable, siteId: string, orderId: string, forUpdate = false): Promise<Order | undefined> {
+export async function findOrder(ctx: SiteContext, orderId: string, forUpdate = false): Promise<Order | undefined> {
+  const { db, siteId } = ctx;
   const rows = await db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.site_id = $1 AND o.order_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [siteId, orderId]);
   return rows[0] && toOrder(rows[0]);
 }
 
-export async function findOrderByCheckout(db: Queryable, siteId: string, checkoutId: string): Promise<Order | undefined> {
+export async function findOrderByCheckout(ctx: SiteContext, checkoutId: string): Promise<Order | undefined> {
+  const { db, siteId } = ctx;
   const rows = await db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.site_id = $1 AND o.checkout_id = $2`, [siteId, checkoutId]);
   return rows[0] && toOrder(rows[0]);
 }

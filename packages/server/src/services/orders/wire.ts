@@ -1,8 +1,8 @@
 // Order → eCommerce wire. Order prices are {amount, formattedAmount} decimal strings; the number is a string.
-import { absoluteUrl } from '../catalog/wire.js';
-import { formatAmount, formattedAmount } from '../cart/money.js';
-import { wireBuyer, wireItemType } from '../cart/wire.js';
-import { SHIPPING_CARRIER_ID } from '../cart/pricing-wire.js';
+import { absoluteUrl } from '../catalog/service.js';
+import { formatAmount, formattedAmount } from '../../platform/money.js';
+import { wireBuyer, wireItemType } from '../cart/service.js';
+import { SHIPPING_CARRIER_ID } from '../cart/service.js';
 import type { Order, OrderActivity, OrderFulfillment, OrderLine, OrderPayment } from './model.js';
 
 export function price(minor: bigint, currency: string) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { checkPkce, isValidCodeChallenge, isValidCodeVerifier, s256 } from './pkce.js';
-import { allowedOrigins, isAllowedUrl, withParams } from './redirect-uri.js';
+import { allowedOrigins, isAllowedUrl, withParams } from '../../platform/redirect-uri.js';
 
 describe('PKCE', () => {
   const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';

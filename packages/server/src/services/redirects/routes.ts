@@ -1,8 +1,8 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ALL_CALLERS } from '../../platform/caller.js';
-import { SESSION_TTL_MS } from '../identity/service.js';
-import { AUTHENTICATION_PREFIX } from '../identity/routes.js';
+import { AUTHENTICATION_PREFIX, SESSION_TTL_MS } from '../identity/service.js';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './hosted-session.js';
 import { errorPage, webMessagePage } from './pages.js';
 import { AUTHORIZE_PATH, LOGOUT_PATH, type AuthorizeResult, type RedirectSessionRequest, type RedirectsService } from './service.js';
@@ -86,7 +86,8 @@ export function redirectsRoutes(redirects: RedirectsService, options: RedirectsR
     return reply.redirect(result.location, method === 'POST' ? 303 : 302);
   }
 
-  return async (app: FastifyInstance) => {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     // The hosted sign-in page continues with a plain form POST (no token in the URL).
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))));
@@ -94,14 +95,14 @@ export function redirectsRoutes(redirects: RedirectsService, options: RedirectsR
 
     for (const path of ['/_api/redirects-api/v1/redirect-session', '/headless/v1/redirect-session']) {
       app.post(path, { schema: { body: RedirectSessionBody }, config: { callers: ALL_CALLERS } }, async (req) => {
-        const body = withoutNulls(req.body as RedirectSessionBody) as RedirectSessionRequest;
+        const body = withoutNulls(req.body) as RedirectSessionRequest;
         const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
         return { redirectSession: await redirects.createRedirectSession(req.ctx, body, origin) };
       });
     }
 
     app.get(AUTHORIZE_PATH, { schema: { querystring: AuthorizeQuery } }, async (req, reply) => {
-      const query = req.query as Static<typeof AuthorizeQuery>;
+      const query = req.query;
       return send(reply, await redirects.authorize({ ...query, cookieToken: cookieOf(req) }), 'GET');
     });
 
@@ -111,12 +112,12 @@ export function redirectsRoutes(redirects: RedirectsService, options: RedirectsR
       if (origin && origin !== 'null' && origin !== new URL(options.publicUrl).origin) {
         return send(reply, { type: 'error', status: 403, title: 'Not allowed', message: 'Sign in from this store’s own sign-in page.' }, 'POST');
       }
-      const form = req.body as Static<typeof AuthorizeForm>;
+      const form = req.body;
       return send(reply, await redirects.authorize({ ...form, cookieToken: cookieOf(req) }), 'POST');
     });
 
     app.get(LOGOUT_PATH, { schema: { querystring: AuthorizeQuery } }, async (req, reply) => {
-      const query = req.query as Static<typeof AuthorizeQuery>;
+      const query = req.query;
       const result = await redirects.logoutRedirect({ ...query, cookieToken: cookieOf(req) });
       reply.header('cache-control', 'no-store');
       if (result.clearSiteId) reply.header('set-cookie', clearedSessionCookie(result.clearSiteId, secure));
@@ -125,7 +126,7 @@ export function redirectsRoutes(redirects: RedirectsService, options: RedirectsR
 
     // A browser navigation is redirected; an API call gets the post-logout URL as JSON.
     app.get(`${AUTHENTICATION_PREFIX}/v1/logout`, { schema: { querystring: LogoutQuery } }, async (req, reply) => {
-      const query = req.query as Static<typeof LogoutQuery>;
+      const query = req.query;
       const result = await redirects.logoutCall(req.caller ? req.ctx : null, { ...query, cookieToken: cookieOf(req) });
       if (result.siteId) reply.header('set-cookie', clearedSessionCookie(result.siteId, secure));
       reply.header('cache-control', 'no-store');

@@ -3,11 +3,10 @@ import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { IdentitySession, IdentityService } from '../identity/service.js';
-import type { GrantHandler, TokenRequest } from '../oauth/routes.js';
-import type { OAuthService, TokenResponse } from '../oauth/service.js';
+import type { GrantHandler, OAuthService, TokenRequest, TokenResponse } from '../oauth/service.js';
 import type { Site, SitesService } from '../sites/service.js';
 import { PKCE_METHOD, checkPkce, isValidCodeChallenge } from './pkce.js';
-import { allowedOrigins, isAllowedUrl, originOf, withParams } from './redirect-uri.js';
+import { allowedOrigins, isAllowedUrl, originOf, withParams } from '../../platform/redirect-uri.js';
 import * as store from './store.js';
 
 export const REDIRECT_SESSION_TTL_MS = 3600_000;

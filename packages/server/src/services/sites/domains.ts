@@ -1,5 +1,5 @@
 // The host names a site's pages answer at: one name belongs to one site on the whole server.
-import type { Queryable } from '../../platform/db.js';
+import { isUniqueViolation, type Queryable } from '../../platform/db.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 
 export const MAX_DOMAINS_PER_SITE = 20;
@@ -85,7 +85,7 @@ export async function replaceDomains(tx: Queryable, siteId: string, domains: str
       `INSERT INTO site_domains (site_id, domain) SELECT $1, d FROM unnest($2::text[]) AS d
        ON CONFLICT (domain) DO NOTHING`, [siteId, domains]);
   } catch (error) {
-    throw isUnique(error) ? domainTaken(domains) : error;
+    throw isUniqueViolation(error) ? domainTaken(domains) : error;
   }
   // Another site may have taken a name between the check and the insert (ON CONFLICT skipped it).
   const mine = await tx.query<{ domain: string }>('SELECT domain FROM site_domains WHERE site_id = $1', [siteId]);
@@ -98,6 +98,3 @@ function domainTaken(domains: string[]): ApiError {
   return new ApiError(409, 'DOMAIN_ALREADY_IN_USE', `Another site already uses ${domains.join(', ')}`, { domains });
 }
 
-function isUnique(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === '23505';
-}

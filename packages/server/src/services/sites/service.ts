@@ -1,5 +1,7 @@
 import type { Db, Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import * as store from './store.js';
 import * as domainStore from './domains.js';
@@ -57,6 +59,7 @@ export type SiteInitializer = (tx: Queryable, site: Site, input: CreateSiteInput
 const API_KEY_PREFIX = 'bdg_';
 const SITE_CACHE_MS = 2000;
 const CLIENT_CACHE_MS = 60_000;
+const CACHE_SIZE = 100_000;
 
 export function isValidCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code);
@@ -75,13 +78,17 @@ function toSite(row: store.SiteRow): Site {
 export class SitesService {
   private readonly initializers: SiteInitializer[] = [];
   /** A short read cache: every request needs its site's status, which changes rarely. */
-  private readonly cache = new Map<string, { site: Site | undefined; until: number }>();
+  private readonly cache: TtlCache<string, Site | undefined>;
   /** A client belongs to one site for life, so its lookup can be remembered; the site's status is rechecked. */
+  private readonly clients: TtlCache<string, { siteId: string; allowedOrigins: string[] }>;
   /** Host name → site, for page requests (see siteIdForHost). */
-  private readonly hosts = new Map<string, { siteId: string | undefined; until: number }>();
-  private readonly clients = new Map<string, { siteId: string; allowedOrigins: string[]; until: number }>();
+  private readonly hosts: TtlCache<string, string | undefined>;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, now: () => Date = () => new Date()) {
+    this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
+    this.clients = new TtlCache({ ttlMs: CLIENT_CACHE_MS, maxSize: CACHE_SIZE, now });
+    this.hosts = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: 10_000, now });
+  }
 
   onSiteCreated(initializer: SiteInitializer): void {
     this.initializers.push(initializer);
@@ -129,12 +136,19 @@ export class SitesService {
     return site;
   }
 
-  async findSite(siteId: string): Promise<Site | undefined> {
-    const hit = this.cache.get(siteId);
-    if (hit && hit.until > Date.now()) return hit.site;
-    const row = await store.findSite(this.db, siteId);
+  /** The context's site if it is not DISABLED, read through the context's handle (its transaction, if any). */
+  async activeSite(ctx: SiteContext): Promise<Site> {
+    const site = await this.findSite(ctx.siteId, ctx.db);
+    if (!site || site.status === 'DISABLED') throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+    return site;
+  }
+
+  async findSite(siteId: string, db: Queryable = this.db): Promise<Site | undefined> {
+    const hit = this.cache.lookup(siteId);
+    if (hit) return hit.value;
+    const row = await store.findSite(db, siteId);
     const site = row && toSite(row);
-    this.cache.set(siteId, { site, until: Date.now() + SITE_CACHE_MS });
+    this.cache.set(siteId, site);
     return site;
   }
 
@@ -150,8 +164,8 @@ export class SitesService {
     this.cache.delete(siteId);
   }
 
-  async updateSettings(siteId: string, patch: Record<string, unknown>): Promise<Site> {
-    const row = await store.patchSiteSettings(this.db, siteId, patch);
+  async updateSettings(siteId: string, patch: Record<string, unknown>, db: Queryable = this.db): Promise<Site> {
+    const row = await store.patchSiteSettings(db, siteId, patch);
     if (!row) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
     this.cache.delete(siteId);
     return toSite(row);
@@ -200,21 +214,20 @@ export class SitesService {
   async siteIdForHost(hostHeader: string | undefined): Promise<string | undefined> {
     const host = domainStore.hostOf(hostHeader);
     if (!host) return undefined;
-    const hit = this.hosts.get(host);
-    if (hit && hit.until > Date.now()) return hit.siteId;
+    const hit = this.hosts.lookup(host);
+    if (hit) return hit.value;
     const siteId = await domainStore.siteIdForDomain(this.db, host);
-    if (this.hosts.size > 10_000) this.hosts.clear();
-    this.hosts.set(host, { siteId, until: Date.now() + SITE_CACHE_MS });
+    this.hosts.set(host, siteId);
     return siteId;
   }
 
   /** Resolves an OAuth client id to its active site; unknown ids are a 400 as OAuth expects. */
   async siteForClient(clientId: string): Promise<{ site: Site; allowedOrigins: string[] }> {
     let client = this.clients.get(clientId);
-    if (!client || client.until <= Date.now()) {
+    if (!client) {
       const row = await store.findOAuthClient(this.db, clientId);
       if (!row) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
-      client = { siteId: row.site_id, allowedOrigins: row.allowed_origins, until: Date.now() + CLIENT_CACHE_MS };
+      client = { siteId: row.site_id, allowedOrigins: row.allowed_origins };
       this.clients.set(clientId, client);
     }
     const site = await this.findSite(client.siteId);

@@ -54,14 +54,14 @@ export class StorefrontService {
   }
 
   private async fallbackSiteId(): Promise<string | undefined> {
-    if (this.fallback && this.fallback.until > Date.now()) return this.fallback.siteId;
+    if (this.fallback && this.fallback.until > this.now().getTime()) return this.fallback.siteId;
     let siteId: string | undefined;
     if (this.defaultSiteId && (await this.active(this.defaultSiteId))) siteId = this.defaultSiteId;
     else {
       const sites = (await this.sites.listSites()).filter((s) => s.status !== 'DISABLED');
       siteId = (sites.find((s) => s.status === 'DEMO') ?? sites[0])?.siteId;
     }
-    this.fallback = { siteId, until: Date.now() + FALLBACK_CACHE_MS };
+    this.fallback = { siteId, until: this.now().getTime() + FALLBACK_CACHE_MS };
     return siteId;
   }
 

@@ -43,7 +43,7 @@ export async function loadWebBuild(webDir: string | undefined, log: (error: unkn
   let render: Render | undefined;
   if (staticDir === clientDir && fs.existsSync(entry)) {
     try {
-      const mod: { render?: unknown } = await import(pathToFileURL(entry).href);
+      const mod = (await import(pathToFileURL(entry).href)) as { render?: unknown };
       if (typeof mod.render === 'function') render = mod.render as Render;
       else log(new Error('no render export'), `${entry} exports no render function; pages are rendered in the browser`);
     } catch (error) {

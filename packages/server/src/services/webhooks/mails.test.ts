@@ -3,6 +3,7 @@ import { signInApp, SmtpCapture, type SignInApp } from '../../test/sign-in.js';
 import { testApp } from '../../test/harness.js';
 import { apiKey, catalogLine, createProduct, placeOrder } from '../../test/commerce.js';
 import * as orderStore from '../orders/store.js';
+import { siteContext } from '../../platform/context.js';
 import { orderLink, orderMails } from './mails.js';
 import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker } from './worker.js';
 
@@ -73,7 +74,7 @@ describe('order e-mails from the outbox', () => {
     const site = await t.createSite({ name: 'Corner shop' });
     const pen = await createProduct(t.app, site, { name: 'Pencil', priceData: { price: 2 } });
     const { orderId } = await placeOrder(t.app, site, await t.visitorToken(site), [catalogLine(pen.id)], { email: 'pick@corner.example' });
-    const order = await orderStore.findOrder(t.db, site.siteId, orderId);
+    const order = await orderStore.findOrder(siteContext(t.db, site.siteId, () => new Date()), orderId);
     expect(order?.shipping).toBeTruthy();
     if (!order?.shipping) return;
     const pickup = { ...order, shipping: { ...order.shipping, kind: 'PICKUP' as const, instructions: 'Ring the bell' }, fulfillments: [{ id: 'f1', lineItems: [], createdDate: new Date() }] };

@@ -1,6 +1,6 @@
 import { escapeHtml, type Mail } from '../../platform/mail.js';
-import { formattedAmount } from '../cart/money.js';
-import type { Order } from '../orders/model.js';
+import { formattedAmount } from '../../platform/money.js';
+import type { Order } from '../orders/service.js';
 
 /** The store's order e-mail types (spec §9). */
 export type OrderMailType = 'ORDER_PLACED' | 'DOWNLOAD_LINKS' | 'ORDER_SHIPPED' | 'ORDER_READY_FOR_PICKUP';

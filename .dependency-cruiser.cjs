@@ -1,0 +1,74 @@
+/**
+ * The architecture, checked on every `npm test` (`npm run depcruise`). Rules go by folder
+ * pattern, so a new service or web-app folder is covered the day it lands.
+ */
+const SERVICE = '^packages/server/src/services/([^/]+)/';
+const NOT_TEST = '\\.test\\.ts$|^packages/server/src/test/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'No module reaches itself through its imports (type-only imports included).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'platform-knows-no-service',
+      comment: 'platform/ is the bottom layer: it never imports a service or the app wiring.',
+      severity: 'error',
+      from: { path: '^packages/server/src/platform/', pathNot: NOT_TEST },
+      to: { path: '^packages/server/src/(services/|app\\.ts$|main\\.ts$|cli\\.ts$)' },
+    },
+    {
+      name: 'store-is-the-bottom-of-a-service',
+      comment: 'Inside a service, store.ts (SQL) imports neither its service nor its routes.',
+      severity: 'error',
+      from: { path: SERVICE + 'store\\.ts$' },
+      to: { path: '^packages/server/src/services/$1/(service|routes)\\.ts$' },
+    },
+    {
+      name: 'only-routes-import-routes',
+      comment: 'routes → service → store: no file of a service but its routes imports routes.ts.',
+      severity: 'error',
+      from: { path: SERVICE, pathNot: [NOT_TEST, SERVICE + 'routes\\.ts$'] },
+      to: { path: '^packages/server/src/services/[^/]+/routes\\.ts$' },
+    },
+    {
+      name: 'routes-go-through-the-service',
+      comment: 'routes.ts maps HTTP to its service and never runs SQL itself (no store.ts import).',
+      severity: 'error',
+      from: { path: SERVICE + 'routes\\.ts$' },
+      to: { path: '^packages/server/src/services/[^/]+/store\\.ts$' },
+    },
+    {
+      name: 'services-meet-at-service-ts',
+      comment: 'A service imports another service only through its service.ts; the wiring is in app.ts.',
+      severity: 'error',
+      from: { path: SERVICE, pathNot: NOT_TEST },
+      to: { path: '^packages/server/src/services/', pathNot: ['^packages/server/src/services/$1/', '^packages/server/src/services/[^/]+/service\\.ts$'] },
+    },
+    {
+      name: 'sdk-imports-no-server',
+      comment: 'The SDK is a wire client: it never imports server code.',
+      severity: 'error',
+      from: { path: '^packages/sdk/' },
+      to: { path: '^(packages/server|apps)/' },
+    },
+    {
+      name: 'web-talks-through-the-sdk',
+      comment: 'The web app imports @bodega/sdk, never the server.',
+      severity: 'error',
+      from: { path: '^apps/web/' },
+      to: { path: '^packages/server/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+    combinedDependencies: false,
+  },
+};

@@ -1,0 +1,95 @@
+// Lint for the server, the SDK and the web app, with type information (typescript-eslint's
+// project service reads each package's tsconfig.json). Rules go by folder, so new files and
+// folders are covered as they land. Each rule says in one line which house rule it checks.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const STATIC_CAST = { selector: "TSAsExpression > TSTypeReference[typeName.name='Static']", message: 'Type the route with withTypeProvider<TypeBoxTypeProvider>() and its schema instead of casting to Static<…>.' };
+const SOURCES = ['packages/server/src/**/*.ts', 'packages/sdk/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'];
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'apps/web/vite.config.*', '**/*.d.ts'] },
+  {
+    files: SOURCES,
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      // Type the shapes: no `any`, no silenced compiler.
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': true, 'ts-expect-error': true, 'ts-nocheck': true }],
+      // A promise is awaited or handed on on purpose (`void` marks fire-and-forget).
+      '@typescript-eslint/no-floating-promises': 'error',
+      // Unused code is deleted, not kept; `_name` marks a parameter an interface requires.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Fastify handlers are async by contract even when they await nothing.
+      '@typescript-eslint/require-await': 'off',
+      // Signal and event handlers may be async; what they return is not awaited by design.
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      // Judgement calls the type checker already covers (unknown wire values are stringified on purpose,
+      // literal unions document the expected values, generic-call casts read more plainly).
+      '@typescript-eslint/no-base-to-string': 'off',
+      '@typescript-eslint/no-redundant-type-constituents': 'off',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+      // A closure may read a variable before its one assignment.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    },
+  },
+  {
+    files: ['packages/server/src/**/*.ts'],
+    rules: {
+      // Routes are typed by their schemas through the TypeBox provider, never cast.
+      'no-restricted-syntax': ['error', STATIC_CAST],
+    },
+  },
+  {
+    files: ['packages/server/src/services/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      // Services read time from the injected clock (ctx.now(), the service's now), so tests can move it.
+      'no-restricted-syntax': ['error', STATIC_CAST, { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read the injected clock instead of Date.now().' }],
+    },
+  },
+  {
+    files: ['**/*.test.ts', '**/*.test.tsx', 'packages/server/src/test/**/*.ts'],
+    rules: {
+      // Tests read the wire's JSON as it comes (`res.json()` is untyped) and assert on it.
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // Tests pass methods as callbacks, reject with plain values and send out-of-range numbers on purpose.
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/prefer-promise-reject-errors': 'off',
+      'no-loss-of-precision': 'off',
+      'no-restricted-syntax': ['error',
+        // Every test runs: no .only or .skip.
+        { selector: "MemberExpression[object.name=/^(it|test|describe)$/][property.name=/^(only|skip)$/]", message: 'No .only/.skip in tests.' },
+        // Tests run on the real databases, never a mocked driver.
+        { selector: "CallExpression[callee.object.name='vi'][callee.property.name='mock']", message: 'No vi.mock: tests use PGlite or PostgreSQL.' },
+      ],
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      // React handlers and router navigations fire and forget; TanStack Query reports their failures.
+      '@typescript-eslint/no-floating-promises': 'off',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false, arguments: false } }],
+      // Form and router hooks hand out methods, and some packages' types resolve only through Vite's bundler resolution.
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      // The web app talks to the server through @bodega/sdk and TanStack Query hooks only.
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'Use @bodega/sdk through a TanStack Query hook.' }],
+    },
+  },
+);
