@@ -71,6 +71,10 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
     await page.getByRole('menuitem', { name: 'My account' }).click();
     await page.getByRole('heading', { name: 'Profile' }).waitFor();
     await check(page, 'account-profile');
+    await page.getByLabel('New password', { exact: true }).fill('another-good-password');
+    await page.getByLabel('New password again').fill('another-good-password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Your password is changed.').waitFor();
 
     await page.goto(`${site.url}/cart`);
     await page.getByRole('link', { name: 'Waxed Canvas Tote' }).waitFor();

@@ -67,6 +67,7 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await page.getByRole('radio', { name: 'M', exact: true }).check();
     await page.getByText('M-SAG').waitFor();
     expect(await page.locator('.product-price').textContent()).toContain('$58.00');
+    expect(await page.locator('.gallery-main img').getAttribute('alt')).toMatch(/sage/i); // the picked colour's picture
     await check(page, 'product');
     await page.getByRole('button', { name: 'Add to cart' }).click();
     const drawer = page.getByRole('dialog', { name: /Your cart/ });

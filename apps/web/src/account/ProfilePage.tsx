@@ -7,7 +7,7 @@ import { useCurrentMember } from '../shop/member.js';
 import { Field } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
-import { useSendPasswordLink, useUpdateMember } from './queries.js';
+import { useChangePassword, useUpdateMember } from './queries.js';
 
 const schema = z.object({
   firstName: z.string().trim().max(100),
@@ -19,6 +19,12 @@ const schema = z.object({
 });
 type Form = z.infer<typeof schema>;
 
+const passwordSchema = z.object({
+  password: z.string().min(8, 'Use 8 to 256 characters.').max(256, 'Use 8 to 256 characters.'),
+  confirm: z.string(),
+}).refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'The two passwords differ.' });
+type PasswordForm = z.infer<typeof passwordSchema>;
+
 export default function ProfilePage() {
   usePageTitle('Your profile');
   const member = useCurrentMember();
@@ -28,7 +34,6 @@ export default function ProfilePage() {
 
 function ProfileForm({ member }: { member: Member }) {
   const save = useUpdateMember();
-  const password = useSendPasswordLink();
   const isPublic = member.privacyStatus === 'PUBLIC';
   const { register, handleSubmit, formState: { errors, isDirty }, reset } = useForm<Form>({
     resolver: zodResolver(schema),
@@ -64,15 +69,24 @@ function ProfileForm({ member }: { member: Member }) {
         {save.isSuccess && !isDirty && <Notice kind="success">Your profile is saved.</Notice>}
         <div><button type="submit" className="button" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save profile'}</button></div>
       </form>
-      <section className="panel" aria-labelledby="password-heading">
-        <h2 id="password-heading">Password</h2>
-        <p>We’ll e-mail you a link to choose a new password.</p>
-        {password.isSuccess && <Notice kind="success">Check your inbox at {member.loginEmail} for the link.</Notice>}
-        {password.isError && <Notice kind="error">{plainError(password.error)}</Notice>}
-        <button type="button" className="button secondary" onClick={() => password.mutate(member.loginEmail ?? '')} disabled={password.isPending || !member.loginEmail}>
-          {password.isPending ? 'Sending…' : 'Send me a link to change my password'}
-        </button>
-      </section>
+      <PasswordSection />
     </>
+  );
+}
+
+function PasswordSection() {
+  const change = useChangePassword();
+  const { register, handleSubmit, reset, formState: { errors } } = useForm<PasswordForm>({ resolver: zodResolver(passwordSchema), defaultValues: { password: '', confirm: '' } });
+  return (
+    <form className="panel form-grid" onSubmit={handleSubmit((v) => change.mutate(v.password, { onSuccess: () => reset() }))} noValidate aria-labelledby="password-heading">
+      <h2 id="password-heading">Change password</h2>
+      <div className="two">
+        <Field label="New password" type="password" autoComplete="new-password" {...register('password')} error={errors.password?.message} />
+        <Field label="New password again" type="password" autoComplete="new-password" {...register('confirm')} error={errors.confirm?.message} />
+      </div>
+      {change.isError && <Notice kind="error">{plainError(change.error)}</Notice>}
+      {change.isSuccess && <Notice kind="success">Your password is changed.</Notice>}
+      <div><button type="submit" className="button secondary" disabled={change.isPending}>{change.isPending ? 'Changing…' : 'Change password'}</button></div>
+    </form>
   );
 }

@@ -66,9 +66,8 @@ export function useSaveAddresses() {
   });
 }
 
-export function useSendPasswordLink() {
+export function useChangePassword() {
   const { client } = useShop();
-  return useMutation({
-    mutationFn: (email: string) => need(client).auth.sendPasswordResetEmail(email, `${window.location.origin}/account`),
-  });
+  return useMutation({ mutationFn: (password: string) => need(client).authentication.changePassword(password) });
 }
+

@@ -19,10 +19,10 @@ export default function CartPage() {
   const [country, setCountry] = useState('US');
   const [postalCode, setPostalCode] = useState('');
 
-  if (cart.isPending) return <div className="container"><h1>Cart</h1><Loading label="Loading your cart…" page /></div>;
-  if (cart.isError) return <div className="container"><h1>Cart</h1><ErrorState error={cart.error} retry={() => void cart.refetch()} /></div>;
+  if (cart.isPending) return <div className="container cart-page"><h1>Cart</h1><Loading label="Loading your cart…" page /></div>;
+  if (cart.isError) return <div className="container cart-page"><h1>Cart</h1><ErrorState error={cart.error} retry={() => void cart.refetch()} /></div>;
   if (!cart.data || !hasLines) {
-    return <div className="container narrow"><h1>Cart</h1><EmptyState title="Your cart is empty" action={{ to: '/products', label: 'Start shopping' }}><p>Find something you like and it will wait for you here.</p></EmptyState></div>;
+    return <div className="container cart-page"><h1>Cart</h1><EmptyState title="Your cart is empty" action={{ to: '/products', label: 'Start shopping' }}><p>Find something you like and it will wait for you here.</p></EmptyState></div>;
   }
 
   const options = shippingOptions(totals.data?.shippingInfo);

@@ -62,15 +62,15 @@ export default function CheckoutPage() {
   const [params] = useSearchParams();
   const checkoutId = params.get('checkoutId') ?? '';
   const checkout = useCheckout(checkoutId);
-  if (!checkoutId) return <div className="container narrow"><h1>Checkout</h1><EmptyState title="No checkout in progress" action={{ to: '/cart', label: 'Go to your cart' }} /></div>;
-  if (checkout.isPending) return <div className="container"><h1>Checkout</h1><Loading label="Loading checkout…" lines={6} page /></div>;
+  if (!checkoutId) return <div className="container checkout"><h1>Checkout</h1><EmptyState title="No checkout in progress" action={{ to: '/cart', label: 'Go to your cart' }} /></div>;
+  if (checkout.isPending) return <div className="container checkout"><h1>Checkout</h1><Loading label="Loading checkout…" lines={6} page /></div>;
   if (checkout.isError) {
-    return <div className="container narrow"><h1>Checkout</h1><ErrorState error={checkout.error} retry={() => void checkout.refetch()} title="Your checkout didn’t load" /></div>;
+    return <div className="container checkout"><h1>Checkout</h1><ErrorState error={checkout.error} retry={() => void checkout.refetch()} title="Your checkout didn’t load" /></div>;
   }
   if (checkout.data.completed) {
-    return <div className="container narrow"><h1>Checkout</h1><EmptyState title="This order has been placed" action={{ to: '/account/orders', label: 'See your orders' }}><p>Thank you! You can find the order in your account or in the confirmation e-mail.</p></EmptyState></div>;
+    return <div className="container checkout"><h1>Checkout</h1><EmptyState title="This order has been placed" action={{ to: '/account/orders', label: 'See your orders' }}><p>Thank you! You can find the order in your account or in the confirmation e-mail.</p></EmptyState></div>;
   }
-  if (checkout.data.lineItems.length === 0) return <div className="container narrow"><h1>Checkout</h1><EmptyState title="This checkout is empty" action={{ to: '/products', label: 'Continue shopping' }} /></div>;
+  if (checkout.data.lineItems.length === 0) return <div className="container checkout"><h1>Checkout</h1><EmptyState title="This checkout is empty" action={{ to: '/products', label: 'Continue shopping' }} /></div>;
   return <CheckoutForm checkout={checkout.data} checkoutId={checkoutId} />;
 }
 

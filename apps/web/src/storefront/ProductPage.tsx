@@ -58,7 +58,8 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
   /** Picks a choice; a picture made for it (its alt text names the choice) comes to the front. */
   function pick(name: string, value: string) {
     setSelected((s) => ({ ...s, [name]: value }));
-    const match = images.findIndex((img) => img.alt.toLowerCase().includes(value.toLowerCase()));
+    const word = new RegExp(`\\b${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+    const match = images.findIndex((img) => word.test(img.alt));
     if (match >= 0) setImageIndex(match);
   }
 
