@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { ApiError } from './errors.js';
 import type { OperationsConfig } from './ops-config.js';
+import { isInternalRequest } from './internal-requests.js';
 
 /** Probes and scrapes are never rate-limited: an orchestrator must always reach them. */
 const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -114,7 +115,7 @@ export async function registerRateLimits(app: FastifyInstance, ops: OperationsCo
     if (perIp > 0) byIp = scope.createRateLimit({ max: perIp, timeWindow: windowMs, keyGenerator: (req) => `ip:${req.ip}` });
   });
   app.addHook('onRequest', async (req, reply) => {
-    if (UNLIMITED_PATHS.has(req.url.split('?')[0])) return;
+    if (UNLIMITED_PATHS.has(req.url.split('?')[0]) || isInternalRequest(req)) return;
     const limiter = credentialKey(req.headers.authorization) ? byToken : byIp;
     if (!limiter) return;
     const result = await limiter(req);

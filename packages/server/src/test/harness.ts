@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { openDb, type Db } from '../platform/db.js';
 import { buildApp } from '../app.js';
 import type { CreateSiteInput } from '../services/sites/service.js';
+import type { OperationsConfig } from '../platform/ops-config.js';
 
 /**
  * Tests isolate by site, not by database: one database per test file (a PGlite loaded from the
@@ -35,6 +36,8 @@ export interface TestAppOptions {
   now?: () => Date;
   publicUrl?: string;
   webDir?: string;
+  /** Limits (rate limits and the like); default: none. */
+  operations?: OperationsConfig;
   /** DEFAULT_SITE_ID: the site pages get when the Host names none. */
   defaultSiteId?: string;
   /** Reuse a database opened by the caller (several apps on one database). */
@@ -51,6 +54,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     db,
     config: { publicUrl: options.publicUrl ?? 'http://localhost:3000', logLevel: 'silent', webDir: options.webDir, smtpUrl: undefined, defaultSiteId: options.defaultSiteId },
     now: options.now,
+    operations: options.operations,
   });
   options.routes?.(app);
   await app.ready();

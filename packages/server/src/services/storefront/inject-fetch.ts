@@ -1,6 +1,7 @@
 // A fetch that reaches this server's own API in-process (Fastify inject): server rendering
 // calls the API the way the browser app does, without a socket.
 import type { FastifyInstance } from 'fastify';
+import { internalRequestHeaders } from '../../platform/internal-requests.js';
 
 const NO_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
@@ -17,6 +18,8 @@ export function injectFetch(app: FastifyInstance, origin: string, authorization:
       headers[key] = value;
     });
     headers.authorization ??= authorization;
+    // Counted once, as the page request that caused it (see platform/internal-requests.ts).
+    Object.assign(headers, internalRequestHeaders());
     if (host) headers.host = host;
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     const res = await app.inject({

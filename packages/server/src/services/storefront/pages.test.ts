@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, testDb, type TestApp, type TestSite } from '../../test/harness.js';
 import { apiKey, createProduct } from '../../test/commerce.js';
 import type { Db } from '../../platform/db.js';
+import { UNLIMITED_OPERATIONS } from '../../platform/ops-config.js';
 
 /** Web builds written for the test: the old single-directory layout and the client/server one. */
 const dirs: string[] = [];
@@ -293,6 +294,42 @@ describe('links the server makes for a site with a domain', () => {
     const plainVisitor = await t.visitorToken(plain);
     const plainSession = await t.app.inject({ method: 'POST', url: '/_api/redirects-api/v1/redirect-session', headers: { authorization: plainVisitor }, payload: { ecomCheckout: { checkoutId: 'co-2' } } });
     expect(new URL(plainSession.json().redirectSession.fullUrl).origin).toBe('http://localhost:3000');
+    await t.close();
+  });
+});
+
+describe('server rendering under rate limits', () => {
+  it('renders every page with data although all renders share one visitor token, and outsiders cannot borrow that exemption', async () => {
+    const t = await testApp({ db, webDir: newLayout(), operations: { ...UNLIMITED_OPERATIONS, rateLimit: { perIp: 1000, perToken: 2, windowMs: 60_000 } } });
+    const domain = `limited-${unique()}.localhost`;
+    const site = await t.createSite({ domains: [domain] });
+    await createProduct(t.app, site, { name: 'Rate Limited Lamp', priceData: { price: 12 } });
+    for (let i = 0; i < 5; i += 1) {
+      const res = await page(t, `/products?n=${i}`, domain);
+      expect(res.body).toContain('<li>Rate Limited Lamp</li>');
+      expect(bootstrapOf(res.body).state).toMatchObject({ status: 200, count: 1 });
+    }
+    const visitor = await t.visitorToken(site);
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const res = await t.app.inject({ method: 'POST', url: '/stores-reader/v1/products/query', headers: { authorization: visitor, 'x-bodega-internal': 'a guess' }, payload: { query: {} } });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 429]);
+    await t.close();
+  });
+});
+
+describe('the origin pages are written for', () => {
+  it('takes PUBLIC_URL’s scheme for a shop domain, and never echoes a Host that is no host name', async () => {
+    const t = await testApp({ db, webDir: newLayout(), publicUrl: 'https://shops.example' });
+    const domain = `tls-${unique()}.localhost`;
+    await t.createSite({ domains: [domain] });
+    const res = await page(t, '/products', domain);
+    expect(res.body).toContain(`<link rel="canonical" href="https://${domain}/products">`);
+    const odd = await page(t, '/products', 'x"><script>alert(1)</script>');
+    expect(odd.body).not.toContain('x"><script>');
+    expect(odd.body).toContain('<link rel="canonical" href="https://shops.example/products">');
     await t.close();
   });
 });

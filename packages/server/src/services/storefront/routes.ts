@@ -68,12 +68,16 @@ export function isPageRequest(req: FastifyRequest): boolean {
   return !accept || accept.includes('text/html') || accept.includes('*/*');
 }
 
-/** The public origin of this request: PUBLIC_URL when the Host is its host, else the Host itself. */
+/**
+ * The public origin of this request: PUBLIC_URL when the Host is its host, else the Host on
+ * PUBLIC_URL's scheme (every shop sits behind the same proxy, as redirect links assume). A Host
+ * that is no plain host[:port] is not echoed into pages.
+ */
 export function requestOrigin(req: FastifyRequest, publicUrl: string): string {
   const configured = new URL(publicUrl);
   const host = req.headers.host;
-  if (!host || host.toLowerCase() === configured.host.toLowerCase()) return configured.origin;
-  return `${req.protocol}://${host}`;
+  if (!host || host.toLowerCase() === configured.host.toLowerCase() || !/^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(host)) return configured.origin;
+  return `${configured.protocol}//${host}`;
 }
 
 async function servePage(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, storefront: StorefrontService, build: WebBuild, publicUrl: string) {
