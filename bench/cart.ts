@@ -5,14 +5,11 @@
  * add-to-cart ≤ 6). Shoppers hold carts of 3 lines; add-to-cart gives each connection its own
  * visitor (a shopper's own requests come one after another), so no two connections share a cart.
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { Queryable, Row } from '../packages/server/src/platform/db.js';
 import { PRODUCT_CACHE_MS } from '../packages/server/src/services/catalog/service.js';
-import { assertClean, BARE_ROUTE, load, printResults, startServer, type BenchServer, type LoadResult } from './lib.js';
+import { assertClean, BARE_ROUTE, load, loadPerConnection, printResults, startServer, type BenchServer, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
-const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 const CONNECTIONS = 10;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
@@ -22,28 +19,6 @@ function median(results: LoadResult[]): LoadResult {
 }
 const ADDRESS = { country: 'US', subdivision: 'US-NY', city: 'New York', postalCode: '10001' };
 
-/** autocannon in a child process, one visitor token per connection. */
-const PER_CONNECTION_TOKENS = `
-import autocannon from ${JSON.stringify(AUTOCANNON)};
-const cfg = JSON.parse(process.env.BENCH_CONFIG);
-let next = 0;
-const result = await autocannon({
-  url: cfg.url, connections: cfg.connections, duration: cfg.seconds, method: 'POST', body: cfg.body,
-  setupClient(client) { client.setHeaders({ 'content-type': 'application/json', authorization: cfg.tokens[next++ % cfg.tokens.length] }); },
-});
-process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99,
-  requests: result.requests.total, non2xx: result.non2xx, errors: result.errors }));
-`;
-
-async function loadPerConnection(url: string, tokens: string[], body: unknown, seconds: number): Promise<LoadResult> {
-  const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', PER_CONNECTION_TOKENS], {
-      env: { ...process.env, BENCH_CONFIG: JSON.stringify({ url, tokens, body: JSON.stringify(body), connections: tokens.length, seconds }) },
-      maxBuffer: 16 * 1024 * 1024,
-    }, (error, out) => (error ? reject(error) : resolve(out)));
-  });
-  return JSON.parse(stdout) as LoadResult;
-}
 
 /** Counts the statements the app sends to the database, BEGIN and COMMIT included. */
 function countStatements(server: BenchServer): { reset(): void; count(): number } {

@@ -121,3 +121,26 @@ export function assertClean(name: string, result: LoadResult): void {
     throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} errors under load`);
   }
 }
+
+/** autocannon in a child process, one visitor token per connection. */
+const PER_CONNECTION_TOKENS = `
+import autocannon from ${JSON.stringify(AUTOCANNON)};
+const cfg = JSON.parse(process.env.BENCH_CONFIG);
+let next = 0;
+const result = await autocannon({
+  url: cfg.url, connections: cfg.connections, duration: cfg.seconds, method: 'POST', body: cfg.body,
+  setupClient(client) { client.setHeaders({ 'content-type': 'application/json', authorization: cfg.tokens[next++ % cfg.tokens.length] }); },
+});
+process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99,
+  requests: result.requests.total, non2xx: result.non2xx, errors: result.errors }));
+`;
+
+export async function loadPerConnection(url: string, tokens: string[], body: unknown, seconds: number): Promise<LoadResult> {
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', PER_CONNECTION_TOKENS], {
+      env: { ...process.env, BENCH_CONFIG: JSON.stringify({ url, tokens, body: JSON.stringify(body), connections: tokens.length, seconds }) },
+      maxBuffer: 16 * 1024 * 1024,
+    }, (error, out) => (error ? reject(error) : resolve(out)));
+  });
+  return JSON.parse(stdout) as LoadResult;
+}

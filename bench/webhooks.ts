@@ -6,17 +6,14 @@
  * (3) add-to-cart req/s with the worker idle vs delivering a backlog (aim: within 10%).
  * The receiver runs in this process (it only counts), so it shares the CPU with the server.
  */
-import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { recordEvents, type OutboxEvent } from '../packages/server/src/platform/events.js';
 import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, webhookOptionsFromEnv } from '../packages/server/src/services/webhooks/worker.js';
-import { startServer, type BenchServer, type LoadResult } from './lib.js';
+import { loadPerConnection, startServer, type BenchServer, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
-const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const CONNECTIONS = 10;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -74,27 +71,6 @@ async function commit(server: BenchServer, siteId: string, ids: readonly string[
   return committed;
 }
 
-const PER_CONNECTION_TOKENS = `
-import autocannon from ${JSON.stringify(AUTOCANNON)};
-const cfg = JSON.parse(process.env.BENCH_CONFIG);
-let next = 0;
-const result = await autocannon({
-  url: cfg.url, connections: cfg.connections, duration: cfg.seconds, method: 'POST', body: cfg.body,
-  setupClient(client) { client.setHeaders({ 'content-type': 'application/json', authorization: cfg.tokens[next++ % cfg.tokens.length] }); },
-});
-process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99,
-  requests: result.requests.total, non2xx: result.non2xx, errors: result.errors }));
-`;
-
-async function addToCartLoad(url: string, tokens: string[], body: unknown, seconds: number): Promise<LoadResult> {
-  const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', PER_CONNECTION_TOKENS], {
-      env: { ...process.env, BENCH_CONFIG: JSON.stringify({ url, tokens, body: JSON.stringify(body), connections: tokens.length, seconds }) },
-      maxBuffer: 16 * 1024 * 1024,
-    }, (error, out) => (error ? reject(error) : resolve(out)));
-  });
-  return JSON.parse(stdout) as LoadResult;
-}
 
 function median(values: number[]): number {
   return percentile(values, 50);
@@ -151,7 +127,7 @@ export default async function webhooks(): Promise<void> {
     }));
     const addUrl = `${server.url}/ecom/v1/carts/current/add-to-cart`;
     const addBody = { lineItems: [{ catalogReference: { appId: STORES_APP_ID, catalogItemId: productId }, quantity: 1 }] };
-    await addToCartLoad(addUrl, tokens, addBody, 1); // warm-up
+    await loadPerConnection(addUrl, tokens, addBody, 1); // warm-up
     // Carts made during idle rounds leave events behind; deliver them before measuring.
     worker.start();
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -160,11 +136,11 @@ export default async function webhooks(): Promise<void> {
     const running: LoadResult[] = [];
     const deliveredWhileLoaded: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      idle.push(await addToCartLoad(addUrl, tokens, addBody, seconds));
+      idle.push(await loadPerConnection(addUrl, tokens, addBody, seconds));
       await commit(server, siteId, Array.from({ length: EVENTS }, (_, i) => `load-${round}-${i}`), 500);
       const before = receiver.total;
       worker.start();
-      running.push(await addToCartLoad(addUrl, tokens, addBody, seconds));
+      running.push(await loadPerConnection(addUrl, tokens, addBody, seconds));
       deliveredWhileLoaded.push((receiver.total - before) / seconds);
       await worker.stop();
       // Drain what is left so the next idle round is idle.
