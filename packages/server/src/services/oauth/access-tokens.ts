@@ -1,6 +1,6 @@
 import { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, decodeJwt, decodeProtectedHeader, errors as joseErrors } from 'jose';
-import type { Db, Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { newId, newSecret } from '../../platform/ids.js';
@@ -42,21 +42,22 @@ export class AccessTokens {
   private readonly signingKid = new Map<string, string>();
   private readonly verified: TtlCache<string, AccessClaims>;
 
-  constructor(private readonly db: Db, private readonly now: () => Date) {
+  /** `contextFor` finds a site's context by id: a token names its site before any context exists. */
+  constructor(private readonly contextFor: (siteId: string) => SiteContext, private readonly now: () => Date) {
     this.verified = new TtlCache({ ttlMs: 0, maxSize: VERIFIED_CACHE_SIZE, now });
   }
 
   /** Creates the site's first signing key; runs inside the site-creation transaction. */
-  static async createSiteKey(tx: Queryable, siteId: string): Promise<void> {
-    await store.insertSigningKey(tx, { siteId, kid: newId(), algorithm: ALGORITHM, secret: newSecret(32) });
+  static async createSiteKey(ctx: SiteContext): Promise<void> {
+    await store.insertSigningKey(ctx, { kid: newId(), algorithm: ALGORITHM, secret: newSecret(32) });
   }
 
-  async sign(claims: Omit<AccessClaims, 'expiresAt'>, ttlSeconds: number): Promise<{ token: string; expiresAt: number }> {
-    const kid = await this.currentKid(claims.siteId);
-    const key = await this.key(claims.siteId, kid);
+  async sign(ctx: SiteContext, claims: Omit<AccessClaims, 'expiresAt' | 'siteId'>, ttlSeconds: number): Promise<{ token: string; expiresAt: number }> {
+    const kid = await this.currentKid(ctx);
+    const key = await this.key(ctx, kid);
     const issuedAt = Math.floor(this.now().getTime() / 1000);
     const expiresAt = issuedAt + ttlSeconds;
-    const payload: Omit<JwtPayload, 'exp' | 'sub'> = { site: claims.siteId, role: claims.role, sid: claims.sessionId };
+    const payload: Omit<JwtPayload, 'exp' | 'sub'> = { site: ctx.siteId, role: claims.role, sid: claims.sessionId };
     if (claims.memberRole) payload.mrole = claims.memberRole;
     const token = await new SignJWT({ ...payload })
       .setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' })
@@ -82,7 +83,7 @@ export class AccessTokens {
       throw ApiError.unauthenticated('The access token is malformed');
     }
     if (typeof kid !== 'string' || typeof siteId !== 'string') throw ApiError.unauthenticated('The access token is malformed');
-    const key = await this.key(siteId, kid).catch(() => undefined);
+    const key = await this.key(this.contextFor(siteId), kid).catch(() => undefined);
     if (!key) throw ApiError.unauthenticated('The access token was not issued here');
     let payload: JwtPayload;
     try {
@@ -107,20 +108,20 @@ export class AccessTokens {
     return claims;
   }
 
-  private async currentKid(siteId: string): Promise<string> {
-    const known = this.signingKid.get(siteId);
+  private async currentKid(ctx: SiteContext): Promise<string> {
+    const known = this.signingKid.get(ctx.siteId);
     if (known) return known;
-    const row = await store.findNewestSigningKey(this.db, siteId);
-    if (!row) throw new Error(`site ${siteId} has no signing key`);
-    this.signingKid.set(siteId, row.kid);
+    const row = await store.findNewestSigningKey(ctx);
+    if (!row) throw new Error(`site ${ctx.siteId} has no signing key`);
+    this.signingKid.set(ctx.siteId, row.kid);
     return row.kid;
   }
 
-  private async key(siteId: string, kid: string): Promise<CryptoKey> {
-    const cacheKey = `${siteId}/${kid}`;
+  private async key(ctx: SiteContext, kid: string): Promise<CryptoKey> {
+    const cacheKey = `${ctx.siteId}/${kid}`;
     const cached = this.keys.get(cacheKey);
     if (cached) return cached;
-    const row = await store.findSigningKey(this.db, siteId, kid);
+    const row = await store.findSigningKey(ctx, kid);
     if (!row || row.algorithm !== ALGORITHM) throw new Error('unknown signing key');
     const key = await webcrypto.subtle.importKey('raw', Buffer.from(row.secret, 'base64url'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     this.keys.set(cacheKey, key);

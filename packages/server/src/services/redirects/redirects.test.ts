@@ -11,9 +11,9 @@ const handOffs: { siteId: string; visitorId: string; memberId: string }[] = [];
 
 beforeAll(async () => {
   t = await signInApp({ now });
-  t.app.services.identity.onVisitorBecameMember(async (tx, siteId, visitorId, memberId) => {
-    await tx.query('SELECT 1');
-    handOffs.push({ siteId, visitorId, memberId });
+  t.app.services.identity.onVisitorBecameMember(async (ctx, visitorId, memberId) => {
+    await ctx.db.query('SELECT 1');
+    handOffs.push({ siteId: ctx.siteId, visitorId, memberId });
   });
 });
 afterAll(() => t.close());
