@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { ALL_CALLERS, type CallerKind } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { AUTHENTICATION_PREFIX, type CallerContext, type IdentityService } from './service.js';
@@ -63,7 +63,6 @@ const RegisterBody = Type.Object({
   captchaTokens: Type.Optional(CaptchaTokens),
   clientMetaData: Type.Optional(Type.Unknown()),
 });
-type RegisterBody = Static<typeof RegisterBody>;
 
 const LoginBody = Type.Object({
   loginId: Type.Optional(LoginId),
@@ -72,7 +71,6 @@ const LoginBody = Type.Object({
   clientMetaData: Type.Optional(Type.Unknown()),
   stateToken: Type.Optional(Text(512)),
 });
-type LoginBody = Static<typeof LoginBody>;
 
 const ChangePasswordBody = Type.Object({ newPassword: Type.Optional(Type.Unknown()) });
 const SignOnBody = Type.Object({
@@ -81,7 +79,6 @@ const SignOnBody = Type.Object({
   verifyEmail: Type.Optional(Type.Boolean()),
   mergeExistingContact: Type.Optional(Type.Boolean()),
 });
-type SignOnBody = Static<typeof SignOnBody>;
 
 const VerifyDuringAuthBody = Type.Object({ code: Type.String({ maxLength: 32 }), stateToken: Type.String({ minLength: 1, maxLength: 512 }) });
 const ResendBody = Type.Object({ stateToken: Type.String({ minLength: 1, maxLength: 512 }) });

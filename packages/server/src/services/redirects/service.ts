@@ -17,18 +17,24 @@ export const LOGOUT_PATH = '/oauth2/logout';
 export const HOSTED_SIGN_IN_PATH = '/auth/sign-in';
 
 export type ResponseMode = 'query' | 'fragment' | 'web_message';
+const RESPONSE_MODES: readonly string[] = ['query', 'fragment', 'web_message'] satisfies ResponseMode[];
 
+function isResponseMode(mode: string): mode is ResponseMode {
+  return RESPONSE_MODES.includes(mode);
+}
+
+/** The SDK sends `null` for the optional fields it leaves unset; null reads as absent. */
 export interface AuthRequest {
-  redirectUri?: string;
+  redirectUri?: string | null;
   clientId?: string;
-  codeChallenge?: string;
-  codeChallengeMethod?: string;
-  responseMode?: string;
+  codeChallenge?: string | null;
+  codeChallengeMethod?: string | null;
+  responseMode?: string | null;
   responseType?: string;
-  scope?: string;
+  scope?: string | null;
   state?: string;
-  sessionToken?: string;
-  prompt?: string;
+  sessionToken?: string | null;
+  prompt?: string | null;
 }
 
 /** `POST /v1/redirect-session` (wire-surface §4); one intent per session. */
@@ -183,7 +189,7 @@ export class RedirectsService {
           messageOrigin: stored.messageOrigin,
         });
         const { fullUrl, endpoint, searchParams } = this.url(AUTHORIZE_PATH, { clientId, redirectSessionId: id }, base);
-        return { id, fullUrl, urlDetails: { endpoint, searchParams }, sessionToken: authRequest.sessionToken };
+        return { id, fullUrl, urlDetails: { endpoint, searchParams }, sessionToken: authRequest.sessionToken ?? undefined };
       }
       case 'logout': {
         const { clientId } = await this.clientOfSite(site.siteId, request.logout?.clientId, 'logout.clientId');
@@ -268,8 +274,8 @@ export class RedirectsService {
     const method = authRequest.codeChallengeMethod ?? PKCE_METHOD;
     if (method !== PKCE_METHOD) throw new ApiError(400, 'INVALID_CODE_CHALLENGE_METHOD', `codeChallengeMethod must be ${PKCE_METHOD}`);
     if (!isValidCodeChallenge(authRequest.codeChallenge)) throw invalid(field('codeChallenge'), 'an S256 code challenge (43 base64url characters) is required');
-    const responseMode = (authRequest.responseMode ?? 'fragment') as ResponseMode;
-    if (!['query', 'fragment', 'web_message'].includes(responseMode)) throw invalid(field('responseMode'), 'must be query, fragment or web_message');
+    const responseMode = authRequest.responseMode ?? 'fragment';
+    if (!isResponseMode(responseMode)) throw invalid(field('responseMode'), 'must be query, fragment or web_message');
     if (authRequest.state !== undefined && authRequest.state.length > 1024) throw invalid(field('state'), 'at most 1024 characters');
     const allowed = await this.originsFor(ctx, site, [clientId]);
     const redirectUri = authRequest.redirectUri || null;
