@@ -130,7 +130,7 @@ export class OAuthService {
   }
 
   /**
-   * Ends every sign-in of a subject (password change, block). A site id in place of the context
+   * Ends every sign-in of a member (password change, block). A site id in place of the context
    * is the members service's form until it passes its context (issue 10).
    */
   async revokeSubject(ctx: SiteContext | string, subjectId: string): Promise<void> {

@@ -45,9 +45,11 @@ export async function findSessionClientId(ctx: Ctx, sessionId: string): Promise<
   return rows[0]?.client_id;
 }
 
+/** Ends every sign-in of a member (refresh_tokens_by_subject holds members' tokens only). */
 export async function revokeSubject(ctx: Ctx, subjectId: string): Promise<number> {
   const rows = await ctx.db.query(
-    'UPDATE refresh_tokens SET revoked_at = now() WHERE site_id = $1 AND subject_id = $2 AND revoked_at IS NULL RETURNING session_id',
+    `UPDATE refresh_tokens SET revoked_at = now() WHERE site_id = $1 AND subject_id = $2 AND role = 'member' AND revoked_at IS NULL
+     RETURNING session_id`,
     [ctx.siteId, subjectId],
   );
   return rows.length;
