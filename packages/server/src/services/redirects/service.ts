@@ -131,11 +131,12 @@ export class RedirectsService {
     return allowedOrigins(this.deps.publicUrl, [...clientOrigins, ...domainOrigins], site.settings.allowedOrigins);
   }
 
-  private async clientOfSite(siteId: string, clientId: unknown, field: string): Promise<{ site: Site; clientId: string }> {
+  /** A client id the request names, which must be one of the context's site. */
+  private async clientOfSite(ctx: SiteContext, clientId: unknown, field: string): Promise<string> {
     if (typeof clientId !== 'string' || clientId === '') throw ApiError.validation([{ field, rule: 'REQUIRED_FIELD', description: 'clientId is required' }]);
     const client = await this.deps.sites.siteForClient(clientId);
-    if (client.site.siteId !== siteId) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
-    return { site: client.site, clientId };
+    if (client.site.siteId !== ctx.siteId) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
+    return clientId;
   }
 
   /** The OAuth client the caller's tokens came from, else every client of the site. */
@@ -182,7 +183,7 @@ export class RedirectsService {
       case 'auth': {
         const auth = request.auth ?? {};
         const authRequest = auth.authRequest ?? {};
-        const { clientId } = await this.clientOfSite(site.siteId, authRequest.clientId, 'auth.authRequest.clientId');
+        const clientId = await this.clientOfSite(ctx, authRequest.clientId, 'auth.authRequest.clientId');
         const stored = await this.validateAuthRequest(ctx, site, clientId, authRequest, auth.prompt, request.origin ?? originHeader);
         await save(ctx, 'auth', clientId, { ...stored.auth }, {
           sessionTokenHash: authRequest.sessionToken ? hashSecret(authRequest.sessionToken) : null,
@@ -192,7 +193,7 @@ export class RedirectsService {
         return { id, fullUrl, urlDetails: { endpoint, searchParams }, sessionToken: authRequest.sessionToken ?? undefined };
       }
       case 'logout': {
-        const { clientId } = await this.clientOfSite(site.siteId, request.logout?.clientId, 'logout.clientId');
+        const clientId = await this.clientOfSite(ctx, request.logout?.clientId, 'logout.clientId');
         const callbacks = this.checkCallbacks(request.callbacks, await this.originsFor(ctx, site, [clientId]));
         const signedIn = (ctx.caller.kind === 'MEMBER' || ctx.caller.kind === 'WIX_USER') && ctx.caller.sessionId;
         await withTransaction(ctx, async (tx) => {
