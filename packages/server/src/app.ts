@@ -43,6 +43,9 @@ import { siteSettingsRoutes } from './services/sites/routes.js';
 import { StorefrontService } from './services/storefront/service.js';
 import { storefrontRoutes } from './services/storefront/routes.js';
 import { loadWebBuild } from './services/storefront/web-build.js';
+import { BackOfficeService } from './services/backoffice/service.js';
+import { backOfficeRoutes } from './services/backoffice/routes.js';
+import { openApiRoute, registerOpenApi } from './services/backoffice/openapi.js';
 
 export interface AppDeps {
   db: Db;
@@ -214,6 +217,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return jsonParser(req, body as string, done);
   });
 
+  // Before the routes: it documents each route as it is added (served at /bodega/v1/openapi.json).
+  await registerOpenApi(app, '1');
   registerCallerCheck(app, services.oauth.callerResolver(), deps.db, now);
   // Before any schema or service sees the input: PostgreSQL cannot store NUL in text or jsonb.
   app.addHook('preValidation', refuseNulCharacters);
@@ -233,12 +238,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.webhooks?.deliver) app.addHook('onReady', async () => services.webhooks.worker.start());
   app.addHook('onClose', async () => services.webhooks.worker.stop());
   await app.register(siteSettingsRoutes(services.sites));
+  await app.register(backOfficeRoutes(backOfficeService(services)));
+  openApiRoute(app);
 
   // The shop's pages, sitemap and robots.txt for the site the Host header names.
   const build = await loadWebBuild(deps.config.webDir, (err, message) => app.log.error({ err }, message));
   const storefront = new StorefrontService(services.sites, services.oauth, now, deps.config.defaultSiteId);
   await app.register(storefrontRoutes({ storefront, build, publicUrl: deps.config.publicUrl }));
   return app;
+}
+
+/** The back office reads through the other services; wired here, where services meet. */
+function backOfficeService(services: Services): BackOfficeService {
+  return new BackOfficeService({
+    sites: services.sites,
+    mail: services.mail,
+    members: {
+      loginEmail: async (ctx, memberId) => (await services.members.members.getMember(ctx, ctx.siteId, memberId, ['FULL']).catch(() => undefined))?.member.loginEmail,
+    },
+  });
 }
 
 /**

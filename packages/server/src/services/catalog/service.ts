@@ -668,3 +668,5 @@ function applyVariantPatches(product: Product, patches: readonly VariantPatch[],
 export { STORES_APP_ID, discountedPrice, isStoresAppId, lineKey, resolveVariant, stockOf, variantPrice, variantSku, variantWeight } from './products.js';
 export type { CatalogOptions, MediaItem, Product, StockChange } from './products.js';
 export { absoluteUrl } from './wire.js';
+// For the back office's imports and exports (services/backoffice).
+export type { ProductPatch } from './wire.js';

@@ -248,6 +248,40 @@ export class SitesService {
     if (!site || !key) throw ApiError.unauthenticated('Invalid API key or site');
     return { site, keyId: key.key_id };
   }
+
+  // ─── for the back office (services/backoffice) ───
+
+  /** The site's keys that are not revoked; the secrets are never stored, only a short prefix. */
+  async listApiKeys(siteId: string): Promise<ApiKeyInfo[]> {
+    return (await store.listActiveApiKeys(this.db, siteId)).map(toApiKeyInfo);
+  }
+
+  /** A new key; the secret is in the answer only. */
+  async createApiKey(siteId: string, name: string): Promise<{ apiKey: ApiKeyInfo; key: string }> {
+    const key = API_KEY_PREFIX + newSecret();
+    const row = await store.insertNamedApiKey(this.db, { siteId, keyHash: hashSecret(key), keyId: newId(), name, prefix: key.slice(0, API_KEY_PREFIX.length + 6) });
+    return { apiKey: toApiKeyInfo(row), key };
+  }
+
+  async revokeApiKey(siteId: string, keyId: string): Promise<void> {
+    if (!(await store.revokeApiKey(this.db, siteId, keyId))) throw ApiError.notFound('API_KEY_NOT_FOUND', 'No such API key');
+  }
+
+  async rename(siteId: string, name: string): Promise<void> {
+    if (!(await store.updateSiteName(this.db, siteId, name))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+    this.cache.delete(siteId);
+  }
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  prefix?: string;
+  createdDate: Date;
+}
+
+function toApiKeyInfo(row: store.ApiKeyRow): ApiKeyInfo {
+  return { id: row.key_id, name: row.name, ...(row.key_prefix ? { prefix: row.key_prefix } : {}), createdDate: row.created_at };
 }
 
 function checkCatalogVersion(version: CatalogVersion): CatalogVersion {
