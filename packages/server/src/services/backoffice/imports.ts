@@ -240,7 +240,7 @@ export class ImportJobs {
       }
     }
     if (items.length) {
-      const outcomes = await this.deps.data.bulkInsert(ctx, collectionId, items.map((i) => i.item));
+      const outcomes = await this.deps.data.bulkInsert(ctx, collectionId, items.map((i) => ({ data: i.item })));
       for (const outcome of outcomes) {
         if ('error' in outcome) failures.push({ row: items[outcome.index].row, error: reason(outcome.error), data: items[outcome.index].data });
       }

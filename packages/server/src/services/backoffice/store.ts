@@ -99,16 +99,17 @@ export async function insertFailures(db: Queryable, siteId: string, jobId: strin
     `INSERT INTO import_job_failures (site_id, job_id, row_number, error, data)
      SELECT $1, $2, f.row_number, f.error, f.data FROM jsonb_to_recordset($3::jsonb) AS f(row_number integer, error text, data jsonb)
      ON CONFLICT DO NOTHING`,
-    [siteId, jobId, JSON.stringify(failures.map((f) => ({ row_number: f.row, error: f.error, data: f.data })))]);
+    // The row as [column, value] pairs: a jsonb object would not keep the file's column order.
+    [siteId, jobId, JSON.stringify(failures.map((f) => ({ row_number: f.row, error: f.error, data: Object.entries(f.data) })))]);
 }
 
 export async function* failures(db: Queryable, siteId: string, jobId: string, batch = 1000): AsyncGenerator<{ row: number; error: string; data: Record<string, unknown> }[]> {
   let after = 0;
   for (;;) {
-    const rows = await db.query<{ row_number: number; error: string; data: Record<string, unknown> }>(
+    const rows = await db.query<{ row_number: number; error: string; data: [string, unknown][] }>(
       'SELECT row_number, error, data FROM import_job_failures WHERE site_id = $1 AND job_id = $2 AND row_number > $3 ORDER BY row_number LIMIT $4',
       [siteId, jobId, after, batch]);
-    if (rows.length) yield rows.map((r) => ({ row: r.row_number, error: r.error, data: r.data }));
+    if (rows.length) yield rows.map((r) => ({ row: r.row_number, error: r.error, data: Object.fromEntries(r.data) }));
     if (rows.length < batch) return;
     after = rows[rows.length - 1].row_number;
   }
