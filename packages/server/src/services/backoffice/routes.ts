@@ -8,7 +8,6 @@ import type { StoredMail } from '../../platform/mail.js';
 import { formatAmount } from '../../platform/money.js';
 import type { Order } from '../orders/service.js';
 import type { ApiKeyInfo } from '../sites/service.js';
-
 import type { BackOfficeService, ImportJob } from './service.js';
 
 export const PREFIX = '/bodega/v1';
