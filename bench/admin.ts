@@ -6,7 +6,8 @@
  * the first page of each admin list, a search in each, the command palette, the dashboard, and an
  * import of 10,000 products from CSV. Targets: lists and searches ≤ 150 ms p95, dashboard ≤ 300 ms
  * p95, import ≤ 60 s. This is a benchmark, not a test: it prints a table and fails nothing.
- * BENCH_PRODUCTS, BENCH_ORDERS, BENCH_MEMBERS, BENCH_SAMPLES and BENCH_IMPORT change the sizes.
+ * BENCH_PRODUCTS, BENCH_ORDERS, BENCH_MEMBERS, BENCH_SAMPLES and BENCH_IMPORT (0: none) change the sizes;
+ * BENCH_KEEP=1 keeps the site for a look at the query plans.
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -134,18 +135,20 @@ export default async function admin(): Promise<void> {
     await measure('dashboard: last 365 days', 'GET', `/bodega/v1/dashboard?from=${new Date(Date.now() - 364 * 86_400_000).toISOString().slice(0, 10)}`, undefined, 300);
 
     // The import: a 10,000-row CSV started as a job, timed until the job is DONE.
-    const csv = ['name,price,sku,quantity,visible', ...Array.from({ length: IMPORT_ROWS }, (_, i) => `Imported item ${i + 1},${(i % 90) + 9}.99,IMP-${i + 1},${i % 40},true`)].join('\n');
-    started = performance.now();
-    const job = (await call('POST', '/bodega/v1/import-jobs', { target: 'products', format: 'csv', content: csv }, asOwner)).job as { id: string };
-    let status: { status: string; succeeded: number; failed: number };
-    for (;;) {
-      status = (await call('GET', `/bodega/v1/import-jobs/${job.id}`, undefined, asOwner)).job as typeof status;
-      if (status.status === 'DONE' || status.status === 'FAILED') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    if (IMPORT_ROWS > 0) {
+      const csv = ['name,price,sku,quantity,visible', ...Array.from({ length: IMPORT_ROWS }, (_, i) => `Imported item ${i + 1},${(i % 90) + 9}.99,IMP-${i + 1},${i % 40},true`)].join('\n');
+      started = performance.now();
+      const job = (await call('POST', '/bodega/v1/import-jobs', { target: 'products', format: 'csv', content: csv }, asOwner)).job as { id: string };
+      let status: { status: string; succeeded: number; failed: number };
+      for (;;) {
+        status = (await call('GET', `/bodega/v1/import-jobs/${job.id}`, undefined, asOwner)).job as typeof status;
+        if (status.status === 'DONE' || status.status === 'FAILED') break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const importSeconds = (performance.now() - started) / 1000;
+      rows.push({ name: `import ${IMPORT_ROWS.toLocaleString('en')} products (CSV job)`, p50: importSeconds, p95: importSeconds, target: 60, unit: 's' });
+      if (status.status !== 'DONE' || status.succeeded !== IMPORT_ROWS) console.log(`import ended ${status.status}: ${status.succeeded} imported, ${status.failed} failed`);
     }
-    const importSeconds = (performance.now() - started) / 1000;
-    rows.push({ name: `import ${IMPORT_ROWS.toLocaleString('en')} products (CSV job)`, p50: importSeconds, p95: importSeconds, target: 60, unit: 's' });
-    if (status.status !== 'DONE' || status.succeeded !== IMPORT_ROWS) console.log(`import ended ${status.status}: ${status.succeeded} imported, ${status.failed} failed`);
 
     const [load1, load5] = os.loadavg();
     console.log(`\nBack office at scale — ${server.database}; ${PRODUCTS.toLocaleString('en')} products, ${ORDERS.toLocaleString('en')} orders, ${MEMBERS.toLocaleString('en')} members on one site`);
@@ -156,6 +159,10 @@ export default async function admin(): Promise<void> {
       console.log([r.name.padEnd(40), f(r.p50).padStart(9), f(r.p95).padStart(9), `≤ ${r.target} ${r.unit}`.padStart(9), r.p95 <= r.target ? 'ok' : 'OVER'].join(' '));
     }
   } finally {
+    if (siteId && process.env.BENCH_KEEP) {
+      console.log(`kept site ${siteId} (BENCH_KEEP)`);
+      siteId = undefined;
+    }
     if (siteId) await db.query('DELETE FROM sites WHERE site_id = $1', [siteId]).catch(() => undefined);
     for (const table of ['products', 'collection_products', 'orders', 'members', 'import_jobs']) {
       if (siteId) await db.query(`DELETE FROM ${table} WHERE site_id = $1`, [siteId]).catch(() => undefined);
