@@ -122,7 +122,7 @@ export default async function admin(): Promise<void> {
     const page = { paging: { limit: 50 } };
     await measure('products: first page', 'POST', '/stores-reader/v1/products/query', { query: page, includeHiddenProducts: true }, 150);
     await measure('products: first page by name', 'POST', '/stores-reader/v1/products/query', { query: { ...page, sort: JSON.stringify([{ fieldName: 'name', order: 'ASC' }]) }, includeHiddenProducts: true }, 150);
-    await measure('products: search "walnut"', 'POST', '/stores-reader/v1/products/query', { query: { ...page, filter: JSON.stringify({ name: { $startsWith: 'walnut' } }) }, includeHiddenProducts: true }, 150);
+    await measure('products: search "Walnut"', 'POST', '/stores-reader/v1/products/query', { query: { ...page, filter: JSON.stringify({ name: { $startsWith: 'Walnut' } }) }, includeHiddenProducts: true }, 150);
     await measure('orders: first page', 'POST', '/ecom/v1/orders/search', { search: { cursorPaging: { limit: 50 } } }, 150);
     await measure('orders: unpaid, first page', 'POST', '/ecom/v1/orders/search', { search: { filter: { paymentStatus: 'NOT_PAID' }, cursorPaging: { limit: 50 } } }, 150);
     await measure('orders: search by e-mail', 'POST', '/ecom/v1/orders/search', { search: { filter: { 'buyerInfo.email': { $startsWith: 'buyer1234' } }, cursorPaging: { limit: 50 } } }, 150);
