@@ -41,4 +41,19 @@ export { authentication } from './modules/authentication.js';
 export { recovery } from './modules/recovery.js';
 export { verification } from './modules/verification.js';
 
+// The back office: Bodega's /bodega/v1 calls and the settings calls it uses.
+export { backOffice, BACK_OFFICE_PATH } from './modules/back-office.js';
+export type {
+  ApiKeyInfo, BackOfficeApi, BackOfficeMe, BackOfficeRole, BulkProductAdjust, BulkProductSet, BulkProductsResponse,
+  CreateImportJobInput, Dashboard, DashboardOptions, DayFigures, ExportKind, ImportFormat, ImportJob, ImportJobStatus,
+  ImportTarget, ListMailsOptions, LowStockItem, Mail, MailStatus, MailSummary, OrdersExportFilters, PropertyAdjustment,
+  RecentOrder, SearchResults,
+} from './modules/back-office.js';
+export { backOfficeSettings } from './modules/back-office-settings.js';
+export type {
+  BackOfficeSettingsApi, CommerceSettings, Coupon, CouponSpecification, DeliveryStatus, PickupOption, ShippingRegion,
+  ShippingRule, ShippingRuleOperator, ShippingRuleType, SignupPolicy, SiteSettings, SiteSettingsPatch, TaxRate,
+  WebhookDelivery, WebhookFormat, WebhookInput, WebhookSubscription,
+} from './modules/back-office-settings.js';
+
 export * from './types.js';

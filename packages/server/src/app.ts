@@ -43,6 +43,9 @@ import { siteSettingsRoutes } from './services/sites/routes.js';
 import { StorefrontService } from './services/storefront/service.js';
 import { storefrontRoutes } from './services/storefront/routes.js';
 import { loadWebBuild } from './services/storefront/web-build.js';
+import { BackOfficeService, ImportJobs } from './services/backoffice/service.js';
+import { backOfficeRoutes } from './services/backoffice/routes.js';
+import { openApiRoute, registerOpenApi } from './services/backoffice/openapi.js';
 
 export interface AppDeps {
   db: Db;
@@ -214,6 +217,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return jsonParser(req, body as string, done);
   });
 
+  // Before the routes: it documents each route as it is added (served at /bodega/v1/openapi.json).
+  await registerOpenApi(app, '1');
   registerCallerCheck(app, services.oauth.callerResolver(), deps.db, now);
   // Before any schema or service sees the input: PostgreSQL cannot store NUL in text or jsonb.
   app.addHook('preValidation', refuseNulCharacters);
@@ -223,7 +228,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
   await app.register(oauthRoutes(services.oauth, services.grants));
-  await app.register(dataRoutes(new DataService(deps.db, now)));
+  const data = new DataService(deps.db, now);
+  await app.register(dataRoutes(data));
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
   await app.register(membersRoutes(services.members));
@@ -233,12 +239,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.webhooks?.deliver) app.addHook('onReady', async () => services.webhooks.worker.start());
   app.addHook('onClose', async () => services.webhooks.worker.stop());
   await app.register(siteSettingsRoutes(services.sites));
+  await registerBackOffice(app, services, data, deps.db, now);
+  openApiRoute(app);
 
   // The shop's pages, sitemap and robots.txt for the site the Host header names.
   const build = await loadWebBuild(deps.config.webDir, (err, message) => app.log.error({ err }, message));
   const storefront = new StorefrontService(services.sites, services.oauth, now, deps.config.defaultSiteId);
   await app.register(storefrontRoutes({ storefront, build, publicUrl: deps.config.publicUrl }));
   return app;
+}
+
+/** The back office reads and writes through the other services; wired here, where services meet. */
+async function registerBackOffice(app: FastifyInstance, services: Services, data: DataService, db: Db, now: () => Date): Promise<void> {
+  const imports = new ImportJobs({ db, now, sites: services.sites, catalog: services.commerce.catalog, data });
+  const backOffice = new BackOfficeService({
+    sites: services.sites,
+    mail: services.mail,
+    catalog: services.commerce.catalog,
+    imports,
+    members: {
+      loginEmail: async (ctx, memberId) => (await services.members.members.getMember(ctx, ctx.siteId, memberId, ['FULL']).catch(() => undefined))?.member.loginEmail,
+    },
+  });
+  await app.register(backOfficeRoutes(backOffice));
+  // Imports a stopped server left are taken up again; running ones finish before the app closes.
+  app.addHook('onReady', async () => {
+    imports.resumeWaiting().catch((err: unknown) => app.log.warn({ err }, 'import jobs could not be resumed'));
+  });
+  app.addHook('onClose', async () => imports.close());
 }
 
 /**

@@ -187,4 +187,26 @@ export class Mailer {
     );
     return rows.map(toStoredMail);
   }
+
+  /** One page of the site's mail, newest first, after the (date, id) of the last one seen. */
+  async pageForSite(siteId: string, options: { limit: number; status?: MailStatus; after?: { createdDate: Date; mailId: string } }): Promise<StoredMail[]> {
+    const params: unknown[] = [siteId, options.limit];
+    let where = 'site_id = $1';
+    if (options.status) {
+      params.push(options.status);
+      where += ` AND status = $${params.length}`;
+    }
+    if (options.after) {
+      params.push(options.after.createdDate, options.after.mailId);
+      where += ` AND (created_at, mail_id) < ($${params.length - 1}, $${params.length})`;
+    }
+    const rows = await this.db.query<MailRow & Record<string, unknown>>(
+      `SELECT ${COLUMNS} FROM mail_outbox WHERE ${where} ORDER BY created_at DESC, mail_id DESC LIMIT $2`, params);
+    return rows.map(toStoredMail);
+  }
+
+  async findForSite(siteId: string, mailId: string): Promise<StoredMail | undefined> {
+    const rows = await this.db.query<MailRow & Record<string, unknown>>(`SELECT ${COLUMNS} FROM mail_outbox WHERE site_id = $1 AND mail_id = $2`, [siteId, mailId]);
+    return rows[0] && toStoredMail(rows[0]);
+  }
 }

@@ -1,17 +1,22 @@
-// The site's own settings for its owner or an API key (Bodega's call): today, its domains.
+// The site's own settings for its owner or an API key (Bodega's call): name, currency, sign-up, captcha, domains.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BACK_OFFICE } from '../../platform/caller.js';
 import type { SiteContext } from '../../platform/context.js';
+import { ApiError } from '../../platform/errors.js';
 import { MAX_DOMAINS_PER_SITE } from './domains.js';
-import type { SitesService } from './service.js';
+import { isValidCurrency, type SitesService } from './service.js';
 
 export const SITE_SETTINGS_PATH = '/_api/bodega/v1/site-settings';
 
 const SettingsBody = Type.Object({
   settings: Type.Object({
     domains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: MAX_DOMAINS_PER_SITE })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3 })),
+    signupPolicy: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('email-verification'), Type.Literal('owner-approval')])),
+    captchaRequired: Type.Optional(Type.Boolean()),
   }, { additionalProperties: false }),
 });
 
@@ -27,6 +32,7 @@ export function siteSettingsRoutes(sites: SitesService) {
           name: site.name,
           signupPolicy: site.settings.signupPolicy,
           currency: site.settings.currency,
+          captchaRequired: site.settings.captchaRequired === true,
           domains: await sites.domains(ctx),
         },
       };
@@ -35,8 +41,18 @@ export function siteSettingsRoutes(sites: SitesService) {
     typed.get(SITE_SETTINGS_PATH, { config }, async (req) => view(req.ctx));
 
     typed.patch(SITE_SETTINGS_PATH, { config, schema: { body: SettingsBody } }, async (req) => {
-      const { domains } = req.body.settings;
+      const { domains, name, currency, signupPolicy, captchaRequired } = req.body.settings;
+      if (currency !== undefined && !isValidCurrency(currency.toUpperCase())) {
+        throw ApiError.validation([{ field: 'settings.currency', rule: 'FORMAT', description: 'not an ISO 4217 currency code' }]);
+      }
       if (domains !== undefined) await sites.setDomains(req.ctx, domains);
+      if (name !== undefined && name.trim()) await sites.rename(req.ctx, name.trim());
+      const patch = {
+        ...(currency !== undefined && { currency: currency.toUpperCase() }),
+        ...(signupPolicy !== undefined && { signupPolicy }),
+        ...(captchaRequired !== undefined && { captchaRequired }),
+      };
+      if (Object.keys(patch).length) await sites.updateSettings(req.ctx, patch);
       return view(req.ctx);
     });
   };

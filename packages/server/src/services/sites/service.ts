@@ -281,6 +281,40 @@ export class SitesService {
     if (!site || !key) throw ApiError.unauthenticated('Invalid API key or site');
     return { site, keyId: key.key_id };
   }
+
+  // ─── for the back office (services/backoffice) ───
+
+  /** The site's keys that are not revoked; the secrets are never stored, only a short prefix. */
+  async listApiKeys(ctx: SiteContext): Promise<ApiKeyInfo[]> {
+    return (await store.listActiveApiKeys(ctx)).map(toApiKeyInfo);
+  }
+
+  /** A new key; the secret is in the answer only. */
+  async createApiKey(ctx: SiteContext, name: string): Promise<{ apiKey: ApiKeyInfo; key: string }> {
+    const key = API_KEY_PREFIX + newSecret();
+    const row = await store.insertNamedApiKey(ctx, { keyHash: hashSecret(key), keyId: newId(), name, prefix: key.slice(0, API_KEY_PREFIX.length + 6) });
+    return { apiKey: toApiKeyInfo(row), key };
+  }
+
+  async revokeApiKey(ctx: SiteContext, keyId: string): Promise<void> {
+    if (!(await store.revokeApiKey(ctx, keyId))) throw ApiError.notFound('API_KEY_NOT_FOUND', 'No such API key');
+  }
+
+  async rename(ctx: SiteContext, name: string): Promise<void> {
+    if (!(await store.updateSiteName(ctx, name))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+    this.cache.delete(ctx.siteId);
+  }
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  prefix?: string;
+  createdDate: Date;
+}
+
+function toApiKeyInfo(row: store.ApiKeyRow): ApiKeyInfo {
+  return { id: row.key_id, name: row.name, ...(row.key_prefix ? { prefix: row.key_prefix } : {}), createdDate: row.created_at };
 }
 
 function checkCatalogVersion(version: CatalogVersion): CatalogVersion {

@@ -80,3 +80,34 @@ export async function findActiveApiKey(ctx: Ctx, keyHash: string): Promise<{ key
     'SELECT key_id FROM api_keys WHERE site_id = $1 AND key_hash = $2 AND revoked_at IS NULL', [ctx.siteId, keyHash]);
   return rows[0];
 }
+
+// ─── the back office's API keys and site name (additive, for services/backoffice) ───
+
+export interface ApiKeyRow {
+  key_id: string;
+  name: string;
+  key_prefix: string | null;
+  created_at: Date;
+}
+
+export async function insertNamedApiKey(ctx: Ctx, key: { keyHash: string; keyId: string; name: string; prefix: string }): Promise<ApiKeyRow> {
+  const rows = await ctx.db.query<ApiKeyRow & Record<string, unknown>>(
+    `INSERT INTO api_keys (site_id, key_hash, key_id, name, key_prefix) VALUES ($1, $2, $3, $4, $5)
+     RETURNING key_id, name, key_prefix, created_at`, [ctx.siteId, key.keyHash, key.keyId, key.name, key.prefix]);
+  return rows[0];
+}
+
+export async function listActiveApiKeys(ctx: Ctx): Promise<ApiKeyRow[]> {
+  return ctx.db.query<ApiKeyRow & Record<string, unknown>>(
+    'SELECT key_id, name, key_prefix, created_at FROM api_keys WHERE site_id = $1 AND revoked_at IS NULL ORDER BY created_at, key_id', [ctx.siteId]);
+}
+
+export async function revokeApiKey(ctx: Ctx, keyId: string): Promise<boolean> {
+  const rows = await ctx.db.query('UPDATE api_keys SET revoked_at = now() WHERE site_id = $1 AND key_id = $2 AND revoked_at IS NULL RETURNING key_id', [ctx.siteId, keyId]);
+  return rows.length > 0;
+}
+
+export async function updateSiteName(ctx: Ctx, name: string): Promise<boolean> {
+  const rows = await ctx.db.query('UPDATE sites SET name = $2, updated_at = now() WHERE site_id = $1 RETURNING site_id', [ctx.siteId, name]);
+  return rows.length > 0;
+}

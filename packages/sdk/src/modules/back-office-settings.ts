@@ -1,0 +1,172 @@
+/**
+ * The back office's settings calls that already exist on the server: site settings, commerce
+ * settings (shipping, pickup, tax, inventory trigger), coupons and webhooks with their deliveries.
+ */
+import { enc } from '../core/generated.js';
+import type { Transport } from '../core/transport.js';
+
+const SITE_SETTINGS = '/_api/bodega/v1/site-settings';
+const COMMERCE_SETTINGS = '/_api/bodega/v1/commerce-settings';
+const COUPONS = '/_api/bodega/v1/coupons';
+const WEBHOOKS = '/bodega/v1/webhooks';
+
+export type SignupPolicy = 'open' | 'email-verification' | 'owner-approval';
+
+export interface SiteSettings {
+  name: string;
+  signupPolicy: SignupPolicy;
+  currency: string;
+  captchaRequired: boolean;
+  domains: string[];
+}
+
+/** Every field optional; `domains` replaces the list. */
+export type SiteSettingsPatch = Partial<SiteSettings>;
+
+export type ShippingRuleType = 'BY_TOTAL_WEIGHT' | 'BY_TOTAL_PRICE' | 'BY_TOTAL_QUANTITY';
+export type ShippingRuleOperator = 'EQ' | 'GT' | 'GTE' | 'LT' | 'LTE';
+
+export interface ShippingRule {
+  code: string;
+  title: string;
+  /** Decimal string. */
+  rate: string;
+  deliveryTime?: string;
+  type: ShippingRuleType;
+  operator: ShippingRuleOperator;
+  /** Decimal string: an amount, a weight or a whole quantity, by `type`. */
+  threshold: string;
+}
+
+export interface ShippingRegion {
+  id: string;
+  name: string;
+  /** ISO country code, or `*` for everywhere else. */
+  country: string;
+  subdivision?: string;
+  taxShipping?: boolean;
+  rules: ShippingRule[];
+}
+
+export interface PickupOption {
+  code: string;
+  title: string;
+  cost: string;
+  instructions?: string;
+  address?: Record<string, unknown>;
+}
+
+export interface TaxRate {
+  country: string;
+  subdivision?: string;
+  /** Decimal fraction, `"0.08"` for 8 %. */
+  rate: string;
+  name?: string;
+}
+
+export interface CommerceSettings {
+  inventoryUpdateTrigger?: 'ON_ORDER_PLACED' | 'ON_ORDER_PAID';
+  weightUnit?: 'KG' | 'LB';
+  shippingRegions?: ShippingRegion[];
+  pickupOptions?: PickupOption[];
+  tax?: { pricesIncludeTax?: boolean; taxShipping?: boolean; rates: TaxRate[] } | null;
+  paymentProvider?: string;
+}
+
+/** The Wix coupons API's specification; give `moneyOffAmount` or `percentOffRate`. */
+export interface CouponSpecification {
+  name: string;
+  code: string;
+  startTime?: string;
+  expirationTime?: string;
+  usageLimit?: number;
+  minimumSubtotal?: number;
+  moneyOffAmount?: number;
+  percentOffRate?: number;
+  productIds?: string[];
+  active?: boolean;
+}
+
+export interface Coupon {
+  id: string;
+  specification: CouponSpecification;
+  numberOfUsages: number;
+  expired: boolean;
+  dateCreated: string;
+}
+
+export type WebhookFormat = 'WIX' | 'STANDARD';
+export type DeliveryStatus = 'PENDING' | 'SENDING' | 'DELIVERED' | 'FAILED';
+
+export interface WebhookSubscription {
+  id: string;
+  url: string;
+  eventTypes: string[];
+  format: WebhookFormat;
+  status: string;
+  pausedReason?: string;
+  failuresInRow: number;
+  createdDate: string;
+  updatedDate: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  entityId: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptDate?: string;
+  lastError?: string;
+  replayOf?: string;
+  createdDate: string;
+  finishedDate?: string;
+  attemptLog: { attempt: number; startedDate: string; durationMs: number; statusCode?: number; error?: string; responseExcerpt?: string }[];
+}
+
+export interface WebhookInput {
+  url: string;
+  eventTypes: string[];
+  format?: WebhookFormat;
+}
+
+export function backOfficeSettings(t: Transport) {
+  const send = <T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload?: Record<string, unknown>, query?: string) =>
+    t.send<T>({ method, path, ...(payload && { payload }), ...(query !== undefined && { query }) });
+  const hook = (id: string) => `${WEBHOOKS}/${enc(id)}`;
+  return {
+    getSiteSettings: () => send<{ settings: SiteSettings }>('GET', SITE_SETTINGS),
+    updateSiteSettings: (settings: SiteSettingsPatch) => send<{ settings: SiteSettings }>('PATCH', SITE_SETTINGS, { settings }),
+
+    getCommerceSettings: () => send<{ settings: CommerceSettings }>('GET', COMMERCE_SETTINGS),
+    /** Top-level keys given replace the stored ones. */
+    updateCommerceSettings: (settings: CommerceSettings) => send<{ settings: CommerceSettings }>('PATCH', COMMERCE_SETTINGS, { settings: { ...settings } }),
+
+    createCoupon: (specification: CouponSpecification) => send<{ id: string; coupon: Coupon }>('POST', COUPONS, { specification: { ...specification } }),
+    queryCoupons: (paging: { limit?: number; offset?: number } = {}) =>
+      send<{ coupons: Coupon[]; metadata: { count: number; offset: number; total: number } }>('POST', `${COUPONS}/query`, { query: { paging } }),
+    getCoupon: (id: string) => send<{ coupon: Coupon }>('GET', `${COUPONS}/${enc(id)}`),
+
+    listWebhooks: () => send<{ subscriptions: WebhookSubscription[] }>('GET', WEBHOOKS),
+    /** The answer's `secret` signs STANDARD deliveries; shown this once. */
+    createWebhook: (subscription: WebhookInput) => send<{ subscription: WebhookSubscription; secret?: string }>('POST', WEBHOOKS, { subscription: { ...subscription } }),
+    getWebhook: (id: string) => send<{ subscription: WebhookSubscription }>('GET', hook(id)),
+    updateWebhook: (id: string, subscription: Partial<WebhookInput>) => send<{ subscription: WebhookSubscription }>('PATCH', hook(id), { subscription: { ...subscription } }),
+    deleteWebhook: (id: string) => send<Record<string, never>>('DELETE', hook(id)),
+    pauseWebhook: (id: string) => send<{ subscription: WebhookSubscription }>('POST', `${hook(id)}/pause`),
+    resumeWebhook: (id: string) => send<{ subscription: WebhookSubscription }>('POST', `${hook(id)}/resume`),
+    /** Sends a test event; answers the delivery's id. */
+    testWebhook: (id: string) => send<{ deliveryId: string }>('POST', `${hook(id)}/test`),
+    webhookPublicKey: () => send<{ publicKey: string; algorithm: string }>('GET', `${WEBHOOKS}/public-key`),
+    listDeliveries: (id: string, options: { limit?: number; offset?: number; status?: DeliveryStatus } = {}) => {
+      const q = new URLSearchParams(Object.entries(options).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+      return send<{ deliveries: WebhookDelivery[] }>('GET', `${hook(id)}/deliveries`, undefined, q);
+    },
+    getDelivery: (id: string, deliveryId: string) => send<{ delivery: WebhookDelivery }>('GET', `${hook(id)}/deliveries/${enc(deliveryId)}`),
+    replayDelivery: (id: string, deliveryId: string) => send<{ delivery: WebhookDelivery }>('POST', `${hook(id)}/deliveries/${enc(deliveryId)}/replay`),
+  };
+}
+
+export type BackOfficeSettingsApi = ReturnType<typeof backOfficeSettings>;

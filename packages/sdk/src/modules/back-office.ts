@@ -1,0 +1,244 @@
+/**
+ * Bodega's own back-office calls under `/bodega/v1` (described by `/bodega/v1/openapi.json`), and
+ * the wire's bulk product edits. Money is a decimal string; dates are ISO strings.
+ */
+import { call, enc } from '../core/generated.js';
+import { CATALOG_WRITER } from '../core/paths.js';
+import { errorFromResponse } from '../core/errors.js';
+import { toQueryString, type PlainObject } from '../core/query-string.js';
+import type { Transport } from '../core/transport.js';
+
+export const BACK_OFFICE_PATH = '/bodega/v1';
+
+export type BackOfficeRole = 'OWNER' | 'CONTRIBUTOR' | 'APP';
+
+export interface BackOfficeMe {
+  /** The signed-in owner or contributor; absent for an API key. */
+  memberId?: string;
+  email?: string;
+  role: BackOfficeRole;
+  site: { siteId: string; name: string; currency: string };
+}
+
+export interface DashboardOptions {
+  /** First day, `YYYY-MM-DD` in `timeZone` (default: 29 days before `to`). */
+  from?: string;
+  /** Last day, inclusive (default: today in `timeZone`). */
+  to?: string;
+  /** IANA time zone the days are counted in (default `UTC`). */
+  timeZone?: string;
+}
+
+export interface DayFigures {
+  /** `YYYY-MM-DD` */
+  date: string;
+  orders: number;
+  /** Decimal string in the site's currency. */
+  revenue: string;
+}
+
+export interface RecentOrder {
+  id: string;
+  number: string;
+  createdDate: string;
+  buyerEmail?: string;
+  total: string;
+  paymentStatus: string;
+  fulfillmentStatus: string;
+}
+
+export interface LowStockItem {
+  productId: string;
+  variantId?: string;
+  name: string;
+  quantity: number;
+}
+
+export interface Dashboard {
+  currency: string;
+  days: DayFigures[];
+  today: { orders: number; revenue: string };
+  thisMonth: { orders: number; revenue: string };
+  /** Over the chosen range; "0" when there were no orders. */
+  averageOrderValue: string;
+  unpaidCount: number;
+  unfulfilledCount: number;
+  recentOrders: RecentOrder[];
+  lowStock: LowStockItem[];
+}
+
+export interface SearchResults {
+  products: { id: string; name: string }[];
+  orders: { id: string; number: string; buyerEmail?: string }[];
+  members: { id: string; name?: string; email?: string }[];
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  /** The key's first characters, to tell keys apart (the rest is never stored). */
+  prefix?: string;
+  createdDate: string;
+  lastUsedDate?: string;
+}
+
+/** STORED: kept, not sent (no SMTP_URL); QUEUED → SENDING → SENT, or FAILED. */
+export type MailStatus = 'STORED' | 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED';
+
+export interface MailSummary {
+  id: string;
+  to: string;
+  subject: string;
+  status: MailStatus;
+  createdDate: string;
+  sentDate?: string;
+  error?: string;
+}
+
+export interface Mail extends MailSummary {
+  text: string;
+  html?: string;
+}
+
+export interface ListMailsOptions {
+  limit?: number;
+  cursor?: string;
+  status?: MailStatus;
+}
+
+export type ExportKind = 'products' | 'orders' | 'members';
+
+/** The orders list's filters, accepted by the orders export. */
+export interface OrdersExportFilters {
+  paymentStatus?: string;
+  fulfillmentStatus?: string;
+  /** Created on or after, ISO date or date-time. */
+  from?: string;
+  /** Created before, ISO date or date-time. */
+  to?: string;
+  /** Order number or buyer e-mail. */
+  q?: string;
+}
+
+export type ImportTarget = 'products' | 'data-items';
+export type ImportFormat = 'csv' | 'json';
+export type ImportJobStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
+
+export interface CreateImportJobInput {
+  target: ImportTarget;
+  /** Required when `target` is `data-items`. */
+  dataCollectionId?: string;
+  format: ImportFormat;
+  /** The file's text: CSV with a header row, or a JSON array of objects. */
+  content: string;
+}
+
+export interface ImportJob {
+  id: string;
+  target: ImportTarget;
+  dataCollectionId?: string;
+  status: ImportJobStatus;
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  createdDate: string;
+  finishedDate?: string;
+  /** Why the whole job failed (a file that cannot be read at all). */
+  error?: string;
+}
+
+/** `products.bulkUpdateProductsProperty`'s `set` (one property per call). */
+export interface BulkProductSet {
+  price?: number;
+  cost?: number;
+  weight?: number;
+  ribbon?: string;
+  brand?: string;
+}
+
+export interface PropertyAdjustment {
+  percentage?: { rate?: number; roundToInt?: boolean };
+  amount?: number;
+}
+
+/** `products.bulkAdjustProductProperty`'s `adjust` (one property per call). */
+export interface BulkProductAdjust {
+  price?: PropertyAdjustment;
+  cost?: PropertyAdjustment;
+  weight?: PropertyAdjustment;
+}
+
+export interface BulkProductResult {
+  itemMetadata?: { _id?: string | null; originalIndex?: number; success?: boolean; error?: { code?: string; description?: string } };
+}
+
+export interface BulkProductsResponse {
+  results?: BulkProductResult[];
+  bulkActionMetadata?: { totalSuccesses?: number; totalFailures?: number; undetailedFailures?: number };
+}
+
+function query(params: object): string | undefined {
+  const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== '');
+  return entries.length ? toQueryString(Object.fromEntries(entries) as PlainObject) : undefined;
+}
+
+export function backOffice(t: Transport) {
+  const get = <T>(path: string, params: object = {}) => t.send<T>({ method: 'GET', path: BACK_OFFICE_PATH + path, query: query(params) ?? '' });
+
+  /** A CSV answer, fetched with the client's credentials; errors come back as BodegaError. */
+  async function csv(path: string, params: object = {}): Promise<Response> {
+    const q = query(params);
+    const response = await t.fetchWithAuth(`${t.baseUrl}${BACK_OFFICE_PATH}${path}${q ? `?${q}` : ''}`, { method: 'GET' });
+    if (response.status !== 200) {
+      let body: unknown;
+      try {
+        body = JSON.parse(await response.text()) as unknown;
+      } catch {
+        body = undefined;
+      }
+      throw errorFromResponse(response.status, response.statusText, response.headers.get('x-wix-request-id') ?? undefined, body);
+    }
+    return response;
+  }
+
+  return {
+    /** Who is signed in to the back office, with their role and the site. */
+    me: () => get<BackOfficeMe>('/me'),
+
+    /** Orders and revenue per day, today and this month, counts, recent orders and low stock. */
+    dashboard: (options: DashboardOptions = {}) => get<Dashboard>('/dashboard', options),
+
+    /** The command palette: products, orders and members matching `q`. */
+    search: (q: string, options: { limit?: number } = {}) => get<SearchResults>('/search', { q, ...options }),
+
+    /** OWNER and API keys only; a CONTRIBUTOR gets 403. */
+    listApiKeys: () => get<{ apiKeys: ApiKeyInfo[] }>('/api-keys'),
+    /** The answer's `key` is the secret, shown this once. */
+    createApiKey: (name: string) => t.send<{ apiKey: ApiKeyInfo; key: string }>({ method: 'POST', path: `${BACK_OFFICE_PATH}/api-keys`, payload: { name } }),
+    revokeApiKey: (id: string) => t.send<Record<string, never>>({ method: 'DELETE', path: `${BACK_OFFICE_PATH}/api-keys/${enc(id)}` }),
+
+    /** The mail outbox, newest first; pass `nextCursor` back as `cursor` for the next page. */
+    listMails: (options: ListMailsOptions = {}) => get<{ mails: MailSummary[]; nextCursor?: string }>('/mail-outbox', options),
+    getMail: (id: string) => get<{ mail: Mail }>(`/mail-outbox/${enc(id)}`),
+
+    /** Streams `products.csv`, `orders.csv` or `members.csv`; read it with `.text()` or `.blob()`. */
+    exportCsv: (kind: ExportKind, filters: OrdersExportFilters = {}) => csv(`/exports/${kind}.csv`, filters),
+
+    /** Starts an import that runs on the server; poll `getImportJob` for progress. */
+    createImportJob: (input: CreateImportJobInput) =>
+      t.send<{ job: ImportJob }>({ method: 'POST', path: `${BACK_OFFICE_PATH}/import-jobs`, payload: { ...input } }),
+    getImportJob: (id: string) => get<{ job: ImportJob }>(`/import-jobs/${enc(id)}`),
+    /** The rows that failed, as CSV with `row` (1 = the first data row) and `error` columns. */
+    importFailuresCsv: (id: string) => csv(`/import-jobs/${enc(id)}/failures.csv`),
+
+    /** The wire's `POST /stores/v1/bulk/products/update`, as `@wix/stores` names it. */
+    bulkUpdateProductsProperty: (ids: string[], set: BulkProductSet) =>
+      call<BulkProductsResponse>(t, 'POST', `${CATALOG_WRITER}/bulk/products/update`, { ids, set: { ...set } }, { args: { ids: 'ids', set: 'set' } }),
+    /** The wire's `POST /stores/v1/bulk/products/adjust-properties`. */
+    bulkAdjustProductProperty: (adjust: BulkProductAdjust, ids: string[]) =>
+      call<BulkProductsResponse>(t, 'POST', `${CATALOG_WRITER}/bulk/products/adjust-properties`, { ids, adjust: { ...adjust } }, { args: { ids: 'ids', adjust: 'adjust' } }),
+  };
+}
+
+export type BackOfficeApi = ReturnType<typeof backOffice>;
