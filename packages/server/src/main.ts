@@ -14,7 +14,7 @@ const WEB_DIR = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url)
 async function main(): Promise<void> {
   const config = loadConfig(process.env, { webDir: path.resolve(WEB_DIR) });
   const operations = loadOperationsConfig(process.env);
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pooler: operations.databasePooler });
   await migrateDatabase(db, operations);
   const app = await buildApp({ db, config, operations, webhooks: { deliver: true } });
   const stopBackups = db.kind === 'pglite' ? serveBackupRequests(db, config.dataDir) : () => undefined;

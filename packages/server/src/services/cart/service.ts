@@ -273,7 +273,7 @@ export class CartService {
         buyer,
         currency: site.settings.currency,
         businessLocationId: input.businessLocationId ?? null,
-      }, lines, { id: newId(), payload: { buyer } }, ctx.now());
+      }, lines, { buyer }, ctx.now());
       return { result, products };
     } catch (error) {
       if (error instanceof store.LineQuantityExceeded) throw quantityTooHigh();
