@@ -86,7 +86,7 @@ export function variantResolver(): VariantResolver {
   const memo = new WeakMap<Product, Map<string, VariantResolution>>();
   return (product, options) => {
     let byOptions = memo.get(product);
-    if (!byOptions) memo.set(product, (byOptions = new Map()));
+    if (!byOptions) memo.set(product, (byOptions = new Map<string, VariantResolution>()));
     const key = options === undefined ? '' : JSON.stringify(options);
     let resolution = byOptions.get(key);
     if (!resolution) byOptions.set(key, (resolution = resolveVariant(product, options)));
