@@ -11,7 +11,7 @@
  */
 import type { Queryable, Row, Sql } from '../packages/server/src/platform/db.js';
 import { PRODUCT_CACHE_MS } from '../packages/server/src/services/catalog/service.js';
-import { assertClean, BARE_ROUTE, BARE_WRITE_ROUTE, load, loadPerConnection, printResults, startServer, type BenchServer, type LoadResult } from './lib.js';
+import { assertClean, BARE_ROUTE, BARE_WRITE_ROUTE, load, loadPerConnection, peakRssMbOf, printResults, recordPeakRss, startBuiltServer, startServer, type BenchServer, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 const CONNECTIONS = 10;
@@ -141,7 +141,45 @@ export default async function cart(): Promise<void> {
     if (!server.durable) console.log('note: the write ratios compare with a commit that does not wait for the disk (not PostgreSQL with fsync on)');
     const counted = (name: string) => `${statements[name].warm} warm / ${statements[name].cold} cold`;
     console.log(`SQL statements per call (BEGIN/COMMIT included): get-current-cart ${counted('get-current-cart')}, add-to-cart ${counted('add-to-cart')} (aim ≤ 6), estimate-totals ${counted('estimate-totals')}`);
+
+    // Every core: the built server with WORKERS=1 and WORKERS=2 on the same database and carts,
+    // both running, their loads taking turns.
+    if (server.db.kind === 'postgres') await workersRounds(reader, shoppers, addBody, seconds);
+    else console.log('WORKERS: measured on PostgreSQL only (the embedded database belongs to one process)');
   } finally {
     await server.close();
+  }
+}
+
+async function workersRounds(reader: string, shoppers: string[], addBody: unknown, seconds: number): Promise<void> {
+  const one = await startBuiltServer(1);
+  const two = await startBuiltServer(2);
+  try {
+    const runs = { get1: [] as LoadResult[], get2: [] as LoadResult[], add1: [] as LoadResult[], add2: [] as LoadResult[] };
+    const get = (url: string, s: number) => load(`${url}/ecom/v1/carts/current`, { connections: CONNECTIONS, seconds: s, headers: { authorization: reader } });
+    const add = (url: string, s: number) => loadPerConnection(`${url}/ecom/v1/carts/current/add-to-cart`, shoppers, addBody, s);
+    for (const s of [one, two]) {
+      await get(s.url, 1);
+      await add(s.url, 1);
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.get1.push(await get(one.url, seconds));
+      runs.get2.push(await get(two.url, seconds));
+      runs.add1.push(await add(one.url, seconds));
+      runs.add2.push(await add(two.url, seconds));
+    }
+    for (const [name, results] of Object.entries(runs)) for (const r of results) assertClean(name, r);
+    const m = { get1: median(runs.get1), get2: median(runs.get2), add1: median(runs.add1), add2: median(runs.add2) };
+    printResults(`cart on the built server, WORKERS=1 against WORKERS=2 (median of ${ROUNDS} rounds of ${seconds} s)`, 'the same database', [
+      { name: `get-current-cart, 1 worker, ${CONNECTIONS} conn`, result: m.get1 },
+      { name: `get-current-cart, 2 workers, ${CONNECTIONS} conn`, result: m.get2, ratio: m.get2.requestsPerSecond / m.get1.requestsPerSecond, versus: '1 worker' },
+      { name: `add-to-cart, 1 worker, ${WRITERS} own carts`, result: m.add1 },
+      { name: `add-to-cart, 2 workers, ${WRITERS} own carts`, result: m.add2, ratio: m.add2.requestsPerSecond / m.add1.requestsPerSecond, versus: '1 worker' },
+    ]);
+    for (const pid of one.servingPids()) recordPeakRss(`WORKERS=1 server ${pid}`, peakRssMbOf(pid));
+    for (const pid of two.servingPids()) recordPeakRss(`WORKERS=2 worker ${pid}`, peakRssMbOf(pid));
+  } finally {
+    await one.close();
+    await two.close();
   }
 }

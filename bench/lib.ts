@@ -4,8 +4,9 @@
  * the baseline, and autocannon run in a child process so the load generator does not share the
  * server's event loop. Every figure a bench prints comes from one run.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -287,4 +288,47 @@ export async function loadPerConnection(url: string, tokens: string[], body: unk
     }, (error, out) => (error ? reject(error) : resolve(out)));
   });
   return JSON.parse(stdout) as LoadResult;
+}
+
+const MAIN = fileURLToPath(new URL('../packages/server/dist/main.js', import.meta.url));
+
+export interface BuiltServer {
+  url: string;
+  /** The processes that serve (the workers; the one process when WORKERS=1). */
+  servingPids(): number[];
+  close(): Promise<void>;
+}
+
+/**
+ * The built server (`packages/server/dist/main.js`, as in production) on DATABASE_URL with this
+ * many WORKERS, rate limits off; resolves once every worker listens. Needs `npm run build`.
+ */
+export async function startBuiltServer(workers: number): Promise<BuiltServer> {
+  if (!fs.existsSync(MAIN)) throw new Error('the built server is missing: run `npm run build`');
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: String(workers), LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_TOKEN: '0' };
+  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const pids = () => (workers === 1 ? (child.pid ? [child.pid] : []) : [...output.matchAll(/worker (\d+) is serving/g)].map((m) => Number(m[1])));
+  const deadline = Date.now() + 60_000;
+  while ((workers === 1 ? !output.includes('Bodega is serving') : pids().length < workers)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the built server did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    servingPids: pids,
+    async close() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
