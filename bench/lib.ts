@@ -312,6 +312,8 @@ export async function startBuiltServer(workers: number): Promise<BuiltServer> {
     });
   });
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: String(workers), LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_TOKEN: '0' };
+  // BENCH_SERVER_NODE_OPTIONS: V8 flags for the server alone (e.g. heap sizes, to weigh memory against speed).
+  if (process.env.BENCH_SERVER_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_SERVER_NODE_OPTIONS;
   const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
