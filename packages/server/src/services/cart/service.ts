@@ -1,9 +1,10 @@
 import type { RequestContext } from '../../platform/caller.js';
-import { withTransaction, type SiteContext } from '../../platform/context.js';
+import { inTransaction, withTransaction, type SiteContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import type { Site, SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
 import { isStoresAppId, lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/service.js';
@@ -108,11 +109,33 @@ function cartNotFound(): ApiError {
   return ApiError.notFound('OWNED_CART_NOT_FOUND', 'Cart not found');
 }
 
+/** Carts whose last answer is kept (a few KB each), and for how long one unread is kept. */
+const ANSWERS_KEPT = 1000;
+const ANSWER_KEPT_MS = 60_000;
+
+interface KeptAnswer {
+  version: string;
+  site: Site;
+  /** The product objects it was priced from, in line order (the catalog's cache hands out the same objects until they change). */
+  products: (Product | undefined)[];
+  answer: unknown;
+}
+
 export class CartService {
+  /**
+   * The last rendered answer of each cart read without a coupon: it is reused while the cart row's
+   * version, the site and every product object are the very ones it came from, so it is exactly
+   * what pricing again would give (without a coupon, pricing does not depend on the time).
+   */
+  private readonly answers: TtlCache<string, KeptAnswer>;
+
   constructor(
     private readonly sites: SitesService,
     private readonly catalog: CatalogService,
-  ) {}
+    now: () => Date,
+  ) {
+    this.answers = new TtlCache({ ttlMs: ANSWER_KEPT_MS, maxSize: ANSWERS_KEPT, now });
+  }
 
   async site(ctx: SiteContext): Promise<Site> {
     return this.sites.activeSite(ctx);
@@ -187,6 +210,24 @@ export class CartService {
     const cart = await store.findCart(ctx, buyer);
     if (!cart) throw cartNotFound();
     return this.view(ctx, cart);
+  }
+
+  /** The buyer's cart as `render` answers it, reusing the last answer while nothing it depends on changed. */
+  async currentCartAnswer<T>(ctx: RequestContext, buyer: Buyer, render: (view: CartView) => T): Promise<T> {
+    const cart = await store.findCart(ctx, buyer);
+    if (!cart) throw cartNotFound();
+    if (cart.couponCode || cart.version === undefined || inTransaction(ctx)) return render(await this.view(ctx, cart));
+    const site = await this.site(ctx);
+    const ids = cart.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []));
+    const products = await this.catalog.productsByIds(ctx, ids);
+    const key = `${ctx.siteId}/${cart.id}`;
+    const kept = this.answers.get(key);
+    if (kept && kept.version === cart.version && kept.site === site && kept.products.length === ids.length && ids.every((id, i) => kept.products[i] === products.get(id))) {
+      return kept.answer as T;
+    }
+    const answer = render(await this.view(ctx, cart, products));
+    this.answers.set(key, { version: cart.version, site, products: ids.map((id) => products.get(id)), answer });
+    return answer;
   }
 
   async estimateTotals(ctx: RequestContext, buyer: Buyer, input: EstimateInput): Promise<CartView> {

@@ -27,6 +27,8 @@ export interface Cart {
   createdDate: Date;
   updatedDate: Date;
   lines: LineRef[];
+  /** The cart row's version (its xmin): every change of the cart or its lines gives a new one. Plain reads only. */
+  version?: string;
 }
 
 // JSON forms (bigint as decimal strings) ------------------------------------------------------
@@ -110,7 +112,7 @@ async function linesOf(ctx: SiteContext, cartId: string): Promise<LineRef[]> {
 }
 
 /** The buyer's cart with its lines, one row: statements run prepared, so this is planned once per connection. */
-const READ_CART = prepared(`SELECT ${CART_COLUMNS},
+const READ_CART = prepared(`SELECT ${CART_COLUMNS}, c.xmin::text AS version,
     (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = c.site_id AND l.cart_id = c.cart_id) AS lines
   FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3`);
 const LOCK_CART = prepared(`SELECT ${CART_COLUMNS} FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3 FOR UPDATE`);
@@ -118,8 +120,9 @@ const CART_BY_ID = prepared(`SELECT ${CART_COLUMNS},
     (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = c.site_id AND l.cart_id = c.cart_id) AS lines
   FROM carts c WHERE c.site_id = $1 AND c.cart_id = $2`);
 
-function withLines(row: CartRow & { lines: LineRow[] | null }): Cart {
-  return toCart(row, (row.lines ?? []).map(toLine));
+function withLines(row: CartRow & { lines: LineRow[] | null; version?: string }): Cart {
+  const cart = toCart(row, (row.lines ?? []).map(toLine));
+  return row.version === undefined ? cart : { ...cart, version: row.version };
 }
 
 /**
@@ -132,7 +135,7 @@ export async function findCart(ctx: SiteContext, buyer: Buyer, forUpdate = false
     const rows = await db.query<CartRow>(LOCK_CART, [siteId, buyer.kind, buyer.id]);
     return rows[0] && toCart(rows[0], await linesOf(ctx, rows[0].cart_id));
   }
-  const rows = await db.query<CartRow & { lines: LineRow[] | null }>(READ_CART, [siteId, buyer.kind, buyer.id]);
+  const rows = await db.query<CartRow & { lines: LineRow[] | null; version: string }>(READ_CART, [siteId, buyer.kind, buyer.id]);
   return rows[0] && withLines(rows[0]);
 }
 
