@@ -24,7 +24,6 @@ async function main(): Promise<void> {
 /** One server process: alone, or one of the cluster's workers on the shared port. */
 async function serve(config: Config, operations: OperationsConfig): Promise<void> {
   const { migrateDatabase } = await import('./platform/pooler.js');
-  const { serveBackupRequests } = await import('./platform/backup.js');
   const { buildApp } = await import('./app.js');
   const { seedDemoIfEmpty } = await import('./demo.js');
   // In a cluster only the first worker seeds the demo store and prints the welcome.
@@ -32,7 +31,7 @@ async function serve(config: Config, operations: OperationsConfig): Promise<void
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pooler: operations.databasePooler });
   await migrateDatabase(db, operations);
   const app = await buildApp({ db, config, operations, webhooks: { deliver: true } });
-  const stopBackups = db.kind === 'pglite' ? serveBackupRequests(db, config.dataDir) : () => undefined;
+  const stopBackups = db.kind === 'pglite' ? (await import('./platform/backup.js')).serveBackupRequests(db, config.dataDir) : () => undefined;
   const demo = speaks ? await seedDemoIfEmpty(app, config) : undefined;
   await app.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;

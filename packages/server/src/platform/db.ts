@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 /** A row as the drivers return it after normalisation: int8 → number, numeric → string. */
@@ -169,7 +169,9 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
   const release = dataDir ? lockDataDir(dataDir) : () => undefined;
   let db: PGlite;
   try {
-    db = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
+    // Loaded only here: a server on PostgreSQL (each of its workers) never carries the embedded one.
+    const { PGlite: Embedded } = await import('@electric-sql/pglite');
+    db = await Embedded.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
       parsers: { [INT8]: parseInt8, [NUMERIC]: (text: string) => text },
       loadDataDir: snapshot,
     });
