@@ -1,21 +1,36 @@
 /**
- * Current cart throughput (`npm run bench -- cart`, DATABASE_URL for PostgreSQL): req/s and p99 of
- * (a) get-current-cart, (b) add-to-cart and (c) estimate-totals against the bare route, in one run,
- * with the ratios (aim: get ≥ 0.5, add ≥ 0.3) and the SQL statements each operation runs (aim:
- * add-to-cart ≤ 6). Shoppers hold carts of 3 lines; add-to-cart gives each connection its own
- * visitor (a shopper's own requests come one after another), so no two connections share a cart.
+ * Current cart throughput (`npm run bench -- cart`, DATABASE_URL for PostgreSQL), in one run:
+ *   get-current-cart (10 connections, one shopper)       against the bare read route (aim ≥ 0.6);
+ *   add-to-cart, 50 shoppers each with their own cart     against the bare write route, one row
+ *                                                         per connection (aim ≥ 0.5);
+ *   add-to-cart, 50 connections on one shopper's cart     against the bare write on one hot row
+ *                                                         (aim ≥ 0.6, 0 errors);
+ *   estimate-totals;
+ * and the SQL statements each operation runs. Carts hold 3 lines before the run. The write
+ * ratios mean something only on PostgreSQL with fsync on (the header says which).
  */
-import type { Queryable, Row } from '../packages/server/src/platform/db.js';
+import type { Queryable, Row, Sql } from '../packages/server/src/platform/db.js';
 import { PRODUCT_CACHE_MS } from '../packages/server/src/services/catalog/service.js';
-import { assertClean, BARE_ROUTE, load, loadPerConnection, printResults, startServer, type BenchServer, type LoadResult } from './lib.js';
+import { assertClean, BARE_ROUTE, BARE_WRITE_ROUTE, load, loadPerConnection, peakRssMbOf, printResults, recordPeakRss, startBuiltServer, startServer, type BenchServer, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 const CONNECTIONS = 10;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Shoppers adding to their own carts, and connections adding to one cart. */
+const WRITERS = 50;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 /** The round with the median req/s (its p99 goes with it). */
 function median(results: LoadResult[]): LoadResult {
   return [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)];
+}
+
+/**
+ * The median over rounds of each round's ratio: a figure and its baseline run back to back, so
+ * load from other work that changes between rounds moves both alike.
+ */
+function ratioOf(results: LoadResult[], baselines: LoadResult[]): number {
+  const ratios = results.map((r, i) => r.requestsPerSecond / baselines[i].requestsPerSecond).sort((a, b) => a - b);
+  return ratios[Math.floor(ratios.length / 2)];
 }
 const ADDRESS = { country: 'US', subdivision: 'US-NY', city: 'New York', postalCode: '10001' };
 
@@ -26,14 +41,14 @@ function countStatements(server: BenchServer): { reset(): void; count(): number 
   const db = server.db;
   const query = db.query.bind(db);
   const transaction = db.transaction.bind(db);
-  db.query = <T extends Row = Row>(sql: string, params?: readonly unknown[]) => {
+  db.query = <T extends Row = Row>(sql: Sql, params?: readonly unknown[]) => {
     n++;
     return query<T>(sql, params);
   };
   db.transaction = <T>(fn: (tx: Queryable) => Promise<T>) => {
     n += 2;
     return transaction((tx) => fn({
-      query: <R extends Row = Row>(sql: string, params?: readonly unknown[]) => {
+      query: <R extends Row = Row>(sql: Sql, params?: readonly unknown[]) => {
         n++;
         return tx.query<R>(sql, params);
       },
@@ -64,12 +79,16 @@ export default async function cart(): Promise<void> {
       const res = await server.app.inject({ method: 'POST', url: '/oauth2/token', payload: { clientId: created.clientId, grantType: 'anonymous' } });
       return (res.json() as { access_token: string }).access_token;
     };
-    // Each shopper's cart holds the three products before the run.
-    const shoppers = await Promise.all(Array.from({ length: CONNECTIONS }, visitor));
-    for (const token of shoppers) {
+    /** A shopper whose cart holds the three products. */
+    const shopper = async () => {
+      const token = await visitor();
       const res = await server.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: { authorization: token }, payload: { lineItems: productIds.map(line) } });
       if (res.statusCode !== 200) throw new Error(res.body);
-    }
+      return token;
+    };
+    const shoppers = await Promise.all(Array.from({ length: WRITERS }, shopper));
+    // One hot cart per round, so its line never nears the maximum quantity.
+    const hot = await Promise.all(Array.from({ length: ROUNDS }, shopper));
     const reader = shoppers[0];
     const addBody = { lineItems: [line(productIds[0])] };
     const estimateBody = { shippingAddress: ADDRESS };
@@ -96,35 +115,80 @@ export default async function cart(): Promise<void> {
     }
 
     const bareUrl = `${server.url}${BARE_ROUTE}?site=${site}`;
+    const bareWriteUrl = `${server.url}${BARE_WRITE_ROUTE}`;
     const cartUrl = `${server.url}/ecom/v1/carts/current`;
+    const writeBody = { n: 1 };
     await load(bareUrl, { seconds: 1, connections: CONNECTIONS }); // warm-up
     await load(cartUrl, { seconds: 1, connections: CONNECTIONS, headers: { authorization: reader } });
-    // The four loads run in turn, ROUNDS times; each figure is the median of its rounds, so a
-    // burst of other work on the machine moves one round, not the ratios.
-    const runs: Record<'bare' | 'get' | 'add' | 'estimate', LoadResult[]> = { bare: [], get: [], add: [], estimate: [] };
+    await loadPerConnection(`${cartUrl}/add-to-cart`, shoppers, addBody, 1);
+    // The loads run in turn, ROUNDS times, each right after its baseline; each rate is the median
+    // of its rounds and each ratio the median of the rounds' ratios, so a burst of other work on
+    // the machine moves one round, not the ratios.
+    const kinds = ['bare', 'get', 'bareWrite', 'add', 'bareHot', 'addHot', 'estimate'] as const;
+    const runs = Object.fromEntries(kinds.map((k) => [k, [] as LoadResult[]])) as Record<(typeof kinds)[number], LoadResult[]>;
     for (let round = 0; round < ROUNDS; round++) {
       runs.bare.push(await load(bareUrl, { connections: CONNECTIONS, seconds }));
       runs.get.push(await load(cartUrl, { connections: CONNECTIONS, seconds, headers: { authorization: reader } }));
+      runs.bareWrite.push(await loadPerConnection(bareWriteUrl, shoppers, writeBody, seconds));
       runs.add.push(await loadPerConnection(`${cartUrl}/add-to-cart`, shoppers, addBody, seconds));
+      runs.bareHot.push(await loadPerConnection(`${bareWriteUrl}?key=hot`, Array.from({ length: WRITERS }, () => `hot-${round}`), writeBody, seconds));
+      runs.addHot.push(await loadPerConnection(`${cartUrl}/add-to-cart`, Array.from({ length: WRITERS }, () => hot[round]), addBody, seconds));
       runs.estimate.push(await load(`${cartUrl}/estimate-totals`, { method: 'POST', connections: CONNECTIONS, seconds, headers: { authorization: reader }, body: estimateBody }));
     }
     for (const [name, results] of Object.entries(runs)) for (const r of results) assertClean(name, r);
-    const bare = median(runs.bare);
-    const get = median(runs.get);
-    const add = median(runs.add);
-    const estimate = median(runs.estimate);
+    const m = Object.fromEntries(kinds.map((k) => [k, median(runs[k])])) as Record<(typeof kinds)[number], LoadResult>;
 
-    const ratio = (r: LoadResult) => r.requestsPerSecond / bare.requestsPerSecond;
-    printResults(`npm run bench -- cart (median of ${ROUNDS} rounds of ${seconds} s, ${CONNECTIONS} connections)`, server.database, [
-      { name: 'bare route (one PK query)', result: bare },
-      { name: 'get-current-cart', result: get, ratio: ratio(get) },
-      { name: 'add-to-cart (own cart per connection)', result: add, ratio: ratio(add) },
-      { name: 'estimate-totals', result: estimate, ratio: ratio(estimate) },
+    printResults(`npm run bench -- cart (median of ${ROUNDS} rounds of ${seconds} s; ratios: median of each round's)`, server.database, [
+      { name: `bare read (one PK query), ${CONNECTIONS} conn`, result: m.bare },
+      { name: `get-current-cart, ${CONNECTIONS} conn`, result: m.get, ratio: ratioOf(runs.get, runs.bare), versus: 'bare read', aim: { atLeast: 0.6 } },
+      { name: `bare write (upsert), ${WRITERS} conn own rows`, result: m.bareWrite },
+      { name: `add-to-cart, ${WRITERS} shoppers own carts`, result: m.add, ratio: ratioOf(runs.add, runs.bareWrite), versus: 'bare write', aim: { atLeast: 0.5 } },
+      { name: `bare write (upsert), ${WRITERS} conn one row`, result: m.bareHot },
+      { name: `add-to-cart, ${WRITERS} conn one cart`, result: m.addHot, ratio: ratioOf(runs.addHot, runs.bareHot), versus: 'bare write hot', aim: { atLeast: 0.6 } },
+      { name: `estimate-totals, ${CONNECTIONS} conn`, result: m.estimate, ratio: ratioOf(runs.estimate, runs.bare), versus: 'bare read' },
     ]);
-    console.log(`ratios: get ${ratio(get).toFixed(2)} (aim ≥ 0.50), add ${ratio(add).toFixed(2)} (aim ≥ 0.30), estimate ${ratio(estimate).toFixed(2)}`);
+    if (!server.durable) console.log('note: the write ratios compare with a commit that does not wait for the disk (not PostgreSQL with fsync on)');
     const counted = (name: string) => `${statements[name].warm} warm / ${statements[name].cold} cold`;
     console.log(`SQL statements per call (BEGIN/COMMIT included): get-current-cart ${counted('get-current-cart')}, add-to-cart ${counted('add-to-cart')} (aim ≤ 6), estimate-totals ${counted('estimate-totals')}`);
+
+    // Every core: the built server with WORKERS=1 and WORKERS=2 on the same database and carts,
+    // both running, their loads taking turns.
+    if (server.db.kind === 'postgres') await workersRounds(reader, shoppers, addBody, seconds);
+    else console.log('WORKERS: measured on PostgreSQL only (the embedded database belongs to one process)');
   } finally {
     await server.close();
+  }
+}
+
+async function workersRounds(reader: string, shoppers: string[], addBody: unknown, seconds: number): Promise<void> {
+  const one = await startBuiltServer(1);
+  const two = await startBuiltServer(2);
+  try {
+    const runs = { get1: [] as LoadResult[], get2: [] as LoadResult[], add1: [] as LoadResult[], add2: [] as LoadResult[] };
+    const get = (url: string, s: number) => load(`${url}/ecom/v1/carts/current`, { connections: CONNECTIONS, seconds: s, headers: { authorization: reader } });
+    const add = (url: string, s: number) => loadPerConnection(`${url}/ecom/v1/carts/current/add-to-cart`, shoppers, addBody, s);
+    for (const s of [one, two]) {
+      await get(s.url, 1);
+      await add(s.url, 1);
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      runs.get1.push(await get(one.url, seconds));
+      runs.get2.push(await get(two.url, seconds));
+      runs.add1.push(await add(one.url, seconds));
+      runs.add2.push(await add(two.url, seconds));
+    }
+    for (const [name, results] of Object.entries(runs)) for (const r of results) assertClean(name, r);
+    const m = { get1: median(runs.get1), get2: median(runs.get2), add1: median(runs.add1), add2: median(runs.add2) };
+    printResults(`cart on the built server, WORKERS=1 against WORKERS=2 (median of ${ROUNDS} rounds of ${seconds} s; ratios: median of each round's)`, 'the same database', [
+      { name: `get-current-cart, 1 worker, ${CONNECTIONS} conn`, result: m.get1 },
+      { name: `get-current-cart, 2 workers, ${CONNECTIONS} conn`, result: m.get2, ratio: ratioOf(runs.get2, runs.get1), versus: '1 worker' },
+      { name: `add-to-cart, 1 worker, ${WRITERS} own carts`, result: m.add1 },
+      { name: `add-to-cart, 2 workers, ${WRITERS} own carts`, result: m.add2, ratio: ratioOf(runs.add2, runs.add1), versus: '1 worker' },
+    ]);
+    for (const pid of one.servingPids()) recordPeakRss(`WORKERS=1 server ${pid}`, peakRssMbOf(pid));
+    for (const pid of two.servingPids()) recordPeakRss(`WORKERS=2 worker ${pid}`, peakRssMbOf(pid));
+  } finally {
+    await one.close();
+    await two.close();
   }
 }

@@ -4,8 +4,9 @@
  * the baseline, and autocannon run in a child process so the load generator does not share the
  * server's event loop. Every figure a bench prints comes from one run.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,12 +21,21 @@ export interface BenchServer {
   url: string;
   app: FastifyInstance;
   db: Db;
-  /** The database the figures were measured on, for the printout. */
+  /** The database the figures were measured on, for the printout (with fsync on PostgreSQL). */
   database: string;
+  /** PostgreSQL's fsync and synchronous_commit are both on: a commit waits for the disk. */
+  durable: boolean;
   close(): Promise<void>;
 }
 
+/** The read baseline: Fastify plus one primary-key SELECT, nothing else. */
 export const BARE_ROUTE = '/bench/bare';
+/**
+ * The write baseline: Fastify plus one autocommit upsert (one durable commit). The row is the
+ * caller's Authorization header (own row per connection with loadPerConnection) or `?key=`.
+ */
+export const BARE_WRITE_ROUTE = '/bench/bare-write';
+const BARE_WRITE_TABLE = 'bench_bare_writes';
 
 export async function startServer(): Promise<BenchServer> {
   const databaseUrl = process.env.DATABASE_URL;
@@ -33,12 +43,29 @@ export async function startServer(): Promise<BenchServer> {
   const db = await openDb(databaseUrl ? { databaseUrl } : { dataDir });
   await migrate(db);
   const app = await buildApp({ db, config: { publicUrl: 'http://127.0.0.1', logLevel: 'silent', webDir: undefined, smtpUrl: undefined } });
-  // The baseline: Fastify plus one primary-key lookup on the same database, nothing else.
   app.get(BARE_ROUTE, async (req) => {
     const siteId = (req.query as { site?: string }).site ?? '';
     const rows = await db.query('SELECT site_id, name, status FROM sites WHERE site_id = $1', [siteId]);
     return { site: rows[0] ?? null };
   });
+  await db.exec(`CREATE TABLE IF NOT EXISTS ${BARE_WRITE_TABLE} (key text PRIMARY KEY, n bigint NOT NULL, updated_at timestamptz NOT NULL)`);
+  app.post(BARE_WRITE_ROUTE, async (req) => {
+    const key = req.headers.authorization ?? (req.query as { key?: string }).key ?? 'hot';
+    const rows = await db.query(
+      `INSERT INTO ${BARE_WRITE_TABLE} AS w (key, n, updated_at) VALUES ($1, 1, now())
+       ON CONFLICT (key) DO UPDATE SET n = w.n + 1, updated_at = EXCLUDED.updated_at RETURNING n`,
+      [key.slice(-64)],
+    );
+    return { n: rows[0]?.n };
+  });
+  let durable = false;
+  let database = 'embedded PGlite';
+  if (db.kind === 'postgres' && databaseUrl) {
+    const [fsync] = await db.query<{ fsync: string }>('SHOW fsync');
+    const [sync] = await db.query<{ synchronous_commit: string }>('SHOW synchronous_commit');
+    durable = fsync.fsync === 'on' && sync.synchronous_commit !== 'off';
+    database = `PostgreSQL (${new URL(databaseUrl).host}, fsync=${fsync.fsync}, synchronous_commit=${sync.synchronous_commit})`;
+  }
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no address');
@@ -46,9 +73,11 @@ export async function startServer(): Promise<BenchServer> {
     url: `http://127.0.0.1:${address.port}`,
     app,
     db,
-    database: databaseUrl ? `PostgreSQL (${new URL(databaseUrl).host})` : 'embedded PGlite',
+    database,
+    durable,
     async close() {
       await app.close();
+      await db.exec(`DROP TABLE IF EXISTS ${BARE_WRITE_TABLE}`).catch(() => undefined);
       await db.close();
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
@@ -100,18 +129,133 @@ export async function load(url: string, options: LoadOptions = {}): Promise<Load
   };
 }
 
-export function printResults(title: string, database: string, rows: { name: string; result: LoadResult; ratio?: number }[]): void {
-  console.log(`\n${title} — ${database}, ${os.cpus().length} cores, node ${process.version}`);
-  console.log(['operation'.padEnd(34), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'non-2xx'.padStart(8), 'ratio'.padStart(7)].join(' '));
-  for (const { name, result, ratio } of rows) {
+/** What a figure should be: a ratio of at least / at most this. */
+export interface Aim {
+  atLeast?: number;
+  atMost?: number;
+}
+
+/** One line of the `npm run bench -- all` table; every bench records its figures as these. */
+export interface BenchRow {
+  bench: string;
+  path: string;
+  unit: 'req/s' | 'items/s' | 'events/s' | 'ms';
+  rate?: number;
+  p50Ms?: number;
+  p99Ms?: number;
+  /** This figure over its baseline (`versus`), from the same run. */
+  ratio?: number;
+  versus?: string;
+  aim?: Aim;
+  /** Non-2xx answers and socket errors under load. */
+  errors?: number;
+}
+
+/** The peak resident memory of one process a bench ran (the bench with its in-process server, a worker…). */
+export interface PeakRss {
+  bench: string;
+  process: string;
+  mb: number;
+}
+
+const recorded: BenchRow[] = [];
+const peaks: PeakRss[] = [];
+
+/** The bench whose rows are being recorded (run.ts sets it before it runs one). */
+export let currentBench = '';
+export function setCurrentBench(name: string): void {
+  currentBench = name;
+}
+
+export function recordRows(...rows: Omit<BenchRow, 'bench'>[]): void {
+  for (const row of rows) recorded.push({ bench: currentBench, ...row });
+}
+
+export function recordPeakRss(process: string, mb: number): void {
+  peaks.push({ bench: currentBench, process, mb });
+}
+
+export function collected(): { rows: BenchRow[]; peaks: PeakRss[] } {
+  return { rows: [...recorded], peaks: [...peaks] };
+}
+
+/** This process's peak RSS so far, in MB (Linux reports kilobytes). */
+export function selfPeakRssMb(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+/** A process's peak RSS from /proc (VmHWM), in MB; 0 when it is gone. */
+export function peakRssMbOf(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+export function aimText(aim: Aim | undefined): string {
+  if (!aim) return '';
+  if (aim.atLeast !== undefined) return `≥ ${aim.atLeast}`;
+  if (aim.atMost !== undefined) return `≤ ${aim.atMost}`;
+  return '';
+}
+
+export function aimMet(row: Pick<BenchRow, 'ratio' | 'aim' | 'errors'>): boolean | undefined {
+  if (!row.aim || row.ratio === undefined) return undefined;
+  if (row.errors) return false;
+  if (row.aim.atLeast !== undefined && row.ratio < row.aim.atLeast) return false;
+  if (row.aim.atMost !== undefined && row.ratio > row.aim.atMost) return false;
+  return true;
+}
+
+/** The one table: path, rate, p50, p99, ratio, aim, met. */
+export function printTable(rows: readonly BenchRow[], rss: readonly PeakRss[]): void {
+  const fixed = (n: number | undefined, digits: number) => (n === undefined || !Number.isFinite(n) ? '' : n.toFixed(digits));
+  const header = ['bench'.padEnd(9), 'path'.padEnd(50), 'rate'.padStart(9), 'unit'.padEnd(8), 'p50 ms'.padStart(7), 'p99 ms'.padStart(7),
+    'ratio'.padStart(6), 'versus'.padEnd(16), 'aim'.padEnd(7), 'met?'];
+  console.log(header.join(' '));
+  for (const row of rows) {
+    const met = aimMet(row);
     console.log([
-      name.padEnd(34),
+      row.bench.padEnd(9),
+      row.path.padEnd(50),
+      fixed(row.rate, 0).padStart(9),
+      (row.rate === undefined ? '' : row.unit).padEnd(8),
+      fixed(row.p50Ms, 1).padStart(7),
+      fixed(row.p99Ms, 1).padStart(7),
+      fixed(row.ratio, 2).padStart(6),
+      (row.versus ?? '').padEnd(16),
+      aimText(row.aim).padEnd(7),
+      met === undefined ? '' : met ? 'yes' : 'NO',
+    ].join(' '));
+  }
+  if (rss.length) {
+    console.log('peak RSS per process (MB): ' + rss.map((r) => `${r.bench} ${r.process} ${r.mb.toFixed(0)}`).join(', '));
+  }
+}
+
+export function printResults(
+  title: string,
+  database: string,
+  rows: { name: string; result: LoadResult; ratio?: number; versus?: string; aim?: Aim }[],
+): void {
+  console.log(`\n${title} — ${database}, ${os.cpus().length} cores, node ${process.version}, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(['operation'.padEnd(44), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'non-2xx'.padStart(8), 'ratio'.padStart(7), '  aim'].join(' '));
+  for (const { name, result, ratio, versus, aim } of rows) {
+    console.log([
+      name.padEnd(44),
       result.requestsPerSecond.toFixed(0).padStart(9),
       result.p50Ms.toFixed(1).padStart(8),
       result.p99Ms.toFixed(1).padStart(8),
       String(result.non2xx + result.errors).padStart(8),
       (ratio === undefined ? '' : ratio.toFixed(2)).padStart(7),
+      aim ? `  ${aimText(aim)} ${versus ?? ''}` : '',
     ].join(' '));
+    recordRows({
+      path: name, unit: 'req/s', rate: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms,
+      ...(ratio !== undefined && { ratio, versus: versus ?? 'bare read' }), ...(aim && { aim }), errors: result.non2xx + result.errors,
+    });
   }
 }
 
@@ -135,6 +279,7 @@ process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average
   requests: result.requests.total, non2xx: result.non2xx, errors: result.errors }));
 `;
 
+/** POSTs body on one connection per token (repeat a token to share it: many connections, one shopper). */
 export async function loadPerConnection(url: string, tokens: string[], body: unknown, seconds: number): Promise<LoadResult> {
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(process.execPath, ['--input-type=module', '-e', PER_CONNECTION_TOKENS], {
@@ -143,4 +288,49 @@ export async function loadPerConnection(url: string, tokens: string[], body: unk
     }, (error, out) => (error ? reject(error) : resolve(out)));
   });
   return JSON.parse(stdout) as LoadResult;
+}
+
+const MAIN = fileURLToPath(new URL('../packages/server/dist/main.js', import.meta.url));
+
+export interface BuiltServer {
+  url: string;
+  /** The processes that serve (the workers; the one process when WORKERS=1). */
+  servingPids(): number[];
+  close(): Promise<void>;
+}
+
+/**
+ * The built server (`packages/server/dist/main.js`, as in production) on DATABASE_URL with this
+ * many WORKERS, rate limits off; resolves once every worker listens. Needs `npm run build`.
+ */
+export async function startBuiltServer(workers: number): Promise<BuiltServer> {
+  if (!fs.existsSync(MAIN)) throw new Error('the built server is missing: run `npm run build`');
+  const port = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(free));
+    });
+  });
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: String(workers), LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_TOKEN: '0' };
+  // BENCH_SERVER_NODE_OPTIONS: V8 flags for the server alone (e.g. heap sizes, to weigh memory against speed).
+  if (process.env.BENCH_SERVER_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_SERVER_NODE_OPTIONS;
+  const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const pids = () => (workers === 1 ? (child.pid ? [child.pid] : []) : [...output.matchAll(/worker (\d+) is serving/g)].map((m) => Number(m[1])));
+  const deadline = Date.now() + 60_000;
+  while ((workers === 1 ? !output.includes('Bodega is serving') : pids().length < workers)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the built server did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    servingPids: pids,
+    async close() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { recordEvents, type OutboxEvent } from '../packages/server/src/platform/events.js';
 import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, webhookOptionsFromEnv } from '../packages/server/src/services/webhooks/worker.js';
-import { loadPerConnection, startServer, type BenchServer, type LoadResult } from './lib.js';
+import { loadPerConnection, recordRows, startServer, type BenchServer, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -159,6 +159,12 @@ export default async function webhooks(): Promise<void> {
     console.log(`(3) add-to-cart, ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${seconds} s:`);
     console.log(`    worker idle ${idleRps.toFixed(0)} req/s (p99 ${median(idle.map((r) => r.p99Ms)).toFixed(1)} ms); worker delivering ${runningRps.toFixed(0)} req/s (p99 ${median(running.map((r) => r.p99Ms)).toFixed(1)} ms), ` +
       `${median(deliveredWhileLoaded).toFixed(0)} events/s delivered meanwhile; ratio ${(runningRps / idleRps).toFixed(2)} (aim ≥ 0.90)`);
+    recordRows(
+      { path: `${EVENTS} events at once, delivered`, unit: 'events/s', rate: EVENTS / (elapsed / 1000), p50Ms: percentile(burstDelays, 50), p99Ms: percentile(burstDelays, 99) },
+      { path: 'events at 200/s, commit to arrival', unit: 'ms', p50Ms: percentile(pacedDelays, 50), p99Ms: percentile(pacedDelays, 99) },
+      { path: `add-to-cart, ${CONNECTIONS} conn, worker idle`, unit: 'req/s', rate: idleRps, p99Ms: median(idle.map((r) => r.p99Ms)) },
+      { path: `add-to-cart, ${CONNECTIONS} conn, worker delivering`, unit: 'req/s', rate: runningRps, p99Ms: median(running.map((r) => r.p99Ms)), ratio: runningRps / idleRps, versus: 'worker idle', aim: { atLeast: 0.9 } },
+    );
   } finally {
     await worker?.stop();
     await receiver.close();

@@ -153,7 +153,7 @@ export interface VisitorHandOffs {
 
 export function buildCommerce(db: Db, sites: SitesService, now: () => Date): CommerceServices {
   const catalog = new CatalogService(db, sites, now);
-  const cart = new CartService(sites, catalog);
+  const cart = new CartService(sites, catalog, now);
   const orders = new OrdersService(sites, catalog, cart);
   const checkout = new CheckoutService(sites, catalog, cart, orders);
   return { catalog, cart, checkout, orders };

@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     }
     return;
   }
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pooler: loadOperationsConfig(process.env).databasePooler });
   try {
     await run(parsed, db);
   } finally {

@@ -1,12 +1,10 @@
+import cluster from 'node:cluster';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from './platform/config.js';
+import { FIRST_WORKER_ENV, runPrimary, workerCount } from './cluster.js';
+import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { DbLockedError, openDb } from './platform/db.js';
-import { loadOperationsConfig } from './platform/ops-config.js';
-import { migrateDatabase } from './platform/pooler.js';
-import { serveBackupRequests } from './platform/backup.js';
-import { buildApp } from './app.js';
-import { seedDemoIfEmpty } from './demo.js';
+import { loadOperationsConfig, type OperationsConfig } from './platform/ops-config.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const WEB_DIR = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url));
@@ -14,14 +12,30 @@ const WEB_DIR = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url)
 async function main(): Promise<void> {
   const config = loadConfig(process.env, { webDir: path.resolve(WEB_DIR) });
   const operations = loadOperationsConfig(process.env);
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const workers = cluster.isPrimary ? workerCount(process.env, Boolean(config.databaseUrl)) : 1;
+  if (workers > 1) {
+    // The primary only supervises: it loads no app and opens no database.
+    runPrimary({ workers, exec: fileURLToPath(import.meta.url), log: (line) => process.stdout.write(`${line}\n`) });
+    return;
+  }
+  await serve(config, operations);
+}
+
+/** One server process: alone, or one of the cluster's workers on the shared port. */
+async function serve(config: Config, operations: OperationsConfig): Promise<void> {
+  const { migrateDatabase } = await import('./platform/pooler.js');
+  const { buildApp } = await import('./app.js');
+  const { seedDemoIfEmpty } = await import('./demo.js');
+  // In a cluster only the first worker seeds the demo store and prints the welcome.
+  const speaks = cluster.isPrimary || process.env[FIRST_WORKER_ENV] === '1';
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pooler: operations.databasePooler });
   await migrateDatabase(db, operations);
   const app = await buildApp({ db, config, operations, webhooks: { deliver: true } });
-  const stopBackups = db.kind === 'pglite' ? serveBackupRequests(db, config.dataDir) : () => undefined;
-  const demo = await seedDemoIfEmpty(app, config);
+  const stopBackups = db.kind === 'pglite' ? (await import('./platform/backup.js')).serveBackupRequests(db, config.dataDir) : () => undefined;
+  const demo = speaks ? await seedDemoIfEmpty(app, config) : undefined;
   await app.listen({ port: config.port, host: config.host });
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
-  process.stdout.write(`Bodega is serving ${config.publicUrl} on ${where}\n`);
+  if (speaks) process.stdout.write(`Bodega is serving ${config.publicUrl} on ${where}\n`);
   if (demo) {
     process.stdout.write(
       [

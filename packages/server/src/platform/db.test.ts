@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../test/harness.js';
-import type { Db } from './db.js';
+import { MAX_PREPARED_STATEMENTS, prepared, preparedCount, type Db } from './db.js';
 import { recordEvent } from './events.js';
 import { newId } from './ids.js';
 
@@ -64,5 +64,35 @@ describe(`the database interface (${process.env.DATABASE_URL ? 'PostgreSQL' : 'P
     }).catch(() => undefined);
     const events = await db.query<{ type: string; payload: unknown }>('SELECT type, payload FROM outbox_events WHERE site_id = $1', [siteId]);
     expect(events).toEqual([{ type: 'test.kept', payload: { a: 1 } }]);
+  });
+});
+
+describe(`prepared statements (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  const onPostgres = () => db.kind === 'postgres';
+
+  it('run like their text, in and out of a transaction, and are prepared once per connection', async () => {
+    const plusOne = prepared('SELECT $1::int + 1 AS n');
+    expect(prepared('SELECT $1::int + 1 AS n')).toEqual(plusOne);
+    expect(await db.query(plusOne, [1])).toEqual([{ n: 2 }]);
+    const inside = await db.transaction(async (tx) => {
+      const first = await tx.query<{ n: number }>(plusOne, [2]);
+      const second = await tx.query<{ n: number }>(plusOne, [3]);
+      const held = onPostgres()
+        ? (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1', [plusOne.name]))[0].n
+        : 1;
+      return { values: [first[0].n, second[0].n], held };
+    });
+    expect(inside).toEqual({ values: [3, 4], held: 1 });
+  });
+
+  it('stay bounded however many SQL shapes come: past the bound a text runs unprepared', async () => {
+    const shapes = Array.from({ length: MAX_PREPARED_STATEMENTS + 20 }, (_, i) => prepared(`SELECT $1::int * ${i} AS n`));
+    expect(preparedCount()).toBe(MAX_PREPARED_STATEMENTS);
+    expect(shapes.at(-1)?.name).toBeUndefined();
+    const held = await db.transaction(async (tx) => {
+      for (const [i, shape] of shapes.entries()) expect(await tx.query(shape, [2])).toEqual([{ n: 2 * i }]);
+      return onPostgres() ? (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements'))[0].n : 0;
+    });
+    expect(held).toBeLessThanOrEqual(MAX_PREPARED_STATEMENTS);
   });
 });

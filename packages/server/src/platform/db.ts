@@ -1,13 +1,54 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
 /** A row as the drivers return it after normalisation: int8 → number, numeric → string. */
 export type Row = Record<string, unknown>;
 
+/**
+ * A static SQL text that the `pg` driver prepares once per connection (parsed and, after a few
+ * runs, planned once) and then only binds and executes. Make one with `prepared()` at module
+ * level; dynamic SQL stays a plain string.
+ */
+export interface Statement {
+  readonly text: string;
+  /** The server-side name; absent when the registry was full (then it runs as plain SQL). */
+  readonly name?: string;
+}
+
+/** SQL text, or a prepared statement. */
+export type Sql = string | Statement;
+
+/**
+ * Every connection may hold each registered statement once, so the registry bounds what the
+ * server keeps per connection: past the bound a new text is not named (it still runs, unprepared).
+ */
+export const MAX_PREPARED_STATEMENTS = 256;
+const registry = new Map<string, string>();
+
+/** Names a static SQL text for preparation (the same text always gets the same name). */
+export function prepared(text: string): Statement {
+  const known = registry.get(text);
+  if (known) return { text, name: known };
+  if (registry.size >= MAX_PREPARED_STATEMENTS) return { text };
+  const name = `bodega_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  registry.set(text, name);
+  return { text, name };
+}
+
+/** How many texts are named now (for the bound's test). */
+export function preparedCount(): number {
+  return registry.size;
+}
+
+function textOf(sql: Sql): string {
+  return typeof sql === 'string' ? sql : sql.text;
+}
+
 export interface Queryable {
-  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends Row = Row>(sql: Sql, params?: readonly unknown[]): Promise<T[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }
@@ -52,16 +93,21 @@ export interface OpenDbOptions {
   /** An in-memory PGlite (tests), optionally started from a dump. */
   memory?: boolean;
   snapshot?: Blob;
+  /**
+   * `transaction`: a transaction pooler (PgBouncer) sits in front, so nothing may live in a
+   * session: prepared statements run as plain SQL.
+   */
+  pooler?: 'none' | 'transaction';
 }
 
 export async function openDb(options: OpenDbOptions): Promise<Db> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pooler !== 'transaction');
   if (options.memory) return openPglite(undefined, options.snapshot);
   if (!options.dataDir) throw new Error('openDb needs a databaseUrl, a dataDir or memory');
   return openPglite(options.dataDir);
 }
 
-async function openPostgres(databaseUrl: string): Promise<Db> {
+async function openPostgres(databaseUrl: string, prepare: boolean): Promise<Db> {
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       if (oid === INT8) return parseInt8;
@@ -74,10 +120,15 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
     /* an idle client died (server restart); the pool replaces it on next use */
   });
   await pool.query('SELECT 1');
+  // pg prepares a named query on a connection the first time it runs there, then only binds it.
+  const config = (sql: Sql, params: readonly unknown[]): pg.QueryConfig =>
+    typeof sql === 'string' || !prepare || !sql.name
+      ? { text: textOf(sql), values: params as unknown[] }
+      : { name: sql.name, text: sql.text, values: params as unknown[] };
   return {
     kind: 'postgres',
-    async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
-      const result = await pool.query(sql, params as unknown[]);
+    async query<T extends Row>(sql: Sql, params: readonly unknown[] = []) {
+      const result = await pool.query(config(sql, params));
       return result.rows as T[];
     },
     async exec(sql: string) {
@@ -88,8 +139,8 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
       try {
         await client.query('BEGIN');
         const tx: Queryable = {
-          async query<R extends Row>(sql: string, params: readonly unknown[] = []) {
-            return (await client.query(sql, params as unknown[])).rows as R[];
+          async query<R extends Row>(sql: Sql, params: readonly unknown[] = []) {
+            return (await client.query(config(sql, params))).rows as R[];
           },
           async exec(sql: string) {
             await client.query(sql);
@@ -118,7 +169,9 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
   const release = dataDir ? lockDataDir(dataDir) : () => undefined;
   let db: PGlite;
   try {
-    db = await PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
+    // Loaded only here: a server on PostgreSQL (each of its workers) never carries the embedded one.
+    const { PGlite: Embedded } = await import('@electric-sql/pglite');
+    db = await Embedded.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
       parsers: { [INT8]: parseInt8, [NUMERIC]: (text: string) => text },
       loadDataDir: snapshot,
     });
@@ -129,8 +182,8 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
   return {
     kind: 'pglite',
     // PGlite runs plain queries under its transaction mutex, so they never interleave with an open transaction.
-    async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
-      return (await db.query<T>(sql, params as unknown[])).rows;
+    async query<T extends Row>(sql: Sql, params: readonly unknown[] = []) {
+      return (await db.query<T>(textOf(sql), params as unknown[])).rows;
     },
     async exec(sql: string) {
       await db.exec(sql);
@@ -138,8 +191,8 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
       return db.transaction(async (t) => {
         const tx: Queryable = {
-          async query<R extends Row>(sql: string, params: readonly unknown[] = []) {
-            return (await t.query<R>(sql, params as unknown[])).rows;
+          async query<R extends Row>(sql: Sql, params: readonly unknown[] = []) {
+            return (await t.query<R>(textOf(sql), params as unknown[])).rows;
           },
           async exec(sql: string) {
             await t.exec(sql);

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import { prepared, type Queryable } from './db.js';
 import { newId } from './ids.js';
 
 export interface OutboxEvent {
@@ -10,6 +10,25 @@ export interface OutboxEvent {
   payload: unknown;
 }
 
+const OUTBOX_COLUMNS = 'site_id, event_id, type, entity_type, entity_id, payload';
+
+/** A new event's id (what recordEvent gives each row). */
+export function newEventId(): string {
+  return newId();
+}
+
+/**
+ * The outbox insert as one step of a larger statement, for a write that must stay one statement
+ * (add-to-cart): each field is an SQL expression over `from`, e.g. a CTE's RETURNING rows, so the
+ * event commits exactly with the change. Use it inside `WITH event AS (…)`.
+ */
+export function outboxInsertFrom(row: { siteId: string; eventId: string; type: string; entityType: string; entityId: string; payload: string }, from: string): string {
+  return `INSERT INTO outbox_events (${OUTBOX_COLUMNS})
+    SELECT ${row.siteId}, ${row.eventId}, ${row.type}, ${row.entityType}, ${row.entityId}, ${row.payload} FROM ${from}`;
+}
+
+const RECORD_EVENT = prepared(`INSERT INTO outbox_events (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`);
+
 /**
  * Records an event in the outbox inside the caller's transaction, so it exists exactly when the
  * change it describes committed. Delivery (webhooks, mail) claims rows later.
@@ -17,8 +36,7 @@ export interface OutboxEvent {
 export async function recordEvent(tx: Queryable, event: OutboxEvent): Promise<string> {
   const eventId = newId();
   await tx.query(
-    `INSERT INTO outbox_events (site_id, event_id, type, entity_type, entity_id, payload)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
+    RECORD_EVENT,
     [event.siteId, eventId, event.type, event.entityType, event.entityId, JSON.stringify(event.payload ?? {})],
   );
   return eventId;
@@ -36,8 +54,8 @@ export async function recordEvents(tx: Queryable, events: readonly OutboxEvent[]
     payload: event.payload ?? {},
   }));
   await tx.query(
-    `INSERT INTO outbox_events (site_id, event_id, type, entity_type, entity_id, payload)
-     SELECT site_id, event_id, type, entity_type, entity_id, payload
+    `INSERT INTO outbox_events (${OUTBOX_COLUMNS})
+     SELECT ${OUTBOX_COLUMNS}
      FROM jsonb_to_recordset($1::jsonb) AS e(site_id text, event_id text, type text, entity_type text, entity_id text, payload jsonb)`,
     [JSON.stringify(rows)],
   );

@@ -121,7 +121,7 @@ describe.runIf(runnable)('behind PgBouncer in transaction pooling', { timeout: 1
   });
 
   async function open(url: string): Promise<Db> {
-    const db = await openDb({ databaseUrl: url });
+    const db = await openDb({ databaseUrl: url, pooler: 'transaction' });
     opened.push(db);
     return db;
   }

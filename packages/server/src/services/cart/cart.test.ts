@@ -175,6 +175,26 @@ describe('current cart over HTTP', () => {
     expect(lines.find((l: { catalogReference: { catalogItemId: string } }) => l.catalogReference.catalogItemId === other.id).availability.status).toBe('NOT_FOUND');
   });
 
+  it('answers a read again unchanged, and anew once the cart, a product or the site settings change', async () => {
+    const token = await t.visitorToken(site);
+    const item = await createProduct(t.app, site, { name: 'Kept', priceData: { price: 3 } });
+    await call(token, 'POST', '/add-to-cart', { lineItems: [catalogLine(item.id)] });
+    const first = (await call(token, 'GET', '')).body;
+    expect((await call(token, 'GET', '')).body).toBe(first);
+
+    await call(token, 'POST', '/add-to-cart', { lineItems: [catalogLine(item.id)] });
+    const added = (await call(token, 'GET', '')).json().cart;
+    expect(added.lineItems[0].quantity).toBe(2);
+
+    const priced = await t.app.inject({ method: 'PATCH', url: `/stores/v1/products/${item.id}`, headers: apiKey(site), payload: { product: { priceData: { price: 4 } } } });
+    expect(priced.statusCode, priced.body).toBe(200);
+    expect((await call(token, 'GET', '')).json().cart.lineItems[0].price.amount).toBe('4.00');
+
+    const settings = await t.app.inject({ method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', headers: apiKey(site), payload: { settings: { weightUnit: 'LB' } } });
+    expect(settings.statusCode, settings.body).toBe(200);
+    expect((await call(token, 'GET', '')).json().cart.weightUnit).toBe('LB');
+  });
+
   it('refuses unknown line ids', async () => {
     const token = await t.visitorToken(site);
     await call(token, 'POST', '/add-to-cart', { lineItems: [catalogLine(mug.id)] });

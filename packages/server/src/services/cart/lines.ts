@@ -73,8 +73,29 @@ export interface ResolvedLine {
   stock: StockInfo;
 }
 
+type VariantResolution = ReturnType<typeof resolveVariant>;
+
+/** Finds a line's variant from its catalog options. */
+export type VariantResolver = (product: Product, options: CatalogOptions | undefined) => VariantResolution;
+
+/**
+ * A resolver that answers each product and options once (a request checks new lines when it
+ * adds them, then resolves the whole cart to price it: the same work twice without this).
+ */
+export function variantResolver(): VariantResolver {
+  const memo = new WeakMap<Product, Map<string, VariantResolution>>();
+  return (product, options) => {
+    let byOptions = memo.get(product);
+    if (!byOptions) memo.set(product, (byOptions = new Map<string, VariantResolution>()));
+    const key = options === undefined ? '' : JSON.stringify(options);
+    let resolution = byOptions.get(key);
+    if (!resolution) byOptions.set(key, (resolution = resolveVariant(product, options)));
+    return resolution;
+  };
+}
+
 /** Resolves lines against the products they point at; hidden or deleted products are NOT_FOUND. */
-export function resolveLines(refs: readonly LineRef[], products: ReadonlyMap<string, Product>): ResolvedLine[] {
+export function resolveLines(refs: readonly LineRef[], products: ReadonlyMap<string, Product>, resolve: VariantResolver = resolveVariant): ResolvedLine[] {
   return refs.map((ref) => {
     if (ref.custom) {
       const c = ref.custom;
@@ -107,7 +128,7 @@ export function resolveLines(refs: readonly LineRef[], products: ReadonlyMap<str
       stock: { found: false, inStock: false },
     };
     if (!product || !product.visible || !isStoresAppId(ref.catalogReference?.appId)) return missing;
-    const resolution = resolveVariant(product, ref.catalogReference?.options);
+    const resolution = resolve(product, ref.catalogReference?.options);
     if (!resolution.ok || !resolution.variant.visible) return missing;
     const { variant, customTextFields } = resolution;
     const level = stockOf(product, variant);

@@ -186,7 +186,11 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
 
     for (const prefix of CURRENT_CART_PREFIXES) {
       const config = { callers: ALL_CALLERS };
-      app.get(prefix, { config }, async (req) => ({ cart: toWireCart(await cart.getCurrentCart(req.ctx, buyer(req)), publicUrl) }));
+      // The answer is kept serialized: an unchanged cart is read, checked and sent, not priced again.
+      app.get(prefix, { config }, async (req, reply) => {
+        const body = await cart.currentCartAnswer(req.ctx, buyer(req), (view) => JSON.stringify({ cart: toWireCart(view, publicUrl) }));
+        return reply.type('application/json; charset=utf-8').send(body);
+      });
 
       app.patch(prefix, { config, schema: { body: UpdateBody } }, async (req) => {
         const body = req.body;

@@ -1,14 +1,15 @@
 import type { RequestContext } from '../../platform/caller.js';
-import { withTransaction, type SiteContext } from '../../platform/context.js';
+import { inTransaction, withTransaction, type SiteContext } from '../../platform/context.js';
 import { isUniqueViolation } from '../../platform/db.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import type { Site, SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
 import { isStoresAppId, lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/service.js';
 import { priceCart, type Address, type CouponDefinition, type MerchantDiscount, type PricedCart } from './pricing.js';
-import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, type CustomLine, type LineRef, type ResolvedLine } from './lines.js';
+import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, variantResolver, type CustomLine, type LineRef, type ResolvedLine, type VariantResolver } from './lines.js';
 import { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS, readCommerceSettings, type CommerceSettings, type StoredCommerceSettings } from './settings.js';
 import * as store from './store.js';
 import type { CartView, CatalogLineInput } from './model.js';
@@ -108,11 +109,33 @@ function cartNotFound(): ApiError {
   return ApiError.notFound('OWNED_CART_NOT_FOUND', 'Cart not found');
 }
 
+/** Carts whose last answer is kept (a few KB each), and for how long one unread is kept. */
+const ANSWERS_KEPT = 1000;
+const ANSWER_KEPT_MS = 60_000;
+
+interface KeptAnswer {
+  version: string;
+  site: Site;
+  /** The product objects it was priced from, in line order (the catalog's cache hands out the same objects until they change). */
+  products: (Product | undefined)[];
+  answer: unknown;
+}
+
 export class CartService {
+  /**
+   * The last rendered answer of each cart read without a coupon: it is reused while the cart row's
+   * version, the site and every product object are the very ones it came from, so it is exactly
+   * what pricing again would give (without a coupon, pricing does not depend on the time).
+   */
+  private readonly answers: TtlCache<string, KeptAnswer>;
+
   constructor(
     private readonly sites: SitesService,
     private readonly catalog: CatalogService,
-  ) {}
+    now: () => Date,
+  ) {
+    this.answers = new TtlCache({ ttlMs: ANSWER_KEPT_MS, maxSize: ANSWERS_KEPT, now });
+  }
 
   async site(ctx: SiteContext): Promise<Site> {
     return this.sites.activeSite(ctx);
@@ -141,13 +164,13 @@ export class CartService {
   async price(
     ctx: SiteContext,
     request: PricingRequest,
-    options: { products?: ReadonlyMap<string, Product> } = {},
+    options: { products?: ReadonlyMap<string, Product>; resolve?: VariantResolver } = {},
   ): Promise<{ lines: ResolvedLine[]; priced: PricedCart; settings: CommerceSettings; coupon?: Coupon }> {
     const site = await this.site(ctx);
     const settings = commerceSettingsOf(site);
     const catalogIds = request.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []));
     const found = options.products ?? (await this.catalog.productsByIds(ctx, catalogIds));
-    const lines = resolveLines(request.lines, found);
+    const lines = resolveLines(request.lines, found, options.resolve);
     const coupon = request.couponCode ? await store.findCouponByCode(ctx, request.couponCode) : undefined;
     const priced = priceCart(pricingInput(lines, {
       currency: request.currency,
@@ -165,7 +188,7 @@ export class CartService {
     return { lines, priced, settings, ...(coupon && { coupon }) };
   }
 
-  private async view(ctx: RequestContext, cart: Cart, products?: ReadonlyMap<string, Product>): Promise<CartView> {
+  private async view(ctx: RequestContext, cart: Cart, products?: ReadonlyMap<string, Product>, resolve?: VariantResolver): Promise<CartView> {
     const { lines, priced, settings } = await this.price(ctx, {
       siteId: ctx.siteId,
       currency: cart.currency,
@@ -175,7 +198,7 @@ export class CartService {
       merchantDiscounts: cart.merchantDiscounts,
       calculateShipping: false,
       calculateTax: false,
-    }, { ...(products && { products }) });
+    }, { ...(products && { products }), ...(resolve && { resolve }) });
     return { cart, lines, priced, settings };
   }
 
@@ -187,6 +210,24 @@ export class CartService {
     const cart = await store.findCart(ctx, buyer);
     if (!cart) throw cartNotFound();
     return this.view(ctx, cart);
+  }
+
+  /** The buyer's cart as `render` answers it, reusing the last answer while nothing it depends on changed. */
+  async currentCartAnswer<T>(ctx: RequestContext, buyer: Buyer, render: (view: CartView) => T): Promise<T> {
+    const cart = await store.findCart(ctx, buyer);
+    if (!cart) throw cartNotFound();
+    if (cart.couponCode || cart.version === undefined || inTransaction(ctx)) return render(await this.view(ctx, cart));
+    const site = await this.site(ctx);
+    const ids = cart.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []));
+    const products = await this.catalog.productsByIds(ctx, ids);
+    const key = `${ctx.siteId}/${cart.id}`;
+    const kept = this.answers.get(key);
+    if (kept && kept.version === cart.version && kept.site === site && kept.products.length === ids.length && ids.every((id, i) => kept.products[i] === products.get(id))) {
+      return kept.answer as T;
+    }
+    const answer = render(await this.view(ctx, cart, products));
+    this.answers.set(key, { version: cart.version, site, products: ids.map((id) => products.get(id)), answer });
+    return answer;
   }
 
   async estimateTotals(ctx: RequestContext, buyer: Buyer, input: EstimateInput): Promise<CartView> {
@@ -216,7 +257,7 @@ export class CartService {
    * Checks requested catalog lines against the products (refusing unknown, hidden or sold-out
    * items with an application error) and gives each its line key.
    */
-  prepareLines(input: AddToCartInput, products: ReadonlyMap<string, Product>): NewLine[] {
+  prepareLines(input: AddToCartInput, products: ReadonlyMap<string, Product>, resolve: VariantResolver = resolveVariant): NewLine[] {
     const byKey = new Map<string, NewLine>();
     const lines: NewLine[] = [];
     input.lineItems.forEach((item, i) => {
@@ -228,7 +269,7 @@ export class CartService {
       if (!product || !product.visible) {
         throw new ApiError(400, 'CATALOG_ITEM_NOT_FOUND', `Product ${ref.catalogItemId} was not found`, { index: i, catalogItemId: ref.catalogItemId });
       }
-      const resolution = resolveVariant(product, ref.options);
+      const resolution = resolve(product, ref.options);
       if (!resolution.ok) throw new ApiError(400, resolution.code, resolution.description, { index: i, catalogItemId: ref.catalogItemId });
       if (!resolution.variant.visible) {
         throw new ApiError(400, 'VARIANT_NOT_FOUND', `Product ${product.id} has no variant ${resolution.variant.id}`, { index: i, catalogItemId: ref.catalogItemId });
@@ -254,26 +295,28 @@ export class CartService {
   }
 
   async addToCurrentCart(ctx: RequestContext, buyer: Buyer, input: AddToCartInput): Promise<CartView> {
-    const { result, products } = await this.addLines(ctx, buyer, input);
-    // Products of lines already in the cart that this call did not ask for.
+    // Each variant is resolved once: when the new lines are checked, reused to price the cart.
+    const resolve = variantResolver();
+    const { result, products } = await this.addLines(ctx, buyer, input, resolve);
+    // Each product is read once: the requested ones before the add, the cart's others after it.
     const missing = result.lines.flatMap((l) => (l.catalogReference && !products.has(l.catalogReference.catalogItemId) ? [l.catalogReference.catalogItemId] : []));
     const all = missing.length ? new Map([...products, ...(await this.catalog.productsByIds(ctx, missing))]) : products;
-    return this.view(ctx, result.cart, all);
+    return this.view(ctx, result.cart, all, resolve);
   }
 
   /** Checks and adds lines to the buyer's cart (created when missing), through the context's handle. */
-  private async addLines(ctx: RequestContext, buyer: Buyer, input: AddToCartInput): Promise<{ result: store.AddResult; products: Map<string, Product> }> {
+  private async addLines(ctx: RequestContext, buyer: Buyer, input: AddToCartInput, resolve?: VariantResolver): Promise<{ result: store.AddResult; products: Map<string, Product> }> {
     if (input.customLineItems.length && ctx.caller.kind !== 'APP') throw ApiError.forbidden('Custom line items are added with an API key');
     const site = await this.site(ctx);
     const products = await this.catalog.productsByIds(ctx, input.lineItems.map((l) => l.catalogReference.catalogItemId));
-    const lines = this.prepareLines(input, products);
+    const lines = this.prepareLines(input, products, resolve);
     try {
       const result = await store.addLines(ctx, {
         id: newId(),
         buyer,
         currency: site.settings.currency,
         businessLocationId: input.businessLocationId ?? null,
-      }, lines, { id: newId(), payload: { buyer } }, ctx.now());
+      }, lines, { buyer }, ctx.now());
       return { result, products };
     } catch (error) {
       if (error instanceof store.LineQuantityExceeded) throw quantityTooHigh();

@@ -1,5 +1,7 @@
 // SQL for carts, their line items and coupons; nothing else.
 import type { SiteContext } from '../../platform/context.js';
+import { prepared } from '../../platform/db.js';
+import { newEventId, outboxInsertFrom } from '../../platform/events.js';
 import { customLineFromJson, customLineToJson, type CatalogReference, type CustomLine, type LineRef, type StoredCustomLine } from './lines.js';
 import type { DiscountValue, MerchantDiscount } from './pricing.js';
 import { readDiscounts, storeDiscounts } from './lines.js';
@@ -25,6 +27,8 @@ export interface Cart {
   createdDate: Date;
   updatedDate: Date;
   lines: LineRef[];
+  /** The cart row's version (its xmin): every change of the cart or its lines gives a new one. Plain reads only. */
+  version?: string;
 }
 
 // JSON forms (bigint as decimal strings) ------------------------------------------------------
@@ -62,6 +66,7 @@ export interface LineRow {
   [key: string]: unknown;
 }
 
+// The one list of a cart's columns: every read and the add statement's RETURNING use it.
 const CART_COLUMNS = `c.cart_id, c.buyer_kind, c.buyer_id, c.currency, c.coupon_code, c.merchant_discounts, c.buyer_note, c.contact_info,
   c.selected_shipping_option, c.business_location_id, c.checkout_id, c.created_at, c.updated_at`;
 
@@ -94,36 +99,50 @@ function toCart(row: CartRow, lines: LineRef[]): Cart {
 }
 
 const LINE_COLUMNS = 'l.line_item_id, l.catalog_reference, l.quantity, l.custom';
+/** A cart's lines as one JSON array in the order they were added (for statements that answer one row). */
+const LINES_JSON = `json_agg(json_build_object('line_item_id', l.line_item_id, 'catalog_reference', l.catalog_reference,
+  'quantity', l.quantity, 'custom', l.custom) ORDER BY l.position)`;
+
+const LINES_OF = prepared(`SELECT ${LINE_COLUMNS} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = $2 ORDER BY l.position`);
 
 async function linesOf(ctx: SiteContext, cartId: string): Promise<LineRef[]> {
   const { db, siteId } = ctx;
-  const rows = await db.query<LineRow>(`SELECT ${LINE_COLUMNS} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = $2 ORDER BY l.position`, [siteId, cartId]);
+  const rows = await db.query<LineRow>(LINES_OF, [siteId, cartId]);
   return rows.map(toLine);
 }
 
+/** The buyer's cart with its lines, one row: statements run prepared, so this is planned once per connection. */
+const READ_CART = prepared(`SELECT ${CART_COLUMNS}, c.xmin::text AS version,
+    (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = c.site_id AND l.cart_id = c.cart_id) AS lines
+  FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3`);
+const LOCK_CART = prepared(`SELECT ${CART_COLUMNS} FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3 FOR UPDATE`);
+const CART_BY_ID = prepared(`SELECT ${CART_COLUMNS},
+    (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = c.site_id AND l.cart_id = c.cart_id) AS lines
+  FROM carts c WHERE c.site_id = $1 AND c.cart_id = $2`);
+
+function withLines(row: CartRow & { lines: LineRow[] | null; version?: string }): Cart {
+  const cart = toCart(row, (row.lines ?? []).map(toLine));
+  return row.version === undefined ? cart : { ...cart, version: row.version };
+}
+
 /**
- * The buyer's cart with its lines in the order they were added. The plain read is one call of
- * commerce_read_cart (migration 0301), whose statements PostgreSQL keeps planned; a locking read
+ * The buyer's cart with its lines in the order they were added: one statement; a locking read
  * takes the cart row FOR UPDATE, then its lines.
  */
 export async function findCart(ctx: SiteContext, buyer: Buyer, forUpdate = false): Promise<Cart | undefined> {
   const { db, siteId } = ctx;
   if (forUpdate) {
-    const rows = await db.query<CartRow>(
-      `SELECT ${CART_COLUMNS} FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3 FOR UPDATE`,
-      [siteId, buyer.kind, buyer.id],
-    );
+    const rows = await db.query<CartRow>(LOCK_CART, [siteId, buyer.kind, buyer.id]);
     return rows[0] && toCart(rows[0], await linesOf(ctx, rows[0].cart_id));
   }
-  const rows = await db.query<{ result: { cart: CartRow; lines: LineRow[] } | null }>('SELECT commerce_read_cart($1, $2, $3) AS result', [siteId, buyer.kind, buyer.id]);
-  const result = rows[0]?.result;
-  return result ? toCart(result.cart, result.lines.map(toLine)) : undefined;
+  const rows = await db.query<CartRow & { lines: LineRow[] | null; version: string }>(READ_CART, [siteId, buyer.kind, buyer.id]);
+  return rows[0] && withLines(rows[0]);
 }
 
 export async function findCartById(ctx: SiteContext, cartId: string): Promise<Cart | undefined> {
   const { db, siteId } = ctx;
-  const rows = await db.query<CartRow>(`SELECT ${CART_COLUMNS} FROM carts c WHERE c.site_id = $1 AND c.cart_id = $2`, [siteId, cartId]);
-  return rows[0] && toCart(rows[0], await linesOf(ctx, cartId));
+  const rows = await db.query<CartRow & { lines: LineRow[] | null }>(CART_BY_ID, [siteId, cartId]);
+  return rows[0] && withLines(rows[0]);
 }
 
 export interface NewLine {
@@ -148,38 +167,59 @@ export interface AddResult {
 export class LineQuantityExceeded extends Error {}
 
 /**
- * Finds or creates the buyer's cart, adds the lines and records the cart event in ONE statement
- * (commerce_add_to_cart, migration 0301), so it is atomic without a transaction: a line with the
- * same key gains the quantity (ON CONFLICT … DO UPDATE takes the line's row lock, so concurrent adds
- * all count), and a line pushed past the maximum fails the CHECK on quantity, undoing everything.
+ * Add-to-cart as ONE statement, so it is atomic without a transaction (one round trip, one
+ * commit): find or create the buyer's cart, add the lines, record the cart event (through
+ * events.ts's outbox insert). A line with the same key gains the quantity: ON CONFLICT … DO
+ * UPDATE takes the line's row lock, so concurrent adds all count; a line pushed past the maximum
+ * fails the CHECK on quantity (SQLSTATE 23514), which undoes everything. Answers the cart, its
+ * lines as they were before the statement ("existing") and the lines it wrote ("added").
  */
+const ADD_TO_CART = prepared(`WITH cart AS (
+    INSERT INTO carts AS c (site_id, cart_id, buyer_kind, buyer_id, currency, business_location_id, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+    ON CONFLICT (site_id, buyer_kind, buyer_id) DO UPDATE
+      SET updated_at = EXCLUDED.updated_at, business_location_id = COALESCE(EXCLUDED.business_location_id, c.business_location_id)
+    RETURNING ${CART_COLUMNS}, (c.xmax = 0) AS inserted
+  ), added AS (
+    INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
+    SELECT $1, cart.cart_id, n.id, n.key, n.ref, n.quantity, n.custom, $7
+    FROM cart, jsonb_to_recordset($8::jsonb) AS n(id text, key text, ref jsonb, quantity int, custom jsonb)
+    ON CONFLICT (site_id, cart_id, line_key) DO UPDATE SET quantity = l.quantity + EXCLUDED.quantity
+    RETURNING ${LINE_COLUMNS}
+  ), event AS (
+    ${outboxInsertFrom({
+      siteId: '$1', eventId: '$9', type: `CASE WHEN cart.inserted THEN 'cart.created' ELSE 'cart.updated' END`, entityType: `'cart'`, entityId: 'cart.cart_id',
+      payload: `$10::jsonb || jsonb_build_object('cartId', cart.cart_id, 'addedLineItemIds', (SELECT jsonb_agg(line_item_id) FROM added))`,
+    }, 'cart')}
+  )
+  SELECT cart.*,
+    (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = cart.cart_id) AS existing,
+    (SELECT json_agg(added) FROM added) AS added
+  FROM cart`);
+
 export async function addLines(
   ctx: SiteContext,
   cart: { id: string; buyer: Buyer; currency: string; businessLocationId: string | null },
   lines: readonly NewLine[],
-  event: { id: string; payload: Record<string, unknown> },
+  payload: Record<string, unknown>,
   at: Date,
 ): Promise<AddResult> {
   const { db, siteId } = ctx;
-  let rows: { result: { cart: CartRow & { inserted: boolean }; existing: LineRow[] | null; added: LineRow[] } }[];
+  let rows: (CartRow & { inserted: boolean; existing: LineRow[] | null; added: LineRow[] | null })[];
   try {
-    rows = await db.query(
-      'SELECT commerce_add_to_cart($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10::jsonb) AS result',
-      [siteId, cart.id, cart.buyer.kind, cart.buyer.id, cart.currency, cart.businessLocationId, at,
-        JSON.stringify(lines.map((l) => ({ id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? customLineToJson(l.custom) : null }))),
-        event.id, JSON.stringify(event.payload)],
-    );
+    rows = await db.query(ADD_TO_CART, [siteId, cart.id, cart.buyer.kind, cart.buyer.id, cart.currency, cart.businessLocationId, at,
+      JSON.stringify(lines.map((l) => ({ id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? customLineToJson(l.custom) : null }))),
+      newEventId(), JSON.stringify(payload)]);
   } catch (error) {
     if ((error as { code?: string }).code === '23514') throw new LineQuantityExceeded();
     throw error;
   }
-  const row = rows[0].result;
-  // `existing` is the cart as it was before this statement; `added` the lines it wrote.
-  const added = row.added.map(toLine);
+  const row = rows[0];
+  const added = (row.added ?? []).map(toLine);
   const written = new Map(added.map((l) => [l.id, l]));
   const merged = (row.existing ?? []).map(toLine).map((l) => written.get(l.id) ?? l);
   for (const l of added) if (!merged.some((m) => m.id === l.id)) merged.push(l);
-  return { cart: toCart(row.cart, merged), inserted: row.cart.inserted, lines: merged, written: added.map((l) => l.id) };
+  return { cart: toCart(row, merged), inserted: row.inserted, lines: merged, written: added.map((l) => l.id) };
 }
 
 /** Locks the buyer's cart row (or nothing): writes that read-modify-write a cart take it first. */
@@ -333,9 +373,11 @@ export async function insertCoupon(ctx: SiteContext, c: Coupon): Promise<void> {
   );
 }
 
+const COUPON_BY_CODE = prepared(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE site_id = $1 AND code_key = $2`);
+
 export async function findCouponByCode(ctx: SiteContext, code: string): Promise<Coupon | undefined> {
   const { db, siteId } = ctx;
-  const rows = await db.query<CouponRow>(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE site_id = $1 AND code_key = $2`, [siteId, codeKey(code)]);
+  const rows = await db.query<CouponRow>(COUPON_BY_CODE, [siteId, codeKey(code)]);
   return rows[0] && toCoupon(rows[0]);
 }
 
