@@ -460,6 +460,7 @@ export class DataService {
       rows,
       (batch) => store.insertItems(tx, ctx.siteId, collection.id, batch),
       (id) => DataErrors.uniqueViolation(id, collection.id),
+      (batch) => store.insertNewItems(tx, ctx.siteId, collection.id, batch),
     );
     await recordEvents(tx, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, 'data_item.created', row.id, itemPayload(collection.id, row.data))));
     return rows.map((row): ItemOutcome => {
@@ -621,14 +622,28 @@ function groupReferences(references: readonly ReferenceRequest[]): Map<string, s
 /**
  * Writes a batch under a savepoint. When the database refuses one of its rows (a unique index, an
  * index row too large, an unstorable value), the batch is rolled back and its rows are written one
- * by one, each under its own savepoint, so only the offending items fail.
+ * by one, each under its own savepoint, so only the offending items fail. With `optimistic`, a
+ * cheaper statement that fails on any conflict is tried first, and `write` only when it fails.
  */
 async function writeGuarded<T extends { id: string }>(
   tx: Queryable,
   rows: readonly T[],
   write: (batch: readonly T[]) => Promise<Set<string>>,
   uniqueViolation: (id: string) => ApiError,
+  optimistic?: (batch: readonly T[]) => Promise<Set<string>>,
 ): Promise<{ written: Set<string>; failed: Map<string, ApiError> }> {
+  if (optimistic) {
+    await tx.query('SAVEPOINT data_write_all');
+    try {
+      const written = await optimistic(rows);
+      await tx.query('RELEASE SAVEPOINT data_write_all');
+      return { written, failed: new Map() };
+    } catch (error) {
+      if (itemError(error, '') === undefined) throw error;
+      await tx.query('ROLLBACK TO SAVEPOINT data_write_all');
+      await tx.query('RELEASE SAVEPOINT data_write_all');
+    }
+  }
   await tx.query('SAVEPOINT data_write');
   try {
     const written = await write(rows);
