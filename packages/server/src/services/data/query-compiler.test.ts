@@ -289,7 +289,7 @@ describe('compileQuery', () => {
       { returnTotalCount: true },
     );
     const where =
-      `site_id = $1 AND collection_id = $2 AND NOT (data->>'title' IS DISTINCT FROM $8) AND (data->'title' = $3::jsonb AND ` +
+      `site_id = $1 AND collection_id = $2 AND COALESCE(data->>'title' = $8, FALSE) AND (data->'title' = $3::jsonb AND ` +
       `(data->'price' > $4::jsonb AND data->'price' < 'false'::jsonb) AND ` +
       `(data->'tags' IN ($5::jsonb, $6::jsonb) OR data->'tags' @> jsonb_build_array($5::jsonb) OR data->'tags' @> jsonb_build_array($6::jsonb)) AND ` +
       String.raw`(jsonb_typeof(data->'title') = 'string' AND data->>'title' ILIKE $7 ESCAPE '\'))`;
@@ -364,7 +364,7 @@ describe('compileCount', () => {
     expect(compileCount('site', 'coll', { category: 'fruit' })).toEqual({
       sql:
         `SELECT count(*)::int AS total FROM data_items WHERE site_id = $1 AND collection_id = $2 ` +
-        `AND NOT (data->>'category' IS DISTINCT FROM $4) AND data->'category' = $3::jsonb`,
+        `AND COALESCE(data->>'category' = $4, FALSE) AND data->'category' = $3::jsonb`,
       params: ['site', 'coll', '"fruit"', 'fruit'],
     });
     expect(compileCount('site', 'coll', undefined).sql).toBe(
@@ -379,7 +379,7 @@ describe('restrict', () => {
   it('ANDs the server filter into a query, its count and a count call', () => {
     const plan = compileQuery('site', 'coll', { filter: { a: 1 } }, { returnTotalCount: true, restrict: owner });
     expect(plan.sql.sql).toContain(
-      `WHERE site_id = $1 AND collection_id = $2 AND NOT (data->>'_owner' IS DISTINCT FROM $5) AND data @> $6::jsonb ` +
+      `WHERE site_id = $1 AND collection_id = $2 AND COALESCE(data->>'_owner' = $5, FALSE) AND COALESCE(data @> $6::jsonb, FALSE) ` +
         `AND data->'_owner' = $3::jsonb AND data->'a' = $4::jsonb`,
     );
     expect(plan.sql.params.slice(0, 6)).toEqual(['site', 'coll', '"member-1"', '1', 'member-1', '{"a":1}']);
@@ -471,7 +471,7 @@ describe('cursors', () => {
     expect(plan.sql.sql).toBe(
       `SELECT data AS item, jsonb_build_array(CASE WHEN data->'price' IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(data->'price') END, ` +
         `jsonb_build_array(item_id)) AS sort_keys FROM data_items WHERE site_id = $1 AND collection_id = $2 ` +
-        `AND NOT (data->>'category' IS DISTINCT FROM $4) AND data->'category' = $3::jsonb ` +
+        `AND COALESCE(data->>'category' = $4, FALSE) AND data->'category' = $3::jsonb ` +
         `AND (data->'price' <= $5::jsonb AND (data->'price' < $5::jsonb OR (data->'price' = $5::jsonb AND item_id < $6))) ` +
         `ORDER BY data->'price' DESC, item_id DESC LIMIT $7`,
     );
@@ -636,7 +636,7 @@ describe('compileAggregate', () => {
         `FROM (SELECT jsonb_build_object('_id', jsonb_build_object('category', ${group}), 'category', ${group}, ` +
         `'total', COALESCE(sum(${number(`data->'price'`)}), 0), 'mean', avg(${number(`data->'price'`)})::float8, ` +
         `'least', min(${number(`data->'dims'->'w'`)}), 'most', max(${number(`data->'price'`)}), 'count', count(*)::int) AS result ` +
-        `FROM data_items WHERE site_id = $1 AND collection_id = $2 AND data @> $4::jsonb AND data->'active' = $3::jsonb GROUP BY ${group}) AS aggregated ` +
+        `FROM data_items WHERE site_id = $1 AND collection_id = $2 AND COALESCE(data @> $4::jsonb, FALSE) AND data->'active' = $3::jsonb GROUP BY ${group}) AS aggregated ` +
         `WHERE (result->'count' > $5::jsonb AND result->'count' < 'false'::jsonb) ` +
         `ORDER BY COALESCE(result->'total', 'null'::jsonb) DESC, result->'_id' DESC LIMIT $6`,
     );
@@ -878,7 +878,7 @@ describe('on PGlite', () => {
 
     it('puts the prefilters before the filter, for strings by their text and otherwise by containment', () => {
       const { sql, params } = compileQuery(SITE, 'prefilter', { filter: { 'a.b': 'x', v: { $gt: 1 }, n: 5 } }).sql;
-      expect(sql).toContain(`collection_id = $2 AND NOT (data->'a'->>'b' IS DISTINCT FROM $6) AND data @> $7::jsonb AND (data->'a'->'b' = $3::jsonb AND`);
+      expect(sql).toContain(`collection_id = $2 AND COALESCE(data->'a'->>'b' = $6, FALSE) AND COALESCE(data @> $7::jsonb, FALSE) AND (data->'a'->'b' = $3::jsonb AND`);
       expect(params.slice(5, 7)).toEqual(['x', '{"n":5}']);
     });
   });

@@ -497,7 +497,9 @@ function scopedWhere(scope: Scope, filter: unknown, params: Params): string[] {
  * equivalence class and so evaluates last: without them an unindexed scan extracts every other
  * compared field (`->`, which builds a jsonb value) of every row before the selective equality.
  * A string needs the field's text (`->>`, no jsonb value built) to be the string; any other value
- * needs the item to contain it (`@>`). Only necessary conditions are added, so the exact jsonb
+ * needs the item to contain it (`@>`). Each is wrapped in COALESCE, which the planner estimates
+ * to keep half the rows (bare, it would guess 0.5% or 0.1% and prefer sorting a bitmap scan to
+ * reading an index in order). Only necessary conditions are added, so the exact jsonb
  * equality (which an index matches) still decides: a number whose text is the string, or an array
  * holding the value, pass the prefilter and fail the equality. The filter is compiled (validated)
  * before this reads it.
@@ -510,9 +512,9 @@ function prefilters(filter: unknown, params: Params): string[] {
     const condition = isPlainObject(value) && !isWireDate(value) ? value : { $eq: value };
     const operand = Object.hasOwn(condition, '$eq') ? toScalar(condition.$eq) : undefined;
     if (operand === undefined || operand.value === null) return [];
-    if (typeof operand.value === 'string') return [`NOT (${pathTextExpr('data', key)} IS DISTINCT FROM ${bind(params, operand.value)})`];
+    if (typeof operand.value === 'string') return [`COALESCE(${pathTextExpr('data', key)} = ${bind(params, operand.value)}, FALSE)`];
     const contained = key.split('.').reduceRight<unknown>((inner, segment) => ({ [segment]: inner }), operand.value);
-    return [`data @> ${bindJson(params, contained)}`];
+    return [`COALESCE(data @> ${bindJson(params, contained)}, FALSE)`];
   });
 }
 
