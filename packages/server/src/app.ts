@@ -29,7 +29,7 @@ import { CheckoutService } from './services/checkout/service.js';
 import { checkoutRoutes } from './services/checkout/routes.js';
 import { OrdersService } from './services/orders/service.js';
 import { ordersRoutes } from './services/orders/routes.js';
-import { DataService } from './services/data/service.js';
+import { CollectionsService, DataJobs, DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
 import { createMembersServices, type MembersServices } from './services/members/service.js';
 import { membersRoutes } from './services/members/routes.js';
@@ -223,7 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
   await app.register(oauthRoutes(services.oauth, services.grants));
-  await app.register(dataRoutes(new DataService(deps.db, now)));
+  await app.register(dataRoutes(new DataService(new CollectionsService(deps.db, now), new DataJobs(deps.db, now))));
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
   await app.register(membersRoutes(services.members));
