@@ -8,8 +8,8 @@
  *      load (autocannon, 10 connections) through the API as a visitor and through a bare route
  *      running the same filter as hand-written JSONB SQL, req/s and ratio; count and distinct times;
  *   3. (unless --no-index) declares an index on (category, price) through the indexes API;
- *   4. times (a) the page through the API and (b) the same compiled SQL straight on the database,
- *      p50/p99 and the ratio a/b; then count and distinct again.
+ *   4. times (a) the page through the API, (b) the same compiled SQL straight on the database and
+ *      (c) behind a bare route, p50/p99 and the ratios a/b, a/c; then count and distinct again.
  * Timed requests come from a child process (sequential, one at a time, timed with performance.now)
  * so the load generator does not share the server's event loop; the page measurements take turns.
  */
@@ -152,6 +152,7 @@ export default async function data(args: string[]): Promise<void> {
         ['visitor', (s) => probeApi(server, visitor, '/wix-data/v2/items/query', page, s, 'page, visitor')],
         ['apiKey', (s) => probeApi(server, auth, '/wix-data/v2/items/query', page, s, 'page, API key')],
         ['sql', (s) => probeSql(server, sqlPlan, s)],
+        ['bareSql', (s) => probeApi(server, auth, `${bare.url}/bare/compiled?site=${siteId}`, undefined, s, 'compiled SQL behind a bare route')],
         ['bare', (s) => probeApi(server, auth, `${BARE_ROUTE}?site=${siteId}`, undefined, s, 'bare route')],
       ];
       const samples = new Map<string, number[]>(turns.map(([name]) => [name, []]));
@@ -162,6 +163,7 @@ export default async function data(args: string[]): Promise<void> {
       const pageApiKey = percentiles(samples.get('apiKey') ?? []);
       const pageSql = percentiles(samples.get('sql') ?? []);
       const bareRoute = percentiles(samples.get('bare') ?? []);
+      const bareSql = percentiles(samples.get('bareSql') ?? []);
       const countAfter = await probe('/wix-data/v2/items/count', { dataCollectionId: COLLECTION, filter: COUNT_FILTER }, 'count, index');
       const distinctAfter = await probe('/wix-data/v2/items/query-distinct-values', { dataCollectionId: COLLECTION, ...DISTINCT_REQUEST }, 'distinct, index');
       report.push(
@@ -169,10 +171,12 @@ export default async function data(args: string[]): Promise<void> {
         row('(a) filtered, sorted 50-item page via API (visitor)', pageApi),
         row('    the same page via API with an API key', pageApiKey),
         row('(b) the same SQL straight on the database', pageSql),
+        row('(c) the same SQL behind a bare route (HTTP, no auth)', bareSql),
         row('    bare route: HTTP and one primary-key query', bareRoute),
         row('count {category} via API, index', countAfter),
         row('distinct price {category} via API, index', distinctAfter),
-        `ratio a/b: p50 ${(pageApi.p50 / pageSql.p50).toFixed(2)}, p99 ${(pageApi.p99 / pageSql.p99).toFixed(2)} (aim: p50 ratio ≤ 2)`,
+        `ratio a/b: p50 ${(pageApi.p50 / pageSql.p50).toFixed(2)}, p99 ${(pageApi.p99 / pageSql.p99).toFixed(2)} (aim: p50 ratio ≤ 2); ` +
+          `a/c: p50 ${(pageApi.p50 / bareSql.p50).toFixed(2)}, p99 ${(pageApi.p99 / bareSql.p99).toFixed(2)}`,
       );
     }
     console.log(report.join('\n'));
@@ -229,6 +233,13 @@ async function startBareRoutes(server: BenchServer): Promise<{ url: string; clos
         [site, COLLECTION, JSON.stringify(PAGE_QUERY.filter.category), JSON.stringify(PRICE_ABOVE)],
       );
     return { items: items.map((row) => row.data) };
+  });
+  // The SQL the compiler writes for the page, run as it is: what HTTP alone adds to (b).
+  bare.get('/bare/compiled', async (req) => {
+    const { site = '' } = req.query as { site?: string };
+    const plan = compileQuery(site, COLLECTION, PAGE_QUERY);
+    const rows = await server.db.query(plan.sql.sql, plan.sql.params);
+    return { items: rows.map((row) => row.item) };
   });
   bare.post('/bare/bulk', async (req) => {
     const body = req.body as { dataCollectionId: string; dataItems: unknown[] };
