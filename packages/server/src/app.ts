@@ -85,7 +85,7 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
   const commerce = buildCommerce(db, sites, now);
   mergeCartsAtSignIn(commerce, signIn.identity, now);
-  const members = createMembersServices(db, oauth, signIn.identity);
+  const members = createMembersServices(oauth, signIn.identity);
   const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
   return { sites, oauth, grants, ...signIn, commerce, members, webhooks };
 }
