@@ -273,7 +273,8 @@ async function probeSql(server: BenchServer, plan: ReturnType<typeof compileQuer
 
 async function probeApi(server: BenchServer, auth: Record<string, string>, path: string, body: unknown, seconds: number, label: string): Promise<number[]> {
   const request: Record<string, string> = body === undefined ? { METHOD: 'GET' } : { METHOD: 'POST', BODY: JSON.stringify(body) };
-  const out = await runChild(PROBER, { URL: `${server.url}${path}`, AUTH: JSON.stringify(auth), SECONDS: String(seconds), ...request });
+  const url = path.startsWith('http') ? path : `${server.url}${path}`;
+  const out = await runChild(PROBER, { URL: url, AUTH: JSON.stringify(auth), SECONDS: String(seconds), ...request });
   const { latencies, failures } = JSON.parse(out) as { latencies: number[]; failures: number };
   if (failures > 0) throw new Error(`${label}: ${failures} requests failed`);
   return latencies;
