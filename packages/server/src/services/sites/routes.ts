@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BACK_OFFICE } from '../../platform/caller.js';
+import type { SiteContext } from '../../platform/context.js';
 import { MAX_DOMAINS_PER_SITE } from './domains.js';
 import type { SitesService } from './service.js';
 
@@ -19,24 +20,24 @@ export function siteSettingsRoutes(sites: SitesService) {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
     const config = { callers: BACK_OFFICE };
 
-    const view = async (siteId: string) => {
-      const site = await sites.getActiveSite(siteId);
+    const view = async (ctx: SiteContext) => {
+      const site = await sites.activeSite(ctx);
       return {
         settings: {
           name: site.name,
           signupPolicy: site.settings.signupPolicy,
           currency: site.settings.currency,
-          domains: await sites.domains(siteId),
+          domains: await sites.domains(ctx),
         },
       };
     };
 
-    typed.get(SITE_SETTINGS_PATH, { config }, async (req) => view(req.ctx.siteId));
+    typed.get(SITE_SETTINGS_PATH, { config }, async (req) => view(req.ctx));
 
     typed.patch(SITE_SETTINGS_PATH, { config, schema: { body: SettingsBody } }, async (req) => {
       const { domains } = req.body.settings;
-      if (domains !== undefined) await sites.setDomains(req.ctx.siteId, domains);
-      return view(req.ctx.siteId);
+      if (domains !== undefined) await sites.setDomains(req.ctx, domains);
+      return view(req.ctx);
     });
   };
 }
