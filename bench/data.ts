@@ -1,22 +1,30 @@
 /**
- * Data store at scale (`npm run bench -- data [--items N] [--seconds S] [--keep]`, DATABASE_URL for PostgreSQL):
+ * Data store at scale (`npm run bench -- data [--items N] [--seconds S] [--no-index] [--keep]`,
+ * DATABASE_URL for PostgreSQL):
  *   1. loads N items (default 1,000,000) through POST /wix-data/v2/bulk/items/insert, 1000 a call,
- *      and reports items/s;
- *   2. times count and distinct through the API before any index;
- *   3. declares an index on two fields (category, price) through the indexes API;
- *   4. times (a) a filtered, sorted 50-item page through the API and (b) the same compiled SQL
- *      straight on the database, p50/p99 and the ratio a/b; then count and distinct again.
- * Requests come from a child process (sequential, one at a time, timed with performance.now) so
- * the load generator does not share the server's event loop; the page measurements take turns.
+ *      and the same items through a bare route doing one hand-written
+ *      `INSERT … SELECT FROM jsonb_array_elements` per call (then removed again): items/s and ratio;
+ *   2. before any index: the filtered ({category: eq, price: $gt}), price-sorted 50-item page under
+ *      load (autocannon, 10 connections) through the API as a visitor and through a bare route
+ *      running the same filter as hand-written JSONB SQL, req/s and ratio; count and distinct times;
+ *   3. (unless --no-index) declares an index on (category, price) through the indexes API;
+ *   4. times (a) the page through the API, (b) the same compiled SQL straight on the database and
+ *      (c) behind a bare route, p50/p99 and the ratios a/b, a/c; then count and distinct again.
+ * Timed requests come from a child process (sequential, one at a time, timed with performance.now)
+ * so the load generator does not share the server's event loop; the page measurements take turns.
  */
 import { execFile } from 'node:child_process';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { BARE_ROUTE, startServer, type BenchServer } from './lib.js';
+import Fastify from 'fastify';
+import { BARE_ROUTE, load as loadUrl, startServer, type BenchServer, type LoadResult } from './lib.js';
 import { compileQuery } from '../packages/server/src/services/data/query-compiler.js';
 
 const COLLECTION = 'BenchItems';
 const CATEGORIES = 100;
-const PAGE_QUERY = { filter: { category: 'c42' }, sort: [{ fieldName: 'price', order: 'ASC' }], paging: { limit: 50 } };
+const BARE_COLLECTION = 'BenchBare';
+const PRICE_ABOVE = 50_000;
+const PAGE_QUERY = { filter: { category: 'c42', price: { $gt: PRICE_ABOVE } }, sort: [{ fieldName: 'price', order: 'ASC' }], paging: { limit: 50 } };
 const COUNT_FILTER = { category: 'c42' };
 const DISTINCT_REQUEST = { fieldName: 'price', filter: { category: 'c42' }, paging: { limit: 50 } };
 
@@ -37,9 +45,11 @@ export default async function data(args: string[]): Promise<void> {
   const total = option(args, 'items', Number(process.env.BENCH_ITEMS ?? 1_000_000));
   const seconds = option(args, 'seconds', Number(process.env.BENCH_SECONDS ?? 5));
   const server = await startServer();
+  const bare = await startBareRoutes(server);
   try {
     const created = await server.app.services.sites.createSite({ name: 'bench data' });
-    const auth = { authorization: created.apiKey, 'wix-site-id': created.site.siteId, 'content-type': 'application/json' };
+    const siteId = created.site.siteId;
+    const auth = { authorization: created.apiKey, 'wix-site-id': siteId, 'content-type': 'application/json' };
     const api = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${server.url}${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.text();
@@ -47,29 +57,34 @@ export default async function data(args: string[]): Promise<void> {
       return JSON.parse(text) as Record<string, unknown>;
     };
     await api('POST', '/wix-data/v2/collections', {
-      collection: { id: COLLECTION, permissions: { read: 'ANYONE', insert: 'ADMIN', update: 'ADMIN', remove: 'ADMIN' } },
+      collection: {
+        id: COLLECTION,
+        fields: [{ key: 'category', type: 'TEXT' }, { key: 'price', type: 'NUMBER' }, { key: 'title', type: 'TEXT' }, { key: 'stock', type: 'NUMBER' }],
+        permissions: { read: 'ANYONE', insert: 'ADMIN', update: 'ADMIN', remove: 'ADMIN' },
+      },
     });
 
-    console.log(`loading ${total.toLocaleString('en')} items on ${server.database} …`);
-    const load = await runChild(LOADER, { URL: `${server.url}/wix-data/v2/bulk/items/insert`, AUTH: JSON.stringify(auth), COLLECTION, TOTAL: String(total), CONCURRENCY: '4', CATEGORIES: String(CATEGORIES) });
-    const loaded = JSON.parse(load) as { ms: number; failures: number };
+    console.log(`loading ${total.toLocaleString('en')} items on ${server.database} (load ${loadAverage()}) …`);
+    const loaderEnv = { AUTH: JSON.stringify({ ...auth, 'x-bench-site': siteId }), TOTAL: String(total), CONCURRENCY: '4', CATEGORIES: String(CATEGORIES) };
+    // The same items, the same calls, through one hand-written statement per call (removed
+    // afterwards), taking turns a tenth of the items at a time.
+    const loaded = { ms: 0, failures: 0 };
+    const bareLoaded = { ms: 0, failures: 0 };
+    const slice = Math.ceil(total / 10 / 1000) * 1000;
+    for (let from = 0; from < total; from += slice) {
+      const range = { START: String(from), TOTAL: String(Math.min(total, from + slice)) };
+      for (const [into, url, collection] of [[loaded, `${server.url}/wix-data/v2/bulk/items/insert`, COLLECTION], [bareLoaded, `${bare.url}/bare/bulk`, BARE_COLLECTION]] as const) {
+        const run = JSON.parse(await runChild(LOADER, { ...loaderEnv, ...range, URL: url, COLLECTION: collection })) as { ms: number; failures: number };
+        into.ms += run.ms;
+        into.failures += run.failures;
+      }
+    }
     if (loaded.failures > 0) throw new Error(`${loaded.failures} bulk calls failed while loading`);
+    if (bareLoaded.failures > 0) throw new Error(`${bareLoaded.failures} bare bulk calls failed`);
     const itemsPerSecond = total / (loaded.ms / 1000);
-    if (server.db.kind === 'postgres') await server.db.exec('ANALYZE data_items');
-
-    const probe = async (path: string, body: unknown, label: string) => percentiles(await probeApi(server, auth, path, body, seconds, label));
-    const countBefore = await probe('/wix-data/v2/items/count', { dataCollectionId: COLLECTION, filter: COUNT_FILTER }, 'count, no index');
-    const distinctBefore = await probe('/wix-data/v2/items/query-distinct-values', { dataCollectionId: COLLECTION, ...DISTINCT_REQUEST }, 'distinct, no index');
-    const pageBefore = await probe('/wix-data/v2/items/query', { dataCollectionId: COLLECTION, query: PAGE_QUERY }, 'page, no index');
-
-    const indexStart = performance.now();
-    const index = await api('POST', '/wix-data/v2/indexes', {
-      dataCollectionId: COLLECTION,
-      index: { name: 'category then price', fields: [{ path: 'category' }, { path: 'price' }] },
-    });
-    const indexMs = performance.now() - indexStart;
-    if ((index.index as { status?: string }).status !== 'ACTIVE') throw new Error(`index not active: ${JSON.stringify(index)}`);
-    if (server.db.kind === 'postgres') await server.db.exec('ANALYZE data_items');
+    const bareItemsPerSecond = total / (bareLoaded.ms / 1000);
+    await server.db.query('DELETE FROM data_items WHERE site_id = $1 AND collection_id = $2', [siteId, BARE_COLLECTION]);
+    if (server.db.kind === 'postgres') await server.db.exec('VACUUM ANALYZE data_items');
 
     // A storefront reads as a visitor: its token is verified in memory, where an API key costs a lookup.
     const token = (await (await fetch(`${server.url}/oauth2/token`, {
@@ -78,47 +93,168 @@ export default async function data(args: string[]): Promise<void> {
       body: JSON.stringify({ clientId: created.clientId, grantType: 'anonymous' }),
     })).json()) as { access_token: string };
     const visitor = { authorization: token.access_token, 'content-type': 'application/json' };
-    // The four page measurements take turns, a second at a time, so that whatever else runs on the
-    // machine weighs on each alike.
     const page = { dataCollectionId: COLLECTION, query: PAGE_QUERY };
-    const sqlPlan = compileQuery(created.site.siteId, COLLECTION, PAGE_QUERY);
-    const turns: [string, (s: number) => Promise<number[]>][] = [
-      ['visitor', (s) => probeApi(server, visitor, '/wix-data/v2/items/query', page, s, 'page, visitor')],
-      ['apiKey', (s) => probeApi(server, auth, '/wix-data/v2/items/query', page, s, 'page, API key')],
-      ['sql', (s) => probeSql(server, sqlPlan, s)],
-      ['bare', (s) => probeApi(server, auth, `${BARE_ROUTE}?site=${created.site.siteId}`, undefined, s, 'bare route')],
-    ];
-    const samples = new Map<string, number[]>(turns.map(([name]) => [name, []]));
-    for (let round = 0; round < seconds; round++) {
-      for (const [name, measure] of turns) samples.get(name)?.push(...(await measure(1)));
+
+    // The unindexed page under load: the API against the hand-written SQL behind a bare route.
+    const scanLoad = `load ${loadAverage()}`;
+    const bareUrl = `${bare.url}/bare/page?site=${siteId}`;
+    const pageUrl = `${server.url}/wix-data/v2/items/query`;
+    const apiPage = { method: 'POST' as const, headers: { authorization: visitor.authorization }, body: page };
+    await loadUrl(bareUrl, { seconds: 1 });
+    await loadUrl(pageUrl, { ...apiPage, seconds: 1 });
+    // Taking turns, two seconds at a time, so that other work on the machine weighs on each alike.
+    const [scanBare, scanBareText, scanApi] = await inTurns(seconds, [
+      (s) => loadUrl(bareUrl, { seconds: s }),
+      (s) => loadUrl(`${bareUrl}&form=text`, { seconds: s }),
+      (s) => loadUrl(pageUrl, { ...apiPage, seconds: s }),
+    ]);
+    for (const [name, result] of [['bare page', scanBare], ['bare page, text', scanBareText], ['API page', scanApi]] as const) {
+      if (result.non2xx + result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors under load`);
     }
-    const pageApi = percentiles(samples.get('visitor') ?? []);
-    const pageApiKey = percentiles(samples.get('apiKey') ?? []);
-    const pageSql = percentiles(samples.get('sql') ?? []);
-    const bare = percentiles(samples.get('bare') ?? []);
-    const countAfter = await probe('/wix-data/v2/items/count', { dataCollectionId: COLLECTION, filter: COUNT_FILTER }, 'count, index');
-    const distinctAfter = await probe('/wix-data/v2/items/query-distinct-values', { dataCollectionId: COLLECTION, ...DISTINCT_REQUEST }, 'distinct, index');
+
+    const probe = async (path: string, body: unknown, label: string) => percentiles(await probeApi(server, auth, path, body, seconds, label));
+    const countBefore = await probe('/wix-data/v2/items/count', { dataCollectionId: COLLECTION, filter: COUNT_FILTER }, 'count, no index');
+    const distinctBefore = await probe('/wix-data/v2/items/query-distinct-values', { dataCollectionId: COLLECTION, ...DISTINCT_REQUEST }, 'distinct, no index');
 
     const row = (name: string, l: Latency) => `${name.padEnd(52)}${l.p50.toFixed(2).padStart(9)}${l.p99.toFixed(2).padStart(9)}${String(l.samples).padStart(9)}`;
-    console.log(`\nnpm run bench -- data — ${server.database}, node ${process.version}, ${total.toLocaleString('en')} items`);
-    console.log(`bulk insert through the API: ${Math.round(itemsPerSecond).toLocaleString('en')} items/s (${(loaded.ms / 1000).toFixed(1)} s, 1000 items a call, 4 calls at a time)`);
-    console.log(`index on (category, price) built in ${(indexMs / 1000).toFixed(1)} s`);
-    console.log(`${'one request at a time'.padEnd(52)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'samples'.padStart(9)}`);
-    console.log(row('(a) filtered, sorted 50-item page via API (visitor)', pageApi));
-    console.log(row('    the same page via API with an API key', pageApiKey));
-    console.log(row('(b) the same SQL straight on the database', pageSql));
-    console.log(row('    bare route: HTTP and one primary-key query', bare));
-    console.log(row('    the page via API (API key) before the index', pageBefore));
-    console.log(row('count {category} via API, no index', countBefore));
-    console.log(row('count {category} via API, index', countAfter));
-    console.log(row('distinct price {category} via API, no index', distinctBefore));
-    console.log(row('distinct price {category} via API, index', distinctAfter));
-    console.log(`ratio a/b: p50 ${(pageApi.p50 / pageSql.p50).toFixed(2)}, p99 ${(pageApi.p99 / pageSql.p99).toFixed(2)} (targets: ratio < 2, p50 < 10 ms)`);
-    if (args.includes('--keep')) console.log(`kept: site ${created.site.siteId}, collection ${COLLECTION}`);
+    const loadRow = (name: string, l: LoadResult, ratio?: number) =>
+      `${name.padEnd(52)}${l.requestsPerSecond.toFixed(1).padStart(9)}${l.p50Ms.toFixed(1).padStart(9)}${l.p99Ms.toFixed(1).padStart(9)}${(ratio === undefined ? '' : ratio.toFixed(2)).padStart(7)}`;
+    const report: string[] = [
+      `\nnpm run bench -- data — ${server.database}, node ${process.version}, ${os.cpus().length} cores, ${total.toLocaleString('en')} items`,
+      `bulk insert, 1000 items a call, 4 calls at a time:`,
+      `  through the API:                    ${Math.round(itemsPerSecond).toLocaleString('en').padStart(9)} items/s (${(loaded.ms / 1000).toFixed(1)} s)`,
+      `  one hand-written INSERT … SELECT:   ${Math.round(bareItemsPerSecond).toLocaleString('en').padStart(9)} items/s (${(bareLoaded.ms / 1000).toFixed(1)} s)`,
+      `  ratio API/hand-written: ${(itemsPerSecond / bareItemsPerSecond).toFixed(2)} (aim ≥ 0.5)`,
+      `no index, under load (10 connections, ${scanLoad})${' '.repeat(4)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'ratio'.padStart(7)}`,
+      loadRow('  hand-written JSONB SQL (->, jsonb compare), bare', scanBare),
+      loadRow('  hand-written JSONB SQL (->>, ::numeric), bare', scanBareText),
+      loadRow('  {category, price $gt} by price, API (visitor)', scanApi, scanApi.requestsPerSecond / scanBare.requestsPerSecond),
+      `  ratio API / (->>, ::numeric) form: ${(scanApi.requestsPerSecond / scanBareText.requestsPerSecond).toFixed(2)} (aim ≥ 0.6)`,
+      `${'one request at a time'.padEnd(52)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'samples'.padStart(9)}`,
+      row('count {category} via API, no index', countBefore),
+      row('distinct price {category} via API, no index', distinctBefore),
+    ];
+
+    if (!args.includes('--no-index')) {
+      const indexStart = performance.now();
+      const index = await api('POST', '/wix-data/v2/indexes', {
+        dataCollectionId: COLLECTION,
+        index: { name: 'category then price', fields: [{ path: 'category' }, { path: 'price' }] },
+      });
+      const indexMs = performance.now() - indexStart;
+      if ((index.index as { status?: string }).status !== 'ACTIVE') throw new Error(`index not active: ${JSON.stringify(index)}`);
+      if (server.db.kind === 'postgres') await server.db.exec('ANALYZE data_items');
+      // The four page measurements take turns, a second at a time, so that whatever else runs on the
+      // machine weighs on each alike.
+      const sqlPlan = compileQuery(siteId, COLLECTION, PAGE_QUERY);
+      const indexLoad = `load ${loadAverage()}`;
+      const turns: [string, (s: number) => Promise<number[]>][] = [
+        ['visitor', (s) => probeApi(server, visitor, '/wix-data/v2/items/query', page, s, 'page, visitor')],
+        ['apiKey', (s) => probeApi(server, auth, '/wix-data/v2/items/query', page, s, 'page, API key')],
+        ['sql', (s) => probeSql(server, sqlPlan, s)],
+        ['bareSql', (s) => probeApi(server, auth, `${bare.url}/bare/compiled?site=${siteId}`, undefined, s, 'compiled SQL behind a bare route')],
+        ['bare', (s) => probeApi(server, auth, `${BARE_ROUTE}?site=${siteId}`, undefined, s, 'bare route')],
+      ];
+      const samples = new Map<string, number[]>(turns.map(([name]) => [name, []]));
+      for (let round = 0; round < seconds; round++) {
+        for (const [name, measure] of turns) samples.get(name)?.push(...(await measure(1)));
+      }
+      const pageApi = percentiles(samples.get('visitor') ?? []);
+      const pageApiKey = percentiles(samples.get('apiKey') ?? []);
+      const pageSql = percentiles(samples.get('sql') ?? []);
+      const bareRoute = percentiles(samples.get('bare') ?? []);
+      const bareSql = percentiles(samples.get('bareSql') ?? []);
+      const countAfter = await probe('/wix-data/v2/items/count', { dataCollectionId: COLLECTION, filter: COUNT_FILTER }, 'count, index');
+      const distinctAfter = await probe('/wix-data/v2/items/query-distinct-values', { dataCollectionId: COLLECTION, ...DISTINCT_REQUEST }, 'distinct, index');
+      report.push(
+        `index on (category, price) built in ${(indexMs / 1000).toFixed(1)} s; with the index, one request at a time (${indexLoad}):`,
+        row('(a) filtered, sorted 50-item page via API (visitor)', pageApi),
+        row('    the same page via API with an API key', pageApiKey),
+        row('(b) the same SQL straight on the database', pageSql),
+        row('(c) the same SQL behind a bare route (HTTP, no auth)', bareSql),
+        row('    bare route: HTTP and one primary-key query', bareRoute),
+        row('count {category} via API, index', countAfter),
+        row('distinct price {category} via API, index', distinctAfter),
+        `ratio a/b: p50 ${(pageApi.p50 / pageSql.p50).toFixed(2)}, p99 ${(pageApi.p99 / pageSql.p99).toFixed(2)} (aim: p50 ratio ≤ 2); ` +
+          `a/c: p50 ${(pageApi.p50 / bareSql.p50).toFixed(2)}, p99 ${(pageApi.p99 / bareSql.p99).toFixed(2)}`,
+      );
+    }
+    console.log(report.join('\n'));
+    if (args.includes('--keep')) console.log(`kept: site ${siteId}, collection ${COLLECTION}`);
     else await api('DELETE', `/wix-data/v2/collections/${COLLECTION}`);
   } finally {
+    await bare.close();
     await server.close();
   }
+}
+
+/** Runs each load in turn, two seconds at a time, for about `seconds` each; sums the requests. */
+async function inTurns(seconds: number, loads: ((seconds: number) => Promise<LoadResult>)[]): Promise<LoadResult[]> {
+  const runs: LoadResult[][] = loads.map(() => []);
+  for (let done = 0; done < seconds; done += 2) {
+    for (const [index, run] of loads.entries()) runs[index]?.push(await run(Math.min(2, seconds - done)));
+  }
+  return runs.map((results) => {
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+    const requests = results.reduce((sum, result) => sum + result.requests, 0);
+    return {
+      requestsPerSecond: requests / seconds,
+      p50Ms: median(results.map((result) => result.p50Ms)),
+      p99Ms: Math.max(...results.map((result) => result.p99Ms)),
+      requests,
+      non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
+      errors: results.reduce((sum, result) => sum + result.errors, 0),
+    };
+  });
+}
+
+const loadAverage = (): string => os.loadavg().map((value) => value.toFixed(2)).join(' ');
+
+/**
+ * The baselines: a bare Fastify on the same database handle, with no auth, validation or
+ * permissions. The page is the filter as one would write it by hand for JSONB (no type guards);
+ * the bulk insert is one INSERT … SELECT FROM jsonb_array_elements of the posted items.
+ */
+async function startBareRoutes(server: BenchServer): Promise<{ url: string; close(): Promise<void> }> {
+  const bare = Fastify({ bodyLimit: 64 * 1024 * 1024 });
+  // Two ways to write it: jsonb operators (the expressions an index on the fields matches), or
+  // text extraction and a numeric cast (cheaper per row, but fails on a price that is not a number).
+  bare.get('/bare/page', async (req) => {
+    const { site = '', form } = req.query as { site?: string; form?: string };
+    const items = form === 'text'
+      ? await server.db.query(
+        `SELECT data FROM data_items WHERE site_id = $1 AND collection_id = $2 AND data->>'category' = $3 AND (data->>'price')::numeric > $4
+         ORDER BY (data->>'price')::numeric LIMIT 50`,
+        [site, COLLECTION, PAGE_QUERY.filter.category, PRICE_ABOVE],
+      )
+      : await server.db.query(
+        `SELECT data FROM data_items WHERE site_id = $1 AND collection_id = $2 AND data->'category' = $3::jsonb AND data->'price' > $4::jsonb
+         ORDER BY data->'price' LIMIT 50`,
+        [site, COLLECTION, JSON.stringify(PAGE_QUERY.filter.category), JSON.stringify(PRICE_ABOVE)],
+      );
+    return { items: items.map((row) => row.data) };
+  });
+  // The SQL the compiler writes for the page, run as it is: what HTTP alone adds to (b).
+  bare.get('/bare/compiled', async (req) => {
+    const { site = '' } = req.query as { site?: string };
+    const plan = compileQuery(site, COLLECTION, PAGE_QUERY);
+    const rows = await server.db.query(plan.sql.sql, plan.sql.params);
+    return { items: rows.map((row) => row.item) };
+  });
+  bare.post('/bare/bulk', async (req) => {
+    const body = req.body as { dataCollectionId: string; dataItems: unknown[] };
+    const siteId = String(req.headers['x-bench-site']);
+    const rows = await server.db.query(
+      `INSERT INTO data_items (site_id, collection_id, item_id, data)
+       SELECT $1, $2, e->'data'->>'_id', e->'data' FROM jsonb_array_elements($3::jsonb) AS e RETURNING item_id`,
+      [siteId, body.dataCollectionId, JSON.stringify(body.dataItems)],
+    );
+    return { bulkActionMetadata: { totalSuccesses: rows.length, totalFailures: body.dataItems.length - rows.length } };
+  });
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const address = bare.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return { url: `http://127.0.0.1:${address.port}`, close: () => bare.close() };
 }
 
 /** (b): the compiled page query run by the server's own database handle, one at a time. */
@@ -137,7 +273,8 @@ async function probeSql(server: BenchServer, plan: ReturnType<typeof compileQuer
 
 async function probeApi(server: BenchServer, auth: Record<string, string>, path: string, body: unknown, seconds: number, label: string): Promise<number[]> {
   const request: Record<string, string> = body === undefined ? { METHOD: 'GET' } : { METHOD: 'POST', BODY: JSON.stringify(body) };
-  const out = await runChild(PROBER, { URL: `${server.url}${path}`, AUTH: JSON.stringify(auth), SECONDS: String(seconds), ...request });
+  const url = path.startsWith('http') ? path : `${server.url}${path}`;
+  const out = await runChild(PROBER, { URL: url, AUTH: JSON.stringify(auth), SECONDS: String(seconds), ...request });
   const { latencies, failures } = JSON.parse(out) as { latencies: number[]; failures: number };
   if (failures > 0) throw new Error(`${label}: ${failures} requests failed`);
   return latencies;
@@ -157,12 +294,12 @@ function runChild(script: string, env: Record<string, string>): Promise<string> 
   });
 }
 
-/** The loader: TOTAL items in calls of 1000, CONCURRENCY calls in flight; prints {ms, failures}. */
+/** The loader: items START to TOTAL in calls of 1000, CONCURRENCY calls in flight; prints {ms, failures}. */
 const LOADER = `
-const { URL: url, AUTH, COLLECTION, TOTAL, CONCURRENCY, CATEGORIES } = process.env;
+const { URL: url, AUTH, COLLECTION, START, TOTAL, CONCURRENCY, CATEGORIES } = process.env;
 const headers = JSON.parse(AUTH);
 const total = Number(TOTAL), categories = Number(CATEGORIES);
-let next = 0, failures = 0;
+let next = Number(START ?? 0), failures = 0;
 function body(from, n) {
   const parts = [];
   for (let k = from; k < from + n; k++) {

@@ -29,7 +29,7 @@ import { CheckoutService } from './services/checkout/service.js';
 import { checkoutRoutes } from './services/checkout/routes.js';
 import { OrdersService } from './services/orders/service.js';
 import { ordersRoutes } from './services/orders/routes.js';
-import { DataService } from './services/data/service.js';
+import { CollectionsService, DataJobs, DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
 import { createMembersServices, type MembersServices } from './services/members/service.js';
 import { membersRoutes } from './services/members/routes.js';
@@ -88,7 +88,7 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
   const commerce = buildCommerce(db, sites, now);
   mergeCartsAtSignIn(commerce, signIn.identity);
-  const members = createMembersServices(db, oauth, signIn.identity);
+  const members = createMembersServices(oauth, signIn.identity);
   const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
   return { sites, oauth, grants, ...signIn, commerce, members, webhooks };
 }
@@ -228,7 +228,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
   await app.register(oauthRoutes(services.oauth, services.grants));
-  const data = new DataService(deps.db, now);
+  const data = new DataService(new CollectionsService(deps.db, now), new DataJobs(deps.db, now));
   await app.register(dataRoutes(data));
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
@@ -258,7 +258,7 @@ async function registerBackOffice(app: FastifyInstance, services: Services, data
     catalog: services.commerce.catalog,
     imports,
     members: {
-      loginEmail: async (ctx, memberId) => (await services.members.members.getMember(ctx, ctx.siteId, memberId, ['FULL']).catch(() => undefined))?.member.loginEmail,
+      loginEmail: async (ctx, memberId) => (await services.members.members.getMember(ctx, memberId, ['FULL']).catch(() => undefined))?.member.loginEmail,
     },
   });
   await app.register(backOfficeRoutes(backOffice));

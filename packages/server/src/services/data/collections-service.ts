@@ -4,6 +4,7 @@
  */
 import { isUniqueViolation, type Db } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
+import { withTransaction } from '../../platform/context.js';
 import { recordEvent } from '../../platform/events.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { readCollection, readCollectionId, readField, INDEX_LIMITS, type StoredCollection, type StoredField } from './collections.js';
@@ -28,7 +29,8 @@ const CACHE_SIZE = 10_000;
 export class CollectionsService {
   private readonly cache: TtlCache<string, StoredCollection>;
 
-  constructor(private readonly db: Db, now: () => Date) {
+  /** `ddl`: the pool, for index builds, which run outside any transaction (CONCURRENTLY). */
+  constructor(private readonly ddl: Db, now: () => Date) {
     this.cache = new TtlCache({ ttlMs: CACHE_MS, maxSize: CACHE_SIZE, now });
   }
 
@@ -38,7 +40,7 @@ export class CollectionsService {
     const key = JSON.stringify([ctx.siteId, id]);
     const hit = this.cache.get(key);
     if (hit) return hit;
-    const collection = id === '' ? undefined : await store.findCollection(this.db, ctx.siteId, id);
+    const collection = id === '' ? undefined : await store.findCollection(ctx, id);
     if (!collection) throw DataErrors.collectionNotFound(String(collectionId ?? ''));
     this.cache.set(key, collection);
     return collection;
@@ -50,10 +52,10 @@ export class CollectionsService {
 
   async create(ctx: RequestContext, wire: unknown): Promise<StoredCollection> {
     const definition = readCollection(wire, DEFAULT_PERMISSIONS);
-    return this.db.transaction(async (tx) => {
-      const created = await store.insertCollection(tx, ctx.siteId, definition);
+    return withTransaction(ctx, async (tx) => {
+      const created = await store.insertCollection(tx, definition);
       if (!created) throw DataErrors.collectionExists(definition.id);
-      await recordEvent(tx, collectionEvent(ctx, 'data_collection.created', created));
+      await recordEvent(tx.db, collectionEvent(ctx, 'data_collection.created', created));
       return created;
     });
   }
@@ -63,21 +65,21 @@ export class CollectionsService {
   }
 
   async list(ctx: RequestContext, page: ListPage, desc: boolean): Promise<{ collections: StoredCollection[]; total: number }> {
-    return store.listCollections(this.db, ctx.siteId, { ...page, desc });
+    return store.listCollections(ctx, { ...page, desc });
   }
 
   /** Replaces the definition; a given revision must be the current one (optimistic, under a row lock). */
   async update(ctx: RequestContext, wire: unknown): Promise<StoredCollection> {
     const definition = readCollection(wire, DEFAULT_PERMISSIONS);
-    const updated = await this.db.transaction(async (tx) => {
-      const current = await store.findCollectionForUpdate(tx, ctx.siteId, definition.id);
+    const updated = await withTransaction(ctx, async (tx) => {
+      const current = await store.findCollectionForUpdate(tx, definition.id);
       if (!current) throw DataErrors.collectionNotFound(definition.id);
       if (definition.revision !== undefined && definition.revision !== String(current.revision)) {
         throw DataErrors.revisionMismatch(definition.id, String(current.revision));
       }
-      const saved = await store.updateCollection(tx, ctx.siteId, definition);
+      const saved = await store.updateCollection(tx, definition);
       if (!saved) throw DataErrors.collectionNotFound(definition.id);
-      await recordEvent(tx, collectionEvent(ctx, 'data_collection.updated', saved));
+      await recordEvent(tx.db, collectionEvent(ctx, 'data_collection.updated', saved));
       return saved;
     });
     this.forget(ctx.siteId, definition.id);
@@ -86,11 +88,11 @@ export class CollectionsService {
 
   async delete(ctx: RequestContext, collectionId: unknown): Promise<void> {
     const id = readCollectionId(collectionId);
-    const { pgIndexes } = await this.db.transaction(async (tx) => {
-      const current = await store.findCollectionForUpdate(tx, ctx.siteId, id);
+    const { pgIndexes } = await withTransaction(ctx, async (tx) => {
+      const current = await store.findCollectionForUpdate(tx, id);
       if (!current) throw DataErrors.collectionNotFound(id);
-      const removed = await store.deleteCollection(tx, ctx.siteId, id);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'data_collection.deleted', entityType: 'wix.data.v2.data_collection', entityId: id, payload: { dataCollectionId: id } });
+      const removed = await store.deleteCollection(tx, id);
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'data_collection.deleted', entityType: 'wix.data.v2.data_collection', entityId: id, payload: { dataCollectionId: id } });
       return removed;
     });
     this.forget(ctx.siteId, id);
@@ -104,13 +106,13 @@ export class CollectionsService {
     change: { kind: 'create' | 'update'; field: unknown } | { kind: 'delete'; fieldKey: unknown },
   ): Promise<StoredCollection> {
     const id = readCollectionId(collectionId);
-    const updated = await this.db.transaction(async (tx) => {
-      const current = await store.findCollectionForUpdate(tx, ctx.siteId, id);
+    const updated = await withTransaction(ctx, async (tx) => {
+      const current = await store.findCollectionForUpdate(tx, id);
       if (!current) throw DataErrors.collectionNotFound(id);
       const fields = applyFieldChange(current.fields, change);
-      const saved = await store.updateCollection(tx, ctx.siteId, { ...current, fields });
+      const saved = await store.updateCollection(tx, { ...current, fields });
       if (!saved) throw DataErrors.collectionNotFound(id);
-      await recordEvent(tx, collectionEvent(ctx, 'data_collection.updated', saved));
+      await recordEvent(tx.db, collectionEvent(ctx, 'data_collection.updated', saved));
       return saved;
     });
     this.forget(ctx.siteId, id);
@@ -127,19 +129,19 @@ export class CollectionsService {
   async createIndex(ctx: RequestContext, collectionId: unknown, wire: unknown): Promise<StoredIndex> {
     const collection = await this.load(ctx, collectionId);
     const index = readIndex(wire);
-    const existing = await store.listIndexes(this.db, ctx.siteId, collection.id);
+    const existing = await store.listIndexes(ctx, collection.id);
     const unique = existing.filter((candidate) => candidate.unique).length + (index.unique ? 1 : 0);
     if (existing.length >= INDEX_LIMITS.total || unique > INDEX_LIMITS.unique) {
       throw DataErrors.indexProblem(400, `Collection [${collection.id}] already has the most indexes allowed (${INDEX_LIMITS.total}, ${INDEX_LIMITS.unique} unique).`);
     }
     const pgIndex = pgIndexName(ctx.siteId, collection.id, index.name);
-    if (!(await store.insertIndex(this.db, ctx.siteId, collection.id, index, pgIndex))) {
+    if (!(await store.insertIndex(ctx, collection.id, index, pgIndex))) {
       throw DataErrors.indexProblem(409, `Collection [${collection.id}] already has an index named [${index.name}].`);
     }
-    const concurrently = this.db.kind === 'postgres';
+    const concurrently = this.ddl.kind === 'postgres';
     try {
-      for (const statement of createIndexSql(pgIndex, ctx.siteId, collection.id, index, concurrently)) await this.db.exec(statement);
-      await store.setIndexStatus(this.db, ctx.siteId, collection.id, index.name, 'ACTIVE', null);
+      for (const statement of createIndexSql(pgIndex, ctx.siteId, collection.id, index, concurrently)) await this.ddl.exec(statement);
+      await store.setIndexStatus(ctx, collection.id, index.name, 'ACTIVE', null);
       return { ...index, status: 'ACTIVE', failure: null };
     } catch (error) {
       await this.dropPgIndexes([{ pgIndex, unique: index.unique }]).catch(() => undefined);
@@ -148,7 +150,7 @@ export class CollectionsService {
         : (error as { code?: unknown }).code === '54000'
           ? { code: 'WDE0114', description: `An item holds a value too large for index [${index.name}].` }
           : { code: 'WDE0112', description: `Unknown error while building index [${index.name}].` };
-      await store.setIndexStatus(this.db, ctx.siteId, collection.id, index.name, 'FAILED', failure);
+      await store.setIndexStatus(ctx, collection.id, index.name, 'FAILED', failure);
       return { ...index, status: 'FAILED', failure };
     }
   }
@@ -156,7 +158,7 @@ export class CollectionsService {
   async dropIndex(ctx: RequestContext, collectionId: unknown, indexName: unknown): Promise<void> {
     const collection = await this.load(ctx, collectionId);
     const name = readIndexName(indexName);
-    const dropped = await store.deleteIndex(this.db, ctx.siteId, collection.id, name);
+    const dropped = await store.deleteIndex(ctx, collection.id, name);
     if (dropped === undefined) throw DataErrors.indexProblem(404, `Collection [${collection.id}] has no index named [${name}].`);
     await this.dropPgIndexes([dropped]);
   }
@@ -164,13 +166,13 @@ export class CollectionsService {
   /** On PostgreSQL concurrently, so that other collections' writes go on meanwhile. */
   private async dropPgIndexes(indexes: readonly store.PgIndexRef[]): Promise<void> {
     for (const { pgIndex, unique } of indexes) {
-      for (const statement of dropIndexSql(pgIndex, unique, this.db.kind === 'postgres')) await this.db.exec(statement);
+      for (const statement of dropIndexSql(pgIndex, unique, this.ddl.kind === 'postgres')) await this.ddl.exec(statement);
     }
   }
 
   async listIndexes(ctx: RequestContext, collectionId: unknown, page: ListPage): Promise<{ indexes: StoredIndex[]; total: number }> {
     const collection = await this.load(ctx, collectionId);
-    const all = await store.listIndexes(this.db, ctx.siteId, collection.id);
+    const all = await store.listIndexes(ctx, collection.id);
     return { indexes: all.slice(page.offset, page.offset + page.limit), total: all.length };
   }
 }

@@ -4,7 +4,8 @@
  * time, and sets SUCCEEDED; so its changes, their events and its status commit together. A job
  * whose server stopped is still INITIALIZED and is picked up again when a server starts.
  */
-import type { Db, Queryable } from '../../platform/db.js';
+import { siteContext, withTransaction, type SiteContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db.js';
 import { recordEvents } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import { applyFieldModifications, readFieldModifications } from './field-modifications.js';
@@ -18,14 +19,19 @@ export class DataJobs {
   private readonly running = new Set<Promise<void>>();
   private closed = false;
 
+  /** `db`: the pool; a job runs after its call answered, in a transaction of its own. */
   constructor(
     private readonly db: Db,
     private readonly now: () => Date,
   ) {}
 
+  private site(siteId: string): SiteContext {
+    return siteContext(this.db, siteId, this.now);
+  }
+
   async start(siteId: string, collectionId: string, kind: store.JobKind, request: JsonObject): Promise<string> {
     const jobId = newId();
-    await store.insertJob(this.db, { siteId, jobId, collectionId, kind, request });
+    await store.insertJob(this.site(siteId), { jobId, collectionId, kind, request });
     this.kick(siteId, jobId);
     return jobId;
   }
@@ -49,32 +55,32 @@ export class DataJobs {
 
   private async run(siteId: string, jobId: string): Promise<void> {
     try {
-      await this.db.transaction(async (tx) => {
-        const job = await store.claimJob(tx, siteId, jobId);
+      await withTransaction(this.site(siteId), async (tx) => {
+        const job = await store.claimJob(tx, jobId);
         if (!job) return;
         const done = await this.process(tx, job);
-        await store.finishJob(tx, siteId, jobId, 'SUCCEEDED', done);
+        await store.finishJob(tx, jobId, 'SUCCEEDED', done);
       });
     } catch (error) {
       const description = error instanceof Error ? error.message : 'The job failed';
-      await store.finishJob(this.db, siteId, jobId, 'FAILED', 0, { description }).catch(() => undefined);
+      await store.finishJob(this.site(siteId), jobId, 'FAILED', 0, { description }).catch(() => undefined);
     }
   }
 
   /** Applies the job to every matching item; an item a patch cannot apply to is skipped. */
-  private async process(tx: Queryable, job: store.JobRecord): Promise<number> {
+  private async process(tx: SiteContext, job: store.JobRecord): Promise<number> {
     const { siteId, collectionId } = job;
     const filter = job.request.restrict === undefined ? job.request.filter : { $and: [job.request.filter ?? {}, job.request.restrict] };
     const modifications = job.kind === 'PATCH_BY_FILTER' ? readFieldModifications(job.request.fieldModifications) : [];
     let after = '';
     let done = 0;
     for (;;) {
-      const batch = await store.lockBatchByFilter(tx, siteId, collectionId, filter, after, BATCH);
+      const batch = await store.lockBatchByFilter(tx, collectionId, filter, after, BATCH);
       if (batch.length === 0) return done;
       after = batch[batch.length - 1].id;
       if (job.kind === 'REMOVE_BY_FILTER') {
-        const removed = await store.deleteItems(tx, siteId, collectionId, batch.map((item) => item.id));
-        await recordEvents(tx, [...removed].map((id) => itemEvent(siteId, collectionId, 'data_item.deleted', id, { dataCollectionId: collectionId, dataItemId: id })));
+        const removed = await store.deleteItems(tx, collectionId, batch.map((item) => item.id));
+        await recordEvents(tx.db, [...removed].map((id) => itemEvent(siteId, collectionId, 'data_item.deleted', id, { dataCollectionId: collectionId, dataItemId: id })));
         done += removed.size;
         continue;
       }
@@ -86,8 +92,8 @@ export class DataJobs {
           return [];
         }
       });
-      await store.replaceItems(tx, siteId, collectionId, patched);
-      await recordEvents(tx, patched.map((item) => itemEvent(siteId, collectionId, 'data_item.updated', item.id, itemPayload(collectionId, item.data))));
+      await store.replaceItems(tx, collectionId, patched);
+      await recordEvents(tx.db, patched.map((item) => itemEvent(siteId, collectionId, 'data_item.updated', item.id, itemPayload(collectionId, item.data))));
       done += patched.length;
     }
   }

@@ -289,7 +289,7 @@ describe('compileQuery', () => {
       { returnTotalCount: true },
     );
     const where =
-      `site_id = $1 AND collection_id = $2 AND (data->'title' = $3::jsonb AND ` +
+      `site_id = $1 AND collection_id = $2 AND COALESCE(data->>'title' = $8, FALSE) AND (data->'title' = $3::jsonb AND ` +
       `(data->'price' > $4::jsonb AND data->'price' < 'false'::jsonb) AND ` +
       `(data->'tags' IN ($5::jsonb, $6::jsonb) OR data->'tags' @> jsonb_build_array($5::jsonb) OR data->'tags' @> jsonb_build_array($6::jsonb)) AND ` +
       String.raw`(jsonb_typeof(data->'title') = 'string' AND data->>'title' ILIKE $7 ESCAPE '\'))`;
@@ -298,12 +298,12 @@ describe('compileQuery', () => {
         `CASE WHEN data->'title' IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(data->'title') END, ` +
         `CASE WHEN data->'_createdDate' IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(data->'_createdDate') END, ` +
         `jsonb_build_array(item_id)) AS sort_keys FROM data_items WHERE ${where} ` +
-        `ORDER BY data->'title' ASC, data->'_createdDate' DESC, item_id DESC LIMIT $8 OFFSET $9`,
+        `ORDER BY data->'title' ASC, data->'_createdDate' DESC, item_id DESC LIMIT $9 OFFSET $10`,
     );
-    expect(plan.sql.params).toEqual(['site', 'Products', '"A"', '5', '"x"', '"y"', '%A%', 11, 20]);
+    expect(plan.sql.params).toEqual(['site', 'Products', '"A"', '5', '"x"', '"y"', '%A%', 'A', 11, 20]);
     expect(plan.countSql).toEqual({
       sql: `SELECT count(*)::int AS total FROM data_items WHERE ${where}`,
-      params: ['site', 'Products', '"A"', '5', '"x"', '"y"', '%A%'],
+      params: ['site', 'Products', '"A"', '5', '"x"', '"y"', '%A%', 'A'],
     });
     expect(plan.state).toMatchObject({ limit: 10, offset: 20, fields: ['title', 'price'], direction: 'next', total: true });
   });
@@ -362,8 +362,10 @@ describe('compileQuery', () => {
 describe('compileCount', () => {
   it('counts the filtered items of the collection as an int', () => {
     expect(compileCount('site', 'coll', { category: 'fruit' })).toEqual({
-      sql: `SELECT count(*)::int AS total FROM data_items WHERE site_id = $1 AND collection_id = $2 AND data->'category' = $3::jsonb`,
-      params: ['site', 'coll', '"fruit"'],
+      sql:
+        `SELECT count(*)::int AS total FROM data_items WHERE site_id = $1 AND collection_id = $2 ` +
+        `AND COALESCE(data->>'category' = $4, FALSE) AND data->'category' = $3::jsonb`,
+      params: ['site', 'coll', '"fruit"', 'fruit'],
     });
     expect(compileCount('site', 'coll', undefined).sql).toBe(
       'SELECT count(*)::int AS total FROM data_items WHERE site_id = $1 AND collection_id = $2',
@@ -376,9 +378,12 @@ describe('restrict', () => {
 
   it('ANDs the server filter into a query, its count and a count call', () => {
     const plan = compileQuery('site', 'coll', { filter: { a: 1 } }, { returnTotalCount: true, restrict: owner });
-    expect(plan.sql.sql).toContain(`WHERE site_id = $1 AND collection_id = $2 AND data->'_owner' = $3::jsonb AND data->'a' = $4::jsonb`);
-    expect(plan.sql.params.slice(0, 4)).toEqual(['site', 'coll', '"member-1"', '1']);
-    expect(plan.countSql?.params).toEqual(['site', 'coll', '"member-1"', '1']);
+    expect(plan.sql.sql).toContain(
+      `WHERE site_id = $1 AND collection_id = $2 AND COALESCE(data->>'_owner' = $5, FALSE) AND COALESCE(data @> $6::jsonb, FALSE) ` +
+        `AND data->'_owner' = $3::jsonb AND data->'a' = $4::jsonb`,
+    );
+    expect(plan.sql.params.slice(0, 6)).toEqual(['site', 'coll', '"member-1"', '1', 'member-1', '{"a":1}']);
+    expect(plan.countSql?.params).toEqual(['site', 'coll', '"member-1"', '1', 'member-1', '{"a":1}']);
     expect(compileCount('site', 'coll', undefined, { restrict: owner }).sql).toContain(`AND data->'_owner' = $3::jsonb`);
   });
 
@@ -465,13 +470,14 @@ describe('cursors', () => {
     const plan = compileQuery('site', 'coll', { fields: ['ignored'], cursorPaging: { limit: 2, cursor: next } });
     expect(plan.sql.sql).toBe(
       `SELECT data AS item, jsonb_build_array(CASE WHEN data->'price' IS NULL THEN '[]'::jsonb ELSE jsonb_build_array(data->'price') END, ` +
-        `jsonb_build_array(item_id)) AS sort_keys FROM data_items WHERE site_id = $1 AND collection_id = $2 AND data->'category' = $3::jsonb ` +
-        `AND (data->'price' <= $4::jsonb AND (data->'price' < $4::jsonb OR (data->'price' = $4::jsonb AND item_id < $5))) ` +
-        `ORDER BY data->'price' DESC, item_id DESC LIMIT $6`,
+        `jsonb_build_array(item_id)) AS sort_keys FROM data_items WHERE site_id = $1 AND collection_id = $2 ` +
+        `AND COALESCE(data->>'category' = $4, FALSE) AND data->'category' = $3::jsonb ` +
+        `AND (data->'price' <= $5::jsonb AND (data->'price' < $5::jsonb OR (data->'price' = $5::jsonb AND item_id < $6))) ` +
+        `ORDER BY data->'price' DESC, item_id DESC LIMIT $7`,
     );
-    expect(plan.sql.params).toEqual(['site', 'coll', '"fruit"', '8', 'b', 3]);
+    expect(plan.sql.params).toEqual(['site', 'coll', '"fruit"', 'fruit', '8', 'b', 3]);
     expect(plan.state).toMatchObject({ offset: 2, fields: ['title'], total: true, direction: 'next' });
-    expect(plan.countSql?.params).toEqual(['site', 'coll', '"fruit"']);
+    expect(plan.countSql?.params).toEqual(['site', 'coll', '"fruit"', 'fruit']);
   });
 
   it('lets a cursor request change the page size', () => {
@@ -630,11 +636,11 @@ describe('compileAggregate', () => {
         `FROM (SELECT jsonb_build_object('_id', jsonb_build_object('category', ${group}), 'category', ${group}, ` +
         `'total', COALESCE(sum(${number(`data->'price'`)}), 0), 'mean', avg(${number(`data->'price'`)})::float8, ` +
         `'least', min(${number(`data->'dims'->'w'`)}), 'most', max(${number(`data->'price'`)}), 'count', count(*)::int) AS result ` +
-        `FROM data_items WHERE site_id = $1 AND collection_id = $2 AND data->'active' = $3::jsonb GROUP BY ${group}) AS aggregated ` +
-        `WHERE (result->'count' > $4::jsonb AND result->'count' < 'false'::jsonb) ` +
-        `ORDER BY COALESCE(result->'total', 'null'::jsonb) DESC, result->'_id' DESC LIMIT $5`,
+        `FROM data_items WHERE site_id = $1 AND collection_id = $2 AND COALESCE(data @> $4::jsonb, FALSE) AND data->'active' = $3::jsonb GROUP BY ${group}) AS aggregated ` +
+        `WHERE (result->'count' > $5::jsonb AND result->'count' < 'false'::jsonb) ` +
+        `ORDER BY COALESCE(result->'total', 'null'::jsonb) DESC, result->'_id' DESC LIMIT $6`,
     );
-    expect(plan.sql.params).toEqual(['s', 'c', 'true', '1', 11]);
+    expect(plan.sql.params).toEqual(['s', 'c', 'true', '{"active":true}', '1', 11]);
   });
 
   it('makes one group with a null _id when there are no grouping fields', () => {
@@ -829,6 +835,51 @@ describe('on PGlite', () => {
     it('counts the filtered items of this site and collection only', async () => {
       const count = compileCount(SITE, COLLECTION, { category: 'fruit' });
       expect((await db.query<{ total: number }>(count.sql, count.params)).rows).toEqual([{ total: 10 }]);
+    });
+  });
+
+  describe('equality prefilters', () => {
+    // Raw JSON, so that 5.0 keeps its scale: values a prefilter lets through and the equality refuses.
+    const RAW: [string, string][] = [
+      ['n1', '{"v": 5.0}'],
+      ['n2', '{"v": 5}'],
+      ['n3', '{"v": [5]}'],
+      ['n4', '{"v": "5"}'],
+      ['n5', '{"v": true}'],
+      ['n6', '{"v": ["true"]}'],
+      ['n7', '{"v": "true"}'],
+      ['n8', '{"v": "x", "a": {"b": "x"}}'],
+      ['n9', '{"v": ["x"], "a": {"b": ["x"]}}'],
+      ['n10', '{"v": {"$date": "2024-01-01T00:00:00.000Z"}, "a": "x"}'],
+      ['n11', '{"v": {"$date": "2024-01-01T00:00:00.000Z", "more": 1}}'],
+    ];
+    beforeAll(async () => {
+      for (const [id, json] of RAW) {
+        await db.query(`INSERT INTO data_items VALUES ($1, 'prefilter', $2, jsonb_set($3::jsonb, '{_id}', to_jsonb($2::text)))`, [SITE, id, json]);
+      }
+    });
+    const ids = async (filter: unknown) => idsOf(await fetchPage(compileQuery(SITE, 'prefilter', { filter, paging: { limit: 100 } })));
+
+    it.each<[string, unknown, string[]]>([
+      ['a number, whatever its scale, not in an array nor as text', { v: 5 }, ['n1', 'n2']],
+      ['a string of digits, not the number', { v: '5' }, ['n4']],
+      ['a boolean, not its text', { v: true }, ['n5']],
+      ['the text of a boolean, not the boolean', { v: 'true' }, ['n7']],
+      ['a string, not an array holding it', { v: 'x' }, ['n8']],
+      ['a nested string, not an array holding it', { 'a.b': 'x' }, ['n8']],
+      ['a date, not an object holding more', { v: at('2024-01-01T01:00:00+01:00') }, ['n10']],
+      ['$eq beside another operator', { v: { $eq: 5, $gt: 4 } }, ['n1', 'n2']],
+      ['equalities inside $and', { $and: [{ v: 5 }, { $and: [{ v: { $eq: 5.0 } }] }] }, ['n1', 'n2']],
+      ['no prefilter inside $or', { $or: [{ v: 'x' }, { v: 5 }] }, ['n1', 'n2', 'n8']],
+      ['no prefilter under $not', { $not: { v: 5 } }, ['n10', 'n11', 'n3', 'n4', 'n5', 'n6', 'n7', 'n8', 'n9']],
+    ])('%s', async (_name, filter, expected) => {
+      expect(await ids(filter)).toEqual(expected);
+    });
+
+    it('puts the prefilters before the filter, for strings by their text and otherwise by containment', () => {
+      const { sql, params } = compileQuery(SITE, 'prefilter', { filter: { 'a.b': 'x', v: { $gt: 1 }, n: 5 } }).sql;
+      expect(sql).toContain(`collection_id = $2 AND COALESCE(data->'a'->>'b' = $6, FALSE) AND COALESCE(data @> $7::jsonb, FALSE) AND (data->'a'->'b' = $3::jsonb AND`);
+      expect(params.slice(5, 7)).toEqual(['x', '{"n":5}']);
     });
   });
 

@@ -96,6 +96,10 @@ const IndexBody = body({ index: Anything });
 const DropIndexQuery = Type.Object({ dataCollectionId: CollectionId, indexName: Type.String({ minLength: 1, maxLength: 128 }) });
 const ListIndexesQuery = Type.Object({ dataCollectionId: CollectionId, paging: ListPaging });
 
+const ItemParams = Type.Object({ dataItemId: Type.String() });
+const JobParams = Type.Object({ jobId: Type.String() });
+const CollectionParams = Type.Object({ dataCollectionId: Type.String() });
+
 const anyCaller = { config: { callers: ALL_CALLERS } } as const;
 const backOffice = { config: { callers: BACK_OFFICE } } as const;
 
@@ -120,9 +124,9 @@ export function dataRoutes(data: DataService) {
 }
 
 function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
-  app.get(`${p}/v2/items/:dataItemId`, { ...anyCaller, schema: { querystring: GetItemQuery } }, async (req) => {
+  app.get(`${p}/v2/items/:dataItemId`, { ...anyCaller, schema: { params: ItemParams, querystring: GetItemQuery } }, async (req) => {
     const query = req.query;
-    const { dataItemId } = req.params as { dataItemId: string };
+    const { dataItemId } = req.params;
     const item = await data.get(req.ctx, query.dataCollectionId, dataItemId, { fields: query.fields, includeReferences: readIncludes(query.includeReferences) });
     return { dataItem: toWireItem(query.dataCollectionId, item) };
   });
@@ -225,8 +229,8 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
     return { jobId: await data.startRemoveByFilter(req.ctx, b.dataCollectionId, b.filter) };
   });
 
-  app.get(`${p}/v2/async-jobs/:jobId/status`, anyCaller, async (req) => {
-    return data.jobStatus(req.ctx, (req.params as { jobId: string }).jobId);
+  app.get(`${p}/v2/async-jobs/:jobId/status`, { ...anyCaller, schema: { params: JobParams } }, async (req) => {
+    return data.jobStatus(req.ctx, req.params.jobId);
   });
 
   // ------------------------------------------------------------------------- references
@@ -289,8 +293,8 @@ function registerCollectionRoutes(app: TypedApp, data: DataService, p: string): 
     return { collection: toWireCollection(await collections.update(req.ctx, req.body.collection)) };
   });
 
-  app.get(`${p}/v2/collections/:dataCollectionId`, { ...anyCaller, schema: { querystring: CollectionQuery } }, async (req) => {
-    return { collection: toWireCollection(await collections.get(req.ctx, (req.params as { dataCollectionId: string }).dataCollectionId)) };
+  app.get(`${p}/v2/collections/:dataCollectionId`, { ...anyCaller, schema: { params: CollectionParams, querystring: CollectionQuery } }, async (req) => {
+    return { collection: toWireCollection(await collections.get(req.ctx, req.params.dataCollectionId)) };
   });
 
   app.get(`${p}/v2/collections`, { ...anyCaller, schema: { querystring: ListCollectionsQuery } }, async (req) => {
@@ -300,8 +304,8 @@ function registerCollectionRoutes(app: TypedApp, data: DataService, p: string): 
     return { collections: list.map(toWireCollection), pagingMetadata: { count: list.length, offset: page.offset, total, tooManyToCount: false } };
   });
 
-  app.delete(`${p}/v2/collections/:dataCollectionId`, { ...backOffice, schema: { querystring: CollectionQuery } }, async (req) => {
-    await collections.delete(req.ctx, (req.params as { dataCollectionId: string }).dataCollectionId);
+  app.delete(`${p}/v2/collections/:dataCollectionId`, { ...backOffice, schema: { params: CollectionParams, querystring: CollectionQuery } }, async (req) => {
+    await collections.delete(req.ctx, req.params.dataCollectionId);
     return {};
   });
 

@@ -4,7 +4,7 @@
  * Items that will change are locked first (SELECT … FOR UPDATE in id order), so concurrent writes
  * serialise per item and none is lost; each change records its outbox event in the same transaction.
  */
-import type { Db, Queryable } from '../../platform/db.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvents } from '../../platform/events.js';
@@ -41,6 +41,8 @@ import * as store from './store.js';
 import { isPlainObject, projectFields, type JsonObject, type JsonValue } from './wire-values.js';
 import { DataJobs } from './jobs.js';
 
+export { CollectionsService, DataJobs };
+
 export type BulkAction = 'INSERT' | 'UPDATE' | 'PATCH' | 'DELETE';
 
 /** One item of a bulk call: what happened to it. */
@@ -73,16 +75,10 @@ export interface ReferencedResult {
 }
 
 export class DataService {
-  readonly collections: CollectionsService;
-  readonly jobs: DataJobs;
-
   constructor(
-    private readonly db: Db,
-    now: () => Date,
-  ) {
-    this.collections = new CollectionsService(db, now);
-    this.jobs = new DataJobs(db, now);
-  }
+    readonly collections: CollectionsService,
+    readonly jobs: DataJobs,
+  ) {}
 
   // ------------------------------------------------------------------------------- reads
 
@@ -90,7 +86,7 @@ export class DataService {
     const collection = await this.collections.load(ctx, collectionId);
     const id = readItemId(itemId);
     const access = this.access(ctx, collection, 'read');
-    const data = await store.getItem(this.db, ctx.siteId, collection.id, id);
+    const data = await store.getItem(ctx, collection.id, id);
     if (!data || !ownedBy(data, access)) throw DataErrors.itemNotFound(id, collection.id);
     const fields = readFieldList(options.fields);
     const [item] = await this.includeReferences(ctx, collection, [projectFields(data, fields) as JsonObject], options.includeReferences ?? []);
@@ -101,7 +97,7 @@ export class DataService {
     const collection = await this.collections.load(ctx, collectionId);
     const restrict = restrictionOf(this.access(ctx, collection, 'read'));
     const plan = compiled(() => compileQuery(ctx.siteId, collection.id, request.query, { returnTotalCount: request.returnTotalCount === true, restrict }));
-    const page = await store.runPage(this.db, plan);
+    const page = await store.runPage(ctx, plan);
     return this.withReferences(ctx, collection, page, request.includeReferences ?? []);
   }
 
@@ -109,26 +105,26 @@ export class DataService {
     const collection = await this.collections.load(ctx, collectionId);
     const restrict = restrictionOf(this.access(ctx, collection, 'read'));
     const plan = compiled(() => compileSearch(ctx.siteId, collection.id, request.search, { returnTotalCount: request.returnTotalCount === true, restrict }));
-    const page = await store.runPage(this.db, plan);
+    const page = await store.runPage(ctx, plan);
     return this.withReferences(ctx, collection, page, request.includeReferences ?? []);
   }
 
   async count(ctx: RequestContext, collectionId: unknown, filter: unknown): Promise<number> {
     const collection = await this.collections.load(ctx, collectionId);
     const restrict = restrictionOf(this.access(ctx, collection, 'read'));
-    return store.runCount(this.db, compiled(() => compileCount(ctx.siteId, collection.id, filter, { restrict })));
+    return store.runCount(ctx, compiled(() => compileCount(ctx.siteId, collection.id, filter, { restrict })));
   }
 
   async distinct(ctx: RequestContext, collectionId: unknown, request: Record<string, unknown>): Promise<Page> {
     const collection = await this.collections.load(ctx, collectionId);
     const restrict = restrictionOf(this.access(ctx, collection, 'read'));
-    return store.runPage(this.db, compiled(() => compileDistinct(ctx.siteId, collection.id, request, { restrict })));
+    return store.runPage(ctx, compiled(() => compileDistinct(ctx.siteId, collection.id, request, { restrict })));
   }
 
   async aggregate(ctx: RequestContext, collectionId: unknown, request: Record<string, unknown>): Promise<Page> {
     const collection = await this.collections.load(ctx, collectionId);
     const restrict = restrictionOf(this.access(ctx, collection, 'read'));
-    return store.runPage(this.db, compiled(() => compileAggregate(ctx.siteId, collection.id, request, { restrict })));
+    return store.runPage(ctx, compiled(() => compileAggregate(ctx.siteId, collection.id, request, { restrict })));
   }
 
   // ------------------------------------------------------------------------------- writes
@@ -158,7 +154,7 @@ export class DataService {
     if (items.length > MAX_BULK) throw DataErrors.tooManyItems(collection.id);
     const access = this.access(ctx, collection, 'insert');
     const { inputs, outcomes } = readInputs(collection.id, items, 'INSERT', false);
-    return this.db.transaction(async (tx) => {
+    return withTransaction(ctx, async (tx) => {
       for (const run of uniqueRuns(inputs, (entry) => entry.input.id)) {
         outcomes.push(...(await this.insertRun(tx, ctx, collection, access, run)));
       }
@@ -172,9 +168,9 @@ export class DataService {
     checkFilter(condition);
     const access = this.access(ctx, collection, 'update');
     const { inputs, outcomes } = readInputs(collection.id, items, 'UPDATE', true);
-    return this.db.transaction(async (tx) => {
+    return withTransaction(ctx, async (tx) => {
       for (const run of uniqueRuns(inputs, (entry) => entry.input.id)) {
-        const locked = await store.lockItems(tx, ctx.siteId, collection.id, run.map((entry) => entry.input.id), condition);
+        const locked = await store.lockItems(tx, collection.id, run.map((entry) => entry.input.id), condition);
         const replacements: Entry[] = [];
         for (const entry of run) {
           const stored = locked.get(entry.input.id);
@@ -196,9 +192,9 @@ export class DataService {
     const updateAccess = this.access(ctx, collection, 'update', false);
     if (insertAccess.kind === 'denied' && updateAccess.kind === 'denied') throw DataErrors.permissionDenied('save', collection.id);
     const { inputs, outcomes } = readInputs(collection.id, items, 'INSERT', false);
-    return this.db.transaction(async (tx) => {
+    return withTransaction(ctx, async (tx) => {
       for (const run of uniqueRuns(inputs, (entry) => entry.input.id)) {
-        const locked = await store.lockItems(tx, ctx.siteId, collection.id, run.map((entry) => entry.input.id), undefined);
+        const locked = await store.lockItems(tx, collection.id, run.map((entry) => entry.input.id), undefined);
         const fresh = run.filter((entry) => !locked.has(entry.input.id));
         const replacements: Entry[] = [];
         for (const entry of run.filter((candidate) => locked.has(candidate.input.id))) {
@@ -228,10 +224,10 @@ export class DataService {
         outcomes.push({ index, id: typeof patch.dataItemId === 'string' ? patch.dataItemId : undefined, action: 'PATCH', error: asApiError(error) });
       }
     });
-    return this.db.transaction(async (tx) => {
+    return withTransaction(ctx, async (tx) => {
       for (const run of uniqueRuns(requests, (request) => request.id)) {
         // Row lock: the patch is computed from the locked item, so concurrent increments add up.
-        const locked = await store.lockItems(tx, ctx.siteId, collection.id, run.map((request) => request.id), condition);
+        const locked = await store.lockItems(tx, collection.id, run.map((request) => request.id), condition);
         const patched: Entry[] = [];
         for (const request of run) {
           const stored = locked.get(request.id);
@@ -268,9 +264,9 @@ export class DataService {
         outcomes.push({ index, id: undefined, action: 'DELETE', error: asApiError(error) });
       }
     });
-    return this.db.transaction(async (tx) => {
+    return withTransaction(ctx, async (tx) => {
       for (const run of uniqueRuns(requests, (request) => request.id)) {
-        const locked = await store.lockItems(tx, ctx.siteId, collection.id, run.map((request) => request.id), condition);
+        const locked = await store.lockItems(tx, collection.id, run.map((request) => request.id), condition);
         const removable: { index: number; id: string; data: JsonObject }[] = [];
         for (const request of run) {
           const stored = locked.get(request.id);
@@ -278,8 +274,8 @@ export class DataService {
           if (refused || !stored) outcomes.push({ index: request.index, id: request.id, action: 'DELETE', error: refused ?? DataErrors.itemNotFound(request.id, collection.id) });
           else removable.push({ ...request, data: stored.data });
         }
-        await store.deleteItems(tx, ctx.siteId, collection.id, removable.map((entry) => entry.id));
-        await recordEvents(tx, removable.map((entry) => itemEvent(ctx.siteId, collection.id, 'data_item.deleted', entry.id, { dataCollectionId: collection.id, dataItemId: entry.id })));
+        await store.deleteItems(tx, collection.id, removable.map((entry) => entry.id));
+        await recordEvents(tx.db, removable.map((entry) => itemEvent(ctx.siteId, collection.id, 'data_item.deleted', entry.id, { dataCollectionId: collection.id, dataItemId: entry.id })));
         outcomes.push(...removable.map((entry) => ({ index: entry.index, id: entry.id, action: 'DELETE' as const, data: entry.data })));
       }
       return byIndex(outcomes);
@@ -290,9 +286,9 @@ export class DataService {
   async truncate(ctx: RequestContext, collectionId: unknown): Promise<number> {
     const collection = await this.collections.load(ctx, collectionId);
     if (this.access(ctx, collection, 'remove').kind !== 'all') throw DataErrors.permissionDenied('remove', collection.id);
-    return this.db.transaction(async (tx) => {
-      const removed = await store.truncateItems(tx, ctx.siteId, collection.id);
-      await recordEvents(tx, [
+    return withTransaction(ctx, async (tx) => {
+      const removed = await store.truncateItems(tx, collection.id);
+      await recordEvents(tx.db, [
         { siteId: ctx.siteId, type: 'data_items.truncated', entityType: 'wix.data.v2.data_collection', entityId: collection.id, payload: { dataCollectionId: collection.id, removed } },
       ]);
       return removed;
@@ -317,7 +313,7 @@ export class DataService {
   }
 
   async jobStatus(ctx: RequestContext, jobId: unknown): Promise<{ status: store.JobStatus; successCount: number }> {
-    const job = typeof jobId === 'string' ? await store.getJob(this.db, ctx.siteId, jobId) : undefined;
+    const job = typeof jobId === 'string' ? await store.getJob(ctx, jobId) : undefined;
     if (!job) throw DataErrors.jobNotFound(String(jobId));
     return { status: job.status, successCount: job.successCount };
   }
@@ -333,14 +329,14 @@ export class DataService {
   async insertReferences(ctx: RequestContext, collectionId: unknown, references: readonly ReferenceRequest[]): Promise<void> {
     const collection = await this.collections.load(ctx, collectionId);
     if (references.length > MAX_BULK) throw DataErrors.tooManyItems(collection.id);
-    await this.db.transaction(async (tx) => {
+    await withTransaction(ctx, async (tx) => {
       for (const [fieldName, pairs] of groupReferences(references)) {
         const key = this.referenceKey(collection, fieldName);
         await this.checkReferring(tx, ctx, collection, pairs.map((pair) => pair.referringItemId));
-        const referenced = await store.getItems(tx, ctx.siteId, key.referencedCollectionId, pairs.map((pair) => pair.referencedItemId));
+        const referenced = await store.getItems(tx, key.referencedCollectionId, pairs.map((pair) => pair.referencedItemId));
         const missing = pairs.find((pair) => !referenced.has(pair.referencedItemId));
         if (missing) throw DataErrors.itemNotFound(missing.referencedItemId, key.referencedCollectionId);
-        await store.insertReferences(tx, ctx.siteId, key, pairs);
+        await store.insertReferences(tx, key, pairs);
       }
     });
   }
@@ -348,11 +344,11 @@ export class DataService {
   async removeReferences(ctx: RequestContext, collectionId: unknown, references: readonly ReferenceRequest[]): Promise<void> {
     const collection = await this.collections.load(ctx, collectionId);
     if (references.length > MAX_BULK) throw DataErrors.tooManyIds(collection.id);
-    await this.db.transaction(async (tx) => {
+    await withTransaction(ctx, async (tx) => {
       for (const [fieldName, pairs] of groupReferences(references)) {
         const key = this.referenceKey(collection, fieldName);
         await this.checkReferring(tx, ctx, collection, pairs.map((pair) => pair.referringItemId));
-        await store.removeReferences(tx, ctx.siteId, key, pairs);
+        await store.removeReferences(tx, key, pairs);
       }
     });
   }
@@ -363,13 +359,13 @@ export class DataService {
     const key = this.referenceKey(collection, fieldName);
     const referring = readItemId(referringItemId);
     const referencedIds = [...new Set(newReferencedItemIds.map(readItemId))];
-    await this.db.transaction(async (tx) => {
+    await withTransaction(ctx, async (tx) => {
       await this.checkReferring(tx, ctx, collection, [referring]);
-      const referenced = await store.getItems(tx, ctx.siteId, key.referencedCollectionId, referencedIds);
+      const referenced = await store.getItems(tx, key.referencedCollectionId, referencedIds);
       const missing = referencedIds.find((id) => !referenced.has(id));
       if (missing !== undefined) throw DataErrors.itemNotFound(missing, key.referencedCollectionId);
-      await store.clearReferences(tx, ctx.siteId, key, referring);
-      await store.insertReferences(tx, ctx.siteId, key, referencedIds.map((referencedItemId) => ({ referringItemId: referring, referencedItemId })));
+      await store.clearReferences(tx, key, referring);
+      await store.insertReferences(tx, key, referencedIds.map((referencedItemId) => ({ referringItemId: referring, referencedItemId })));
     });
   }
 
@@ -378,7 +374,7 @@ export class DataService {
     const key = this.referenceKey(collection, fieldName);
     const pair = { referringItemId: readItemId(referringItemId), referencedItemId: readItemId(referencedItemId) };
     await this.checkReadable(ctx, collection, [pair.referringItemId]);
-    return store.isReferenced(this.db, ctx.siteId, key, pair);
+    return store.isReferenced(ctx, key, pair);
   }
 
   /**
@@ -397,7 +393,7 @@ export class DataService {
     const referencedCollection = await this.collections.load(ctx, key.referencedCollectionId);
     const readAccess = this.access(ctx, referencedCollection, 'read', false);
     const fields = readFieldList(request.fields);
-    const { rows, total } = await store.referencedPage(this.db, ctx.siteId, key, referringIds, {
+    const { rows, total } = await store.referencedPage(ctx, key, referringIds, {
       desc: request.desc,
       limit: request.limit + 1,
       offset: request.offset,
@@ -430,9 +426,9 @@ export class DataService {
   }
 
   /** Changing an item's references is updating it: it must exist and the caller may update it. */
-  private async checkReferring(tx: Queryable, ctx: RequestContext, collection: StoredCollection, itemIds: readonly string[]): Promise<void> {
+  private async checkReferring(tx: SiteContext, ctx: RequestContext, collection: StoredCollection, itemIds: readonly string[]): Promise<void> {
     const access = this.access(ctx, collection, 'update');
-    const stored = await store.getItems(tx, ctx.siteId, collection.id, itemIds);
+    const stored = await store.getItems(tx, collection.id, itemIds);
     for (const id of itemIds) {
       const data = stored.get(id);
       if (!data) throw DataErrors.itemNotFound(id, collection.id);
@@ -443,14 +439,14 @@ export class DataService {
   private async checkReadable(ctx: RequestContext, collection: StoredCollection, itemIds: readonly string[]): Promise<void> {
     const access = this.access(ctx, collection, 'read');
     if (access.kind === 'all') return;
-    const stored = await store.getItems(this.db, ctx.siteId, collection.id, itemIds);
+    const stored = await store.getItems(ctx, collection.id, itemIds);
     for (const id of itemIds) {
       const data = stored.get(id);
       if (!data || !ownedBy(data, access)) throw DataErrors.itemNotFound(id, collection.id);
     }
   }
 
-  private async insertRun(tx: Queryable, ctx: RequestContext, collection: StoredCollection, access: Access, run: readonly { index: number; input: ItemInput }[]): Promise<ItemOutcome[]> {
+  private async insertRun(tx: SiteContext, ctx: RequestContext, collection: StoredCollection, access: Access, run: readonly { index: number; input: ItemInput }[]): Promise<ItemOutcome[]> {
     if (run.length === 0) return [];
     if (access.kind === 'denied') return run.map((entry) => ({ index: entry.index, id: entry.input.id, action: 'INSERT', error: DataErrors.permissionDenied('insert', collection.id) }));
     const now = ctx.now();
@@ -458,25 +454,26 @@ export class DataService {
     const { written, failed } = await writeGuarded(
       tx,
       rows,
-      (batch) => store.insertItems(tx, ctx.siteId, collection.id, batch),
+      (batch) => store.insertItems(tx, collection.id, batch),
       (id) => DataErrors.uniqueViolation(id, collection.id),
+      (batch) => store.insertNewItems(tx, collection.id, batch),
     );
-    await recordEvents(tx, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, 'data_item.created', row.id, itemPayload(collection.id, row.data))));
+    await recordEvents(tx.db, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, 'data_item.created', row.id, itemPayload(collection.id, row.data))));
     return rows.map((row): ItemOutcome => {
       if (written.has(row.id)) return { index: row.index, id: row.id, action: 'INSERT', data: row.data };
       return { index: row.index, id: row.id, action: 'INSERT', error: failed.get(row.id) ?? DataErrors.itemExists(row.id, collection.id) };
     });
   }
 
-  private async replaceRun(tx: Queryable, ctx: RequestContext, collection: StoredCollection, entries: readonly Entry[], action: BulkAction): Promise<ItemOutcome[]> {
+  private async replaceRun(tx: SiteContext, ctx: RequestContext, collection: StoredCollection, entries: readonly Entry[], action: BulkAction): Promise<ItemOutcome[]> {
     if (entries.length === 0) return [];
     const rows = entries.map((entry) => ({ index: entry.index, id: entry.input.id, data: entry.data }));
     const replace = async (batch: readonly typeof rows[number][]) => {
-      await store.replaceItems(tx, ctx.siteId, collection.id, batch);
+      await store.replaceItems(tx, collection.id, batch);
       return new Set(batch.map((row) => row.id));
     };
     const { written, failed } = await writeGuarded(tx, rows, replace, (id) => DataErrors.uniqueViolation(id, collection.id));
-    await recordEvents(tx, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, 'data_item.updated', row.id, itemPayload(collection.id, row.data))));
+    await recordEvents(tx.db, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, 'data_item.updated', row.id, itemPayload(collection.id, row.data))));
     return rows.map((row): ItemOutcome =>
       written.has(row.id)
         ? { index: row.index, id: row.id, action, data: row.data }
@@ -491,13 +488,13 @@ export class DataService {
     for (const { field, limit } of include) {
       const reference = referenceField(collection.fields, field);
       if (!reference) continue;
-      const target = await store.findCollection(this.db, ctx.siteId, reference.referencedCollectionId);
+      const target = await store.findCollection(ctx, reference.referencedCollectionId);
       if (!target) continue;
       const access = this.access(ctx, target, 'read', false);
       if (access.kind === 'denied') continue;
       if (reference.kind === 'REFERENCE') {
         const ids = result.map((item) => item[field]).filter((value): value is string => typeof value === 'string');
-        const found = await store.getItems(this.db, ctx.siteId, target.id, ids);
+        const found = await store.getItems(ctx, target.id, ids);
         for (const item of result) {
           const referenced = typeof item[field] === 'string' ? found.get(item[field]) : undefined;
           if (referenced && ownedBy(referenced, access)) item[field] = referenced;
@@ -506,7 +503,7 @@ export class DataService {
       }
       const key = { collectionId: collection.id, fieldName: field, referencedCollectionId: target.id };
       const ids = result.map((item) => item._id).filter((value): value is string => typeof value === 'string');
-      const rows = await store.referencedByItem(this.db, ctx.siteId, key, ids, limit);
+      const rows = await store.referencedByItem(ctx, key, ids, limit);
       const byItem = new Map<string, JsonValue[]>();
       for (const row of rows) {
         if (!row.data || !ownedBy(row.data, access)) continue;
@@ -621,36 +618,50 @@ function groupReferences(references: readonly ReferenceRequest[]): Map<string, s
 /**
  * Writes a batch under a savepoint. When the database refuses one of its rows (a unique index, an
  * index row too large, an unstorable value), the batch is rolled back and its rows are written one
- * by one, each under its own savepoint, so only the offending items fail.
+ * by one, each under its own savepoint, so only the offending items fail. With `optimistic`, a
+ * cheaper statement that fails on any conflict is tried first, and `write` only when it fails.
  */
 async function writeGuarded<T extends { id: string }>(
-  tx: Queryable,
+  tx: SiteContext,
   rows: readonly T[],
   write: (batch: readonly T[]) => Promise<Set<string>>,
   uniqueViolation: (id: string) => ApiError,
+  optimistic?: (batch: readonly T[]) => Promise<Set<string>>,
 ): Promise<{ written: Set<string>; failed: Map<string, ApiError> }> {
-  await tx.query('SAVEPOINT data_write');
+  if (optimistic) {
+    await tx.db.query('SAVEPOINT data_write_all');
+    try {
+      const written = await optimistic(rows);
+      await tx.db.query('RELEASE SAVEPOINT data_write_all');
+      return { written, failed: new Map() };
+    } catch (error) {
+      if (itemError(error, '') === undefined) throw error;
+      await tx.db.query('ROLLBACK TO SAVEPOINT data_write_all');
+      await tx.db.query('RELEASE SAVEPOINT data_write_all');
+    }
+  }
+  await tx.db.query('SAVEPOINT data_write');
   try {
     const written = await write(rows);
-    await tx.query('RELEASE SAVEPOINT data_write');
+    await tx.db.query('RELEASE SAVEPOINT data_write');
     return { written, failed: new Map() };
   } catch (error) {
     if (itemError(error, '') === undefined) throw error;
-    await tx.query('ROLLBACK TO SAVEPOINT data_write');
-    await tx.query('RELEASE SAVEPOINT data_write');
+    await tx.db.query('ROLLBACK TO SAVEPOINT data_write');
+    await tx.db.query('RELEASE SAVEPOINT data_write');
   }
   const written = new Set<string>();
   const failed = new Map<string, ApiError>();
   for (const row of rows) {
-    await tx.query('SAVEPOINT data_write_one');
+    await tx.db.query('SAVEPOINT data_write_one');
     try {
       for (const id of await write([row])) written.add(id);
-      await tx.query('RELEASE SAVEPOINT data_write_one');
+      await tx.db.query('RELEASE SAVEPOINT data_write_one');
     } catch (error) {
       const refused = itemError(error, row.id, uniqueViolation);
       if (refused === undefined) throw error;
-      await tx.query('ROLLBACK TO SAVEPOINT data_write_one');
-      await tx.query('RELEASE SAVEPOINT data_write_one');
+      await tx.db.query('ROLLBACK TO SAVEPOINT data_write_one');
+      await tx.db.query('RELEASE SAVEPOINT data_write_one');
       failed.set(row.id, refused);
     }
   }

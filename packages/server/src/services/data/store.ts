@@ -3,6 +3,7 @@
  * parameter (filters through the query compiler). Many rows travel as one JSON parameter read with
  * jsonb_to_recordset, so a 1000-item bulk call is one statement.
  */
+import type { SiteContext } from '../../platform/context.js';
 import type { Queryable, Row } from '../../platform/db.js';
 import type { StoredCollection, StoredField } from './collections.js';
 import { compiled } from './errors.js';
@@ -35,21 +36,23 @@ const toCollection = (row: CollectionRow): StoredCollection => ({
   updatedAt: new Date(row.updated_at),
 });
 
-export async function findCollection(q: Queryable, siteId: string, collectionId: string): Promise<StoredCollection | undefined> {
+export async function findCollection(ctx: SiteContext, collectionId: string): Promise<StoredCollection | undefined> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query<CollectionRow>('SELECT * FROM data_collections WHERE site_id = $1 AND collection_id = $2', [siteId, collectionId]);
   return rows[0] && toCollection(rows[0]);
 }
 
-export async function findCollectionForUpdate(q: Queryable, siteId: string, collectionId: string): Promise<StoredCollection | undefined> {
+export async function findCollectionForUpdate(ctx: SiteContext, collectionId: string): Promise<StoredCollection | undefined> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query<CollectionRow>('SELECT * FROM data_collections WHERE site_id = $1 AND collection_id = $2 FOR UPDATE', [siteId, collectionId]);
   return rows[0] && toCollection(rows[0]);
 }
 
 export async function listCollections(
-  q: Queryable,
-  siteId: string,
+  ctx: SiteContext,
   page: { limit: number; offset: number; desc: boolean },
 ): Promise<{ collections: StoredCollection[]; total: number }> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query<CollectionRow>(
     `SELECT * FROM data_collections WHERE site_id = $1 ORDER BY collection_id ${page.desc ? 'DESC' : 'ASC'} LIMIT $2 OFFSET $3`,
     [siteId, page.limit, page.offset],
@@ -66,7 +69,8 @@ export interface CollectionWrite {
   permissions: Permissions;
 }
 
-export async function insertCollection(q: Queryable, siteId: string, collection: CollectionWrite): Promise<StoredCollection | undefined> {
+export async function insertCollection(ctx: SiteContext, collection: CollectionWrite): Promise<StoredCollection | undefined> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query<CollectionRow>(
     `INSERT INTO data_collections (site_id, collection_id, display_name, display_field, fields, permissions)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb) ON CONFLICT (site_id, collection_id) DO NOTHING RETURNING *`,
@@ -75,7 +79,8 @@ export async function insertCollection(q: Queryable, siteId: string, collection:
   return rows[0] && toCollection(rows[0]);
 }
 
-export async function updateCollection(q: Queryable, siteId: string, collection: CollectionWrite): Promise<StoredCollection | undefined> {
+export async function updateCollection(ctx: SiteContext, collection: CollectionWrite): Promise<StoredCollection | undefined> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query<CollectionRow>(
     `UPDATE data_collections SET display_name = $3, display_field = $4, fields = $5::jsonb, permissions = $6::jsonb,
        revision = revision + 1, updated_at = now()
@@ -91,7 +96,8 @@ export interface PgIndexRef {
   unique: boolean;
 }
 
-export async function deleteCollection(q: Queryable, siteId: string, collectionId: string): Promise<{ deleted: boolean; pgIndexes: PgIndexRef[] }> {
+export async function deleteCollection(ctx: SiteContext, collectionId: string): Promise<{ deleted: boolean; pgIndexes: PgIndexRef[] }> {
+  const { db: q, siteId } = ctx;
   const params = [siteId, collectionId];
   await q.query('DELETE FROM data_items WHERE site_id = $1 AND collection_id = $2', params);
   await q.query('DELETE FROM data_references WHERE site_id = $1 AND collection_id = $2', params);
@@ -115,7 +121,8 @@ export interface ItemWrite {
   data: JsonObject;
 }
 
-export async function getItem(q: Queryable, siteId: string, collectionId: string, itemId: string): Promise<JsonObject | undefined> {
+export async function getItem(ctx: SiteContext, collectionId: string, itemId: string): Promise<JsonObject | undefined> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query<ItemRow>(
     'SELECT item_id, data FROM data_items WHERE site_id = $1 AND collection_id = $2 AND item_id = $3',
     [siteId, collectionId, itemId],
@@ -123,7 +130,8 @@ export async function getItem(q: Queryable, siteId: string, collectionId: string
   return rows[0]?.data;
 }
 
-export async function getItems(q: Queryable, siteId: string, collectionId: string, itemIds: readonly string[]): Promise<Map<string, JsonObject>> {
+export async function getItems(ctx: SiteContext, collectionId: string, itemIds: readonly string[]): Promise<Map<string, JsonObject>> {
+  const { db: q, siteId } = ctx;
   if (itemIds.length === 0) return new Map();
   const rows = await q.query<ItemRow>(
     'SELECT item_id, data FROM data_items WHERE site_id = $1 AND collection_id = $2 AND item_id = ANY($3::text[])',
@@ -137,12 +145,12 @@ export async function getItems(q: Queryable, siteId: string, collectionId: strin
  * deadlock) and says for each whether it matches `condition` (a wire filter, absent = all match).
  */
 export async function lockItems(
-  q: Queryable,
-  siteId: string,
+  ctx: SiteContext,
   collectionId: string,
   itemIds: readonly string[],
   condition: unknown,
 ): Promise<Map<string, { data: JsonObject; matches: boolean }>> {
+  const { db: q, siteId } = ctx;
   if (itemIds.length === 0) return new Map();
   const params: unknown[] = [siteId, collectionId, [...itemIds]];
   const matches = compiled(() => compileFilter(condition, params));
@@ -155,7 +163,8 @@ export async function lockItems(
 }
 
 /** Inserts the items whose id is free; returns the ids inserted. */
-export async function insertItems(q: Queryable, siteId: string, collectionId: string, items: readonly ItemWrite[]): Promise<Set<string>> {
+export async function insertItems(ctx: SiteContext, collectionId: string, items: readonly ItemWrite[]): Promise<Set<string>> {
+  const { db: q, siteId } = ctx;
   if (items.length === 0) return new Set();
   const rows = await q.query<{ item_id: string }>(
     `INSERT INTO data_items (site_id, collection_id, item_id, data)
@@ -166,8 +175,25 @@ export async function insertItems(q: Queryable, siteId: string, collectionId: st
   return new Set(rows.map((row) => row.item_id));
 }
 
+/**
+ * Inserts items none of whose ids is stored: one plain INSERT, cheaper than insertItems' ON
+ * CONFLICT (no speculative insertion). A stored id fails the statement with a unique violation,
+ * after which the caller falls back to insertItems.
+ */
+export async function insertNewItems(ctx: SiteContext, collectionId: string, items: readonly ItemWrite[]): Promise<Set<string>> {
+  const { db: q, siteId } = ctx;
+  if (items.length === 0) return new Set();
+  await q.query(
+    `INSERT INTO data_items (site_id, collection_id, item_id, data)
+     SELECT $1, $2, r.id, r.data FROM jsonb_to_recordset($3::jsonb) AS r(id text, data jsonb)`,
+    [siteId, collectionId, JSON.stringify(items)],
+  );
+  return new Set(items.map((item) => item.id));
+}
+
 /** Replaces the data of stored items (locked by the caller). */
-export async function replaceItems(q: Queryable, siteId: string, collectionId: string, items: readonly ItemWrite[]): Promise<void> {
+export async function replaceItems(ctx: SiteContext, collectionId: string, items: readonly ItemWrite[]): Promise<void> {
+  const { db: q, siteId } = ctx;
   if (items.length === 0) return;
   await q.query(
     `UPDATE data_items AS t SET data = r.data FROM jsonb_to_recordset($3::jsonb) AS r(id text, data jsonb)
@@ -177,7 +203,8 @@ export async function replaceItems(q: Queryable, siteId: string, collectionId: s
 }
 
 /** Deletes items and every reference from or to them; returns the ids deleted. */
-export async function deleteItems(q: Queryable, siteId: string, collectionId: string, itemIds: readonly string[]): Promise<Set<string>> {
+export async function deleteItems(ctx: SiteContext, collectionId: string, itemIds: readonly string[]): Promise<Set<string>> {
+  const { db: q, siteId } = ctx;
   if (itemIds.length === 0) return new Set();
   const params = [siteId, collectionId, [...itemIds]];
   const rows = await q.query<{ item_id: string }>(
@@ -189,7 +216,8 @@ export async function deleteItems(q: Queryable, siteId: string, collectionId: st
   return new Set(rows.map((row) => row.item_id));
 }
 
-export async function truncateItems(q: Queryable, siteId: string, collectionId: string): Promise<number> {
+export async function truncateItems(ctx: SiteContext, collectionId: string): Promise<number> {
+  const { db: q, siteId } = ctx;
   const params = [siteId, collectionId];
   const rows = await q.query<{ total: number }>(
     'WITH gone AS (DELETE FROM data_items WHERE site_id = $1 AND collection_id = $2 RETURNING 1) SELECT count(*)::int AS total FROM gone',
@@ -202,13 +230,13 @@ export async function truncateItems(q: Queryable, siteId: string, collectionId: 
 
 /** The next items matching a filter after `afterId` in id order, locked: one batch of a job. */
 export async function lockBatchByFilter(
-  q: Queryable,
-  siteId: string,
+  ctx: SiteContext,
   collectionId: string,
   filter: unknown,
   afterId: string,
   limit: number,
 ): Promise<{ id: string; data: JsonObject }[]> {
+  const { db: q, siteId } = ctx;
   const params: unknown[] = [siteId, collectionId, afterId, limit];
   const where = compiled(() => compileFilter(filter, params));
   const rows = await q.query<ItemRow>(
@@ -220,7 +248,8 @@ export async function lockBatchByFilter(
 }
 
 /** Runs a compiled page: the rows, and the total when the plan counts one. */
-export async function runPage(q: Queryable, plan: PagePlan): Promise<Page> {
+export async function runPage(ctx: SiteContext, plan: PagePlan): Promise<Page> {
+  const q = ctx.db;
   const [rows, counted] = await Promise.all([
     q.query<PageRow>(plan.sql.sql, plan.sql.params),
     plan.countSql ? q.query<{ total: number }>(plan.countSql.sql, plan.countSql.params) : Promise.resolve(undefined),
@@ -228,7 +257,8 @@ export async function runPage(q: Queryable, plan: PagePlan): Promise<Page> {
   return readPage(plan, rows, counted?.[0]?.total);
 }
 
-export async function runCount(q: Queryable, sql: { sql: string; params: unknown[] }): Promise<number> {
+export async function runCount(ctx: SiteContext, sql: { sql: string; params: unknown[] }): Promise<number> {
+  const q = ctx.db;
   const rows = await q.query<{ total: number }>(sql.sql, sql.params);
   return rows[0]?.total ?? 0;
 }
@@ -246,7 +276,8 @@ export interface ReferencePair {
   referencedItemId: string;
 }
 
-export async function insertReferences(q: Queryable, siteId: string, key: ReferenceKey, pairs: readonly ReferencePair[]): Promise<void> {
+export async function insertReferences(ctx: SiteContext, key: ReferenceKey, pairs: readonly ReferencePair[]): Promise<void> {
+  const { db: q, siteId } = ctx;
   if (pairs.length === 0) return;
   // Rows go in request order, so positions follow it.
   await q.query(
@@ -258,7 +289,8 @@ export async function insertReferences(q: Queryable, siteId: string, key: Refere
   );
 }
 
-export async function removeReferences(q: Queryable, siteId: string, key: ReferenceKey, pairs: readonly ReferencePair[]): Promise<void> {
+export async function removeReferences(ctx: SiteContext, key: ReferenceKey, pairs: readonly ReferencePair[]): Promise<void> {
+  const { db: q, siteId } = ctx;
   if (pairs.length === 0) return;
   await q.query(
     `DELETE FROM data_references AS d USING jsonb_to_recordset($4::jsonb) AS r(referring text, referenced text)
@@ -268,7 +300,8 @@ export async function removeReferences(q: Queryable, siteId: string, key: Refere
   );
 }
 
-export async function clearReferences(q: Queryable, siteId: string, key: ReferenceKey, referringItemId: string): Promise<void> {
+export async function clearReferences(ctx: SiteContext, key: ReferenceKey, referringItemId: string): Promise<void> {
+  const { db: q, siteId } = ctx;
   await q.query(
     'DELETE FROM data_references WHERE site_id = $1 AND collection_id = $2 AND referring_item_id = $3 AND field_name = $4',
     [siteId, key.collectionId, referringItemId, key.fieldName],
@@ -296,12 +329,12 @@ const REFERENCED_FROM = `FROM data_references r LEFT JOIN data_items i
 
 /** One page of the items referenced by some items through one field, in the order they were added. */
 export async function referencedPage(
-  q: Queryable,
-  siteId: string,
+  ctx: SiteContext,
   key: ReferenceKey,
   referringItemIds: readonly string[],
   page: { desc: boolean; limit: number; offset: number; total: boolean },
 ): Promise<{ rows: ReferencedRow[]; total?: number }> {
+  const { db: q, siteId } = ctx;
   const params = [siteId, key.collectionId, key.fieldName, [...referringItemIds]];
   const rows = await q.query<ReferencedDbRow>(
     `SELECT r.referring_item_id, r.referenced_item_id, i.data ${REFERENCED_FROM}
@@ -315,12 +348,12 @@ export async function referencedPage(
 
 /** For includeReferences: the first `limit` referenced items of each referring item, in order. */
 export async function referencedByItem(
-  q: Queryable,
-  siteId: string,
+  ctx: SiteContext,
   key: ReferenceKey,
   referringItemIds: readonly string[],
   limit: number,
 ): Promise<ReferencedRow[]> {
+  const { db: q, siteId } = ctx;
   if (referringItemIds.length === 0) return [];
   const rows = await q.query<ReferencedDbRow>(
     `SELECT referring_item_id, referenced_item_id, data FROM (
@@ -333,7 +366,8 @@ export async function referencedByItem(
   return rows.map(toReferenced);
 }
 
-export async function isReferenced(q: Queryable, siteId: string, key: ReferenceKey, pair: ReferencePair): Promise<boolean> {
+export async function isReferenced(ctx: SiteContext, key: ReferenceKey, pair: ReferencePair): Promise<boolean> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query(
     `SELECT 1 FROM data_references WHERE site_id = $1 AND collection_id = $2 AND referring_item_id = $3
        AND field_name = $4 AND referenced_item_id = $5`,
@@ -364,7 +398,8 @@ const toIndex = (row: IndexRow): StoredIndex & { pgIndex: string } => ({
   pgIndex: row.pg_index,
 });
 
-export async function listIndexes(q: Queryable, siteId: string, collectionId: string): Promise<(StoredIndex & { pgIndex: string })[]> {
+export async function listIndexes(ctx: SiteContext, collectionId: string): Promise<(StoredIndex & { pgIndex: string })[]> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query<IndexRow>(
     'SELECT * FROM data_indexes WHERE site_id = $1 AND collection_id = $2 ORDER BY created_at, index_name',
     [siteId, collectionId],
@@ -372,7 +407,8 @@ export async function listIndexes(q: Queryable, siteId: string, collectionId: st
   return rows.map(toIndex);
 }
 
-export async function insertIndex(q: Queryable, siteId: string, collectionId: string, index: IndexDefinition, pgIndex: string): Promise<boolean> {
+export async function insertIndex(ctx: SiteContext, collectionId: string, index: IndexDefinition, pgIndex: string): Promise<boolean> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query(
     `INSERT INTO data_indexes (site_id, collection_id, index_name, pg_index, fields, is_unique, case_insensitive, status)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, 'BUILDING') ON CONFLICT (site_id, collection_id, index_name) DO NOTHING RETURNING index_name`,
@@ -382,20 +418,21 @@ export async function insertIndex(q: Queryable, siteId: string, collectionId: st
 }
 
 export async function setIndexStatus(
-  q: Queryable,
-  siteId: string,
+  ctx: SiteContext,
   collectionId: string,
   name: string,
   status: IndexStatus,
   failure: { code: string; description: string } | null,
 ): Promise<void> {
+  const { db: q, siteId } = ctx;
   await q.query(
     'UPDATE data_indexes SET status = $4, failure = $5::jsonb WHERE site_id = $1 AND collection_id = $2 AND index_name = $3',
     [siteId, collectionId, name, status, failure === null ? null : JSON.stringify(failure)],
   );
 }
 
-export async function deleteIndex(q: Queryable, siteId: string, collectionId: string, name: string): Promise<PgIndexRef | undefined> {
+export async function deleteIndex(ctx: SiteContext, collectionId: string, name: string): Promise<PgIndexRef | undefined> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query<{ pg_index: string; is_unique: boolean }>(
     'DELETE FROM data_indexes WHERE site_id = $1 AND collection_id = $2 AND index_name = $3 RETURNING pg_index, is_unique',
     [siteId, collectionId, name],
@@ -438,20 +475,22 @@ const toJob = (row: JobRow): JobRecord => ({
   successCount: row.success_count,
 });
 
-export async function insertJob(q: Queryable, job: Pick<JobRecord, 'siteId' | 'jobId' | 'collectionId' | 'kind' | 'request'>): Promise<void> {
-  await q.query(
+export async function insertJob(ctx: SiteContext, job: Pick<JobRecord, 'jobId' | 'collectionId' | 'kind' | 'request'>): Promise<void> {
+  await ctx.db.query(
     `INSERT INTO data_jobs (site_id, job_id, collection_id, kind, request, status) VALUES ($1, $2, $3, $4, $5::jsonb, 'INITIALIZED')`,
-    [job.siteId, job.jobId, job.collectionId, job.kind, JSON.stringify(job.request)],
+    [ctx.siteId, job.jobId, job.collectionId, job.kind, JSON.stringify(job.request)],
   );
 }
 
-export async function getJob(q: Queryable, siteId: string, jobId: string): Promise<JobRecord | undefined> {
+export async function getJob(ctx: SiteContext, jobId: string): Promise<JobRecord | undefined> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query<JobRow>('SELECT * FROM data_jobs WHERE site_id = $1 AND job_id = $2', [siteId, jobId]);
   return rows[0] && toJob(rows[0]);
 }
 
 /** Claims a waiting job for this transaction; undefined when it is done or another worker holds it. */
-export async function claimJob(q: Queryable, siteId: string, jobId: string): Promise<JobRecord | undefined> {
+export async function claimJob(ctx: SiteContext, jobId: string): Promise<JobRecord | undefined> {
+  const { db: q, siteId } = ctx;
   const rows = await q.query<JobRow>(
     `SELECT * FROM data_jobs WHERE site_id = $1 AND job_id = $2 AND status = 'INITIALIZED' FOR UPDATE SKIP LOCKED`,
     [siteId, jobId],
@@ -459,7 +498,8 @@ export async function claimJob(q: Queryable, siteId: string, jobId: string): Pro
   return rows[0] && toJob(rows[0]);
 }
 
-export async function finishJob(q: Queryable, siteId: string, jobId: string, status: JobStatus, successCount: number, failure?: JsonObject): Promise<void> {
+export async function finishJob(ctx: SiteContext, jobId: string, status: JobStatus, successCount: number, failure?: JsonObject): Promise<void> {
+  const { db: q, siteId } = ctx;
   await q.query(
     'UPDATE data_jobs SET status = $3, success_count = $4, failure = $5::jsonb, updated_at = now() WHERE site_id = $1 AND job_id = $2',
     [siteId, jobId, status, successCount, failure === undefined ? null : JSON.stringify(failure)],

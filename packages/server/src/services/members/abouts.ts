@@ -2,8 +2,8 @@
  * A member's "about" section: one rich-content document per member, written by the member (or an
  * admin) with an optimistic revision, read by whoever may see the member.
  */
-import type { Db } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
+import { withTransaction } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
@@ -36,18 +36,16 @@ function revisionOf(value: string | number | null | undefined): number {
 }
 
 export class AboutsService {
-  constructor(private readonly db: Db) {}
-
   /** The member whose about a write touches: oneself, or anyone for an admin. */
   private async writableMember(ctx: RequestContext, memberId: string | null | undefined): Promise<string> {
-    const viewer = await currentViewer(this.db, ctx);
+    const viewer = await currentViewer(ctx);
     if (viewer.kind === 'ADMIN') {
       const target = memberId ?? viewer.memberId;
       if (!target) throw ApiError.validation([{ field: 'memberAbout.memberId', rule: 'REQUIRED_FIELD', description: 'say whose about this is' }]);
-      if (!(await store.findMember(this.db, ctx.siteId, target))) throw memberNotFound(target);
+      if (!(await store.findMember(ctx, target))) throw memberNotFound(target);
       return target;
     }
-    const self = await requireSelf(this.db, ctx, { active: true });
+    const self = await requireSelf(ctx, { active: true });
     if (memberId && memberId !== self.memberId) throw ApiError.forbidden('A member may write only their own about');
     return self.memberId;
   }
@@ -56,17 +54,17 @@ export class AboutsService {
     const content = checkedContent(input.content);
     const memberId = await this.writableMember(ctx, input.memberId);
     const now = ctx.now();
-    const about = await this.db.transaction(async (tx) => {
-      const created = await social.insertAbout(tx, ctx.siteId, { aboutId: newId(), memberId, revision: 1, content, createdAt: now, updatedAt: now });
+    const about = await withTransaction(ctx, async (tx) => {
+      const created = await social.insertAbout(tx, { aboutId: newId(), memberId, revision: 1, content, createdAt: now, updatedAt: now });
       if (!created) throw new ApiError(409, 'MEMBER_ABOUT_ALREADY_EXISTS', 'The member already has an about; update it', { memberId });
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'member_about.created', entityType: 'member_about', entityId: created.aboutId, payload: { memberAbout: toWireAbout(created) } });
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member_about.created', entityType: 'member_about', entityId: created.aboutId, payload: { memberAbout: toWireAbout(created) } });
       return created;
     });
     return { memberAbout: toWireAbout(about) };
   }
 
   private async ownedAbout(ctx: RequestContext, aboutId: string): Promise<MemberAbout> {
-    const about = await social.findAbout(this.db, ctx.siteId, aboutId);
+    const about = await social.findAbout(ctx, aboutId);
     if (!about) throw notFound(aboutId);
     await this.writableMember(ctx, about.memberId);
     return about;
@@ -76,12 +74,12 @@ export class AboutsService {
     const content = checkedContent(input.content);
     const expected = revisionOf(input.revision);
     await this.ownedAbout(ctx, aboutId);
-    const about = await this.db.transaction(async (tx) => {
-      const current = await social.findAbout(tx, ctx.siteId, aboutId, true);
+    const about = await withTransaction(ctx, async (tx) => {
+      const current = await social.findAbout(tx, aboutId, true);
       if (!current) throw notFound(aboutId);
-      const updated = await social.updateAbout(tx, ctx.siteId, aboutId, expected, content, ctx.now());
+      const updated = await social.updateAbout(tx, aboutId, expected, content, ctx.now());
       if (!updated) throw new ApiError(409, 'REVISION_MISMATCH', 'The about changed since it was read', { id: aboutId, revision: String(current.revision) });
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'member_about.updated', entityType: 'member_about', entityId: aboutId, payload: { memberAbout: toWireAbout(updated) } });
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member_about.updated', entityType: 'member_about', entityId: aboutId, payload: { memberAbout: toWireAbout(updated) } });
       return updated;
     });
     return { memberAbout: toWireAbout(about) };
@@ -89,35 +87,35 @@ export class AboutsService {
 
   async delete(ctx: RequestContext, aboutId: string): Promise<Record<string, never>> {
     const about = await this.ownedAbout(ctx, aboutId);
-    await this.db.transaction(async (tx) => {
-      if (await social.deleteAbout(tx, ctx.siteId, aboutId)) {
-        await recordEvent(tx, { siteId: ctx.siteId, type: 'member_about.deleted', entityType: 'member_about', entityId: aboutId, payload: { memberAbout: toWireAbout(about) } });
+    await withTransaction(ctx, async (tx) => {
+      if (await social.deleteAbout(tx, aboutId)) {
+        await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member_about.deleted', entityType: 'member_about', entityId: aboutId, payload: { memberAbout: toWireAbout(about) } });
       }
     });
     return {};
   }
 
-  async get(ctx: RequestContext | null, siteId: string, aboutId: string): Promise<{ memberAbout: Record<string, unknown> }> {
-    const viewer = await currentViewer(this.db, ctx);
-    const about = await social.findAbout(this.db, siteId, aboutId);
+  async get(ctx: RequestContext, aboutId: string): Promise<{ memberAbout: Record<string, unknown> }> {
+    const viewer = await currentViewer(ctx);
+    const about = await social.findAbout(ctx, aboutId);
     if (!about) throw notFound(aboutId);
     if (relationTo(viewer, about.memberId) === 'OTHER') {
-      const member = await store.findMember(this.db, siteId, about.memberId);
+      const member = await store.findMember(ctx, about.memberId);
       if (!member || !canSee(viewer, member)) throw notFound(aboutId);
     }
     return { memberAbout: toWireAbout(about) };
   }
 
   async getMy(ctx: RequestContext): Promise<{ memberAbout?: Record<string, unknown> }> {
-    const self = await requireSelf(this.db, ctx, { active: false });
-    const about = await social.findAboutOfMember(this.db, ctx.siteId, self.memberId);
+    const self = await requireSelf(ctx, { active: false });
+    const about = await social.findAboutOfMember(ctx, self.memberId);
     return about ? { memberAbout: toWireAbout(about) } : {};
   }
 
-  async query(ctx: RequestContext | null, siteId: string, query: CursorQueryInput | undefined): Promise<Record<string, unknown>> {
-    const viewer = await currentViewer(this.db, ctx);
+  async query(ctx: RequestContext, query: CursorQueryInput | undefined): Promise<Record<string, unknown>> {
+    const viewer = await currentViewer(ctx);
     const page = cursorPage(query?.cursorPaging ?? query?.paging, 'query.cursorPaging', { filter: query?.filter, sort: query?.sort ?? query?.sorting });
-    const rows = await social.queryAbouts(this.db, siteId, {
+    const rows = await social.queryAbouts(ctx, {
       filter: page.filter, sort: page.sort, limit: page.limit, offset: page.offset, admin: viewer.kind === 'ADMIN', selfId: selfId(viewer),
     });
     const { items, metadata } = cursorMetadata(page, rows);

@@ -3,7 +3,6 @@
  * hours old, so owners and contributors are re-read before they moderate, and members before
  * they change their own data.
  */
-import type { Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { viewerOf, type Viewer } from './access.js';
@@ -14,10 +13,10 @@ import type { Refusal } from './transitions.js';
 export type AdminViewer = Extract<Viewer, { kind: 'ADMIN' }>;
 
 /** The viewer, with a signed-in owner's or contributor's role confirmed from their member row. */
-export async function currentViewer(db: Queryable, ctx: RequestContext | null): Promise<Viewer> {
+export async function currentViewer(ctx: RequestContext | null): Promise<Viewer> {
   const viewer = viewerOf(ctx?.caller ?? null);
   if (viewer.kind !== 'ADMIN' || viewer.role === 'APP' || !ctx) return viewer;
-  const actor = await store.findMember(db, ctx.siteId, viewer.memberId ?? '');
+  const actor = await store.findMember(ctx, viewer.memberId ?? '');
   if (!actor || actor.status !== 'APPROVED' || actor.role === 'MEMBER') {
     // A demoted or blocked back-office user keeps at most what a member may do.
     return actor && actor.status === 'APPROVED' ? { kind: 'MEMBER', memberId: actor.memberId } : { kind: 'VISITOR' };
@@ -25,24 +24,24 @@ export async function currentViewer(db: Queryable, ctx: RequestContext | null): 
   return { kind: 'ADMIN', role: actor.role, memberId: actor.memberId };
 }
 
-export async function requireAdmin(db: Queryable, ctx: RequestContext): Promise<AdminViewer> {
-  const viewer = await currentViewer(db, ctx);
+export async function requireAdmin(ctx: RequestContext): Promise<AdminViewer> {
+  const viewer = await currentViewer(ctx);
   if (viewer.kind !== 'ADMIN') throw ApiError.forbidden('Only the site\'s owners, contributors and API keys may do this');
   return viewer;
 }
 
 /** Owners and API keys: roles, and anything touching another owner. */
-export async function requireOwner(db: Queryable, ctx: RequestContext): Promise<AdminViewer> {
-  const viewer = await requireAdmin(db, ctx);
+export async function requireOwner(ctx: RequestContext): Promise<AdminViewer> {
+  const viewer = await requireAdmin(ctx);
   if (viewer.role === 'CONTRIBUTOR') throw ApiError.forbidden('Only a site owner may do this');
   return viewer;
 }
 
 /** The caller's own member row; `active` also requires it to be approved (for changes). */
-export async function requireSelf(db: Queryable, ctx: RequestContext, options: { active: boolean; forUpdate?: boolean }): Promise<Member> {
+export async function requireSelf(ctx: RequestContext, options: { active: boolean; forUpdate?: boolean }): Promise<Member> {
   const caller = ctx.caller;
   if (caller.kind !== 'MEMBER' && caller.kind !== 'WIX_USER') throw ApiError.forbidden('This call is for a signed-in member');
-  const member = await store.findMember(db, ctx.siteId, caller.subjectId, options.forUpdate ?? false);
+  const member = await store.findMember(ctx, caller.subjectId, options.forUpdate ?? false);
   if (!member) throw ApiError.notFound('NOT_FOUND', 'The signed-in member does not exist');
   if (options.active && member.status !== 'APPROVED') {
     throw new ApiError(403, 'MEMBER_NOT_ACTIVE', `A ${member.status} member cannot do this`, { memberId: member.memberId, status: member.status });

@@ -1,6 +1,6 @@
 /** Badges: owners define them and hand them to members; anyone may read them. */
-import type { Db } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
@@ -48,22 +48,20 @@ function badgeFields(input: BadgeInput, current: Badge | undefined): Pick<Badge,
 }
 
 export class BadgesService {
-  constructor(private readonly db: Db) {}
-
-  private async slugFor(siteId: string, title: string): Promise<string[]> {
+  private async slugFor(ctx: SiteContext, title: string): Promise<string[]> {
     const base = slugify(title) || 'badge';
-    const taken = await social.badgeSlugsLike(this.db, siteId, base);
+    const taken = await social.badgeSlugsLike(ctx, base);
     return Array.from({ length: 50 }, (_, i) => (i === 0 ? base : `${base}-${i + 1}`)).filter((s) => !taken.has(s)).slice(0, 5);
   }
 
   async create(ctx: RequestContext, input: BadgeInput): Promise<{ badge: Record<string, unknown> }> {
-    await requireAdmin(this.db, ctx);
+    await requireAdmin(ctx);
     const fields = badgeFields(input, undefined);
     const now = ctx.now();
-    for (const slug of await this.slugFor(ctx.siteId, fields.title)) {
-      const badge = await this.db.transaction(async (tx) => {
-        const created = await social.insertBadge(tx, ctx.siteId, { ...fields, badgeId: newId(), slug, position: 0, createdAt: now, updatedAt: now });
-        if (created) await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.created', entityType: 'badge', entityId: created.badgeId, payload: { badge: toWireBadge(created) } });
+    for (const slug of await this.slugFor(ctx, fields.title)) {
+      const badge = await withTransaction(ctx, async (tx) => {
+        const created = await social.insertBadge(tx, { ...fields, badgeId: newId(), slug, position: 0, createdAt: now, updatedAt: now });
+        if (created) await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.created', entityType: 'badge', entityId: created.badgeId, payload: { badge: toWireBadge(created) } });
         return created;
       });
       if (badge) return { badge: toWireBadge(badge) };
@@ -72,18 +70,18 @@ export class BadgesService {
   }
 
   async update(ctx: RequestContext, badgeId: string, input: BadgeInput): Promise<{ badge: Record<string, unknown> }> {
-    await requireAdmin(this.db, ctx);
-    const current = await social.findBadge(this.db, ctx.siteId, badgeId);
+    await requireAdmin(ctx);
+    const current = await social.findBadge(ctx, badgeId);
     if (!current) throw notFound(badgeId);
     const fields = badgeFields(input, current);
-    const slugs = fields.title === current.title ? [current.slug] : await this.slugFor(ctx.siteId, fields.title);
+    const slugs = fields.title === current.title ? [current.slug] : await this.slugFor(ctx, fields.title);
     try {
-      const badge = await this.db.transaction(async (tx) => {
-        const locked = await social.findBadge(tx, ctx.siteId, badgeId, true);
+      const badge = await withTransaction(ctx, async (tx) => {
+        const locked = await social.findBadge(tx, badgeId, true);
         if (!locked) throw notFound(badgeId);
         const slug = slugs[0] ?? `${slugify(fields.title) || 'badge'}-${newId().slice(0, 8)}`;
-        const updated = await social.updateBadge(tx, ctx.siteId, { ...locked, ...fields, slug, updatedAt: ctx.now() });
-        await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.updated', entityType: 'badge', entityId: badgeId, payload: { badge: toWireBadge(updated!) } });
+        const updated = await social.updateBadge(tx, { ...locked, ...fields, slug, updatedAt: ctx.now() });
+        await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.updated', entityType: 'badge', entityId: badgeId, payload: { badge: toWireBadge(updated!) } });
         return updated!;
       });
       return { badge: toWireBadge(badge) };
@@ -94,94 +92,94 @@ export class BadgesService {
     }
   }
 
-  async get(siteId: string, badgeId: string): Promise<{ badge: Record<string, unknown> }> {
-    const badge = await social.findBadge(this.db, siteId, badgeId);
+  async get(ctx: SiteContext, badgeId: string): Promise<{ badge: Record<string, unknown> }> {
+    const badge = await social.findBadge(ctx, badgeId);
     if (!badge) throw notFound(badgeId);
     return { badge: toWireBadge(badge) };
   }
 
-  async list(siteId: string, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
+  async list(ctx: SiteContext, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
     const page = offsetPage(paging, 'paging', 1000);
-    const { badges, total } = await social.listBadges(this.db, siteId, page.limit, page.offset);
+    const { badges, total } = await social.listBadges(ctx, page.limit, page.offset);
     return { badges: badges.map(toWireBadge), metadata: offsetMetadata(page, badges.length, total) };
   }
 
   async delete(ctx: RequestContext, badgeId: string): Promise<Record<string, never>> {
-    await requireAdmin(this.db, ctx);
-    await this.db.transaction(async (tx) => {
-      const badge = await social.findBadge(tx, ctx.siteId, badgeId, true);
+    await requireAdmin(ctx);
+    await withTransaction(ctx, async (tx) => {
+      const badge = await social.findBadge(tx, badgeId, true);
       if (!badge) throw notFound(badgeId);
-      const holders = await social.deleteBadge(tx, ctx.siteId, badgeId);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.deleted', entityType: 'badge', entityId: badgeId, payload: { badge: toWireBadge(badge), memberIds: holders } });
+      const holders = await social.deleteBadge(tx, badgeId);
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.deleted', entityType: 'badge', entityId: badgeId, payload: { badge: toWireBadge(badge), memberIds: holders } });
     });
     return {};
   }
 
   async assign(ctx: RequestContext, badgeId: string, memberIds: string[]): Promise<{ memberIds: string[] }> {
-    await requireAdmin(this.db, ctx);
+    await requireAdmin(ctx);
     const ids = [...new Set(memberIds)];
-    await this.db.transaction(async (tx) => {
-      if (!(await social.findBadge(tx, ctx.siteId, badgeId, true))) throw notFound(badgeId);
-      const found = new Set((await store.findMembers(tx, ctx.siteId, ids)).map((m) => m.memberId));
+    await withTransaction(ctx, async (tx) => {
+      if (!(await social.findBadge(tx, badgeId, true))) throw notFound(badgeId);
+      const found = new Set((await store.findMembers(tx, ids)).map((m) => m.memberId));
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length) throw ApiError.notFound('MEMBER_NOT_FOUND', `No member ${missing.join(', ')}`, { memberIds: missing });
-      const added = await social.assignBadge(tx, ctx.siteId, badgeId, ids, ctx.now());
+      const added = await social.assignBadge(tx, badgeId, ids, ctx.now());
       for (const memberId of added) {
-        await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.assigned', entityType: 'badge', entityId: badgeId, payload: { badgeId, memberId } });
+        await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.assigned', entityType: 'badge', entityId: badgeId, payload: { badgeId, memberId } });
       }
     });
     return { memberIds: ids };
   }
 
   async unassign(ctx: RequestContext, badgeId: string, memberIds: string[]): Promise<Record<string, never>> {
-    await requireAdmin(this.db, ctx);
-    await this.db.transaction(async (tx) => {
-      if (!(await social.findBadge(tx, ctx.siteId, badgeId, true))) throw notFound(badgeId);
-      const removed = await social.unassignBadge(tx, ctx.siteId, badgeId, [...new Set(memberIds)]);
+    await requireAdmin(ctx);
+    await withTransaction(ctx, async (tx) => {
+      if (!(await social.findBadge(tx, badgeId, true))) throw notFound(badgeId);
+      const removed = await social.unassignBadge(tx, badgeId, [...new Set(memberIds)]);
       for (const memberId of removed) {
-        await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.unassigned', entityType: 'badge', entityId: badgeId, payload: { badgeId, memberId } });
+        await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.unassigned', entityType: 'badge', entityId: badgeId, payload: { badgeId, memberId } });
       }
     });
     return {};
   }
 
   /** Holders of a badge; others see only members they may see. */
-  async listMembers(ctx: RequestContext | null, siteId: string, badgeId: string, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
-    const viewer = await currentViewer(this.db, ctx);
+  async listMembers(ctx: RequestContext, badgeId: string, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
+    const viewer = await currentViewer(ctx);
     const page = offsetPage(paging, 'paging', 1000);
-    if (!(await social.findBadge(this.db, siteId, badgeId))) throw notFound(badgeId);
-    const { memberIds, total } = await social.badgeHolders(this.db, siteId, badgeId, { ...page, admin: viewer.kind === 'ADMIN', selfId: selfId(viewer) });
+    if (!(await social.findBadge(ctx, badgeId))) throw notFound(badgeId);
+    const { memberIds, total } = await social.badgeHolders(ctx, badgeId, { ...page, admin: viewer.kind === 'ADMIN', selfId: selfId(viewer) });
     return { memberIds, metadata: offsetMetadata(page, memberIds.length, total) };
   }
 
-  async badgesPerMember(ctx: RequestContext | null, siteId: string, memberIds: string[]): Promise<Record<string, unknown>> {
-    const viewer = await currentViewer(this.db, ctx);
+  async badgesPerMember(ctx: RequestContext, memberIds: string[]): Promise<Record<string, unknown>> {
+    const viewer = await currentViewer(ctx);
     const ids = [...new Set(memberIds)];
-    const members = await store.findMembers(this.db, siteId, ids);
+    const members = await store.findMembers(ctx, ids);
     const visible = new Set(members
       .filter((m) => viewer.kind === 'ADMIN' || m.memberId === selfId(viewer) || (m.status === 'APPROVED' && m.privacyStatus === 'PUBLIC'))
       .map((m) => m.memberId));
-    const byMember = await social.badgesOfMembers(this.db, siteId, ids.filter((id) => visible.has(id)));
+    const byMember = await social.badgesOfMembers(ctx, ids.filter((id) => visible.has(id)));
     return { memberBadgeIds: ids.filter((id) => visible.has(id)).map((memberId) => ({ memberId, badgeIds: byMember.get(memberId) ?? [] })) };
   }
 
-  async memberCounts(siteId: string): Promise<Record<string, unknown>> {
-    return { badgeMemberCounts: await social.badgeMemberCounts(this.db, siteId) };
+  async memberCounts(ctx: SiteContext): Promise<Record<string, unknown>> {
+    return { badgeMemberCounts: await social.badgeMemberCounts(ctx) };
   }
 
   async reorder(ctx: RequestContext, badgeIds: string[]): Promise<Record<string, unknown>> {
-    await requireAdmin(this.db, ctx);
+    await requireAdmin(ctx);
     if (new Set(badgeIds).size !== badgeIds.length) throw ApiError.validation([{ field: 'badgeIds', rule: 'VALIDATION', description: 'must not repeat an id' }]);
-    const { badges: all } = await social.listBadges(this.db, ctx.siteId, 100_000, 0);
+    const { badges: all } = await social.listBadges(ctx, 100_000, 0);
     const known = new Set(all.map((b) => b.badgeId));
     const missing = badgeIds.find((id) => !known.has(id));
     if (missing) throw notFound(missing);
     const order = [...badgeIds, ...all.map((b) => b.badgeId).filter((id) => !badgeIds.includes(id))];
-    await this.db.transaction(async (tx) => {
-      await social.setBadgePositions(tx, ctx.siteId, order, ctx.now());
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.reordered', entityType: 'badge', entityId: ctx.siteId, payload: { badgeIds: order } });
+    await withTransaction(ctx, async (tx) => {
+      await social.setBadgePositions(tx, order, ctx.now());
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.reordered', entityType: 'badge', entityId: ctx.siteId, payload: { badgeIds: order } });
     });
-    const { badges } = await social.listBadges(this.db, ctx.siteId, 100_000, 0);
+    const { badges } = await social.listBadges(ctx, 100_000, 0);
     return { badges: badges.map(toWireBadge) };
   }
 }

@@ -3,8 +3,8 @@
  * fields, which are seeded on first use, keep their names and cannot be deleted. Values live on
  * members (contact.customFields) and are checked by custom-field-values.ts.
  */
-import type { Db, Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
@@ -55,39 +55,37 @@ function revisionMismatch(field: CustomFieldDefinition): ApiError {
 }
 
 export class CustomFieldsService {
-  constructor(private readonly db: Db) {}
-
   /** Every definition of the site (seeding the built-in ones on first use). */
-  async definitions(q: Queryable, siteId: string, now: Date): Promise<CustomFieldDefinition[]> {
-    const fields = await store.listFields(q, siteId);
+  async definitions(ctx: SiteContext, now: Date): Promise<CustomFieldDefinition[]> {
+    const fields = await store.listFields(ctx);
     if (fields.some((f) => f.origin !== 'CUSTOM')) return fields;
-    await this.db.transaction(async (tx) => {
+    await withTransaction(ctx, async (tx) => {
       for (const [position, builtIn] of BUILT_IN_FIELDS.entries()) {
-        await store.insertField(tx, siteId, {
+        await store.insertField(tx, {
           ...builtIn, fieldId: newId(), socialType: null, position, hidden: false, revision: 1, createdAt: now, updatedAt: now,
         });
       }
     });
-    return store.listFields(q, siteId);
+    return store.listFields(ctx);
   }
 
-  async definitionsByKey(q: Queryable, siteId: string, now: Date): Promise<Map<string, CustomFieldDefinition>> {
-    return new Map((await this.definitions(q, siteId, now)).map((f) => [f.key, f]));
+  async definitionsByKey(ctx: SiteContext, now: Date): Promise<Map<string, CustomFieldDefinition>> {
+    return new Map((await this.definitions(ctx, now)).map((f) => [f.key, f]));
   }
 
   async create(ctx: RequestContext, input: CustomFieldInput): Promise<Record<string, unknown>> {
-    await requireAdmin(this.db, ctx);
+    await requireAdmin(ctx);
     if (!input.name?.trim()) throw ApiError.validation([{ field: 'field.name', rule: 'REQUIRED_FIELD', description: 'a custom field needs a name' }]);
     const fieldType = input.fieldType ?? 'TEXT';
     const socialType = checkSocialType(fieldType, input.socialType);
     const now = ctx.now();
-    await this.definitions(this.db, ctx.siteId, now);
+    await this.definitions(ctx, now);
     const base = `custom.${slugify(input.name) || 'field'}`;
-    const field = await this.db.transaction(async (tx) => {
+    const field = await withTransaction(ctx, async (tx) => {
       const section: FieldSection = fieldType === 'SOCIAL' ? 'SOCIAL' : 'GENERAL';
-      const position = await store.nextFieldPosition(tx, ctx.siteId, section);
+      const position = await store.nextFieldPosition(tx, section);
       for (let attempt = 0; attempt < 20; attempt++) {
-        const created = await store.insertField(tx, ctx.siteId, {
+        const created = await store.insertField(tx, {
           fieldId: newId(),
           key: attempt === 0 ? base : `${base}-${attempt + 1}`,
           name: input.name!.trim(),
@@ -103,7 +101,7 @@ export class CustomFieldsService {
           updatedAt: now,
         });
         if (created) {
-          await recordEvent(tx, { siteId: ctx.siteId, type: 'custom_field.created', entityType: 'custom_field', entityId: created.fieldId, payload: toWireCustomField(created) });
+          await recordEvent(tx.db, { siteId: ctx.siteId, type: 'custom_field.created', entityType: 'custom_field', entityId: created.fieldId, payload: toWireCustomField(created) });
           return created;
         }
       }
@@ -112,32 +110,32 @@ export class CustomFieldsService {
     return toWireCustomField(field);
   }
 
-  async get(ctx: RequestContext | null, siteId: string, fieldId: string): Promise<Record<string, unknown>> {
-    const viewer = await currentViewer(this.db, ctx);
-    const now = ctx?.now() ?? new Date();
-    await this.definitions(this.db, siteId, now);
-    const field = await store.findField(this.db, siteId, fieldId);
+  async get(ctx: RequestContext, fieldId: string): Promise<Record<string, unknown>> {
+    const viewer = await currentViewer(ctx);
+    const now = ctx.now() ?? new Date();
+    await this.definitions(ctx, now);
+    const field = await store.findField(ctx, fieldId);
     if (!field || (viewer.kind !== 'ADMIN' && (field.visibility !== 'PUBLIC' || field.hidden))) throw notFound(fieldId);
     return toWireCustomField(field);
   }
 
   /** Admins see every definition; others the public, shown ones. */
-  async list(ctx: RequestContext | null, siteId: string, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
-    const viewer = await currentViewer(this.db, ctx);
+  async list(ctx: RequestContext, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
+    const viewer = await currentViewer(ctx);
     const page = offsetPage(paging, 'paging', 1000);
-    const all = await this.definitions(this.db, siteId, ctx?.now() ?? new Date());
+    const all = await this.definitions(ctx, ctx.now() ?? new Date());
     const visible = viewer.kind === 'ADMIN' ? all : all.filter((f) => f.visibility === 'PUBLIC' && !f.hidden);
     const fields = visible.slice(page.offset, page.offset + page.limit);
     return { fields: fields.map(toWireCustomField), metadata: offsetMetadata(page, fields.length, visible.length) };
   }
 
   async update(ctx: RequestContext, fieldId: string, input: CustomFieldInput): Promise<Record<string, unknown>> {
-    await requireAdmin(this.db, ctx);
+    await requireAdmin(ctx);
     const expected = revisionOf(input.revision);
     const now = ctx.now();
-    await this.definitions(this.db, ctx.siteId, now);
-    const field = await this.db.transaction(async (tx) => {
-      const current = await store.findField(tx, ctx.siteId, fieldId, true);
+    await this.definitions(ctx, now);
+    const field = await withTransaction(ctx, async (tx) => {
+      const current = await store.findField(tx, fieldId, true);
       if (!current) throw notFound(fieldId);
       if (current.revision !== expected) throw revisionMismatch(current);
       if (input.fieldType !== undefined && input.fieldType !== current.fieldType) {
@@ -148,7 +146,7 @@ export class CustomFieldsService {
         throw new ApiError(400, 'RESERVED_FIELD_NAME_NON_EDITABLE', 'A built-in field keeps its name', { newName: name, currentName: current.name });
       }
       const socialType = input.socialType === undefined ? current.socialType : checkSocialType(current.fieldType, input.socialType);
-      const updated = await store.updateField(tx, ctx.siteId, {
+      const updated = await store.updateField(tx, {
         ...current,
         name: name || current.name,
         visibility: input.defaultPrivacy ?? current.visibility,
@@ -158,46 +156,46 @@ export class CustomFieldsService {
       if (!updated) throw revisionMismatch(current);
       const payload: Record<string, unknown> = { field: toWireCustomField(updated) };
       if (updated.visibility !== current.visibility) payload.defaultPrivacyChanged = { fromPrivacy: current.visibility, toPrivacy: updated.visibility };
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'custom_field.updated', entityType: 'custom_field', entityId: fieldId, payload });
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'custom_field.updated', entityType: 'custom_field', entityId: fieldId, payload });
       return updated;
     });
     return toWireCustomField(field);
   }
 
   async delete(ctx: RequestContext, fieldId: string, revision: string | number | undefined): Promise<void> {
-    await requireAdmin(this.db, ctx);
+    await requireAdmin(ctx);
     const expected = revisionOf(revision);
-    await this.db.transaction(async (tx) => {
-      const current = await store.findField(tx, ctx.siteId, fieldId, true);
+    await withTransaction(ctx, async (tx) => {
+      const current = await store.findField(tx, fieldId, true);
       if (!current) throw notFound(fieldId);
       if (current.origin !== 'CUSTOM') throw new ApiError(409, 'CUSTOM_FIELD_NOT_DELETABLE', 'A built-in field cannot be deleted; hide it instead', { fieldId });
       if (current.revision !== expected) throw revisionMismatch(current);
-      const deleted = await store.deleteField(tx, ctx.siteId, fieldId, expected);
+      const deleted = await store.deleteField(tx, fieldId, expected);
       if (!deleted) throw revisionMismatch(current);
-      const cleared = await store.removeCustomFieldValues(tx, ctx.siteId, current.key, ctx.now());
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'custom_field.deleted', entityType: 'custom_field', entityId: fieldId, payload: { field: toWireCustomField(current), membersCleared: cleared } });
+      const cleared = await store.removeCustomFieldValues(tx, current.key, ctx.now());
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'custom_field.deleted', entityType: 'custom_field', entityId: fieldId, payload: { field: toWireCustomField(current), membersCleared: cleared } });
     });
   }
 
   /** Hidden fields stay defined (and their values kept) but are shown only to admins. */
   async hide(ctx: RequestContext, fieldId: string, revision: string | number | undefined): Promise<void> {
-    await requireAdmin(this.db, ctx);
+    await requireAdmin(ctx);
     const expected = revisionOf(revision);
-    await this.db.transaction(async (tx) => {
-      const current = await store.findField(tx, ctx.siteId, fieldId, true);
+    await withTransaction(ctx, async (tx) => {
+      const current = await store.findField(tx, fieldId, true);
       if (!current) throw notFound(fieldId);
       if (current.revision !== expected) throw revisionMismatch(current);
       if (current.hidden) return;
-      const updated = await store.updateField(tx, ctx.siteId, { ...current, hidden: true, updatedAt: ctx.now() }, expected);
+      const updated = await store.updateField(tx, { ...current, hidden: true, updatedAt: ctx.now() }, expected);
       if (!updated) throw revisionMismatch(current);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'custom_field.hidden', entityType: 'custom_field', entityId: fieldId, payload: { field: toWireCustomField(updated) } });
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'custom_field.hidden', entityType: 'custom_field', entityId: fieldId, payload: { field: toWireCustomField(updated) } });
     });
   }
 
   async reorder(ctx: RequestContext, fieldIds: string[], section: FieldSection | undefined): Promise<Record<string, unknown>> {
-    await requireAdmin(this.db, ctx);
+    await requireAdmin(ctx);
     const now = ctx.now();
-    const all = await this.definitions(this.db, ctx.siteId, now);
+    const all = await this.definitions(ctx, now);
     if (new Set(fieldIds).size !== fieldIds.length) {
       throw ApiError.validation([{ field: 'fieldIds', rule: 'VALIDATION', description: 'must not repeat an id' }]);
     }
@@ -212,11 +210,11 @@ export class CustomFieldsService {
     });
     const inSection = all.filter((f) => f.section === target).sort((a, b) => a.position - b.position);
     const order = [...fieldIds, ...inSection.map((f) => f.fieldId).filter((id) => !fieldIds.includes(id))];
-    await this.db.transaction(async (tx) => {
-      await store.setFieldPositions(tx, ctx.siteId, order, now);
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'custom_field.reordered', entityType: 'custom_field', entityId: target, payload: { section: target, fieldIds: order } });
+    await withTransaction(ctx, async (tx) => {
+      await store.setFieldPositions(tx, order, now);
+      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'custom_field.reordered', entityType: 'custom_field', entityId: target, payload: { section: target, fieldIds: order } });
     });
-    const fields = (await store.listFields(this.db, ctx.siteId)).filter((f) => f.section === target);
+    const fields = (await store.listFields(ctx)).filter((f) => f.section === target);
     return { fields: fields.map(toWireCustomField), section: target };
   }
 }

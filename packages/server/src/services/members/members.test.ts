@@ -50,6 +50,21 @@ describe('creating, reading and updating members', () => {
     expect(await eventTypes(t, site, { entityId: created._id as string })).toContain('member.created');
   });
 
+  it('reads stored times to the millisecond, truncating the microseconds', async () => {
+    const created = await admin.members.createMember({ member: { loginEmail: uniqueEmail('micro') } });
+    await t.db.query(
+      `UPDATE members SET created_at = '2024-02-29T23:59:59.999999Z', updated_at = '1969-12-31T23:59:59.0005Z', last_login_at = '2025-01-01T00:00:00.124Z'
+       WHERE site_id = $1 AND member_id = $2`,
+      [site.siteId, created._id],
+    );
+    const read = await admin.members.getMember(created._id as string, { fieldsets: ['FULL'] });
+    expect([read._createdDate, read._updatedDate, read.lastLoginDate].map((date) => new Date(date ?? 0).toISOString())).toEqual([
+      '2024-02-29T23:59:59.999Z',
+      '1969-12-31T23:59:59.000Z',
+      '2025-01-01T00:00:00.124Z',
+    ]);
+  });
+
   it('refuses a second member with the same login e-mail, whatever its case', async () => {
     const email = uniqueEmail('dup');
     await admin.members.createMember({ member: { loginEmail: email } });

@@ -40,11 +40,11 @@ export function membersRoutes(services: MembersServices) {
       app.get(`${p}/my`, { schema: { querystring: s.FieldsetQuery }, config: { callers: ['ANONYMOUS_VISITOR', ...SELF] } },
         async (req) => req.ctx.caller.kind === 'ANONYMOUS_VISITOR' ? {} : members.getMyMember(req.ctx, req.query.fieldsets));
       app.get(`${p}/:id`, { schema: { ...byId, querystring: s.FieldsetQuery }, config: { callers: READ } },
-        async (req) => members.getMember(req.ctx, req.ctx.siteId, req.params.id, req.query.fieldsets));
+        async (req) => members.getMember(req.ctx, req.params.id, req.query.fieldsets));
       app.get(p, { schema: { querystring: s.ListMembersQuery }, config: { callers: READ } },
-        async (req) => members.listMembers(req.ctx, req.ctx.siteId, req.query));
+        async (req) => members.listMembers(req.ctx, req.query));
       app.post(`${p}/query`, { schema: { body: s.QueryMembersBody }, config: { callers: READ } },
-        async (req) => members.queryMembers(req.ctx, req.ctx.siteId, req.body));
+        async (req) => members.queryMembers(req.ctx, req.body));
       for (const action of ['mute', 'unmute', 'approve', 'block', 'disconnect'] as const) {
         app.post(`${p}/:id/${action}`, { schema: { ...byId, body: s.IdBody }, config: { callers: ADMIN } },
           async (req) => members.moderate(req.ctx, req.params.id, action));
@@ -81,9 +81,9 @@ export function membersRoutes(services: MembersServices) {
       app.post(`${p}/order`, { schema: { body: s.FieldOrderBody }, config: { callers: ADMIN } },
         async (req) => customFields.reorder(req.ctx, req.body.fieldIds, req.body.section));
       app.get(p, { schema: { querystring: s.PagingQuery }, config: { callers: READ } },
-        async (req) => customFields.list(req.ctx, req.ctx.siteId, req.query.paging));
+        async (req) => customFields.list(req.ctx, req.query.paging));
       app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
-        async (req) => ({ field: await customFields.get(req.ctx, req.ctx.siteId, req.params.id) }));
+        async (req) => ({ field: await customFields.get(req.ctx, req.params.id) }));
       app.patch(`${p}/:id`, { schema: { ...byId, body: s.CustomFieldBody }, config: { callers: ADMIN } },
         async (req) => ({ field: await customFields.update(req.ctx, req.params.id, req.body.field) }));
       app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.RevisionQuery }, config: { callers: ADMIN } },
@@ -104,15 +104,15 @@ export function membersRoutes(services: MembersServices) {
       app.post(p, { schema: { body: s.BadgeBody }, config: { callers: ADMIN } },
         async (req) => badges.create(req.ctx, req.body.badge));
       app.get(p, { schema: { querystring: s.PagingQuery }, config: { callers: READ } },
-        async (req) => badges.list(req.ctx.siteId, req.query.paging));
+        async (req) => badges.list(req.ctx, req.query.paging));
       app.post(`${p}/members`, { schema: { body: s.MemberIdsBody }, config: { callers: READ } },
-        async (req) => badges.badgesPerMember(req.ctx, req.ctx.siteId, req.body.memberIds));
+        async (req) => badges.badgesPerMember(req.ctx, req.body.memberIds));
       app.get(`${p}/members/count`, { config: { callers: READ } },
-        async (req) => badges.memberCounts(req.ctx.siteId));
+        async (req) => badges.memberCounts(req.ctx));
       app.patch(`${p}/order`, { schema: { body: s.BadgeOrderBody }, config: { callers: ADMIN } },
         async (req) => badges.reorder(req.ctx, req.body.badgeIds));
       app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
-        async (req) => badges.get(req.ctx.siteId, req.params.id));
+        async (req) => badges.get(req.ctx, req.params.id));
       app.patch(`${p}/:id`, { schema: { ...byId, body: s.BadgeBody }, config: { callers: ADMIN } },
         async (req) => badges.update(req.ctx, req.params.id, req.body.badge));
       app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: ADMIN } },
@@ -122,28 +122,28 @@ export function membersRoutes(services: MembersServices) {
       app.delete(`${p}/:id/members`, { schema: { ...byId, querystring: s.MemberIdsQuery }, config: { callers: ADMIN } },
         async (req) => badges.unassign(req.ctx, req.params.id, req.query.memberIds));
       app.get(`${p}/:id/members`, { schema: { ...byId, querystring: s.BadgeMembersQuery }, config: { callers: READ } },
-        async (req) => badges.listMembers(req.ctx, req.ctx.siteId, req.params.id, req.query.paging));
+        async (req) => badges.listMembers(req.ctx, req.params.id, req.query.paging));
     }
 
     // ─── followers ─────────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v3/followers')) {
       const byMember = { params: s.MemberIdParams };
       app.get(`${p}/my`, { schema: { querystring: s.FollowQuery }, config: { callers: SELF } },
-        async (req) => followers.list(req.ctx, req.ctx.siteId, 'my', 'followers', req.query.paging));
+        async (req) => followers.list(req.ctx, 'my', 'followers', req.query.paging));
       app.get(`${p}/my/following`, { schema: { querystring: s.FollowQuery }, config: { callers: SELF } },
-        async (req) => followers.list(req.ctx, req.ctx.siteId, 'my', 'following', req.query.paging));
+        async (req) => followers.list(req.ctx, 'my', 'following', req.query.paging));
       app.post(`${p}/my/connections`, { schema: { body: s.ConnectionsBody }, config: { callers: SELF } },
-        async (req) => followers.connections(req.ctx, req.ctx.siteId, 'my', req.body.connectedMemberIds));
+        async (req) => followers.connections(req.ctx, 'my', req.body.connectedMemberIds));
       app.post(`${p}/:memberId`, { schema: { ...byMember, body: s.FollowBody }, config: { callers: SELF } },
         async (req) => followers.follow(req.ctx, req.params.memberId));
       app.delete(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: SELF } },
         async (req) => followers.unfollow(req.ctx, req.params.memberId));
       app.get(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: READ } },
-        async (req) => followers.list(req.ctx, req.ctx.siteId, req.params.memberId, 'followers', req.query.paging));
+        async (req) => followers.list(req.ctx, req.params.memberId, 'followers', req.query.paging));
       app.get(`${p}/:memberId/following`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: READ } },
-        async (req) => followers.list(req.ctx, req.ctx.siteId, req.params.memberId, 'following', req.query.paging));
+        async (req) => followers.list(req.ctx, req.params.memberId, 'following', req.query.paging));
       app.post(`${p}/:memberId/connections`, { schema: { ...byMember, body: s.ConnectionsBody }, config: { callers: READ } },
-        async (req) => followers.connections(req.ctx, req.ctx.siteId, req.params.memberId, req.body.connectedMemberIds));
+        async (req) => followers.connections(req.ctx, req.params.memberId, req.body.connectedMemberIds));
     }
 
     // ─── member reports (one path form: the SDK maps none) ─────────────────────────────────────
@@ -167,11 +167,11 @@ export function membersRoutes(services: MembersServices) {
       app.post(p, { schema: { body: s.AboutBody }, config: { callers: SELF_OR_ADMIN } },
         async (req) => abouts.create(req.ctx, req.body.memberAbout));
       app.post(`${p}/query`, { schema: { body: s.CursorQueryBody }, config: { callers: READ } },
-        async (req) => abouts.query(req.ctx, req.ctx.siteId, req.body.query));
+        async (req) => abouts.query(req.ctx, req.body.query));
       app.get(`${p}/my`, { config: { callers: SELF } },
         async (req) => abouts.getMy(req.ctx));
       app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
-        async (req) => abouts.get(req.ctx, req.ctx.siteId, req.params.id));
+        async (req) => abouts.get(req.ctx, req.params.id));
       app.patch(`${p}/:id`, { schema: { ...byId, body: s.AboutBody }, config: { callers: SELF_OR_ADMIN } },
         async (req) => abouts.update(req.ctx, req.params.id, req.body.memberAbout));
       app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: SELF_OR_ADMIN } },

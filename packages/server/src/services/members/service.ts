@@ -4,8 +4,9 @@
  * records its outbox event; sign-ins end (refresh tokens revoked) right after a block,
  * disconnect, role change or delete commits.
  */
-import { isUniqueViolation, type Db, type Queryable } from '../../platform/db.js';
+import { isUniqueViolation } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
@@ -74,7 +75,6 @@ export type MemberIdentities = Pick<IdentityService, 'createIdentityIn' | 'delet
 
 export class MembersService {
   constructor(
-    private readonly db: Db,
     private readonly oauth: OAuthService,
     private readonly identities: MemberIdentities,
     private readonly customFields: CustomFieldsService,
@@ -94,57 +94,57 @@ export class MembersService {
   // ─── reading ─────────────────────────────────────────────────────────────────────────────────
 
   /** Members as the viewer may see them, loading custom field definitions only when needed. */
-  private async toWire(ctx: RequestContext | null, siteId: string, members: Member[], projections: Projection[]): Promise<WireMember[]> {
+  private async toWire(ctx: RequestContext, members: Member[], projections: Projection[]): Promise<WireMember[]> {
     let definitions: ReadonlyMap<string, CustomFieldDefinition> = new Map();
     if (members.some((m, i) => needsDefinitions(m, projections[i]))) {
-      definitions = await this.customFields.definitionsByKey(this.db, siteId, ctx?.now() ?? new Date());
+      definitions = await this.customFields.definitionsByKey(ctx, ctx.now() ?? new Date());
     }
     return members.map((m, i) => toWireMember(m, projections[i], definitions));
   }
 
   private async one(ctx: RequestContext, member: Member, projection: Projection = FULL): Promise<WireMember> {
-    return (await this.toWire(ctx, ctx.siteId, [member], [projection]))[0];
+    return (await this.toWire(ctx, [member], [projection]))[0];
   }
 
   async getMyMember(ctx: RequestContext, fieldsets: Fieldset[] | undefined): Promise<{ member: WireMember }> {
-    const member = await requireSelf(this.db, ctx, { active: false });
+    const member = await requireSelf(ctx, { active: false });
     return { member: await this.one(ctx, member, projectionFor('SELF', fieldsets)) };
   }
 
   /** `ctx` is null for a caller without credentials (a public read). */
-  async getMember(ctx: RequestContext | null, siteId: string, memberId: string, fieldsets: Fieldset[] | undefined): Promise<{ member: WireMember }> {
-    const viewer = await currentViewer(this.db, ctx);
-    const member = await store.findMember(this.db, siteId, memberId);
+  async getMember(ctx: RequestContext, memberId: string, fieldsets: Fieldset[] | undefined): Promise<{ member: WireMember }> {
+    const viewer = await currentViewer(ctx);
+    const member = await store.findMember(ctx, memberId);
     // An invisible member answers exactly like a missing one.
     if (!member || !canSee(viewer, member)) throw memberNotFound(memberId);
     const projection = projectionFor(relationTo(viewer, member.memberId), fieldsets);
-    return { member: (await this.toWire(ctx, siteId, [member], [projection]))[0] };
+    return { member: (await this.toWire(ctx, [member], [projection]))[0] };
   }
 
   private async page(
-    ctx: RequestContext | null, siteId: string, viewer: Viewer, fieldsets: Fieldset[] | undefined,
+    ctx: RequestContext, viewer: Viewer, fieldsets: Fieldset[] | undefined,
     query: { filter?: unknown; sort?: unknown; search?: unknown; paging?: { limit?: unknown; offset?: unknown } },
     paths: { filter: string; sort: string; search: string; paging: string },
   ): Promise<MemberPage> {
     const page = offsetPage(query.paging, paths.paging);
-    const { members, total } = await store.queryMembers(this.db, siteId, {
+    const { members, total } = await store.queryMembers(ctx, {
       filter: query.filter, sort: query.sort, search: query.search, admin: viewer.kind === 'ADMIN', selfId: selfId(viewer),
       limit: page.limit, offset: page.offset, withContact: widestFieldset(fieldsets) !== 'PUBLIC', paths,
     });
     const projections = members.map((m) => projectionFor(relationTo(viewer, m.memberId), fieldsets));
-    return { members: await this.toWire(ctx, siteId, members, projections), metadata: offsetMetadata(page, members.length, total) };
+    return { members: await this.toWire(ctx, members, projections), metadata: offsetMetadata(page, members.length, total) };
   }
 
-  async listMembers(ctx: RequestContext | null, siteId: string, request: ListMembersQuery): Promise<MemberPage> {
-    const viewer = await currentViewer(this.db, ctx);
-    return this.page(ctx, siteId, viewer, request.fieldsets, { sort: request.sorting, paging: request.paging },
+  async listMembers(ctx: RequestContext, request: ListMembersQuery): Promise<MemberPage> {
+    const viewer = await currentViewer(ctx);
+    return this.page(ctx, viewer, request.fieldsets, { sort: request.sorting, paging: request.paging },
       { filter: 'filter', sort: 'sorting', search: 'search', paging: 'paging' });
   }
 
-  async queryMembers(ctx: RequestContext | null, siteId: string, request: QueryMembersBody): Promise<MemberPage> {
-    const viewer = await currentViewer(this.db, ctx);
+  async queryMembers(ctx: RequestContext, request: QueryMembersBody): Promise<MemberPage> {
+    const viewer = await currentViewer(ctx);
     const query = request.query ?? {};
-    return this.page(ctx, siteId, viewer, request.fieldsets,
+    return this.page(ctx, viewer, request.fieldsets,
       { filter: query.filter, sort: query.sort ?? query.sorting, search: request.search, paging: query.paging },
       { filter: 'query.filter', sort: 'query.sort', search: 'search', paging: 'query.paging' });
   }
@@ -153,14 +153,14 @@ export class MembersService {
 
   /** One action of spec §4 on one member, under a row lock, with its event. */
   private async applyAction(ctx: RequestContext, memberId: string, action: MemberAction, actorMemberId: string | undefined): Promise<Member> {
-    const result = await this.db.transaction(async (tx) => {
-      const member = await store.findMember(tx, ctx.siteId, memberId, true);
+    const result = await withTransaction(ctx, async (tx) => {
+      const member = await store.findMember(tx, memberId, true);
       if (!member) throw memberNotFound(memberId);
       const outcome = transition(member, action, actorMemberId);
       if (!outcome.ok) throw refusalError(outcome.refusal);
-      const updated = await store.updateMember(tx, ctx.siteId, memberId, { ...outcome.change, updatedAt: ctx.now() });
+      const updated = await store.updateMember(tx, memberId, { ...outcome.change, updatedAt: ctx.now() });
       if (!updated) throw memberNotFound(memberId);
-      await recordEvent(tx, {
+      await recordEvent(tx.db, {
         siteId: ctx.siteId, type: outcome.event, entityType: 'member', entityId: memberId,
         payload: { memberId, from: stateOf(member), to: stateOf(updated) },
       });
@@ -172,27 +172,27 @@ export class MembersService {
 
   /** mute, unmute, approve, block, disconnect: owners, contributors and API keys. */
   async moderate(ctx: RequestContext, memberId: string, action: 'mute' | 'unmute' | 'approve' | 'block' | 'disconnect'): Promise<{ member: WireMember }> {
-    const admin = await requireAdmin(this.db, ctx);
+    const admin = await requireAdmin(ctx);
     const member = await this.applyAction(ctx, memberId, action, admin.memberId);
     return { member: await this.one(ctx, member) };
   }
 
   async joinCommunity(ctx: RequestContext): Promise<{ member: WireMember }> {
-    const self = await requireSelf(this.db, ctx, { active: false });
+    const self = await requireSelf(ctx, { active: false });
     return { member: await this.one(ctx, await this.applyAction(ctx, self.memberId, 'joinCommunity', self.memberId)) };
   }
 
   async leaveCommunity(ctx: RequestContext): Promise<{ member: WireMember }> {
-    const self = await requireSelf(this.db, ctx, { active: false });
+    const self = await requireSelf(ctx, { active: false });
     return { member: await this.one(ctx, await this.applyAction(ctx, self.memberId, 'leaveCommunity', self.memberId)) };
   }
 
   /** Bulk approve or block by filter: members the action does not apply to are skipped and counted. */
   async bulkModerate(ctx: RequestContext, filter: unknown, action: 'approve' | 'block'): Promise<BulkJobResult> {
-    const admin = await requireAdmin(this.db, ctx);
+    const admin = await requireAdmin(ctx);
     requireFilter(filter);
-    const { changed, failures } = await this.db.transaction(async (tx) => {
-      const members = await store.lockMembersMatching(tx, ctx.siteId, filter, undefined, BULK_BY_FILTER_LIMIT);
+    const { changed, failures } = await withTransaction(ctx, async (tx) => {
+      const members = await store.lockMembersMatching(tx, filter, undefined, BULK_BY_FILTER_LIMIT);
       const ids: string[] = [];
       let refused = 0;
       let event = '';
@@ -206,11 +206,11 @@ export class MembersService {
         ids.push(member.memberId);
       }
       const now = ctx.now();
-      await store.updateMembersState(tx, ctx.siteId, ids, { status: action === 'approve' ? 'APPROVED' : 'BLOCKED' }, now);
+      await store.updateMembersState(tx, ids, { status: action === 'approve' ? 'APPROVED' : 'BLOCKED' }, now);
       const byId = new Map(members.map((m) => [m.memberId, m]));
       for (const id of ids) {
         const from = stateOf(byId.get(id)!);
-        await recordEvent(tx, {
+        await recordEvent(tx.db, {
           siteId: ctx.siteId, type: event, entityType: 'member', entityId: id,
           payload: { memberId: id, from, to: { ...from, status: action === 'approve' ? 'APPROVED' : 'BLOCKED' } },
         });
@@ -226,13 +226,13 @@ export class MembersService {
   private async changeSlug(ctx: RequestContext, memberId: string, slug: string): Promise<Member> {
     if (!isValidSlug(slug)) throw slugViolation(slug);
     try {
-      return await this.db.transaction(async (tx) => {
-        const member = await store.findMember(tx, ctx.siteId, memberId, true);
+      return await withTransaction(ctx, async (tx) => {
+        const member = await store.findMember(tx, memberId, true);
         if (!member) throw memberNotFound(memberId);
         if (member.slug === slug) return member;
-        if (await store.slugTaken(tx, ctx.siteId, slug)) throw slugTaken(slug);
-        const updated = await store.updateMember(tx, ctx.siteId, memberId, { slug, updatedAt: ctx.now() });
-        await recordEvent(tx, {
+        if (await store.slugTaken(tx, slug)) throw slugTaken(slug);
+        const updated = await store.updateMember(tx, memberId, { slug, updatedAt: ctx.now() });
+        await recordEvent(tx.db, {
           siteId: ctx.siteId, type: 'member.updated', entityType: 'member', entityId: memberId,
           payload: { memberId, changedFields: ['profile.slug'], from: { slug: member.slug }, to: { slug } },
         });
@@ -246,12 +246,12 @@ export class MembersService {
   }
 
   async updateMySlug(ctx: RequestContext, slug: string): Promise<{ member: WireMember }> {
-    const self = await requireSelf(this.db, ctx, { active: true });
+    const self = await requireSelf(ctx, { active: true });
     return { member: await this.one(ctx, await this.changeSlug(ctx, self.memberId, slug)) };
   }
 
   async updateMemberSlug(ctx: RequestContext, memberId: string, slug: string): Promise<{ member: WireMember }> {
-    await requireAdmin(this.db, ctx);
+    await requireAdmin(ctx);
     return { member: await this.one(ctx, await this.changeSlug(ctx, memberId, slug)) };
   }
 
@@ -260,15 +260,15 @@ export class MembersService {
    * the role, so a change ends the member's sign-ins: the next one carries the new role.
    */
   async changeRole(ctx: RequestContext, memberId: string, role: MemberRole): Promise<{ member: WireMember }> {
-    await requireOwner(this.db, ctx);
-    const { member, changed } = await this.db.transaction(async (tx) => {
-      await store.lockOwners(tx, ctx.siteId);
-      const target = await store.findMember(tx, ctx.siteId, memberId, true);
+    await requireOwner(ctx);
+    const { member, changed } = await withTransaction(ctx, async (tx) => {
+      await store.lockOwners(tx);
+      const target = await store.findMember(tx, memberId, true);
       if (!target) throw memberNotFound(memberId);
-      const refusal = canChangeRole(target, role, await store.countOwners(tx, ctx.siteId));
+      const refusal = canChangeRole(target, role, await store.countOwners(tx));
       if (refusal) throw refusalError(refusal);
-      const updated = await store.updateMember(tx, ctx.siteId, memberId, { role, updatedAt: ctx.now() });
-      await recordEvent(tx, {
+      const updated = await store.updateMember(tx, memberId, { role, updatedAt: ctx.now() });
+      await recordEvent(tx.db, {
         siteId: ctx.siteId, type: 'member.role_changed', entityType: 'member', entityId: memberId,
         payload: { memberId, from: target.role, to: role },
       });
@@ -280,12 +280,12 @@ export class MembersService {
 
   // ─── deletion ────────────────────────────────────────────────────────────────────────────────
 
-  private async checkAssignee(q: Queryable, siteId: string, assigneeId: string | undefined, deleted: ReadonlySet<string>): Promise<void> {
+  private async checkAssignee(ctx: SiteContext, assigneeId: string | undefined, deleted: ReadonlySet<string>): Promise<void> {
     if (!assigneeId) return;
     if (deleted.has(assigneeId)) {
       throw ApiError.validation([{ field: 'contentAssigneeId', rule: 'VALIDATION', description: 'cannot be a member being deleted' }]);
     }
-    if (!(await store.findMember(q, siteId, assigneeId))) {
+    if (!(await store.findMember(ctx, assigneeId))) {
       throw ApiError.notFound('CONTENT_ASSIGNEE_NOT_FOUND', `No member ${assigneeId} to receive the content`, { contentAssigneeId: assigneeId });
     }
   }
@@ -297,10 +297,10 @@ export class MembersService {
    * than deadlock.
    */
   private async deleteLocked(
-    tx: Queryable, ctx: RequestContext, targets: Member[], actor: DeleteActor, contentAssigneeId: string | undefined,
+    tx: RequestContext, ctx: RequestContext, targets: Member[], actor: DeleteActor, contentAssigneeId: string | undefined,
   ): Promise<{ deleted: string[]; refused: Map<string, Refusal> }> {
     const refused = new Map<string, Refusal>();
-    let owners = targets.some((m) => m.role === 'OWNER') ? await store.countOwners(tx, ctx.siteId) : 0;
+    let owners = targets.some((m) => m.role === 'OWNER') ? await store.countOwners(tx) : 0;
     const deletable: Member[] = [];
     for (const target of targets) {
       const refusal = canDelete(target, actor, owners);
@@ -311,10 +311,10 @@ export class MembersService {
       if (target.role === 'OWNER') owners--;
       deletable.push(target);
     }
-    const deleted = await store.deleteMembers(tx, ctx.siteId, deletable.map((m) => m.memberId));
-    await this.identities.deleteIdentitiesIn(tx, ctx.siteId, deleted);
+    const deleted = await store.deleteMembers(tx, deletable.map((m) => m.memberId));
+    await this.identities.deleteIdentitiesIn(tx.db, ctx.siteId, deleted);
     for (const member of deletable) {
-      await recordEvent(tx, {
+      await recordEvent(tx.db, {
         siteId: ctx.siteId, type: 'member.deleted', entityType: 'member', entityId: member.memberId,
         payload: { memberId: member.memberId, loginEmail: member.loginEmail, contentAssigneeId: contentAssigneeId ?? null },
       });
@@ -327,10 +327,10 @@ export class MembersService {
   }
 
   async deleteMember(ctx: RequestContext, memberId: string): Promise<Record<string, never>> {
-    const admin = await requireAdmin(this.db, ctx);
-    const deleted = await this.db.transaction(async (tx) => {
-      await store.lockOwners(tx, ctx.siteId);
-      const target = await store.findMember(tx, ctx.siteId, memberId, true);
+    const admin = await requireAdmin(ctx);
+    const deleted = await withTransaction(ctx, async (tx) => {
+      await store.lockOwners(tx);
+      const target = await store.findMember(tx, memberId, true);
       if (!target) throw memberNotFound(memberId);
       const { deleted, refused } = await this.deleteLocked(tx, ctx, [target], deleteActorOf(admin), undefined);
       const refusal = refused.get(memberId);
@@ -342,11 +342,11 @@ export class MembersService {
   }
 
   async deleteMyMember(ctx: RequestContext, contentAssigneeId: string | undefined): Promise<Record<string, never>> {
-    const self = await requireSelf(this.db, ctx, { active: false });
-    await this.checkAssignee(this.db, ctx.siteId, contentAssigneeId, new Set([self.memberId]));
-    const deleted = await this.db.transaction(async (tx) => {
-      await store.lockOwners(tx, ctx.siteId);
-      const target = await store.findMember(tx, ctx.siteId, self.memberId, true);
+    const self = await requireSelf(ctx, { active: false });
+    await this.checkAssignee(ctx, contentAssigneeId, new Set([self.memberId]));
+    const deleted = await withTransaction(ctx, async (tx) => {
+      await store.lockOwners(tx);
+      const target = await store.findMember(tx, self.memberId, true);
       if (!target) throw memberNotFound(self.memberId);
       const { deleted, refused } = await this.deleteLocked(tx, ctx, [target], { kind: 'SELF', memberId: self.memberId }, contentAssigneeId);
       const refusal = refused.get(self.memberId);
@@ -359,10 +359,10 @@ export class MembersService {
 
   /** Up to 100 ids; each reports its own outcome. */
   async bulkDeleteMembers(ctx: RequestContext, memberIds: string[]): Promise<{ results: BulkItemResult[]; bulkActionMetadata: BulkJobResult['bulkActionMetadata'] }> {
-    const admin = await requireAdmin(this.db, ctx);
-    const { deleted, refused, found } = await this.db.transaction(async (tx) => {
-      await store.lockOwners(tx, ctx.siteId);
-      const targets = await store.findMembers(tx, ctx.siteId, [...new Set(memberIds)], true);
+    const admin = await requireAdmin(ctx);
+    const { deleted, refused, found } = await withTransaction(ctx, async (tx) => {
+      await store.lockOwners(tx);
+      const targets = await store.findMembers(tx, [...new Set(memberIds)], true);
       const outcome = await this.deleteLocked(tx, ctx, targets, deleteActorOf(admin), undefined);
       return { ...outcome, found: new Set(targets.map((m) => m.memberId)) };
     });
@@ -387,14 +387,14 @@ export class MembersService {
   }
 
   async bulkDeleteMembersByFilter(ctx: RequestContext, request: BulkByFilterBody): Promise<BulkJobResult> {
-    const admin = await requireAdmin(this.db, ctx);
+    const admin = await requireAdmin(ctx);
     requireFilter(request.filter);
-    const { deleted, refused } = await this.db.transaction(async (tx) => {
-      await store.lockOwners(tx, ctx.siteId);
+    const { deleted, refused } = await withTransaction(ctx, async (tx) => {
+      await store.lockOwners(tx);
       // The caller never deletes themself by a filter; deleteMyMember is for that.
-      const targets = (await store.lockMembersMatching(tx, ctx.siteId, request.filter, request.search, BULK_BY_FILTER_LIMIT))
+      const targets = (await store.lockMembersMatching(tx, request.filter, request.search, BULK_BY_FILTER_LIMIT))
         .filter((m) => m.memberId !== admin.memberId);
-      await this.checkAssignee(tx, ctx.siteId, request.contentAssigneeId, new Set(targets.map((m) => m.memberId)));
+      await this.checkAssignee(tx, request.contentAssigneeId, new Set(targets.map((m) => m.memberId)));
       return this.deleteLocked(tx, ctx, targets, deleteActorOf(admin), request.contentAssigneeId);
     });
     await this.endSessions(ctx.siteId, deleted);
@@ -409,7 +409,7 @@ export class MembersService {
       if (violations.length) throw ApiError.validation(violations);
       return {};
     }
-    const definitions = await this.customFields.definitionsByKey(this.db, ctx.siteId, ctx.now());
+    const definitions = await this.customFields.definitionsByKey(ctx, ctx.now());
     const checked = checkCustomFieldValues(patch.contact.customFields, definitions);
     const all = [...violations, ...checked.violations];
     if (all.length) throw ApiError.validation(all);
@@ -424,7 +424,7 @@ export class MembersService {
    * set one: the recovery e-mail), then applies the fields sent.
    */
   async createMember(ctx: RequestContext, input: MemberInput | undefined): Promise<{ member: WireMember }> {
-    await requireAdmin(this.db, ctx);
+    await requireAdmin(ctx);
     const { patch, violations } = memberPatchFromWire(input);
     if (!patch.loginEmail && !violations.some((v) => v.field === 'member.loginEmail')) {
       violations.push({ field: 'member.loginEmail', rule: 'REQUIRED_FIELD', description: 'a member needs a login e-mail' });
@@ -434,10 +434,10 @@ export class MembersService {
     const loginEmail = patch.loginEmail!;
     const emailTaken = () => new ApiError(409, 'EMAIL_ALREADY_EXISTS', `A member with the login e-mail ${loginEmail} exists`, { loginEmail });
     try {
-      const member = await this.db.transaction(async (tx) => {
-        await store.lockLoginEmail(tx, ctx.siteId, loginEmail);
-        if (await store.loginEmailTaken(tx, ctx.siteId, loginEmail)) throw emailTaken();
-        const identity = await this.identities.createIdentityIn(tx, ctx.siteId, {
+      const member = await withTransaction(ctx, async (tx) => {
+        await store.lockLoginEmail(tx, loginEmail);
+        if (await store.loginEmailTaken(tx, loginEmail)) throw emailTaken();
+        const identity = await this.identities.createIdentityIn(tx.db, ctx.siteId, {
           email: loginEmail,
           passwordHash: null,
           status: { identityStatus: 'ACTIVE', reasons: [], memberStatus: 'APPROVED' },
@@ -446,11 +446,11 @@ export class MembersService {
           profile: { nickname: patch.profile.nickname ?? baseSlug(undefined, loginEmail), privacyStatus: patch.privacyStatus ?? 'PRIVATE' },
         });
         if (!identity) throw emailTaken();
-        const created = await store.findMember(tx, ctx.siteId, identity.identity_id, true);
+        const created = await store.findMember(tx, identity.identity_id, true);
         if (!created) throw memberNotFound(identity.identity_id);
-        if (patch.slug !== undefined && patch.slug !== created.slug && (await store.slugTaken(tx, ctx.siteId, patch.slug))) throw slugTaken(patch.slug);
+        if (patch.slug !== undefined && patch.slug !== created.slug && (await store.slugTaken(tx, patch.slug))) throw slugTaken(patch.slug);
         const { profile, contact } = applyPatch(created, patch, customFields, newId);
-        return (await store.updateMember(tx, ctx.siteId, created.memberId, {
+        return (await store.updateMember(tx, created.memberId, {
           profile, contact, slug: patch.slug, privacyStatus: patch.privacyStatus, updatedAt: created.updatedAt,
         }))!;
       });
@@ -463,16 +463,16 @@ export class MembersService {
 
   /** Only the fields sent change. A member may update themself; admins anyone. */
   async updateMember(ctx: RequestContext, memberId: string, input: MemberInput): Promise<{ member: WireMember }> {
-    const viewer = await currentViewer(this.db, ctx);
+    const viewer = await currentViewer(ctx);
     const relation = relationTo(viewer, memberId);
     if (relation === 'OTHER') throw ApiError.forbidden('A member may update only themself');
-    if (relation === 'SELF') await requireSelf(this.db, ctx, { active: true });
+    if (relation === 'SELF') await requireSelf(ctx, { active: true });
     const { patch, violations } = memberPatchFromWire(input);
     if (patch.slug !== undefined && !isValidSlug(patch.slug)) throw slugViolation(patch.slug, 'member.profile.slug');
     const customFields = await this.checkedCustomFields(ctx, patch, violations);
     try {
-      const member = await this.db.transaction(async (tx) => {
-        const current = await store.findMember(tx, ctx.siteId, memberId, true);
+      const member = await withTransaction(ctx, async (tx) => {
+        const current = await store.findMember(tx, memberId, true);
         if (!current) throw memberNotFound(memberId);
         if (patch.loginEmail && patch.loginEmail.toLowerCase() !== current.loginEmail.toLowerCase()) {
           throw ApiError.validation([{ field: 'member.loginEmail', rule: 'FIELD_NOT_ALLOWED', description: 'the login e-mail cannot change here' }]);
@@ -488,7 +488,7 @@ export class MembersService {
         }
         let slug: string | undefined;
         if (patch.slug !== undefined && patch.slug !== current.slug) {
-          if (await store.slugTaken(tx, ctx.siteId, patch.slug)) throw slugTaken(patch.slug);
+          if (await store.slugTaken(tx, patch.slug)) throw slugTaken(patch.slug);
           slug = patch.slug;
           changedFields.push('profile.slug');
         }
@@ -496,12 +496,12 @@ export class MembersService {
         if (JSON.stringify(profile) !== JSON.stringify(current.profile)) changedFields.push('profile');
         if (JSON.stringify(contact) !== JSON.stringify(current.contact)) changedFields.push('contact');
         if (changedFields.length === 0 && !privacyEvent) return current;
-        const updated = await store.updateMember(tx, ctx.siteId, memberId, { profile, contact, slug, privacyStatus, updatedAt: ctx.now() });
+        const updated = await store.updateMember(tx, memberId, { profile, contact, slug, privacyStatus, updatedAt: ctx.now() });
         if (changedFields.length) {
-          await recordEvent(tx, { siteId: ctx.siteId, type: 'member.updated', entityType: 'member', entityId: memberId, payload: { memberId, changedFields } });
+          await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member.updated', entityType: 'member', entityId: memberId, payload: { memberId, changedFields } });
         }
         if (privacyEvent) {
-          await recordEvent(tx, {
+          await recordEvent(tx.db, {
             siteId: ctx.siteId, type: privacyEvent, entityType: 'member', entityId: memberId,
             payload: { memberId, from: stateOf(current), to: stateOf(updated!) },
           });
@@ -517,16 +517,16 @@ export class MembersService {
 
   /** Clears one contact list (the wire's delete phones / e-mails / addresses). */
   async clearContactList(ctx: RequestContext, memberId: string, list: ContactList): Promise<{ member: WireMember }> {
-    const viewer = await currentViewer(this.db, ctx);
+    const viewer = await currentViewer(ctx);
     const relation = relationTo(viewer, memberId);
     if (relation === 'OTHER') throw ApiError.forbidden('A member may change only themself');
-    if (relation === 'SELF') await requireSelf(this.db, ctx, { active: true });
-    const member = await this.db.transaction(async (tx) => {
-      const current = await store.findMember(tx, ctx.siteId, memberId, true);
+    if (relation === 'SELF') await requireSelf(ctx, { active: true });
+    const member = await withTransaction(ctx, async (tx) => {
+      const current = await store.findMember(tx, memberId, true);
       if (!current) throw memberNotFound(memberId);
       if (current.contact[list].length === 0) return current;
-      const updated = await store.updateMember(tx, ctx.siteId, memberId, { contact: { ...current.contact, [list]: [] }, updatedAt: ctx.now() });
-      await recordEvent(tx, {
+      const updated = await store.updateMember(tx, memberId, { contact: { ...current.contact, [list]: [] }, updatedAt: ctx.now() });
+      await recordEvent(tx.db, {
         siteId: ctx.siteId, type: 'member.updated', entityType: 'member', entityId: memberId, payload: { memberId, changedFields: [`contact.${list}`] },
       });
       return updated!;
@@ -557,15 +557,15 @@ export interface MembersServices {
   abouts: AboutsService;
 }
 
-export function createMembersServices(db: Db, oauth: OAuthService, identities: MemberIdentities): MembersServices {
-  const customFields = new CustomFieldsService(db);
+export function createMembersServices(oauth: OAuthService, identities: MemberIdentities): MembersServices {
+  const customFields = new CustomFieldsService();
   return {
-    members: new MembersService(db, oauth, identities, customFields),
+    members: new MembersService(oauth, identities, customFields),
     customFields,
-    badges: new BadgesService(db),
-    followers: new FollowersService(db),
-    reports: new ReportsService(db),
-    abouts: new AboutsService(db),
+    badges: new BadgesService(),
+    followers: new FollowersService(),
+    reports: new ReportsService(),
+    abouts: new AboutsService(),
   };
 }
 

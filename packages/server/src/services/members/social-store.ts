@@ -1,5 +1,6 @@
 /** SQL for badges, follows, member reports and member abouts; every query scoped by site_id. */
-import type { Queryable, Row } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
+import type { Row } from '../../platform/db.js';
 import type { Badge, MemberAbout, MemberReport, ReportedMember } from './model.js';
 import { compileFilter, compileSort, type FieldMap } from './query-filter.js';
 
@@ -49,13 +50,15 @@ function toBadge(row: BadgeRow): Badge {
   };
 }
 
-export async function findBadge(db: Queryable, siteId: string, badgeId: string, forUpdate = false): Promise<Badge | undefined> {
+export async function findBadge(ctx: SiteContext, badgeId: string, forUpdate = false): Promise<Badge | undefined> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<BadgeRow>(
     `SELECT ${BADGE_COLUMNS} FROM member_badges WHERE site_id = $1 AND badge_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [siteId, badgeId]);
   return rows[0] && toBadge(rows[0]);
 }
 
-export async function listBadges(db: Queryable, siteId: string, limit: number, offset: number): Promise<{ badges: Badge[]; total: number }> {
+export async function listBadges(ctx: SiteContext, limit: number, offset: number): Promise<{ badges: Badge[]; total: number }> {
+  const { db: db, siteId } = ctx;
   const [rows, count] = await Promise.all([
     db.query<BadgeRow>(
       `SELECT ${BADGE_COLUMNS} FROM member_badges WHERE site_id = $1 ORDER BY position, created_at, badge_id LIMIT $2 OFFSET $3`,
@@ -65,14 +68,16 @@ export async function listBadges(db: Queryable, siteId: string, limit: number, o
   return { badges: rows.map(toBadge), total: count[0].total };
 }
 
-export async function badgeSlugsLike(db: Queryable, siteId: string, base: string): Promise<Set<string>> {
+export async function badgeSlugsLike(ctx: SiteContext, base: string): Promise<Set<string>> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<{ slug: string }>(
     "SELECT slug FROM member_badges WHERE site_id = $1 AND (slug = $2 OR slug LIKE $3)", [siteId, base, `${base}-%`]);
   return new Set(rows.map((r) => r.slug));
 }
 
 /** Inserts unless the slug is taken (then undefined). */
-export async function insertBadge(tx: Queryable, siteId: string, badge: Badge): Promise<Badge | undefined> {
+export async function insertBadge(ctx: SiteContext, badge: Badge): Promise<Badge | undefined> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<BadgeRow>(
     `INSERT INTO member_badges (site_id, badge_id, title, description, slug, background_color, text_color, icon, permissions_enabled,
        position, created_at, updated_at)
@@ -88,7 +93,8 @@ export async function insertBadge(tx: Queryable, siteId: string, badge: Badge): 
   return rows[0] && toBadge(rows[0]);
 }
 
-export async function updateBadge(tx: Queryable, siteId: string, badge: Badge): Promise<Badge | undefined> {
+export async function updateBadge(ctx: SiteContext, badge: Badge): Promise<Badge | undefined> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<BadgeRow>(
     `UPDATE member_badges SET title = $3, description = $4, slug = $5, background_color = $6, text_color = $7, icon = $8,
        permissions_enabled = $9, updated_at = $10
@@ -100,7 +106,8 @@ export async function updateBadge(tx: Queryable, siteId: string, badge: Badge): 
   return rows[0] && toBadge(rows[0]);
 }
 
-export async function deleteBadge(tx: Queryable, siteId: string, badgeId: string): Promise<string[]> {
+export async function deleteBadge(ctx: SiteContext, badgeId: string): Promise<string[]> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query('DELETE FROM member_badges WHERE site_id = $1 AND badge_id = $2 RETURNING badge_id', [siteId, badgeId]);
   if (rows.length === 0) return [];
   const holders = await tx.query<{ member_id: string }>(
@@ -108,7 +115,8 @@ export async function deleteBadge(tx: Queryable, siteId: string, badgeId: string
   return holders.map((r) => r.member_id);
 }
 
-export async function setBadgePositions(tx: Queryable, siteId: string, badgeIds: readonly string[], now: Date): Promise<void> {
+export async function setBadgePositions(ctx: SiteContext, badgeIds: readonly string[], now: Date): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query(
     `UPDATE member_badges b SET position = o.ord::int - 1, updated_at = $3
      FROM unnest($2::text[]) WITH ORDINALITY AS o(badge_id, ord)
@@ -118,7 +126,8 @@ export async function setBadgePositions(tx: Queryable, siteId: string, badgeIds:
 }
 
 /** Assigns; returns the members who did not hold the badge before. */
-export async function assignBadge(tx: Queryable, siteId: string, badgeId: string, memberIds: readonly string[], now: Date): Promise<string[]> {
+export async function assignBadge(ctx: SiteContext, badgeId: string, memberIds: readonly string[], now: Date): Promise<string[]> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<{ member_id: string }>(
     `INSERT INTO member_badge_assignments (site_id, badge_id, member_id, assigned_at)
      SELECT $1, $2, id, $4 FROM unnest($3::text[]) AS id
@@ -128,7 +137,8 @@ export async function assignBadge(tx: Queryable, siteId: string, badgeId: string
   return rows.map((r) => r.member_id);
 }
 
-export async function unassignBadge(tx: Queryable, siteId: string, badgeId: string, memberIds: readonly string[]): Promise<string[]> {
+export async function unassignBadge(ctx: SiteContext, badgeId: string, memberIds: readonly string[]): Promise<string[]> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<{ member_id: string }>(
     'DELETE FROM member_badge_assignments WHERE site_id = $1 AND badge_id = $2 AND member_id = ANY($3::text[]) RETURNING member_id',
     [siteId, badgeId, memberIds],
@@ -136,9 +146,9 @@ export async function unassignBadge(tx: Queryable, siteId: string, badgeId: stri
   return rows.map((r) => r.member_id);
 }
 
-export async function badgeHolders(
-  db: Queryable, siteId: string, badgeId: string, page: { limit: number; offset: number; admin: boolean; selfId?: string },
+export async function badgeHolders(ctx: SiteContext, badgeId: string, page: { limit: number; offset: number; admin: boolean; selfId?: string },
 ): Promise<{ memberIds: string[]; total: number }> {
+  const { db: db, siteId } = ctx;
   const params: unknown[] = [siteId, badgeId];
   let selfParam: string | undefined;
   if (page.selfId) {
@@ -156,7 +166,8 @@ export async function badgeHolders(
   return { memberIds: rows.map((r) => r.member_id), total: count[0].total };
 }
 
-export async function badgesOfMembers(db: Queryable, siteId: string, memberIds: readonly string[]): Promise<Map<string, string[]>> {
+export async function badgesOfMembers(ctx: SiteContext, memberIds: readonly string[]): Promise<Map<string, string[]>> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<{ member_id: string; badge_id: string }>(
     `SELECT a.member_id, a.badge_id FROM member_badge_assignments a JOIN member_badges b ON b.site_id = a.site_id AND b.badge_id = a.badge_id
      WHERE a.site_id = $1 AND a.member_id = ANY($2::text[]) ORDER BY b.position, b.created_at, a.badge_id`,
@@ -167,7 +178,8 @@ export async function badgesOfMembers(db: Queryable, siteId: string, memberIds: 
   return byMember;
 }
 
-export async function badgeMemberCounts(db: Queryable, siteId: string): Promise<{ badgeId: string; memberCount: number }[]> {
+export async function badgeMemberCounts(ctx: SiteContext): Promise<{ badgeId: string; memberCount: number }[]> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<{ badge_id: string; n: number }>(
     `SELECT b.badge_id, count(a.member_id)::int AS n FROM member_badges b
      LEFT JOIN member_badge_assignments a ON a.site_id = b.site_id AND a.badge_id = b.badge_id
@@ -180,7 +192,8 @@ export async function badgeMemberCounts(db: Queryable, siteId: string): Promise<
 // ─── follows ───────────────────────────────────────────────────────────────────────────────────
 
 /** True when the follow is new. */
-export async function follow(tx: Queryable, siteId: string, followerId: string, memberId: string, now: Date): Promise<boolean> {
+export async function follow(ctx: SiteContext, followerId: string, memberId: string, now: Date): Promise<boolean> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query(
     `INSERT INTO member_follows (site_id, follower_id, member_id, created_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT DO NOTHING RETURNING member_id`,
@@ -190,7 +203,8 @@ export async function follow(tx: Queryable, siteId: string, followerId: string, 
 }
 
 /** True when there was a follow to end. */
-export async function unfollow(tx: Queryable, siteId: string, followerId: string, memberId: string): Promise<boolean> {
+export async function unfollow(ctx: SiteContext, followerId: string, memberId: string): Promise<boolean> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query(
     'DELETE FROM member_follows WHERE site_id = $1 AND follower_id = $2 AND member_id = $3 RETURNING member_id', [siteId, followerId, memberId]);
   return rows.length === 1;
@@ -200,10 +214,10 @@ export async function unfollow(tx: Queryable, siteId: string, followerId: string
  * `direction` followers: who follows memberId; following: whom memberId follows. Newest first;
  * limit + 1 rows so the caller knows whether a next page exists.
  */
-export async function followList(
-  db: Queryable, siteId: string, memberId: string, direction: 'followers' | 'following',
+export async function followList(ctx: SiteContext, memberId: string, direction: 'followers' | 'following',
   page: { limit: number; offset: number; admin: boolean; selfId?: string },
 ): Promise<string[]> {
+  const { db: db, siteId } = ctx;
   const [match, other] = direction === 'followers' ? ['member_id', 'follower_id'] : ['follower_id', 'member_id'];
   const params: unknown[] = [siteId, memberId];
   let selfParam: string | undefined;
@@ -220,9 +234,9 @@ export async function followList(
   return rows.map((r) => r.id);
 }
 
-export async function connections(
-  db: Queryable, siteId: string, memberId: string, others: readonly string[],
+export async function connections(ctx: SiteContext, memberId: string, others: readonly string[],
 ): Promise<{ followedBy: Set<string>; following: Set<string> }> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<{ follower_id: string; member_id: string }>(
     `SELECT follower_id, member_id FROM member_follows
      WHERE site_id = $1 AND ((follower_id = $2 AND member_id = ANY($3::text[])) OR (member_id = $2 AND follower_id = ANY($3::text[])))`,
@@ -264,7 +278,8 @@ function toReport(row: ReportRow): MemberReport {
 }
 
 /** Inserts unless the reporter already has an open report on the member (then undefined). */
-export async function insertReport(tx: Queryable, siteId: string, report: MemberReport): Promise<MemberReport | undefined> {
+export async function insertReport(ctx: SiteContext, report: MemberReport): Promise<MemberReport | undefined> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<ReportRow>(
     `INSERT INTO member_reports (site_id, report_id, reported_member_id, reporting_member_id, category, description, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -275,7 +290,8 @@ export async function insertReport(tx: Queryable, siteId: string, report: Member
   return rows[0] && toReport(rows[0]);
 }
 
-export async function countReports(tx: Queryable, siteId: string, memberId: string): Promise<number> {
+export async function countReports(ctx: SiteContext, memberId: string): Promise<number> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM member_reports WHERE site_id = $1 AND reported_member_id = $2', [siteId, memberId]);
   return rows[0].n;
 }
@@ -288,9 +304,9 @@ export const REPORT_FIELDS: FieldMap = {
   createdDate: { sql: 'r.created_at', kind: 'timestamp', sortable: true },
 };
 
-export async function queryReports(
-  db: Queryable, siteId: string, q: { filter: unknown; sort: unknown; limit: number; offset: number },
+export async function queryReports(ctx: SiteContext, q: { filter: unknown; sort: unknown; limit: number; offset: number },
 ): Promise<MemberReport[]> {
+  const { db: db, siteId } = ctx;
   const params: unknown[] = [siteId];
   const where = compileFilter(q.filter, REPORT_FIELDS, params, { admin: true, path: 'query.filter' });
   const orderBy = compileSort(q.sort, REPORT_FIELDS, { admin: true, path: 'query.sort' }, 'r.report_id', 'r.created_at DESC, r.report_id DESC');
@@ -308,9 +324,9 @@ export const REPORTED_MEMBER_FIELDS: FieldMap = {
 };
 
 /** Reported members with their count of reports, newest report first; limit + 1 rows. */
-export async function reportedMembers(
-  db: Queryable, siteId: string, q: { filter: unknown; sort: unknown; limit: number; offset: number },
+export async function reportedMembers(ctx: SiteContext, q: { filter: unknown; sort: unknown; limit: number; offset: number },
 ): Promise<ReportedMember[]> {
+  const { db: db, siteId } = ctx;
   const params: unknown[] = [siteId];
   const where = compileFilter(q.filter, REPORTED_MEMBER_FIELDS, params, { admin: true, path: 'query.filter' });
   const orderBy = compileSort(q.sort, REPORTED_MEMBER_FIELDS, { admin: true, path: 'query.sort' }, 'g.reported_member_id',
@@ -326,7 +342,8 @@ export async function reportedMembers(
   return rows.map((r) => ({ reportedMemberId: r.reported_member_id, reportCount: r.n, reviewed: r.open === 0, lastReportAt: date(r.last_report_at) }));
 }
 
-export async function reportedMember(db: Queryable, siteId: string, memberId: string): Promise<ReportedMember | undefined> {
+export async function reportedMember(ctx: SiteContext, memberId: string): Promise<ReportedMember | undefined> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<{ n: number; open: number; last_report_at: Date | string | null }>(
     `SELECT count(*)::int AS n, count(*) FILTER (WHERE reviewed_at IS NULL)::int AS open, max(created_at) AS last_report_at
      FROM member_reports WHERE site_id = $1 AND reported_member_id = $2`,
@@ -337,7 +354,8 @@ export async function reportedMember(db: Queryable, siteId: string, memberId: st
   return { reportedMemberId: memberId, reportCount: row.n, reviewed: row.open === 0, lastReportAt: date(row.last_report_at) };
 }
 
-export async function markReportsReviewed(tx: Queryable, siteId: string, memberId: string, now: Date): Promise<number> {
+export async function markReportsReviewed(ctx: SiteContext, memberId: string, now: Date): Promise<number> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query(
     'UPDATE member_reports SET reviewed_at = $3 WHERE site_id = $1 AND reported_member_id = $2 AND reviewed_at IS NULL RETURNING report_id',
     [siteId, memberId, now],
@@ -345,7 +363,8 @@ export async function markReportsReviewed(tx: Queryable, siteId: string, memberI
   return rows.length;
 }
 
-export async function deleteReports(tx: Queryable, siteId: string, memberId: string): Promise<number> {
+export async function deleteReports(ctx: SiteContext, memberId: string): Promise<number> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query('DELETE FROM member_reports WHERE site_id = $1 AND reported_member_id = $2 RETURNING report_id', [siteId, memberId]);
   return rows.length;
 }
@@ -374,19 +393,22 @@ function toAbout(row: AboutRow): MemberAbout {
   };
 }
 
-export async function findAbout(db: Queryable, siteId: string, aboutId: string, forUpdate = false): Promise<MemberAbout | undefined> {
+export async function findAbout(ctx: SiteContext, aboutId: string, forUpdate = false): Promise<MemberAbout | undefined> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<AboutRow>(
     `SELECT ${ABOUT_COLUMNS} FROM member_abouts a WHERE a.site_id = $1 AND a.about_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [siteId, aboutId]);
   return rows[0] && toAbout(rows[0]);
 }
 
-export async function findAboutOfMember(db: Queryable, siteId: string, memberId: string): Promise<MemberAbout | undefined> {
+export async function findAboutOfMember(ctx: SiteContext, memberId: string): Promise<MemberAbout | undefined> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<AboutRow>(`SELECT ${ABOUT_COLUMNS} FROM member_abouts a WHERE a.site_id = $1 AND a.member_id = $2`, [siteId, memberId]);
   return rows[0] && toAbout(rows[0]);
 }
 
 /** Inserts unless the member already has an about (then undefined). */
-export async function insertAbout(tx: Queryable, siteId: string, about: MemberAbout): Promise<MemberAbout | undefined> {
+export async function insertAbout(ctx: SiteContext, about: MemberAbout): Promise<MemberAbout | undefined> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<AboutRow>(
     `INSERT INTO member_abouts AS a (site_id, about_id, member_id, revision, content, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7)
@@ -397,9 +419,9 @@ export async function insertAbout(tx: Queryable, siteId: string, about: MemberAb
 }
 
 /** Writes new content if the revision is still `expectedRevision` (optimistic lock). */
-export async function updateAbout(
-  tx: Queryable, siteId: string, aboutId: string, expectedRevision: number, content: Record<string, unknown>, now: Date,
+export async function updateAbout(ctx: SiteContext, aboutId: string, expectedRevision: number, content: Record<string, unknown>, now: Date,
 ): Promise<MemberAbout | undefined> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<AboutRow>(
     `UPDATE member_abouts AS a SET content = $4::jsonb, revision = revision + 1, updated_at = $5
      WHERE site_id = $1 AND about_id = $2 AND revision = $3 RETURNING ${ABOUT_COLUMNS}`,
@@ -408,7 +430,8 @@ export async function updateAbout(
   return rows[0] && toAbout(rows[0]);
 }
 
-export async function deleteAbout(tx: Queryable, siteId: string, aboutId: string): Promise<boolean> {
+export async function deleteAbout(ctx: SiteContext, aboutId: string): Promise<boolean> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query('DELETE FROM member_abouts WHERE site_id = $1 AND about_id = $2 RETURNING about_id', [siteId, aboutId]);
   return rows.length === 1;
 }
@@ -421,9 +444,9 @@ export const ABOUT_FIELDS: FieldMap = {
 };
 
 /** Abouts of members the viewer may see; limit + 1 rows. */
-export async function queryAbouts(
-  db: Queryable, siteId: string, q: { filter: unknown; sort: unknown; limit: number; offset: number; admin: boolean; selfId?: string },
+export async function queryAbouts(ctx: SiteContext, q: { filter: unknown; sort: unknown; limit: number; offset: number; admin: boolean; selfId?: string },
 ): Promise<MemberAbout[]> {
+  const { db: db, siteId } = ctx;
   const params: unknown[] = [siteId];
   let selfParam: string | undefined;
   if (q.selfId) {

@@ -3,7 +3,8 @@
  * is scoped by site_id. Rows written by the identity service are read tolerantly: phones and
  * e-mails may be plain strings, custom field values may be `{name, value}`.
  */
-import type { Queryable, Row } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
+import type { Row } from '../../platform/db.js';
 import type {
   ActivityStatus, Address, AddressTag, Contact, CustomFieldDefinition, EmailTag, Image, Member,
   MemberRole, MemberStatus, PhoneTag, PrivacyStatus, Profile,
@@ -28,8 +29,12 @@ interface MemberRow extends Row {
   last_login_at: number | null;
 }
 
-/** Milliseconds since the epoch: the driver's timestamp parsing costs more than the rest of a member row. */
-const epochMs = (column: string) => `floor(extract(epoch FROM ${column}) * 1000)::float8`;
+/**
+ * Milliseconds since the epoch: the driver's timestamp parsing costs more than the rest of a member
+ * row. In float8 (date_part), not numeric (extract, several times dearer per row); truncated to the
+ * millisecond first, so the product is within rounding of a whole number and round() gives it exactly.
+ */
+const epochMs = (column: string) => `round(date_part('epoch', date_trunc('milliseconds', ${column})) * 1000)`;
 
 const MEMBER_COLUMNS = `m.member_id, m.login_email, m.status, m.role, m.privacy_status, m.activity_status, m.slug,
   m.profile, m.contact, ${epochMs('m.created_at')} AS created_at, ${epochMs('m.updated_at')} AS updated_at,
@@ -147,7 +152,8 @@ export function toMember(row: MemberRow): Member {
 
 // ─── members ───────────────────────────────────────────────────────────────────────────────────
 
-export async function findMember(db: Queryable, siteId: string, memberId: string, forUpdate = false): Promise<Member | undefined> {
+export async function findMember(ctx: SiteContext, memberId: string, forUpdate = false): Promise<Member | undefined> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<MemberRow>(
     `SELECT ${MEMBER_COLUMNS} FROM members m WHERE m.site_id = $1 AND m.member_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
     [siteId, memberId],
@@ -156,7 +162,8 @@ export async function findMember(db: Queryable, siteId: string, memberId: string
 }
 
 /** Members by id, locked when asked, in no particular order. */
-export async function findMembers(db: Queryable, siteId: string, memberIds: readonly string[], forUpdate = false): Promise<Member[]> {
+export async function findMembers(ctx: SiteContext, memberIds: readonly string[], forUpdate = false): Promise<Member[]> {
+  const { db: db, siteId } = ctx;
   if (memberIds.length === 0) return [];
   const rows = await db.query<MemberRow>(
     `SELECT ${MEMBER_COLUMNS} FROM members m WHERE m.site_id = $1 AND m.member_id = ANY($2::text[])
@@ -177,7 +184,8 @@ export interface MemberChange {
   updatedAt: Date;
 }
 
-export async function updateMember(tx: Queryable, siteId: string, memberId: string, change: MemberChange): Promise<Member | undefined> {
+export async function updateMember(ctx: SiteContext, memberId: string, change: MemberChange): Promise<Member | undefined> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<MemberRow>(
     `UPDATE members AS m SET
        status = COALESCE($3, status), role = COALESCE($4, role), privacy_status = COALESCE($5, privacy_status),
@@ -195,10 +203,10 @@ export async function updateMember(tx: Queryable, siteId: string, memberId: stri
 }
 
 /** One status (or activity, or privacy) for many members at once. */
-export async function updateMembersState(
-  tx: Queryable, siteId: string, memberIds: readonly string[],
+export async function updateMembersState(ctx: SiteContext, memberIds: readonly string[],
   change: { status?: MemberStatus; activityStatus?: ActivityStatus; privacyStatus?: PrivacyStatus }, now: Date,
 ): Promise<void> {
+  const { db: tx, siteId } = ctx;
   if (memberIds.length === 0) return;
   await tx.query(
     `UPDATE members SET status = COALESCE($3, status), activity_status = COALESCE($4, activity_status),
@@ -209,7 +217,8 @@ export async function updateMembersState(
 }
 
 /** Deletes members and everything of theirs in this service's tables. */
-export async function deleteMembers(tx: Queryable, siteId: string, memberIds: readonly string[]): Promise<string[]> {
+export async function deleteMembers(ctx: SiteContext, memberIds: readonly string[]): Promise<string[]> {
+  const { db: tx, siteId } = ctx;
   if (memberIds.length === 0) return [];
   const rows = await tx.query<{ member_id: string }>(
     'DELETE FROM members WHERE site_id = $1 AND member_id = ANY($2::text[]) RETURNING member_id', [siteId, memberIds]);
@@ -222,28 +231,33 @@ export async function deleteMembers(tx: Queryable, siteId: string, memberIds: re
   return deleted;
 }
 
-export async function loginEmailTaken(tx: Queryable, siteId: string, loginEmail: string): Promise<boolean> {
+export async function loginEmailTaken(ctx: SiteContext, loginEmail: string): Promise<boolean> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query('SELECT 1 FROM members WHERE site_id = $1 AND lower(login_email) = lower($2) LIMIT 1', [siteId, loginEmail]);
   return rows.length > 0;
 }
 
 /** Serialises creations of one login e-mail on one site for the rest of the transaction. */
-export async function lockLoginEmail(tx: Queryable, siteId: string, loginEmail: string): Promise<void> {
+export async function lockLoginEmail(ctx: SiteContext, loginEmail: string): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`member-email:${siteId}:${loginEmail.toLowerCase()}`]);
 }
 
-export async function slugTaken(db: Queryable, siteId: string, slug: string): Promise<boolean> {
+export async function slugTaken(ctx: SiteContext, slug: string): Promise<boolean> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query('SELECT 1 FROM members WHERE site_id = $1 AND slug = $2', [siteId, slug]);
   return rows.length > 0;
 }
 
-export async function countOwners(tx: Queryable, siteId: string): Promise<number> {
+export async function countOwners(ctx: SiteContext): Promise<number> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM members WHERE site_id = $1 AND role = 'OWNER'", [siteId]);
   return rows[0].n;
 }
 
 /** Locks the site's owner rows, so two owner removals at once cannot both see "another owner left". */
-export async function lockOwners(tx: Queryable, siteId: string): Promise<void> {
+export async function lockOwners(ctx: SiteContext): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query("SELECT member_id FROM members WHERE site_id = $1 AND role = 'OWNER' ORDER BY member_id FOR UPDATE", [siteId]);
 }
 
@@ -309,7 +323,8 @@ const MEMBER_COLUMNS_WITHOUT_CONTACT = MEMBER_COLUMNS.replace('m.contact', "'{}'
  * One page and the total that matches, in one statement (the count is an uncorrelated subquery,
  * run once); only a page past the end needs a second query for the total.
  */
-export async function queryMembers(db: Queryable, siteId: string, q: MemberQuery): Promise<{ members: Member[]; total: number }> {
+export async function queryMembers(ctx: SiteContext, q: MemberQuery): Promise<{ members: Member[]; total: number }> {
+  const { db: db, siteId } = ctx;
   const params: unknown[] = [];
   const where = memberWhere(siteId, q, params);
   const orderBy = compileSort(q.sort, MEMBER_FIELDS, { admin: q.admin, path: q.paths.sort }, 'm.member_id', 'm.created_at DESC, m.member_id DESC');
@@ -326,7 +341,8 @@ export async function queryMembers(db: Queryable, siteId: string, q: MemberQuery
 }
 
 /** Every member a bulk call's filter matches (admins only), locked for the change. */
-export async function lockMembersMatching(tx: Queryable, siteId: string, filter: unknown, search: unknown, limit: number): Promise<Member[]> {
+export async function lockMembersMatching(ctx: SiteContext, filter: unknown, search: unknown, limit: number): Promise<Member[]> {
+  const { db: tx, siteId } = ctx;
   const params: unknown[] = [];
   const where = memberWhere(siteId, { filter, search, admin: true, paths: { filter: 'filter', sort: 'sort', search: 'search' } }, params);
   const rows = await tx.query<MemberRow>(
@@ -374,20 +390,23 @@ function toDefinition(row: FieldRow): CustomFieldDefinition {
   };
 }
 
-export async function listFields(db: Queryable, siteId: string): Promise<CustomFieldDefinition[]> {
+export async function listFields(ctx: SiteContext): Promise<CustomFieldDefinition[]> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<FieldRow>(
     `SELECT ${FIELD_COLUMNS} FROM member_custom_fields WHERE site_id = $1 ORDER BY section, position, created_at, field_id`, [siteId]);
   return rows.map(toDefinition);
 }
 
-export async function findField(db: Queryable, siteId: string, fieldId: string, forUpdate = false): Promise<CustomFieldDefinition | undefined> {
+export async function findField(ctx: SiteContext, fieldId: string, forUpdate = false): Promise<CustomFieldDefinition | undefined> {
+  const { db: db, siteId } = ctx;
   const rows = await db.query<FieldRow>(
     `SELECT ${FIELD_COLUMNS} FROM member_custom_fields WHERE site_id = $1 AND field_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [siteId, fieldId]);
   return rows[0] && toDefinition(rows[0]);
 }
 
 /** Inserts unless the key is taken (then undefined); built-in fields use ON CONFLICT to seed once. */
-export async function insertField(tx: Queryable, siteId: string, field: CustomFieldDefinition): Promise<CustomFieldDefinition | undefined> {
+export async function insertField(ctx: SiteContext, field: CustomFieldDefinition): Promise<CustomFieldDefinition | undefined> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<FieldRow>(
     `INSERT INTO member_custom_fields (site_id, field_id, key, name, field_type, social_type, origin, visibility, section, position,
        hidden, revision, created_at, updated_at)
@@ -402,16 +421,17 @@ export async function insertField(tx: Queryable, siteId: string, field: CustomFi
   return rows[0] && toDefinition(rows[0]);
 }
 
-export async function nextFieldPosition(tx: Queryable, siteId: string, section: string): Promise<number> {
+export async function nextFieldPosition(ctx: SiteContext, section: string): Promise<number> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<{ n: number }>(
     'SELECT coalesce(max(position), -1)::int + 1 AS n FROM member_custom_fields WHERE site_id = $1 AND section = $2', [siteId, section]);
   return rows[0].n;
 }
 
 /** Writes a changed definition if its revision is still `expectedRevision` (optimistic lock). */
-export async function updateField(
-  tx: Queryable, siteId: string, field: CustomFieldDefinition, expectedRevision: number,
+export async function updateField(ctx: SiteContext, field: CustomFieldDefinition, expectedRevision: number,
 ): Promise<CustomFieldDefinition | undefined> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<FieldRow>(
     `UPDATE member_custom_fields SET name = $4, visibility = $5, social_type = $6, hidden = $7, position = $8,
        revision = revision + 1, updated_at = $9
@@ -422,7 +442,8 @@ export async function updateField(
   return rows[0] && toDefinition(rows[0]);
 }
 
-export async function deleteField(tx: Queryable, siteId: string, fieldId: string, expectedRevision: number): Promise<CustomFieldDefinition | undefined> {
+export async function deleteField(ctx: SiteContext, fieldId: string, expectedRevision: number): Promise<CustomFieldDefinition | undefined> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query<FieldRow>(
     `DELETE FROM member_custom_fields WHERE site_id = $1 AND field_id = $2 AND revision = $3 RETURNING ${FIELD_COLUMNS}`,
     [siteId, fieldId, expectedRevision],
@@ -431,7 +452,8 @@ export async function deleteField(tx: Queryable, siteId: string, fieldId: string
 }
 
 /** Drops a deleted field's values from every member of the site that has one. */
-export async function removeCustomFieldValues(tx: Queryable, siteId: string, key: string, now: Date): Promise<number> {
+export async function removeCustomFieldValues(ctx: SiteContext, key: string, now: Date): Promise<number> {
+  const { db: tx, siteId } = ctx;
   const rows = await tx.query(
     `UPDATE members SET contact = contact #- ARRAY['customFields', $2::text], updated_at = $3
      WHERE site_id = $1 AND contact->'customFields' ? $2 RETURNING member_id`,
@@ -440,7 +462,8 @@ export async function removeCustomFieldValues(tx: Queryable, siteId: string, key
   return rows.length;
 }
 
-export async function setFieldPositions(tx: Queryable, siteId: string, fieldIds: readonly string[], now: Date): Promise<void> {
+export async function setFieldPositions(ctx: SiteContext, fieldIds: readonly string[], now: Date): Promise<void> {
+  const { db: tx, siteId } = ctx;
   await tx.query(
     `UPDATE member_custom_fields f SET position = o.ord::int - 1, revision = revision + 1, updated_at = $3
      FROM unnest($2::text[]) WITH ORDINALITY AS o(field_id, ord)
