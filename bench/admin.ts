@@ -37,7 +37,7 @@ export default async function admin(): Promise<void> {
     siteId = created.site.siteId;
     const key = { authorization: created.apiKey, 'wix-site-id': siteId };
     const [owner] = await db.query<{ member_id: string }>("SELECT member_id FROM members WHERE site_id = $1 AND role = 'OWNER'", [siteId]);
-    const session = await app.services.oauth.startSession({ siteId, clientId: created.clientId, role: 'member', subjectId: owner.member_id, memberRole: 'OWNER' });
+    const session = await app.services.oauth.startSession(app.services.sites.contextFor(siteId), { clientId: created.clientId, role: 'member', subjectId: owner.member_id, memberRole: 'OWNER' });
     const asOwner = { authorization: `Bearer ${session.access_token}` };
 
     // Templates through the API.

@@ -38,7 +38,7 @@ export default async function members(): Promise<void> {
     console.log(`inserted ${MEMBERS.toLocaleString('en')} members in ${((Date.now() - started) / 1000).toFixed(1)} s on ${server.database}`);
 
     const [me] = await server.db.query<{ member_id: string }>('SELECT member_id FROM members WHERE site_id = $1 AND slug = $2', [siteId, 'member-42']);
-    const memberTokens = await server.app.services.oauth.startSession({ siteId, clientId: created.clientId, role: 'member', subjectId: me.member_id, memberRole: 'MEMBER' });
+    const memberTokens = await server.app.services.oauth.startSession(server.app.services.sites.contextFor(siteId), { clientId: created.clientId, role: 'member', subjectId: me.member_id, memberRole: 'MEMBER' });
     const visitorTokens = await server.app.services.oauth.anonymousGrant(created.clientId);
 
     const queryBody = {

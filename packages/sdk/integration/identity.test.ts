@@ -129,7 +129,7 @@ describe('register and login failures', () => {
 
   it('captcha: -19971 missingCaptchaToken and -19970 invalidCaptchaToken at register and login', async () => {
     const site = await server.createSite();
-    await server.app.services.sites.updateSettings(site.siteId, { captchaRequired: true });
+    await server.app.services.sites.updateSettings(server.app.services.sites.contextFor(site.siteId), { captchaRequired: true });
     const email = uniqueEmail('captcha');
     const c = storefront(site);
     expect(failure(await c.auth.register({ email, password: PASSWORD })).errorCode).toBe('missingCaptchaToken');

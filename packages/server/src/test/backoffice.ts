@@ -33,7 +33,7 @@ async function memberWithRole(app: FastifyInstance, site: TestSite, role: 'MEMBE
 }
 
 async function token(app: FastifyInstance, site: TestSite, memberId: string, memberRole: 'MEMBER' | 'CONTRIBUTOR' | 'OWNER'): Promise<string> {
-  const grant = await app.services.oauth.startSession({ siteId: site.siteId, clientId: site.clientId, role: 'member', subjectId: memberId, memberRole });
+  const grant = await app.services.oauth.startSession(app.services.sites.contextFor(site.siteId), { clientId: site.clientId, role: 'member', subjectId: memberId, memberRole });
   return grant.access_token;
 }
 

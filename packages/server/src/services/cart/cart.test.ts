@@ -404,7 +404,7 @@ describe('merge at sign-in', () => {
   it('sums the visitor\'s lines into the member\'s cart through the sign-in hand-off', async () => {
     const { s, a, b, c, visitor, visitorId, member } = await setup();
     await call(member.token, 'POST', '/add-to-cart', { lineItems: [catalogLine(a.id, 5), catalogLine(c.id, 1)] });
-    await t.app.services.identity.handOverVisitor(s.siteId, visitorId, member.memberId);
+    await t.app.services.identity.handOverVisitor(t.app.services.sites.contextFor(s.siteId), visitorId, member.memberId);
     const cart = (await call(member.token, 'GET', '')).json().cart;
     expect(quantities(cart)).toEqual({ [a.id]: 7, [b.id]: 1, [c.id]: 1 });
     expect((await call(visitor, 'GET', '')).statusCode).toBe(404);

@@ -154,7 +154,7 @@ export class CartService {
     const violations: FieldViolation[] = [];
     readCommerceSettings(next, site.settings.currency, violations);
     if (violations.length) throw ApiError.validation(violations);
-    await this.sites.updateSettings(ctx.siteId, { commerce: next }, ctx.db);
+    await this.sites.updateSettings(ctx, { commerce: next });
     return this.storedSettings(ctx);
   }
 

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** A visitor client on edge.wixapis.com, the /wix-data prefix. */
 async function visitor() {
-  const answer = await t.app.services.oauth.startSession({ siteId: site.siteId, clientId: site.clientId, role: 'visitor', subjectId: crypto.randomUUID() });
+  const answer = await t.app.services.oauth.startSession(t.app.services.sites.contextFor(site.siteId), { clientId: site.clientId, role: 'visitor', subjectId: crypto.randomUUID() });
   return tokenClient(site, sdkTokens(answer, 'visitor'));
 }
 

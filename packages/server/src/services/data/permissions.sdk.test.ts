@@ -13,7 +13,7 @@ let owner: ReturnType<typeof tokenClient>;
 
 /** A signed-in client; member tokens come from the token service as the sign-in flow would issue them. */
 async function member(subjectId: string, memberRole?: 'OWNER') {
-  const answer = await t.app.services.oauth.startSession({ siteId: site.siteId, clientId: site.clientId, role: 'member', subjectId, memberRole });
+  const answer = await t.app.services.oauth.startSession(t.app.services.sites.contextFor(site.siteId), { clientId: site.clientId, role: 'member', subjectId, memberRole });
   return tokenClient(site, sdkTokens(answer, 'member'));
 }
 

@@ -61,11 +61,10 @@ export class IdentityService {
     this.handOffs.push(hook);
   }
 
-  /** A site id in place of the context is the cart tests' form until they pass one (issue 10). */
-  async handOverVisitor(ctx: SiteContext | string, visitorId: string | null, memberId: string): Promise<void> {
+  async handOverVisitor(ctx: SiteContext, visitorId: string | null, memberId: string): Promise<void> {
     if (!visitorId || visitorId === memberId || this.handOffs.length === 0) return;
     try {
-      await withTransaction(this.context(ctx), async (tx) => {
+      await withTransaction(ctx, async (tx) => {
         for (const hook of this.handOffs) await hook(tx, visitorId, memberId);
       });
     } catch (error) {
@@ -160,11 +159,10 @@ export class IdentityService {
 
   /**
    * Ends every sign-in of an identity (refresh tokens and session tokens) after a change to the
-   * member commits. A site id in place of the context is the members service's form until it
-   * passes its context (issue 10).
+   * member commits.
    */
-  async endAllSessions(ctx: SiteContext | string, identityId: string): Promise<void> {
-    return sessions.endAllSessions(this.parts, this.context(ctx), identityId);
+  async endAllSessions(ctx: SiteContext, identityId: string): Promise<void> {
+    return sessions.endAllSessions(this.parts, ctx, identityId);
   }
 
   /** Whether an identity may be signed in now (authorize step, code exchange). */
@@ -197,21 +195,7 @@ export class IdentityService {
   }
 
   /** Approves, blocks or takes offline a member; blocking ends every sign-in at once. */
-  async setMemberStatus(ctx: SiteContext | string, memberId: string, status: MemberStatus): Promise<void> {
-    return accounts.setMemberStatus(this.parts, this.context(ctx), memberId, status);
-  }
-
-  // The members service's `(tx, siteId, …)` forms, until it passes its context (issue 10).
-
-  async createIdentityIn(tx: Queryable, siteId: string, input: NewIdentityInput): Promise<store.IdentityRow | undefined> {
-    return this.createIdentity(transactionContext(tx, siteId, this.deps.now), input);
-  }
-
-  async deleteIdentitiesIn(tx: Queryable, siteId: string, identityIds: readonly string[]): Promise<void> {
-    return this.deleteIdentities(transactionContext(tx, siteId, this.deps.now), identityIds);
-  }
-
-  private context(ctx: SiteContext | string): SiteContext {
-    return typeof ctx === 'string' ? this.deps.sites.contextFor(ctx) : ctx;
+  async setMemberStatus(ctx: SiteContext, memberId: string, status: MemberStatus): Promise<void> {
+    return accounts.setMemberStatus(this.parts, ctx, memberId, status);
   }
 }

@@ -71,7 +71,7 @@ function deleteActorOf(viewer: AdminViewer): DeleteActor {
  * clears the identity's wait for the owner; block and disconnect end every sign-in, session
  * tokens included).
  */
-export type MemberIdentities = Pick<IdentityService, 'createIdentityIn' | 'deleteIdentitiesIn' | 'setMemberStatus' | 'endAllSessions'>;
+export type MemberIdentities = Pick<IdentityService, 'createIdentity' | 'deleteIdentities' | 'setMemberStatus' | 'endAllSessions'>;
 
 export class MembersService {
   constructor(
@@ -81,13 +81,13 @@ export class MembersService {
   ) {}
 
   /** After a status change commits: the identity follows, and sign-ins end when the member may no longer enter. */
-  private async syncIdentity(siteId: string, memberId: string, status: Member['status']): Promise<void> {
+  private async syncIdentity(ctx: SiteContext, memberId: string, status: Member['status']): Promise<void> {
     try {
-      await this.identities.setMemberStatus(siteId, memberId, status);
+      await this.identities.setMemberStatus(ctx, memberId, status);
     } catch (error) {
       // A member without an identity (none yet): only tokens to end.
       if (!(error instanceof ApiError && error.code === 'MEMBER_NOT_FOUND')) throw error;
-      if (status === 'BLOCKED' || status === 'OFFLINE') await this.oauth.revokeSubject(siteId, memberId);
+      if (status === 'BLOCKED' || status === 'OFFLINE') await this.oauth.revokeSubject(ctx, memberId);
     }
   }
 
@@ -166,7 +166,7 @@ export class MembersService {
       });
       return { updated, statusChanged: outcome.change.status !== undefined };
     });
-    if (result.statusChanged) await this.syncIdentity(ctx.siteId, memberId, result.updated.status);
+    if (result.statusChanged) await this.syncIdentity(ctx, memberId, result.updated.status);
     return result.updated;
   }
 
@@ -217,7 +217,7 @@ export class MembersService {
       }
       return { changed: ids, failures: refused };
     });
-    for (const id of changed) await this.syncIdentity(ctx.siteId, id, action === 'approve' ? 'APPROVED' : 'BLOCKED');
+    for (const id of changed) await this.syncIdentity(ctx, id, action === 'approve' ? 'APPROVED' : 'BLOCKED');
     return { jobId: newId(), bulkActionMetadata: { totalSuccesses: changed.length, totalFailures: failures, undetailedFailures: failures } };
   }
 
@@ -274,7 +274,7 @@ export class MembersService {
       });
       return { member: updated!, changed: target.role !== role };
     });
-    if (changed) await this.identities.endAllSessions(ctx.siteId, memberId);
+    if (changed) await this.identities.endAllSessions(ctx, memberId);
     return { member: await this.one(ctx, member) };
   }
 
@@ -312,7 +312,7 @@ export class MembersService {
       deletable.push(target);
     }
     const deleted = await store.deleteMembers(tx, deletable.map((m) => m.memberId));
-    await this.identities.deleteIdentitiesIn(tx.db, ctx.siteId, deleted);
+    await this.identities.deleteIdentities(tx, deleted);
     for (const member of deletable) {
       await recordEvent(tx.db, {
         siteId: ctx.siteId, type: 'member.deleted', entityType: 'member', entityId: member.memberId,
@@ -322,8 +322,8 @@ export class MembersService {
     return { deleted, refused };
   }
 
-  private async endSessions(siteId: string, memberIds: readonly string[]): Promise<void> {
-    for (const id of memberIds) await this.identities.endAllSessions(siteId, id);
+  private async endSessions(ctx: SiteContext, memberIds: readonly string[]): Promise<void> {
+    for (const id of memberIds) await this.identities.endAllSessions(ctx, id);
   }
 
   async deleteMember(ctx: RequestContext, memberId: string): Promise<Record<string, never>> {
@@ -337,7 +337,7 @@ export class MembersService {
       if (refusal) throw refusalError(refusal);
       return deleted;
     });
-    await this.endSessions(ctx.siteId, deleted);
+    await this.endSessions(ctx, deleted);
     return {};
   }
 
@@ -353,7 +353,7 @@ export class MembersService {
       if (refusal) throw refusalError(refusal);
       return deleted;
     });
-    await this.endSessions(ctx.siteId, deleted);
+    await this.endSessions(ctx, deleted);
     return {};
   }
 
@@ -366,7 +366,7 @@ export class MembersService {
       const outcome = await this.deleteLocked(tx, ctx, targets, deleteActorOf(admin), undefined);
       return { ...outcome, found: new Set(targets.map((m) => m.memberId)) };
     });
-    await this.endSessions(ctx.siteId, deleted);
+    await this.endSessions(ctx, deleted);
     const done = new Set(deleted);
     const reported = new Set<string>();
     const results = memberIds.map((id, originalIndex): BulkItemResult => {
@@ -397,7 +397,7 @@ export class MembersService {
       await this.checkAssignee(tx, request.contentAssigneeId, new Set(targets.map((m) => m.memberId)));
       return this.deleteLocked(tx, ctx, targets, deleteActorOf(admin), request.contentAssigneeId);
     });
-    await this.endSessions(ctx.siteId, deleted);
+    await this.endSessions(ctx, deleted);
     return { jobId: newId(), bulkActionMetadata: { totalSuccesses: deleted.length, totalFailures: refused.size, undetailedFailures: refused.size } };
   }
 
@@ -437,7 +437,7 @@ export class MembersService {
       const member = await withTransaction(ctx, async (tx) => {
         await store.lockLoginEmail(tx, loginEmail);
         if (await store.loginEmailTaken(tx, loginEmail)) throw emailTaken();
-        const identity = await this.identities.createIdentityIn(tx.db, ctx.siteId, {
+        const identity = await this.identities.createIdentity(tx, {
           email: loginEmail,
           passwordHash: null,
           status: { identityStatus: 'ACTIVE', reasons: [], memberStatus: 'APPROVED' },

@@ -85,17 +85,8 @@ export class OAuthService {
     return { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' };
   }
 
-  /**
-   * Starts a sign-in session: stores a refresh token and signs the first access token. The
-   * one-argument form (`siteId` in the session) is for tests and benches of other services
-   * until they pass a context (issue 10).
-   */
-  async startSession(ctx: SiteContext, session: NewSession): Promise<TokenResponse>;
-  async startSession(session: NewSession & { siteId: string }): Promise<TokenResponse>;
-  async startSession(first: SiteContext | (NewSession & { siteId: string }), second?: NewSession): Promise<TokenResponse> {
-    const ctx = 'clientId' in first ? this.sites.contextFor(first.siteId) : first;
-    const session = 'clientId' in first ? first : second;
-    if (!session) throw new TypeError('startSession needs the session to start');
+  /** Starts a sign-in session: stores a refresh token and signs the first access token. */
+  async startSession(ctx: SiteContext, session: NewSession): Promise<TokenResponse> {
     return (await this.openSession(ctx, session)).tokens;
   }
 
@@ -130,11 +121,10 @@ export class OAuthService {
   }
 
   /**
-   * Ends every sign-in of a member (password change, block). A site id in place of the context
-   * is the members service's form until it passes its context (issue 10).
+   * Ends every sign-in of a member (password change, block).
    */
-  async revokeSubject(ctx: SiteContext | string, subjectId: string): Promise<void> {
-    await store.revokeSubject(typeof ctx === 'string' ? this.sites.contextFor(ctx) : ctx, subjectId);
+  async revokeSubject(ctx: SiteContext, subjectId: string): Promise<void> {
+    await store.revokeSubject(ctx, subjectId);
   }
 
   callerResolver(): CallerResolver {

@@ -190,15 +190,11 @@ export class SitesService {
     this.cache.delete(ctx.siteId);
   }
 
-  /**
-   * Merges `patch` into the site's settings. The `(siteId, patch, db)` form is the cart
-   * service's until it passes its context (issue 10); it goes once that lands.
-   */
-  async updateSettings(ctx: SiteContext | string, patch: Record<string, unknown>, db?: Queryable): Promise<Site> {
-    const site = typeof ctx === 'string' ? { ...this.contextFor(ctx), ...(db && { db }) } : ctx;
-    const row = await store.patchSiteSettings(site, patch);
+  /** Merges `patch` into the site's settings. */
+  async updateSettings(ctx: SiteContext, patch: Record<string, unknown>): Promise<Site> {
+    const row = await store.patchSiteSettings(ctx, patch);
     if (!row) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
-    this.cache.delete(site.siteId);
+    this.cache.delete(ctx.siteId);
     return toSite(row);
   }
 
