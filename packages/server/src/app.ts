@@ -43,7 +43,7 @@ import { siteSettingsRoutes } from './services/sites/routes.js';
 import { StorefrontService } from './services/storefront/service.js';
 import { storefrontRoutes } from './services/storefront/routes.js';
 import { loadWebBuild } from './services/storefront/web-build.js';
-import { BackOfficeService } from './services/backoffice/service.js';
+import { BackOfficeService, ImportJobs } from './services/backoffice/service.js';
 import { backOfficeRoutes } from './services/backoffice/routes.js';
 import { openApiRoute, registerOpenApi } from './services/backoffice/openapi.js';
 
@@ -228,7 +228,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return { status: 'ok' };
   });
   await app.register(oauthRoutes(services.oauth, services.grants));
-  await app.register(dataRoutes(new DataService(deps.db, now)));
+  const data = new DataService(deps.db, now);
+  await app.register(dataRoutes(data));
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
   await app.register(membersRoutes(services.members));
@@ -238,7 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.webhooks?.deliver) app.addHook('onReady', async () => services.webhooks.worker.start());
   app.addHook('onClose', async () => services.webhooks.worker.stop());
   await app.register(siteSettingsRoutes(services.sites));
-  await app.register(backOfficeRoutes(backOfficeService(services)));
+  await registerBackOffice(app, services, data, deps.db, now);
   openApiRoute(app);
 
   // The shop's pages, sitemap and robots.txt for the site the Host header names.
@@ -248,15 +249,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-/** The back office reads through the other services; wired here, where services meet. */
-function backOfficeService(services: Services): BackOfficeService {
-  return new BackOfficeService({
+/** The back office reads and writes through the other services; wired here, where services meet. */
+async function registerBackOffice(app: FastifyInstance, services: Services, data: DataService, db: Db, now: () => Date): Promise<void> {
+  const imports = new ImportJobs({ db, now, sites: services.sites, catalog: services.commerce.catalog, data });
+  const backOffice = new BackOfficeService({
     sites: services.sites,
     mail: services.mail,
+    catalog: services.commerce.catalog,
+    imports,
     members: {
       loginEmail: async (ctx, memberId) => (await services.members.members.getMember(ctx, ctx.siteId, memberId, ['FULL']).catch(() => undefined))?.member.loginEmail,
     },
   });
+  await app.register(backOfficeRoutes(backOffice));
+  // Imports a stopped server left are taken up again; running ones finish before the app closes.
+  app.addHook('onReady', async () => {
+    imports.resumeWaiting().catch((err: unknown) => app.log.warn({ err }, 'import jobs could not be resumed'));
+  });
+  app.addHook('onClose', async () => imports.close());
 }
 
 /**

@@ -4,9 +4,12 @@ import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
 
 let t: TestApp;
 let s: BackOfficeSite;
+// A clock that moves on at every read, so mails enqueued one after another have distinct dates.
+let tick = Date.now();
+const now = () => new Date(++tick);
 
 beforeAll(async () => {
-  t = await testApp();
+  t = await testApp({ now });
   s = await backOfficeSite(t);
 });
 afterAll(async () => t.close());
@@ -59,5 +62,72 @@ describe('API keys', () => {
     const id = (created.json() as { apiKey: { id: string } }).apiKey.id;
     const res = await t.app.inject({ method: 'DELETE', url: `/bodega/v1/api-keys/${id}`, headers: s.headers.owner });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+describe('the mail outbox', () => {
+  it('lists the site mail newest first a page at a time, filters by status, and opens one', async () => {
+    const site = await backOfficeSite(t);
+    const other = await backOfficeSite(t);
+    for (const n of [1, 2, 3]) {
+      await t.app.services.mail.enqueue(t.db, { siteId: site.site.siteId, kind: 'test', to: `to${n}@example.com`, subject: `Mail ${n}`, text: `Hello ${n}`, html: `<p>Hello ${n}</p>` });
+    }
+    await t.app.services.mail.enqueue(t.db, { siteId: other.site.siteId, kind: 'test', to: 'x@example.com', subject: 'Not yours', text: 'x', html: 'x' });
+    const list = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/bodega/v1/mail-outbox${query}`, headers: site.headers.contributor });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { mails: { id: string; subject: string; status: string; to: string }[]; nextCursor?: string };
+    };
+    const first = await list('?limit=2');
+    const ours = (await list('?limit=100')).mails.filter((m) => m.subject.startsWith('Mail '));
+    expect(ours.map((m) => m.subject)).toEqual(['Mail 3', 'Mail 2', 'Mail 1']);
+    expect(first.mails).toHaveLength(2);
+    expect(first.nextCursor).toBeDefined();
+    const rest = await list(`?limit=100&cursor=${encodeURIComponent(first.nextCursor ?? '')}`);
+    const all = [...first.mails, ...rest.mails];
+    expect(new Set(all.map((m) => m.id)).size).toBe(all.length);
+    expect(all.map((m) => m.subject)).not.toContain('Not yours');
+    expect((await list('?status=SENT')).mails).toEqual([]);
+
+    const mail3 = ours[0];
+    const opened = await t.app.inject({ method: 'GET', url: `/bodega/v1/mail-outbox/${mail3.id}`, headers: site.headers.owner });
+    expect(opened.json()).toMatchObject({ mail: { id: mail3.id, to: 'to3@example.com', subject: 'Mail 3', text: 'Hello 3', html: '<p>Hello 3</p>', status: 'STORED' } });
+    const theirs = await t.app.inject({ method: 'GET', url: `/bodega/v1/mail-outbox/${mail3.id}`, headers: other.headers.owner });
+    expect(theirs.statusCode).toBe(404);
+  });
+});
+
+describe('site settings', () => {
+  it('changes the store name, currency, sign-up policy and captcha for the owner', async () => {
+    const site = await backOfficeSite(t);
+    const res = await t.app.inject({
+      method: 'PATCH', url: '/_api/bodega/v1/site-settings', headers: site.headers.owner,
+      payload: { settings: { name: 'Corner shop', currency: 'eur', signupPolicy: 'owner-approval', captchaRequired: true } },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ settings: { name: 'Corner shop', currency: 'EUR', signupPolicy: 'owner-approval', captchaRequired: true, domains: [] } });
+    const me = await t.app.inject({ method: 'GET', url: '/bodega/v1/me', headers: site.headers.owner });
+    expect(me.json()).toMatchObject({ site: { name: 'Corner shop', currency: 'EUR' } });
+    const bad = await t.app.inject({ method: 'PATCH', url: '/_api/bodega/v1/site-settings', headers: site.headers.owner, payload: { settings: { currency: 'XYZ' } } });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('GET /bodega/v1/openapi.json', () => {
+  it('documents every /bodega/v1 call and the settings calls from their schemas, and nothing of the wire', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/bodega/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json() as { openapi: string; info: { description: string }; paths: Record<string, Record<string, { parameters?: { name: string }[]; requestBody?: unknown }>> };
+    expect(doc.openapi).toMatch(/^3\./);
+    const paths = Object.keys(doc.paths);
+    for (const path of ['/bodega/v1/me', '/bodega/v1/dashboard', '/bodega/v1/search', '/bodega/v1/api-keys', '/bodega/v1/api-keys/{id}', '/bodega/v1/mail-outbox',
+      '/bodega/v1/exports/orders.csv', '/bodega/v1/import-jobs', '/bodega/v1/import-jobs/{id}/failures.csv', '/bodega/v1/webhooks', '/_api/bodega/v1/site-settings',
+      '/_api/bodega/v1/commerce-settings', '/_api/bodega/v1/coupons', '/stores/v1/bulk/products/update']) {
+      expect(paths, path).toContain(path);
+    }
+    expect(paths.some((p) => p.startsWith('/ecom/') || p.startsWith('/members/'))).toBe(false);
+    expect(doc.paths['/bodega/v1/dashboard'].get.parameters?.map((p) => p.name).sort()).toEqual(['from', 'timeZone', 'to']);
+    expect(doc.paths['/bodega/v1/import-jobs'].post.requestBody).toBeDefined();
+    expect(doc.info.description).toContain('`price`');
   });
 });

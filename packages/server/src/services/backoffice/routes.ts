@@ -1,22 +1,78 @@
-import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BACK_OFFICE } from '../../platform/caller.js';
+import { ApiError } from '../../platform/errors.js';
 import type { StoredMail } from '../../platform/mail.js';
+import { formatAmount } from '../../platform/money.js';
+import type { Order } from '../orders/service.js';
 import type { ApiKeyInfo } from '../sites/service.js';
 import type { BackOfficeService } from './service.js';
+import type { ImportJob } from './store.js';
 
 export const PREFIX = '/bodega/v1';
+/** The wire's bulk product calls, at both of the catalog writer's prefixes. */
+const BULK_PREFIXES = ['/stores/v1/bulk/products', '/_api/catalog-server/v1/bulk/products'];
+const MAX_BULK_IDS = 100;
+/** An import file travels in the JSON body, under the server's body limit. */
+const MAX_IMPORT_CHARS = 7 * 1024 * 1024;
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const IdParams = Type.Object({ id: Id });
-const MailStatus = Type.Union(['STORED', 'QUEUED', 'SENDING', 'SENT', 'FAILED'].map((s) => Type.Literal(s as 'STORED' | 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED')));
+const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const MailStatus = literals(['STORED', 'QUEUED', 'SENDING', 'SENT', 'FAILED'] as const);
 const MailQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   status: Type.Optional(MailStatus),
 }, { additionalProperties: false });
 const CreateKeyBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+const DateText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+const DashboardQuery = Type.Object({
+  from: Type.Optional(DateText),
+  to: Type.Optional(DateText),
+  timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone; default UTC' })),
+}, { additionalProperties: false });
+const SearchQuery = Type.Object({
+  q: Type.String({ maxLength: 100 }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })),
+}, { additionalProperties: false });
+const PaymentStatus = literals(['NOT_PAID', 'PAID', 'PARTIALLY_REFUNDED', 'FULLY_REFUNDED', 'PENDING', 'PARTIALLY_PAID', 'PENDING_MERCHANT', 'CANCELED', 'DECLINED'] as const);
+const FulfillmentStatus = literals(['NOT_FULFILLED', 'FULFILLED', 'PARTIALLY_FULFILLED', 'CANCELED'] as const);
+const Instant = Type.String({ minLength: 10, maxLength: 40, description: 'an ISO date or date-time' });
+const OrdersExportQuery = Type.Object({
+  paymentStatus: Type.Optional(PaymentStatus),
+  fulfillmentStatus: Type.Optional(FulfillmentStatus),
+  from: Type.Optional(Instant),
+  to: Type.Optional(Instant),
+  q: Type.Optional(Type.String({ maxLength: 100, description: 'order number or the start of the buyer e-mail' })),
+}, { additionalProperties: false });
+const ImportBody = Type.Object({
+  target: literals(['products', 'data-items'] as const),
+  dataCollectionId: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  format: literals(['csv', 'json'] as const),
+  content: Type.String({ minLength: 1, maxLength: MAX_IMPORT_CHARS, description: 'the file: CSV with a header row, or a JSON array of objects' }),
+}, { additionalProperties: false });
+const BulkIds = Type.Array(Id, { minItems: 1, maxItems: MAX_BULK_IDS });
+const BulkUpdateBody = Type.Object({
+  ids: BulkIds,
+  set: Type.Object({
+    price: Type.Optional(Type.Number({ minimum: 0 })),
+    cost: Type.Optional(Type.Number({ minimum: 0 })),
+    weight: Type.Optional(Type.Number({ minimum: 0 })),
+    ribbon: Type.Optional(Type.String({ maxLength: 30 })),
+    brand: Type.Optional(Type.String({ maxLength: 50 })),
+  }, { additionalProperties: false }),
+});
+const Adjustment = Type.Object({
+  amount: Type.Optional(Type.Number()),
+  percentage: Type.Optional(Type.Object({ rate: Type.Optional(Type.Number({ minimum: -100, maximum: 10_000 })), roundToInt: Type.Optional(Type.Boolean()) })),
+}, { additionalProperties: false });
+const BulkAdjustBody = Type.Object({
+  ids: BulkIds,
+  adjust: Type.Object({ price: Type.Optional(Adjustment), cost: Type.Optional(Adjustment), weight: Type.Optional(Adjustment) }, { additionalProperties: false }),
+});
 
 function wireKey(k: ApiKeyInfo) {
   return { id: k.id, name: k.name, ...(k.prefix ? { prefix: k.prefix } : {}), createdDate: k.createdDate.toISOString() };
@@ -35,7 +91,52 @@ function wireMailSummary(m: StoredMail) {
   };
 }
 
+function wireOrderBrief(o: Order) {
+  return {
+    id: o.id,
+    number: String(o.number),
+    createdDate: o.createdDate.toISOString(),
+    ...(o.email ? { buyerEmail: o.email } : {}),
+    total: formatAmount(o.totals.total, o.currency),
+    paymentStatus: o.paymentStatus,
+    fulfillmentStatus: o.fulfillmentStatus,
+  };
+}
+
+function wireJob(j: ImportJob) {
+  return {
+    id: j.jobId,
+    target: j.target,
+    ...(j.dataCollectionId ? { dataCollectionId: j.dataCollectionId } : {}),
+    status: j.status,
+    total: j.total,
+    processed: j.processed,
+    succeeded: j.succeeded,
+    failed: j.failed,
+    createdDate: j.createdDate.toISOString(),
+    ...(j.finishedDate ? { finishedDate: j.finishedDate.toISOString() } : {}),
+    ...(j.error ? { error: j.error } : {}),
+  };
+}
+
+function instant(field: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) throw ApiError.validation([{ field, rule: 'FORMAT', description: 'an ISO date or date-time' }]);
+  return date;
+}
+
+function sendCsv(reply: FastifyReply, name: string, chunks: AsyncIterable<string>, now: Date): FastifyReply {
+  const file = `${name}-${now.toISOString().slice(0, 10)}.csv`;
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${file}"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(chunks));
+}
+
 const tags = ['back office'];
+const csvResponse = { produces: ['text/csv'] };
 
 export function backOfficeRoutes(backOffice: BackOfficeService) {
   return async (plain: FastifyInstance) => {
@@ -43,6 +144,18 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
     const config = { callers: BACK_OFFICE };
 
     app.get(`${PREFIX}/me`, { config, schema: { tags, summary: 'Who is signed in to the back office, their role and the site' } }, async (req) => backOffice.me(req.ctx));
+
+    app.get(`${PREFIX}/dashboard`, {
+      config, schema: { tags, summary: 'Orders and revenue per day, today and this month, open counts, recent orders, low stock', querystring: DashboardQuery },
+    }, async (req) => {
+      const d = await backOffice.dashboard(req.ctx, req.query);
+      return { ...d, recentOrders: d.recentOrders.map(wireOrderBrief) };
+    });
+
+    app.get(`${PREFIX}/search`, { config, schema: { tags, summary: 'The command palette: products, orders and members matching q', querystring: SearchQuery } }, async (req) => {
+      const r = await backOffice.search(req.ctx, req.query.q, req.query.limit ?? 5);
+      return { products: r.products, orders: r.orders.map((o) => ({ id: o.id, number: String(o.number), ...(o.email ? { buyerEmail: o.email } : {}) })), members: r.members };
+    });
 
     app.get(`${PREFIX}/api-keys`, { config, schema: { tags, summary: "The site's API keys (owner and API keys only)" } }, async (req) => ({
       apiKeys: (await backOffice.listApiKeys(req.ctx)).map(wireKey),
@@ -64,5 +177,44 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
       const mail = await backOffice.getMail(req.ctx, req.params.id);
       return { mail: { ...wireMailSummary(mail), text: mail.text, html: mail.html } };
     });
+
+    app.get(`${PREFIX}/exports/products.csv`, { config, schema: { tags, summary: 'Every product as CSV (the import reads the same columns)', ...csvResponse } }, async (req, reply) =>
+      sendCsv(reply, 'products', await backOffice.exportProducts(req.ctx), req.ctx.now()));
+    app.get(`${PREFIX}/exports/orders.csv`, { config, schema: { tags, summary: "The orders list's filtered orders as CSV, newest first", querystring: OrdersExportQuery, ...csvResponse } }, async (req, reply) => {
+      const q = req.query;
+      const filters = {
+        ...(q.paymentStatus ? { paymentStatus: q.paymentStatus } : {}),
+        ...(q.fulfillmentStatus ? { fulfillmentStatus: q.fulfillmentStatus } : {}),
+        from: instant('from', q.from),
+        to: instant('to', q.to),
+        ...(q.q?.trim() && { q: q.q.trim() }),
+      };
+      return sendCsv(reply, 'orders', backOffice.exportOrders(req.ctx, filters), req.ctx.now());
+    });
+    app.get(`${PREFIX}/exports/members.csv`, { config, schema: { tags, summary: 'Every member as CSV', ...csvResponse } }, async (req, reply) =>
+      sendCsv(reply, 'members', backOffice.exportMembers(req.ctx), req.ctx.now()));
+
+    app.post(`${PREFIX}/import-jobs`, {
+      config, schema: { tags, summary: 'Starts an import of products or data-collection items; it runs on the server', body: ImportBody },
+    }, async (req) => ({ job: wireJob(await backOffice.startImport(req.ctx, req.body)) }));
+    app.get(`${PREFIX}/import-jobs/:id`, { config, schema: { tags, summary: "An import's status and counts", params: IdParams } }, async (req) => ({
+      job: wireJob(await backOffice.importJob(req.ctx, req.params.id)),
+    }));
+    app.get(`${PREFIX}/import-jobs/:id/failures.csv`, {
+      config, schema: { tags, summary: 'The rows that failed: row (1 = first data row), error, then the row as sent', params: IdParams, ...csvResponse },
+    }, async (req, reply) => sendCsv(reply, `import-${req.params.id}-failures`, await backOffice.importFailures(req.ctx, req.params.id), req.ctx.now()));
+
+    for (const prefix of BULK_PREFIXES) {
+      app.post(`${prefix}/update`, { config, schema: { tags: ['catalog'], summary: 'Sets one property of many products (Stores v1 BulkUpdateProducts)', body: BulkUpdateBody } }, async (req) =>
+        bulkAnswer(await backOffice.bulkUpdateProducts(req.ctx, req.body.ids, req.body.set)));
+      app.post(`${prefix}/adjust-properties`, {
+        config, schema: { tags: ['catalog'], summary: 'Adjusts price or weight of many products by an amount or a percentage (Stores v1)', body: BulkAdjustBody },
+      }, async (req) => bulkAnswer(await backOffice.bulkAdjustProducts(req.ctx, req.body.ids, req.body.adjust)));
+    }
   };
+}
+
+function bulkAnswer(results: { itemMetadata: { success: boolean } }[]) {
+  const successes = results.filter((r) => r.itemMetadata.success).length;
+  return { results, bulkActionMetadata: { totalSuccesses: successes, totalFailures: results.length - successes, undetailedFailures: 0 } };
 }

@@ -6,7 +6,18 @@
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Mailer, MailStatus, StoredMail } from '../../platform/mail.js';
+import { divideHalfEven, formatAmount } from '../../platform/money.js';
+import { catalogBackOffice, type CatalogService } from '../catalog/service.js';
+import { membersBackOffice } from '../members/service.js';
+import { ordersBackOffice, type Order, type OrderExportFilters } from '../orders/service.js';
 import type { ApiKeyInfo, SitesService } from '../sites/service.js';
+import { adjustChange, setChange, type BulkAdjust, type BulkItemResult, type BulkSet } from './bulk-products.js';
+import { addDays, dashboardRange, daysBetween } from './dates.js';
+import { membersCsv, ordersCsv, productsCsv, failuresCsv } from './exports.js';
+import type { ImportJobs } from './imports.js';
+
+export { ImportJobs } from './imports.js';
+import type { ImportFormat, ImportJob, ImportTarget } from './store.js';
 
 export type BackOfficeRole = 'OWNER' | 'CONTRIBUTOR' | 'APP';
 
@@ -26,6 +37,30 @@ export interface BackOfficeDeps {
   sites: SitesService;
   mail: Mailer;
   members: MemberLookup;
+  catalog: CatalogService;
+  imports: ImportJobs;
+}
+
+export const LOW_STOCK_THRESHOLD = 5;
+const RECENT_ORDERS = 5;
+const LOW_STOCK_ROWS = 10;
+
+export interface Dashboard {
+  currency: string;
+  days: { date: string; orders: number; revenue: string }[];
+  today: { orders: number; revenue: string };
+  thisMonth: { orders: number; revenue: string };
+  averageOrderValue: string;
+  unpaidCount: number;
+  unfulfilledCount: number;
+  recentOrders: Order[];
+  lowStock: catalogBackOffice.LowStock[];
+}
+
+export interface SearchResults {
+  products: { id: string; name: string }[];
+  orders: Order[];
+  members: { id: string; name?: string; email: string }[];
 }
 
 export interface MailPage {
@@ -94,6 +129,123 @@ export class BackOfficeService {
     const rows = await this.deps.mail.pageForSite(ctx.siteId, { limit: options.limit + 1, status: options.status, after });
     const mails = rows.slice(0, options.limit);
     return { mails, ...(rows.length > options.limit ? { nextCursor: encodeCursor(mails[mails.length - 1]) } : {}) };
+  }
+
+  /** Every figure of the dashboard in a handful of aggregate queries, none paging orders. */
+  async dashboard(ctx: RequestContext, input: { from?: string; to?: string; timeZone?: string }): Promise<Dashboard> {
+    roleOf(ctx);
+    const range = dashboardRange(input, ctx.now());
+    const currency = (await this.deps.sites.activeSite(ctx)).settings.currency;
+    const first = [range.from, range.monthStart].sort()[0];
+    const last = [range.to, range.today].sort()[1];
+    const [sales, counts, recent, lowStock] = await Promise.all([
+      ordersBackOffice.salesPerDay(ctx, { from: first, to: last, timeZone: range.timeZone }),
+      ordersBackOffice.openCounts(ctx),
+      ordersBackOffice.recentOrders(ctx, RECENT_ORDERS),
+      catalogBackOffice.lowStock(ctx, LOW_STOCK_THRESHOLD, LOW_STOCK_ROWS),
+    ]);
+    const byDate = new Map(sales.map((d) => [d.date, d]));
+    const sum = (from: string, to: string) => {
+      let orders = 0;
+      let revenue = 0n;
+      for (const d of sales) if (d.date >= from && d.date <= to) { orders += d.orders; revenue += d.revenue; }
+      return { orders, revenue };
+    };
+    const money = (minor: bigint) => formatAmount(minor, currency);
+    const days = Array.from({ length: daysBetween(range.from, range.to) + 1 }, (_, i) => {
+      const date = addDays(range.from, i);
+      const d = byDate.get(date);
+      return { date, orders: d?.orders ?? 0, revenue: money(d?.revenue ?? 0n) };
+    });
+    const inRange = sum(range.from, range.to);
+    const today = sum(range.today, range.today);
+    const month = sum(range.monthStart, range.today);
+    return {
+      currency,
+      days,
+      today: { orders: today.orders, revenue: money(today.revenue) },
+      thisMonth: { orders: month.orders, revenue: money(month.revenue) },
+      averageOrderValue: money(inRange.orders ? divideHalfEven(inRange.revenue, BigInt(inRange.orders)) : 0n),
+      unpaidCount: counts.unpaid,
+      unfulfilledCount: counts.unfulfilled,
+      recentOrders: recent,
+      lowStock,
+    };
+  }
+
+  /** The command palette: a few products, orders and members matching `q`. */
+  async search(ctx: RequestContext, q: string, limit: number): Promise<SearchResults> {
+    roleOf(ctx);
+    const text = q.trim();
+    if (!text) return { products: [], orders: [], members: [] };
+    const [products, orders, members] = await Promise.all([
+      catalogBackOffice.findProductsBrief(ctx, text, limit),
+      ordersBackOffice.findOrdersBrief(ctx, text.replace(/^#/, ''), limit),
+      membersBackOffice.findMembersBrief(ctx, text, limit),
+    ]);
+    return {
+      products,
+      orders,
+      members: members.map((m) => {
+        const name = m.nickname ?? ([m.firstName, m.lastName].filter(Boolean).join(' ') || undefined);
+        return { id: m.id, ...(name ? { name } : {}), email: m.loginEmail };
+      }),
+    };
+  }
+
+  async exportProducts(ctx: RequestContext): Promise<AsyncGenerator<string>> {
+    roleOf(ctx);
+    const currency = (await this.deps.sites.activeSite(ctx)).settings.currency;
+    return productsCsv(catalogBackOffice.productsForExport(ctx), currency);
+  }
+
+  exportOrders(ctx: RequestContext, filters: OrderExportFilters): AsyncGenerator<string> {
+    roleOf(ctx);
+    return ordersCsv(ordersBackOffice.ordersForExport(ctx, filters));
+  }
+
+  exportMembers(ctx: RequestContext): AsyncGenerator<string> {
+    roleOf(ctx);
+    return membersCsv(membersBackOffice.membersForExport(ctx));
+  }
+
+  async startImport(ctx: RequestContext, input: { target: ImportTarget; dataCollectionId?: string; format: ImportFormat; content: string }): Promise<ImportJob> {
+    roleOf(ctx);
+    return this.deps.imports.start(ctx, input);
+  }
+
+  async importJob(ctx: RequestContext, jobId: string): Promise<ImportJob> {
+    roleOf(ctx);
+    return this.deps.imports.get(ctx, jobId);
+  }
+
+  async importFailures(ctx: RequestContext, jobId: string): Promise<AsyncGenerator<string>> {
+    await this.importJob(ctx, jobId);
+    return failuresCsv(this.deps.imports.failures(ctx, jobId));
+  }
+
+  async bulkUpdateProducts(ctx: RequestContext, ids: string[], set: BulkSet): Promise<BulkItemResult[]> {
+    const currency = (await this.deps.sites.activeSite(ctx)).settings.currency;
+    return this.eachProduct(ctx, ids, setChange(set, currency));
+  }
+
+  async bulkAdjustProducts(ctx: RequestContext, ids: string[], adjust: BulkAdjust): Promise<BulkItemResult[]> {
+    const currency = (await this.deps.sites.activeSite(ctx)).settings.currency;
+    return this.eachProduct(ctx, ids, adjustChange(adjust, currency));
+  }
+
+  private async eachProduct(ctx: RequestContext, ids: string[], change: Parameters<CatalogService['changeProduct']>[2]): Promise<BulkItemResult[]> {
+    const results: BulkItemResult[] = [];
+    for (const [originalIndex, id] of ids.entries()) {
+      try {
+        await this.deps.catalog.changeProduct(ctx, id, change);
+        results.push({ itemMetadata: { id, originalIndex, success: true } });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        results.push({ itemMetadata: { id, originalIndex, success: false, error: { code: error.code, description: error.message } } });
+      }
+    }
+    return results;
   }
 
   async getMail(ctx: RequestContext, mailId: string): Promise<StoredMail> {

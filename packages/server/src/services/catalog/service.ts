@@ -631,6 +631,11 @@ export class CatalogService {
     this.forget(siteId, result.changed.map((p) => p.id));
     await store.saveStock(tx, siteId, result.changed, at);
   }
+
+  /** For the back office's bulk edits: changes one product under its row lock (price, weight, ribbon…). */
+  async changeProduct(ctx: RequestContext, productId: string, change: (product: Product) => void): Promise<Product> {
+    return this.mutate(ctx, productId, change);
+  }
 }
 
 /** Applies variant overrides, matched by variant ids, by (some of) their choices, or to all. */
@@ -670,3 +675,4 @@ export type { CatalogOptions, MediaItem, Product, StockChange } from './products
 export { absoluteUrl } from './wire.js';
 // For the back office's imports and exports (services/backoffice).
 export type { ProductPatch } from './wire.js';
+export * as catalogBackOffice from './back-office.js';

@@ -568,3 +568,7 @@ export function createMembersServices(db: Db, oauth: OAuthService, identities: M
     abouts: new AboutsService(db),
   };
 }
+
+// For the back office (services/backoffice): search and export batches.
+export * as membersBackOffice from './back-office.js';
+export type { MemberRecord } from './back-office.js';

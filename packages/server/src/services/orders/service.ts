@@ -467,3 +467,7 @@ export { toWireOrder } from './wire.js';
 export async function findOrder(ctx: SiteContext, orderId: string): Promise<Order | undefined> {
   return store.findOrder(ctx, orderId);
 }
+
+// For the back office (services/backoffice): dashboard aggregates, search and export batches.
+export * as ordersBackOffice from './back-office.js';
+export type { OrderExportFilters } from './back-office.js';

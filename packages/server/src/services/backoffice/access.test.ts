@@ -1,0 +1,92 @@
+// Who may call each back-office call: anonymous and shoppers never; a contributor all but API
+// keys; the owner and API keys everything. Each call is scoped to the caller's site.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../../test/harness.js';
+import { backOfficeSite, CALLERS, type BackOfficeSite, type CallerName } from '../../test/backoffice.js';
+
+let t: TestApp;
+let s: BackOfficeSite;
+
+beforeAll(async () => {
+  t = await testApp();
+  s = await backOfficeSite(t);
+});
+afterAll(async () => t.close());
+
+interface Call { method: 'GET' | 'POST' | 'DELETE'; url: string; payload?: Record<string, unknown>; ownerOnly?: boolean }
+
+const CALLS: Call[] = [
+  { method: 'GET', url: '/bodega/v1/me' },
+  { method: 'GET', url: '/bodega/v1/dashboard' },
+  { method: 'GET', url: '/bodega/v1/search?q=a' },
+  { method: 'GET', url: '/bodega/v1/api-keys', ownerOnly: true },
+  { method: 'POST', url: '/bodega/v1/api-keys', payload: { name: 'k' }, ownerOnly: true },
+  { method: 'DELETE', url: '/bodega/v1/api-keys/none', ownerOnly: true },
+  { method: 'GET', url: '/bodega/v1/mail-outbox' },
+  { method: 'GET', url: '/bodega/v1/mail-outbox/none' },
+  { method: 'GET', url: '/bodega/v1/exports/products.csv' },
+  { method: 'GET', url: '/bodega/v1/exports/orders.csv' },
+  { method: 'GET', url: '/bodega/v1/exports/members.csv' },
+  { method: 'POST', url: '/bodega/v1/import-jobs', payload: { target: 'products', format: 'csv', content: 'name,price\nA,1\n' } },
+  { method: 'GET', url: '/bodega/v1/import-jobs/none' },
+  { method: 'GET', url: '/bodega/v1/import-jobs/none/failures.csv' },
+  { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['none'], set: { ribbon: 'Sale' } } },
+  { method: 'POST', url: '/stores/v1/bulk/products/adjust-properties', payload: { ids: ['none'], adjust: { price: { amount: 1 } } } },
+  { method: 'GET', url: '/_api/bodega/v1/site-settings' },
+];
+
+function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {
+  if (caller === 'anonymous') return 401;
+  if (caller === 'visitor' || caller === 'member') return 403;
+  if (caller === 'contributor' && call.ownerOnly) return 403;
+  return 'allowed';
+}
+
+describe('who may call the back office', () => {
+  for (const call of CALLS) {
+    it(`${call.method} ${call.url}`, async () => {
+      for (const caller of CALLERS) {
+        const res = await t.app.inject({ method: call.method, url: call.url, headers: s.headers[caller], ...(call.payload ? { payload: call.payload } : {}) });
+        const want = expected(caller, call);
+        const label = `${caller}: ${res.statusCode} ${res.body.slice(0, 200)}`;
+        if (want === 'allowed') {
+          // Allowed callers get the answer, or a 404 for the made-up ids these calls name.
+          expect([200, 404], label).toContain(res.statusCode);
+        } else {
+          expect(res.statusCode, label).toBe(want);
+          expect(res.json(), label).toHaveProperty('details.applicationError.code');
+        }
+      }
+    });
+  }
+});
+
+describe('input is checked and answered in the wire error shape', () => {
+  const bad: Call[] = [
+    { method: 'GET', url: '/bodega/v1/dashboard?timeZone=Mars/Olympus' },
+    { method: 'GET', url: '/bodega/v1/dashboard?from=2026-02-30' },
+    { method: 'GET', url: '/bodega/v1/dashboard?from=2026-03-10&to=2026-03-01' },
+    { method: 'GET', url: '/bodega/v1/search?limit=5' },
+    { method: 'GET', url: '/bodega/v1/search?q=a&limit=500' },
+    { method: 'GET', url: '/bodega/v1/mail-outbox?cursor=nonsense' },
+    { method: 'GET', url: '/bodega/v1/mail-outbox?status=LOST' },
+    { method: 'GET', url: '/bodega/v1/exports/orders.csv?paymentStatus=MAYBE' },
+    { method: 'GET', url: '/bodega/v1/exports/orders.csv?from=yesterday-ish' },
+    { method: 'POST', url: '/bodega/v1/api-keys', payload: { name: '' } },
+    { method: 'POST', url: '/bodega/v1/import-jobs', payload: { target: 'people', format: 'csv', content: 'a' } },
+    { method: 'POST', url: '/bodega/v1/import-jobs', payload: { target: 'data-items', format: 'csv', content: 'a\n1' } },
+    { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: [], set: { ribbon: 'x' } } },
+    { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['a'], set: {} } },
+    { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['a'], set: { cost: 3 } } },
+    { method: 'POST', url: '/stores/v1/bulk/products/adjust-properties', payload: { ids: ['a'], adjust: { price: {} } } },
+  ];
+  for (const call of bad) {
+    it(`${call.method} ${call.url} ${call.payload ? JSON.stringify(call.payload) : ''}`, async () => {
+      const res = await t.app.inject({ method: call.method, url: call.url, headers: s.headers.owner, ...(call.payload ? { payload: call.payload } : {}) });
+      expect(res.statusCode, res.body).toBe(400);
+      const body = res.json() as { message: string; details: Record<string, unknown> };
+      expect(typeof body.message).toBe('string');
+      expect(Object.keys(body.details).some((k) => k === 'validationError' || k === 'applicationError'), res.body).toBe(true);
+    });
+  }
+});

@@ -1,0 +1,72 @@
+// CSV exports, produced a batch at a time so a large store streams instead of filling memory.
+import { stringify } from 'csv-stringify/sync';
+import { formatAmount } from '../../platform/money.js';
+import type { Order } from '../orders/service.js';
+import type { MemberRecord } from '../members/service.js';
+import type { Product } from '../catalog/service.js';
+import { PRODUCT_CSV_COLUMNS, productToRow } from './products-csv.js';
+
+export const ORDER_CSV_COLUMNS = [
+  'number', 'id', 'createdDate', 'status', 'paymentStatus', 'fulfillmentStatus', 'buyerEmail', 'currency',
+  'subtotal', 'discount', 'shipping', 'tax', 'total', 'paid', 'refunded', 'itemCount', 'items', 'shippingTitle', 'trackingNumbers',
+] as const;
+
+export const MEMBER_CSV_COLUMNS = [
+  'id', 'loginEmail', 'nickname', 'firstName', 'lastName', 'status', 'role', 'privacyStatus', 'activityStatus', 'createdDate', 'lastLoginDate',
+] as const;
+
+function orderRow(o: Order): string[] {
+  const money = (minor: bigint) => formatAmount(minor, o.currency);
+  return [
+    String(o.number), o.id, o.createdDate.toISOString(), o.status, o.paymentStatus, o.fulfillmentStatus, o.email ?? '', o.currency,
+    money(o.totals.subtotal), money(o.totals.discount), money(o.totals.shipping), money(o.totals.tax), money(o.totals.total),
+    money(o.paid), money(o.refunded),
+    String(o.lines.reduce((n, l) => n + l.quantity, 0)),
+    o.lines.map((l) => `${l.quantity} x ${l.name}`).join(' | '),
+    o.shipping?.title ?? '',
+    o.fulfillments.flatMap((f) => (f.trackingInfo?.trackingNumber ? [f.trackingInfo.trackingNumber] : [])).join(' | '),
+  ];
+}
+
+function memberRow(m: MemberRecord): string[] {
+  return [
+    m.id, m.loginEmail, m.nickname ?? '', m.firstName ?? '', m.lastName ?? '', m.status, m.role, m.privacyStatus, m.activityStatus,
+    m.createdDate.toISOString(), m.lastLoginDate ? m.lastLoginDate.toISOString() : '',
+  ];
+}
+
+async function* csv<T>(header: readonly string[], batches: AsyncIterable<T[]>, toRow: (item: T) => string[]): AsyncGenerator<string> {
+  yield stringify([header as string[]]);
+  for await (const batch of batches) yield stringify(batch.map(toRow));
+}
+
+export function ordersCsv(batches: AsyncIterable<Order[]>): AsyncGenerator<string> {
+  return csv(ORDER_CSV_COLUMNS, batches, orderRow);
+}
+
+export function membersCsv(batches: AsyncIterable<MemberRecord[]>): AsyncGenerator<string> {
+  return csv(MEMBER_CSV_COLUMNS, batches, memberRow);
+}
+
+export function productsCsv(batches: AsyncIterable<{ product: Product; collectionSlugs: string[] }[]>, currency: string): AsyncGenerator<string> {
+  return csv(PRODUCT_CSV_COLUMNS.map((c) => c.name), batches, (p) => productToRow(p.product, currency, p.collectionSlugs));
+}
+
+/** The failed rows of an import: `row`, `error`, then the row's own columns as they came. */
+export async function* failuresCsv(batches: AsyncIterable<{ row: number; error: string; data: Record<string, unknown> }[]>): AsyncGenerator<string> {
+  let columns: string[] | undefined;
+  for await (const batch of batches) {
+    if (!columns) {
+      columns = [...new Set(batch.flatMap((f) => Object.keys(f.data)))];
+      yield stringify([['row', 'error', ...columns]]);
+    }
+    const cols = columns;
+    yield stringify(batch.map((f) => [String(f.row), f.error, ...cols.map((c) => cell(f.data[c]))]));
+  }
+  if (!columns) yield stringify([['row', 'error']]);
+}
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,0 +1,250 @@
+/**
+ * Import jobs: a products or data-items file, run on the server after the call answers, so a
+ * closed tab loses nothing. A job is claimed with a lease; its progress is saved after every batch,
+ * so a job whose server stopped is taken up again (by this server at start, or another) from the
+ * last saved batch. Rows that fail are kept with their row number and the reason.
+ */
+import { parse } from 'csv-parse/sync';
+import type { Caller, RequestContext } from '../../platform/caller.js';
+import { siteContext } from '../../platform/context.js';
+import type { Db, Queryable } from '../../platform/db.js';
+import { ApiError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { catalogBackOffice, type CatalogService } from '../catalog/service.js';
+import type { DataService } from '../data/service.js';
+import type { SitesService } from '../sites/service.js';
+import { productFromRow, RowError, type ProductCsvRow, type ProductImport } from './products-csv.js';
+import * as store from './store.js';
+
+export const IMPORT_BATCH = 200;
+export const MAX_IMPORT_ROWS = 100_000;
+const LEASE_MS = 5 * 60_000;
+
+type Row = Record<string, unknown>;
+interface Failure { row: number; error: string; data: Row }
+
+export interface ImportDeps {
+  db: Db;
+  now: () => Date;
+  sites: SitesService;
+  catalog: CatalogService;
+  data: DataService;
+}
+
+function reason(error: unknown): string {
+  if (error instanceof ApiError && error.violations?.length) return error.violations.map((v) => `${v.field.replace(/^product\./, '')}: ${v.description}`).join('; ');
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The file's rows as objects; a file that cannot be read at all fails the whole job. */
+export function readRows(format: store.ImportFormat, content: string): Row[] {
+  if (format === 'json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(content);
+    } catch (error) {
+      throw new RowError(`The file is not JSON: ${reason(error)}`);
+    }
+    if (!Array.isArray(parsed)) throw new RowError('A JSON import is an array of objects');
+    return parsed.map((item) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Row) : { value: item }));
+  }
+  try {
+    return parse(content, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: true }) as Row[];
+  } catch (error) {
+    throw new RowError(`The CSV cannot be read: ${reason(error)}`);
+  }
+}
+
+/** A CSV cell as the collection field's type; a value that does not fit fails its row. */
+function fieldValue(type: string, key: string, raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  const text = raw.trim();
+  switch (type) {
+    case 'NUMBER': {
+      const n = Number(text);
+      if (!/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text) || !Number.isFinite(n)) throw new RowError(`${key}: "${raw}" is not a number`);
+      return n;
+    }
+    case 'BOOLEAN':
+      if (/^(true|yes|1)$/i.test(text)) return true;
+      if (/^(false|no|0)$/i.test(text)) return false;
+      throw new RowError(`${key}: "${raw}" is not true or false`);
+    case 'DATE':
+    case 'DATETIME': {
+      const d = new Date(text);
+      if (Number.isNaN(d.getTime())) throw new RowError(`${key}: "${raw}" is not a date`);
+      return type === 'DATE' && /^\d{4}-\d{2}-\d{2}$/.test(text) ? text : { $date: d.toISOString() };
+    }
+    case 'ARRAY_STRING':
+      return text.split('|').map((s) => s.trim()).filter(Boolean);
+    case 'OBJECT':
+    case 'ARRAY':
+    case 'ANY':
+      if (/^[[{]/.test(text)) {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          throw new RowError(`${key}: not valid JSON`);
+        }
+      }
+      return raw;
+    default:
+      return raw;
+  }
+}
+
+export class ImportJobs {
+  private readonly running = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(private readonly deps: ImportDeps) {}
+
+  async start(ctx: RequestContext, input: { target: store.ImportTarget; dataCollectionId?: string; format: store.ImportFormat; content: string }): Promise<store.ImportJob> {
+    if (input.target === 'data-items') {
+      if (!input.dataCollectionId) throw ApiError.validation([{ field: 'dataCollectionId', rule: 'REQUIRED_FIELD', description: 'a data-items import names its collection' }]);
+      await this.deps.data.collections.load(ctx, input.dataCollectionId);
+    }
+    const job = await store.insertJob(ctx.db, {
+      siteId: ctx.siteId, jobId: newId(), target: input.target, dataCollectionId: input.target === 'data-items' ? input.dataCollectionId ?? null : null,
+      format: input.format, content: input.content, at: ctx.now(),
+    });
+    this.kick(job.siteId, job.jobId);
+    return job;
+  }
+
+  async get(ctx: RequestContext, jobId: string): Promise<store.ImportJob> {
+    const job = await store.findJob(ctx.db, ctx.siteId, jobId);
+    if (!job) throw ApiError.notFound('IMPORT_JOB_NOT_FOUND', 'No such import job');
+    return job;
+  }
+
+  failures(ctx: RequestContext, jobId: string) {
+    return store.failures(ctx.db, ctx.siteId, jobId);
+  }
+
+  /** Takes up the jobs a stopped server left (called when the app is ready). */
+  async resumeWaiting(): Promise<void> {
+    for (const job of await store.waitingJobs(this.deps.db, this.deps.now(), 100)) this.kick(job.siteId, job.jobId);
+  }
+
+  /** Waits for the running jobs; none starts afterwards. */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  private kick(siteId: string, jobId: string): void {
+    if (this.closed) return;
+    const run = this.run(siteId, jobId).catch(() => undefined).finally(() => this.running.delete(run));
+    this.running.add(run);
+  }
+
+  private lease(): Date {
+    return new Date(this.deps.now().getTime() + LEASE_MS);
+  }
+
+  private async run(siteId: string, jobId: string): Promise<void> {
+    const { db, now } = this.deps;
+    const claimed = await store.claimJob(db, siteId, jobId, now(), this.lease());
+    if (!claimed) return;
+    const { job, content } = claimed;
+    try {
+      const rows = readRows(job.format, content);
+      if (rows.length > MAX_IMPORT_ROWS) throw new RowError(`At most ${MAX_IMPORT_ROWS} rows in one import`);
+      const caller: Caller = { kind: 'APP', siteId, subjectId: `import-job:${jobId}` };
+      const ctx: RequestContext = { ...siteContext(db, siteId, now), caller, requestId: jobId };
+      const progress = { total: rows.length, processed: job.processed, succeeded: job.succeeded, failed: job.failed, leaseUntil: this.lease() };
+      const fields = job.target === 'data-items' && job.dataCollectionId ? new Map((await this.deps.data.collections.load(ctx, job.dataCollectionId)).fields.map((f) => [f.key, f.type as string])) : undefined;
+      for (let start = job.processed; start < rows.length; start += IMPORT_BATCH) {
+        if (this.closed) return; // the lease runs out and the job is taken up again
+        const batch = rows.slice(start, start + IMPORT_BATCH).map((data, i) => ({ row: start + i + 1, data }));
+        const failures = job.target === 'products' ? await this.importProducts(ctx, batch) : await this.importItems(ctx, job.dataCollectionId ?? '', fields ?? new Map<string, string>(), batch);
+        await db.transaction(async (tx) => {
+          await store.insertFailures(tx, siteId, jobId, failures);
+          progress.processed = start + batch.length;
+          progress.failed += failures.length;
+          progress.succeeded += batch.length - failures.length;
+          progress.leaseUntil = this.lease();
+          await store.saveProgress(tx, siteId, jobId, progress);
+        });
+      }
+      await store.saveProgress(db, siteId, jobId, progress);
+      await store.finishJob(db, siteId, jobId, 'DONE', now());
+    } catch (error) {
+      await store.finishJob(db, siteId, jobId, 'FAILED', now(), reason(error));
+    }
+  }
+
+  private async importProducts(ctx: RequestContext, batch: { row: number; data: Row }[]): Promise<Failure[]> {
+    const { db, catalog, sites } = this.deps;
+    const failures: Failure[] = [];
+    const currency = (await sites.activeSite(ctx)).settings.currency;
+    const bySlug = new Map([...(await catalogBackOffice.collectionSlugs(ctx))].map(([id, slug]) => [slug, id]));
+    const read: { row: number; data: Row; item: ProductImport; collectionIds: string[] }[] = [];
+    for (const { row, data } of batch) {
+      try {
+        const cells: ProductCsvRow = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)]));
+        const item = productFromRow(cells, currency);
+        const unknown = (item.collectionSlugs ?? []).filter((s) => !bySlug.has(s));
+        if (unknown.length) throw new RowError(`collections: no collection with the slug ${unknown.map((s) => `"${s}"`).join(', ')}`);
+        read.push({ row, data, item, collectionIds: (item.collectionSlugs ?? []).map((s) => bySlug.get(s) as string) });
+      } catch (error) {
+        failures.push({ row, error: reason(error), data });
+      }
+    }
+    const done: { productId: string; collectionIds: string[] }[] = [];
+    const creates = read.filter((r) => !r.item.id);
+    if (creates.length) {
+      await db.transaction(async (tx: Queryable) => {
+        for (const r of creates) {
+          // A savepoint per row: a row that fails (a taken slug) leaves the rest of the batch.
+          await tx.query('SAVEPOINT import_row');
+          try {
+            const product = await catalog.createProductIn(tx, ctx.siteId, r.item.patch, ctx.now());
+            await tx.query('RELEASE SAVEPOINT import_row');
+            done.push({ productId: product.id, collectionIds: r.collectionIds });
+          } catch (error) {
+            await tx.query('ROLLBACK TO SAVEPOINT import_row');
+            failures.push({ row: r.row, error: reason(error), data: r.data });
+          }
+        }
+      });
+    }
+    for (const r of read.filter((x) => x.item.id)) {
+      try {
+        await catalog.updateProduct(ctx, r.item.id as string, r.item.patch);
+        done.push({ productId: r.item.id as string, collectionIds: r.collectionIds });
+      } catch (error) {
+        failures.push({ row: r.row, error: reason(error), data: r.data });
+      }
+    }
+    const byCollection = new Map<string, string[]>();
+    for (const d of done) for (const c of d.collectionIds) byCollection.set(c, [...(byCollection.get(c) ?? []), d.productId]);
+    for (const [collectionId, productIds] of byCollection) await catalog.addProductsToCollection(ctx, collectionId, productIds);
+    return failures.sort((a, b) => a.row - b.row);
+  }
+
+  private async importItems(ctx: RequestContext, collectionId: string, fields: Map<string, string>, batch: { row: number; data: Row }[]): Promise<Failure[]> {
+    const failures: Failure[] = [];
+    const items: { row: number; data: Row; item: Row }[] = [];
+    for (const { row, data } of batch) {
+      try {
+        const item: Row = {};
+        for (const [key, value] of Object.entries(data)) {
+          if (value === '' || value === undefined) continue;
+          item[key] = fieldValue(fields.get(key) ?? 'TEXT', key, value);
+        }
+        items.push({ row, data, item });
+      } catch (error) {
+        failures.push({ row, error: reason(error), data });
+      }
+    }
+    if (items.length) {
+      const outcomes = await this.deps.data.bulkInsert(ctx, collectionId, items.map((i) => ({ data: i.item })));
+      for (const outcome of outcomes) {
+        if ('error' in outcome) failures.push({ row: items[outcome.index].row, error: reason(outcome.error), data: items[outcome.index].data });
+      }
+    }
+    return failures.sort((a, b) => a.row - b.row);
+  }
+}
