@@ -226,7 +226,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('button', { name: 'Add item' }).click();
     await owner.getByRole('dialog', { name: 'New item' }).getByLabel(/Title/).fill('First note');
     await owner.getByRole('dialog', { name: 'New item' }).getByRole('button', { name: 'Save' }).click();
-    await owner.getByRole('cell', { name: 'First note' }).waitFor();
+    await owner.getByRole('cell', { name: 'First note', exact: true }).waitFor();
     await check(owner, 'data-collection');
     await nav(owner, 'Data collections');
     await owner.getByRole('link', { name: 'Notes' }).waitFor();
@@ -235,7 +235,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await nav(owner, 'Import & export');
     await owner.getByRole('heading', { name: 'Import and export', level: 1 }).waitFor();
     await owner.getByLabel('CSV or JSON file').setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from('title\n"Second, with a comma"\nThird\n') });
-    await owner.getByRole('cell', { name: 'Second, with a comma' }).waitFor();
+    await owner.getByRole('cell', { name: 'Second, with a comma', exact: true }).waitFor();
     await check(owner, 'import-export');
 
     // A contributor: the owner gives the member the role; signed in again, they find no API keys.
