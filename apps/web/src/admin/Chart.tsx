@@ -16,7 +16,7 @@ export function DaysChart({ days, money }: { days: DayFigures[]; money: (v: stri
   const labelEvery = Math.ceil(days.length / 8);
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="chart-title" preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="chart-title">
         <title id="chart-title">{`Revenue and orders per day, ${days[0]?.date ?? ''} to ${days.at(-1)?.date ?? ''}`}</title>
         <line x1={pad.left} x2={width - pad.right} y1={height - pad.bottom} y2={height - pad.bottom} className="chart-axis" />
         {days.map((d, i) => {

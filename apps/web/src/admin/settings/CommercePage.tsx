@@ -80,7 +80,7 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
         <h2 id="tax-heading">Tax rates</h2>
         <div className="table-wrap">
           <table className="table">
-            <thead><tr><th scope="col">Country</th><th scope="col">State or region</th><th scope="col">Rate (fraction, 0.08 = 8 %)</th><th scope="col">Name</th><th scope="col"><span className="visually-hidden">Remove</span></th></tr></thead>
+            <thead><tr><th scope="col">Country</th><th scope="col">State or region</th><th scope="col">Rate (%)</th><th scope="col">Name</th><th scope="col"><span className="visually-hidden">Remove</span></th></tr></thead>
             <tbody>
               {rates.map((r, i) => (
                 <tr key={i}>
