@@ -234,9 +234,35 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
 
     await nav(owner, 'Import & export');
     await owner.getByRole('heading', { name: 'Import and export', level: 1 }).waitFor();
+    await owner.getByLabel('What').selectOption('data-items');
+    await owner.getByLabel('Collection').selectOption('notes');
     await owner.getByLabel('CSV or JSON file').setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from('title\n"Second, with a comma"\nThird\n') });
     await owner.getByRole('cell', { name: 'Second, with a comma', exact: true }).waitFor();
     await check(owner, 'import-export');
+    await owner.getByRole('button', { name: 'Import 2 rows' }).click();
+    await owner.getByText('2 of 2 rows read: 2 imported, 0 failed.').waitFor();
+    await check(owner, 'import-done');
+
+    // Bulk edit: two products get one new price, with progress.
+    await nav(owner, 'Products');
+    await owner.getByRole('checkbox', { name: 'Select Field Notebook' }).check();
+    await owner.getByRole('checkbox', { name: 'Select Enamel Pin Set' }).check();
+    await owner.getByRole('button', { name: 'Bulk edit' }).click();
+    const bulk = owner.getByRole('dialog', { name: 'Edit 2 products' });
+    await bulk.getByLabel('New price').fill('30');
+    await bulk.getByRole('button', { name: 'Apply' }).click();
+    await bulk.getByText('2 of 2 done.').waitFor();
+    await check(owner, 'bulk-edit', false);
+    await owner.keyboard.press('Escape');
+    await expect.poll(() => owner.getByRole('row', { name: /Field Notebook|Enamel Pin Set/ }).getByRole('cell', { name: '$30.00' }).count()).toBe(2);
+
+    await owner.getByRole('link', { name: 'Collections', exact: true }).click();
+    await owner.getByRole('heading', { name: 'Product collections' }).waitFor();
+    await owner.getByRole('button', { name: 'New collection' }).click();
+    await owner.getByRole('dialog', { name: 'New collection' }).getByLabel('Name').fill('Summer');
+    await owner.getByRole('dialog', { name: 'New collection' }).getByRole('button', { name: 'Save collection' }).click();
+    await owner.getByRole('link', { name: 'Summer' }).waitFor();
+    await check(owner, 'product-collections');
 
     // A contributor: the owner gives the member the role; signed in again, they find no API keys.
     await nav(owner, 'Members');

@@ -18,6 +18,7 @@ const admin: RouteObject = {
     { path: 'orders', lazy: page(() => import('./admin/orders/OrdersPage.js')) },
     { path: 'orders/:orderId', lazy: page(() => import('./admin/orders/OrderDetailPage.js')) },
     { path: 'products', lazy: page(() => import('./admin/products/ProductsPage.js')) },
+    { path: 'products/collections', lazy: page(() => import('./admin/products/CollectionsPage.js')) },
     { path: 'products/new', lazy: page(() => import('./admin/products/ProductEditPage.js')) },
     { path: 'products/:productId', lazy: page(() => import('./admin/products/ProductEditPage.js')) },
     { path: 'members', lazy: page(() => import('./admin/members/MembersPage.js')) },

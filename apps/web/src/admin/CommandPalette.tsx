@@ -41,7 +41,7 @@ export function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenCh
   });
   useEffect(() => { if (!open) { setQ(''); setActive(0); } }, [open]);
 
-  const pages = [...NAV, ...SETTINGS_PAGES, ...(manageApiKeys ? [{ to: '/admin/settings/api-keys', label: 'API keys' }] : []), { to: '/admin/products/new', label: 'New product' }];
+  const pages = [...NAV, ...SETTINGS_PAGES, ...(manageApiKeys ? [{ to: '/admin/settings/api-keys', label: 'API keys' }] : []), { to: '/admin/products/new', label: 'New product' }, { to: '/admin/products/collections', label: 'Product collections' }];
   const lower = q.trim().toLowerCase();
   const entries: Entry[] = [
     ...pages.filter((p) => !lower || p.label.toLowerCase().includes(lower)).map((p) => ({ id: `page-${p.to}`, label: p.label, hint: 'Page', to: p.to })),

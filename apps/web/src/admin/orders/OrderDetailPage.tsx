@@ -41,7 +41,7 @@ export default function OrderDetailPage() {
     queryFn: async () => (await api.orderFulfillments.listFulfillmentsForSingleOrder(orderId)).orderWithFulfillments?.fulfillments ?? [],
   });
   const result = useResult();
-  const [dialog, setDialog] = useState<'fulfil' | 'cancel' | 'refund' | 'pay' | null>(null);
+  const [dialog, setDialog] = useState<'fulfil' | 'cancel' | 'refund' | 'pay' | 'manual' | null>(null);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: ['admin', 'order', orderId] });
     void queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] });
@@ -81,6 +81,7 @@ export default function OrderDetailPage() {
       <p className="small"><Link to="/admin/orders">← Orders</Link></p>
       <PageHead title={`Order #${o.number}`} lead={`Placed ${dateTime(o._createdDate)}${o.buyerInfo?.email ? ` by ${o.buyerInfo.email}` : ''}`}>
         {!paid && !canceled && <button type="button" className="button" onClick={() => setDialog('pay')}>Mark as paid</button>}
+        {!paid && !canceled && <button type="button" className="button secondary" onClick={() => setDialog('manual')}>Record a payment</button>}
         {o.fulfillmentStatus !== 'FULFILLED' && !canceled && <button type="button" className="button" onClick={() => setDialog('fulfil')}>Fulfil</button>}
         {paid && <button type="button" className="button secondary" onClick={() => setDialog('refund')}>Refund</button>}
         {!canceled && o.fulfillmentStatus !== 'FULFILLED' && <button type="button" className="button secondary danger-outline" onClick={() => setDialog('cancel')}>Cancel order</button>}
@@ -176,6 +177,16 @@ export default function OrderDetailPage() {
         busy={act.isPending} onConfirm={() => run(async () => { await api.orders.paymentCollectionMarkOrderAsPaid(orderId); return `Order #${o.number} is marked as paid.`; })}>
         <p>Use this when the buyer paid outside the store, for example by bank transfer or cash ({money(s?.total?.amount)}).</p>
       </Confirm>
+      <Modal open={dialog === 'manual'} onOpenChange={(open) => setDialog(open ? 'manual' : null)} title={`Record a payment for order #${o.number}`} description="Part or all of the total, received outside the store.">
+        <form className="form-grid" onSubmit={(event) => {
+          event.preventDefault();
+          const amount = String(new FormData(event.currentTarget).get('amount') ?? '').trim();
+          run(async () => { await api.orders.recordManuallyCollectedPayment(orderId, { amount }); return `A payment of ${money(amount)} is recorded on order #${o.number}.`; });
+        }}>
+          <Field label="Amount" name="amount" inputMode="decimal" required pattern="\d+(\.\d{1,2})?" defaultValue={s?.total?.amount} />
+          <div className="actions"><button type="submit" className="button" disabled={act.isPending}>{act.isPending ? 'Recording…' : 'Record payment'}</button></div>
+        </form>
+      </Modal>
       <CancelDialog open={dialog === 'cancel'} onOpenChange={(open) => setDialog(open ? 'cancel' : null)} number={o.number ?? ''} busy={act.isPending}
         onCancel={(restock) => run(async () => { await api.orders.cancelOrder(orderId, { restockAllItems: restock }); return `Order #${o.number} is canceled${restock ? ' and its items are back in stock' : ''}.`; })} />
       <Confirm open={dialog === 'refund'} onOpenChange={(open) => setDialog(open ? 'refund' : null)} title={`Refund order #${o.number}?`} confirmLabel="Refund in full" busy={act.isPending}

@@ -64,6 +64,7 @@ export default function ProductsPage() {
   return (
     <>
       <PageHead title="Products">
+        <Link className="button secondary" to="/admin/products/collections">Collections</Link>
         <Link className="button" to="/admin/products/new">New product</Link>
       </PageHead>
       <div className="filters-bar" role="search" aria-label="Filter products">

@@ -40,10 +40,11 @@ function ApiKeys() {
   });
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const name = String(new FormData(event.currentTarget).get('name') ?? '').trim();
+    const form = event.currentTarget;
+    const name = String(new FormData(form).get('name') ?? '').trim();
     result.clear();
     setSecret(null);
-    if (name) create.mutate(name);
+    if (name) create.mutate(name, { onSuccess: () => form.reset() });
   }
   return (
     <>
