@@ -46,7 +46,8 @@ export default function ProductsPage() {
     ),
   });
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [bulkOpen, setBulkOpen] = useState(false);
+  // The products being edited, fixed when the dialog opens (the selection clears once they are done).
+  const [bulkIds, setBulkIds] = useState<string[] | null>(null);
   const list = products.data?.products ?? [];
 
   function set(changes: Record<string, string>) {
@@ -94,7 +95,7 @@ export default function ProductsPage() {
       </div>
       <div className="bulk-bar" aria-live="polite">
         <span>{selected.size === 0 ? 'Select products to edit several at once.' : `${selected.size} selected`}</span>
-        <button type="button" className="button small" disabled={selected.size === 0} onClick={() => setBulkOpen(true)}>Bulk edit</button>
+        <button type="button" className="button small" disabled={selected.size === 0} onClick={() => setBulkIds([...selected])}>Bulk edit</button>
         {selected.size > 0 && <button type="button" className="link" onClick={() => setSelected(new Set())}>Clear selection</button>}
       </div>
       {products.isPending && <Loading label="Loading products…" />}
@@ -137,7 +138,7 @@ export default function ProductsPage() {
           <Pager label="Products" offset={offset} limit={LIMIT} total={products.data.totalResults ?? products.data.metadata?.total} count={list.length} onOffset={(o) => set({ offset: String(o) })} />
         </>
       )}
-      <BulkEdit open={bulkOpen} onOpenChange={setBulkOpen} products={list.filter((p) => selected.has(p._id ?? ''))} ids={[...selected]} onDone={() => setSelected(new Set())} />
+      {bulkIds && <BulkEdit open onOpenChange={(o) => { if (!o) setBulkIds(null); }} products={list.filter((p) => bulkIds.includes(p._id ?? ''))} ids={bulkIds} onDone={() => setSelected(new Set())} />}
     </>
   );
 }
@@ -191,7 +192,7 @@ function BulkEdit({ open, onOpenChange, ids, products, onDone }: { open: boolean
   }
   const valid = field === 'visible' ? value === 'visible' || value === 'hidden' : value !== '' && Number.isFinite(Number(value)) && Number(value) >= 0 && (field !== 'stock' || Number.isInteger(Number(value)));
   return (
-    <Modal open={open} onOpenChange={(o) => { if (!running) { onOpenChange(o); if (!o) { setProgress(null); setValue(''); } } }} title={`Edit ${ids.length} products`} description="One change for every selected product.">
+    <Modal open={open} onOpenChange={(o) => { if (!running) onOpenChange(o); }} title={`Edit ${ids.length} products`} description="One change for every selected product.">
       <div className="form-grid">
         <fieldset className="segmented three-way">
           <legend>Change</legend>
