@@ -81,6 +81,11 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     const pending = owner.getByRole('region', { name: /Waiting for approval/ });
     await pending.getByText(memberEmail).waitFor();
     await check(owner, 'members');
+    const nickname = memberEmail.split('@')[0];
+    await pending.getByRole('button', { name: nickname, exact: true }).click();
+    await owner.getByRole('dialog', { name: nickname }).getByText(memberEmail).waitFor();
+    await check(owner, 'member-profile', false);
+    await owner.keyboard.press('Escape');
     await pending.getByRole('button', { name: /^Approve/ }).click();
     await owner.getByText(/is approved and can sign in/).waitFor();
     await expect.poll(() => pending.count()).toBe(0);

@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { Fragment, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import type { Member } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin, usePermissions } from '../context.js';
-import { Confirm, PageHead, Pager, saveFile, shortDate, Status, useResult } from '../ui.js';
+import { Confirm, dateTime, Modal, PageHead, Pager, saveFile, shortDate, Status, useResult } from '../ui.js';
 
 const LIMIT = 25;
 type Action = 'approve' | 'block' | 'mute' | 'unmute';
@@ -31,6 +31,7 @@ export default function MembersPage() {
   });
   const result = useResult();
   const [toDelete, setToDelete] = useState<Member | null>(null);
+  const [profile, setProfile] = useState<Member | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'members'] });
   const act = useMutation({
     mutationFn: async ({ member, action }: { member: Member; action: Action | 'delete' | `role:${'MEMBER' | 'CONTRIBUTOR' | 'OWNER'}` }) => {
@@ -62,7 +63,7 @@ export default function MembersPage() {
 
   const row = (m: Member) => (
     <tr key={m._id}>
-      <td><span className="strong">{nameOf(m)}</span><span className="block muted small">{m.loginEmail}</span></td>
+      <td><button type="button" className="link strong member-name" onClick={() => setProfile(m)}>{nameOf(m)}</button><span className="block muted small">{m.loginEmail}</span></td>
       <td><Status value={m.status} />{m.activityStatus === 'MUTED' && <> <Status value="MUTED" /></>}</td>
       <td>{m.role === 'OWNER' ? 'Owner' : m.role === 'CONTRIBUTOR' ? 'Contributor' : 'Member'}</td>
       <td>{shortDate(m._createdDate)}</td>
@@ -131,6 +132,20 @@ export default function MembersPage() {
           </>
         )}
       </section>
+      <Modal open={profile !== null} onOpenChange={(o) => { if (!o) setProfile(null); }} title={profile ? nameOf(profile) : 'Member'}>
+        {profile && (
+          <dl className="facts">
+            <dt>E-mail</dt><dd>{profile.loginEmail}{profile.loginEmailVerified ? ' (verified)' : ''}</dd>
+            <dt>Status</dt><dd><Status value={profile.status} />{profile.activityStatus === 'MUTED' && <> <Status value="MUTED" /></>}</dd>
+            <dt>Role</dt><dd>{profile.role === 'OWNER' ? 'Owner' : profile.role === 'CONTRIBUTOR' ? 'Contributor' : 'Member'}</dd>
+            {profile.profile?.nickname && <><dt>Nickname</dt><dd>{profile.profile.nickname}</dd></>}
+            {(profile.contact?.phones ?? []).length > 0 && <><dt>Phone</dt><dd>{profile.contact?.phones?.join(', ')}</dd></>}
+            {(profile.contact?.addresses ?? []).map((a, i) => <Fragment key={i}><dt>Address {i + 1}</dt><dd>{[a.addressLine, a.city, a.postalCode, a.country].filter(Boolean).join(', ')}</dd></Fragment>)}
+            <dt>Joined</dt><dd>{dateTime(profile._createdDate)}</dd>
+            <dt>Last sign-in</dt><dd>{profile.lastLoginDate ? dateTime(profile.lastLoginDate) : 'Never'}</dd>
+          </dl>
+        )}
+      </Modal>
       <Confirm open={toDelete !== null} onOpenChange={(open) => { if (!open) setToDelete(null); }} title={`Delete ${toDelete ? nameOf(toDelete) : ''}?`} confirmLabel="Delete member"
         busy={act.isPending} onConfirm={() => toDelete && act.mutate({ member: toDelete, action: 'delete' })}>
         <p>Their account and profile go away; their orders stay.</p>
