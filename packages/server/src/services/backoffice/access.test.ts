@@ -90,3 +90,18 @@ describe('input is checked and answered in the wire error shape', () => {
     });
   }
 });
+
+describe('what a contributor may not do, refused by the server whatever the UI shows', () => {
+  it('cannot change roles or delete the owner; the owner can change roles', async () => {
+    const site = await backOfficeSite(t);
+    const promote = await t.app.inject({ method: 'POST', url: `/members/v1/members/${site.memberId}/role`, headers: site.headers.contributor, payload: { role: 'CONTRIBUTOR' } });
+    expect(promote.statusCode, promote.body).toBe(403);
+    const removeOwner = await t.app.inject({ method: 'DELETE', url: `/members/v1/members/${site.ownerId}`, headers: site.headers.contributor });
+    expect(removeOwner.statusCode, removeOwner.body).toBeGreaterThanOrEqual(400);
+    expect(removeOwner.statusCode).toBeLessThan(500);
+    const owner = await t.app.inject({ method: 'GET', url: '/bodega/v1/me', headers: site.headers.owner });
+    expect(owner.json()).toMatchObject({ role: 'OWNER' });
+    const byOwner = await t.app.inject({ method: 'POST', url: `/members/v1/members/${site.memberId}/role`, headers: site.headers.owner, payload: { role: 'CONTRIBUTOR' } });
+    expect(byOwner.statusCode, byOwner.body).toBe(200);
+  });
+});

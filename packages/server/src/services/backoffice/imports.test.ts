@@ -93,6 +93,16 @@ describe('importing products', () => {
     expect(broken.error).toMatch(/CSV/);
   });
 
+  it('numbers the slugs of repeated names, and fails a row whose own slug is taken', async () => {
+    const site = await backOfficeSite(t);
+    await createProduct(t.app, site.site, { name: 'Twin', priceData: { price: 1 } });
+    const job = await finished(site, (await startImport(site, { target: 'products', format: 'csv', content: 'name,price,slug\nTwin,2,\nTwin,3,\nOther,4,twin\n' })).id);
+    expect(job).toMatchObject({ status: 'DONE', succeeded: 2, failed: 1 });
+    expect((await failures(site, job.id))[1]).toMatch(/^3,.*twin/);
+    const res = await t.app.inject({ method: 'POST', url: '/stores-reader/v1/products/query', headers: site.headers.owner, payload: { query: { filter: JSON.stringify({ name: 'Twin' }) } } });
+    expect((res.json() as { products: { slug: string }[] }).products.map((p) => p.slug).sort()).toEqual(['twin', 'twin-2', 'twin-3']);
+  });
+
   it("keeps one site's job from another", async () => {
     const job = await startImport(s, { target: 'products', format: 'csv', content: 'name,price\nSolo,1\n' });
     const other = await backOfficeSite(t);

@@ -10,7 +10,7 @@ import { siteContext } from '../../platform/context.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { catalogBackOffice, type CatalogService } from '../catalog/service.js';
+import { catalogBackOffice, slugify, type CatalogService } from '../catalog/service.js';
 import type { DataService } from '../data/service.js';
 import type { SitesService } from '../sites/service.js';
 import { productFromRow, RowError, type ProductCsvRow, type ProductImport } from './products-csv.js';
@@ -198,14 +198,24 @@ export class ImportJobs {
       await db.transaction(async (tx: Queryable) => {
         for (const r of creates) {
           // A savepoint per row: a row that fails (a taken slug) leaves the rest of the batch.
-          await tx.query('SAVEPOINT import_row');
-          try {
-            const product = await catalog.createProductIn(tx, ctx.siteId, r.item.patch, ctx.now());
-            await tx.query('RELEASE SAVEPOINT import_row');
-            done.push({ productId: product.id, collectionIds: r.collectionIds });
-          } catch (error) {
-            await tx.query('ROLLBACK TO SAVEPOINT import_row');
-            failures.push({ row: r.row, error: reason(error), data: r.data });
+          // Without a slug in the file, the name's slug is tried first (one insert); only a taken
+          // one costs the catalog's search for a free "-2", "-3"….
+          const attempts = r.item.patch.slug === undefined && r.item.patch.name ? [{ ...r.item.patch, slug: slugify(r.item.patch.name) }, r.item.patch] : [r.item.patch];
+          for (const [i, patch] of attempts.entries()) {
+            await tx.query('SAVEPOINT import_row');
+            try {
+              const product = await catalog.createProductIn(tx, ctx.siteId, patch, ctx.now());
+              await tx.query('RELEASE SAVEPOINT import_row');
+              done.push({ productId: product.id, collectionIds: r.collectionIds });
+              break;
+            } catch (error) {
+              await tx.query('ROLLBACK TO SAVEPOINT import_row');
+              const retry = i < attempts.length - 1 && error instanceof ApiError && error.code === 'DUPLICATE_SLUG';
+              if (!retry) {
+                failures.push({ row: r.row, error: reason(error), data: r.data });
+                break;
+              }
+            }
           }
         }
       });

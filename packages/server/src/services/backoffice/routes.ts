@@ -8,8 +8,7 @@ import type { StoredMail } from '../../platform/mail.js';
 import { formatAmount } from '../../platform/money.js';
 import type { Order } from '../orders/service.js';
 import type { ApiKeyInfo } from '../sites/service.js';
-import type { BackOfficeService } from './service.js';
-import type { ImportJob } from './store.js';
+import type { BackOfficeService, ImportJob } from './service.js';
 
 export const PREFIX = '/bodega/v1';
 /** The wire's bulk product calls, at both of the catalog writer's prefixes. */

@@ -17,6 +17,7 @@ import { membersCsv, ordersCsv, productsCsv, failuresCsv } from './exports.js';
 import type { ImportJobs } from './imports.js';
 
 export { ImportJobs } from './imports.js';
+export type { ImportJob } from './store.js';
 import type { ImportFormat, ImportJob, ImportTarget } from './store.js';
 
 export type BackOfficeRole = 'OWNER' | 'CONTRIBUTOR' | 'APP';

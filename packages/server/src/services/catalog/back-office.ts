@@ -29,17 +29,22 @@ export async function lowStock(ctx: SiteContext, threshold: number, limit: numbe
   return rows.map((r) => ({ productId: r.product_id, ...(r.variant_id ? { variantId: r.variant_id } : {}), name: r.name, quantity: Number(r.level) }));
 }
 
-/** Names starting with `q` first (an index range), then names containing it. */
+/**
+ * Names starting with `q` first (a range of the lower-cased name index, stopping at `limit`), then,
+ * only when those do not fill the list, names containing it (a scan of the site's products).
+ */
 export async function findProductsBrief(ctx: SiteContext, q: string, limit: number): Promise<{ id: string; name: string }[]> {
   const needle = escapeLike(q.toLowerCase());
-  const rows = await ctx.db.query<{ product_id: string; name: string }>(
-    `(SELECT p.product_id, p.name, 0 AS rank FROM products p WHERE p.site_id = $1 AND lower(p.name) LIKE $2 ORDER BY lower(p.name) LIMIT $4)
-     UNION ALL
-     (SELECT p.product_id, p.name, 1 AS rank FROM products p WHERE p.site_id = $1 AND lower(p.name) LIKE $3 AND lower(p.name) NOT LIKE $2 LIMIT $4)
-     ORDER BY rank LIMIT $4`,
-    [ctx.siteId, `${needle}%`, `%${needle}%`, limit],
-  );
-  return rows.map((r) => ({ id: r.product_id, name: r.name }));
+  const prefix = await ctx.db.query<{ product_id: string; name: string }>(
+    'SELECT p.product_id, p.name FROM products p WHERE p.site_id = $1 AND lower(p.name) LIKE $2 LIMIT $3', [ctx.siteId, `${needle}%`, limit]);
+  const found = prefix.sort((a, b) => a.name.localeCompare(b.name));
+  if (found.length < limit) {
+    const inside = await ctx.db.query<{ product_id: string; name: string }>(
+      'SELECT p.product_id, p.name FROM products p WHERE p.site_id = $1 AND lower(p.name) LIKE $2 AND lower(p.name) NOT LIKE $3 LIMIT $4',
+      [ctx.siteId, `%${needle}%`, `${needle}%`, limit - found.length]);
+    found.push(...inside.sort((a, b) => a.name.localeCompare(b.name)));
+  }
+  return found.map((r) => ({ id: r.product_id, name: r.name }));
 }
 
 /** Every product, oldest first, a batch at a time (keyset paging), with its collections' slugs. */

@@ -201,15 +201,17 @@ export async function queryProducts(
 ): Promise<{ products: Product[]; total: number }> {
   // query.params already starts with the site id as $1.
   const { where, params } = query;
-  const rows = await db.query<ProductRow & { total: number | string }>(
-    `SELECT ${PRODUCT_COLUMNS}, count(*) OVER () AS total FROM products p
+  // The page and the count apart: the page is a short index range (the collection ids are read for
+  // its rows only), the count an index-only scan; a window count would build every matching row.
+  const rows = await db.query<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products p
      WHERE p.site_id = $1 AND ${where}
      ORDER BY ${query.orderBy} LIMIT ${query.limit} OFFSET ${query.offset}`,
     params,
   );
-  if (rows.length > 0 || query.offset === 0) return { products: rows.map(toProduct), total: rows.length ? Number(rows[0].total) : 0 };
+  if (query.offset === 0 && rows.length < query.limit) return { products: rows.map(toProduct), total: rows.length };
   const counted = await db.query<{ total: number | string }>(`SELECT count(*) AS total FROM products p WHERE p.site_id = $1 AND ${where}`, params);
-  return { products: [], total: Number(counted[0].total) };
+  return { products: rows.map(toProduct), total: Number(counted[0].total) };
 }
 
 // Collections ---------------------------------------------------------------------------------

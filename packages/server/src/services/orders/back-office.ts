@@ -19,15 +19,18 @@ export interface DaySales {
 
 /** Orders and their totals per day from `from` to `to` (inclusive dates in `timeZone`). */
 export async function salesPerDay(ctx: SiteContext, range: { from: string; to: string; timeZone: string }): Promise<DaySales[]> {
+  // Grouped by the local date's text: the planner hashes the few groups instead of sorting every
+  // order of the range (the days are put in order here). The sales index covers every column read.
   const rows = await ctx.db.query<{ day: string; orders: string | number; revenue: string | number }>(
-    `SELECT to_char(o.created_at AT TIME ZONE $2, 'YYYY-MM-DD') AS day, count(*) AS orders, coalesce(sum(o.total_minor), 0) AS revenue
+    `SELECT ((o.created_at AT TIME ZONE $2)::date)::text AS day, count(*) AS orders, coalesce(sum(o.total_minor), 0) AS revenue
        FROM orders o
       WHERE o.site_id = $1 AND ${COUNTED}
         AND o.created_at >= ($3::date)::timestamp AT TIME ZONE $2
         AND o.created_at < ($4::date + 1)::timestamp AT TIME ZONE $2
-      GROUP BY 1 ORDER BY 1`,
+      GROUP BY 1`,
     [ctx.siteId, range.timeZone, range.from, range.to],
   );
+  rows.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   return rows.map((r) => ({ date: r.day, orders: Number(r.orders), revenue: BigInt(r.revenue) }));
 }
 
