@@ -6,7 +6,7 @@ import { countryName } from '../../shop/countries.js';
 import { Field } from '../../ui/Field.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
-import { Confirm, dateTime, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
+import { Confirm, dateTime, lineTotal, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
 
 function Address({ info }: { info: AddressWithContact | undefined }) {
   if (!info?.address && !info?.contactDetails) return <p className="muted">None given.</p>;
@@ -97,19 +97,19 @@ export default function OrderDetailPage() {
           <section className="panel" aria-labelledby="lines-heading">
             <h2 id="lines-heading">Items</h2>
             <div className="table-wrap">
-              <table className="table">
+              <table className="table cards">
                 <thead><tr><th scope="col">Item</th><th scope="col" className="num">Price</th><th scope="col" className="num">Qty</th><th scope="col" className="num">Total</th></tr></thead>
                 <tbody>
                   {o.lineItems.map((l) => (
                     <tr key={l._id}>
-                      <td>{l.productName?.original}{(l.descriptionLines ?? []).map((d, i) => {
+                      <td className="card-title">{l.productName?.original}{(l.descriptionLines ?? []).map((d, i) => {
                         const line = d as { name?: { original?: string }; colorInfo?: { original?: string }; plainText?: { original?: string } };
                         const value = line.colorInfo?.original ?? line.plainText?.original;
                         return value ? <span key={i} className="block muted small">{line.name?.original}: {value}</span> : null;
                       })}</td>
-                      <td className="num">{l.price?.formattedAmount ?? money(l.price?.amount)}</td>
-                      <td className="num">{l.quantity}</td>
-                      <td className="num">{l.totalPriceAfterTax?.formattedAmount ?? money(l.totalPriceAfterTax?.amount)}</td>
+                      <td className="num" data-label="Price">{l.price?.formattedAmount ?? money(l.price?.amount)}</td>
+                      <td className="num" data-label="Qty">{l.quantity}</td>
+                      <td className="num" data-label="Total">{money(lineTotal(l.price?.amount, l.quantity))}</td>
                     </tr>
                   ))}
                 </tbody>
