@@ -10,7 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { axeViolations, ready, screenshots, startShop, type Shop } from './shop.js';
+import path from 'node:path';
+import { axeViolations, OUTPUT_DIR, ready, screenshots, startShop, type Shop } from './shop.js';
 
 if (!hasChromium) console.warn(`Skipping the back-office browser tests: ${CHROMIUM} is missing.`);
 
@@ -27,9 +28,20 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await shop?.close();
   });
 
-  async function check(page: Page, name: string, fullPage = true) {
+  /**
+   * axe at desktop width (and, for the main pages, at phone width too), then a screenshot at each
+   * width. Dialogs are photographed as the viewport shows them; a full page adds nothing there.
+   */
+  async function check(page: Page, name: string, fullPage = true, phoneAxe = false) {
     expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
-    await screenshots(page, `admin-${name}`, fullPage);
+    const size = page.viewportSize() ?? { width: 1280, height: 900 };
+    for (const [label, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]] as const) {
+      await page.setViewportSize({ width, height });
+      if (label === 'phone' && phoneAxe) expect(await axeViolations(page), `axe on ${name} at phone width`).toEqual([]);
+      await page.evaluate(async () => { await document.fonts.ready; window.scrollTo(0, 0); });
+      await page.screenshot({ path: path.join(OUTPUT_DIR, `admin-${name}-${label}.png`), fullPage, animations: 'disabled' });
+    }
+    await page.setViewportSize(size);
   }
 
   async function signIn(page: Page, email: string, password: string) {
@@ -80,7 +92,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     const pending = owner.getByRole('region', { name: /Waiting for approval/ });
     await pending.getByText(memberEmail).waitFor();
-    await check(owner, 'members');
+    await check(owner, 'members', true, true);
     const nickname = memberEmail.split('@')[0];
     await pending.getByRole('button', { name: nickname, exact: true }).click();
     await owner.getByRole('dialog', { name: nickname }).getByText(memberEmail).waitFor();
@@ -94,7 +106,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await nav(owner, 'Products');
     await owner.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
     await owner.getByRole('cell', { name: /Linen Camp Shirt/ }).first().waitFor();
-    await check(owner, 'products');
+    await check(owner, 'products', true, true);
     await owner.getByRole('link', { name: 'New product' }).click();
     await owner.getByRole('heading', { name: 'New product' }).waitFor();
     await owner.getByLabel('Name', { exact: true }).fill('Trail Mug');
@@ -115,7 +127,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('heading', { name: 'Trail Mug' }).waitFor();
     await expect.poll(() => owner.getByLabel('Stock of S').inputValue()).toBe('3');
     expect(await owner.getByLabel('Price of M').inputValue()).toBe('22');
-    await check(owner, 'product-edit');
+    await check(owner, 'product-edit', true, true);
 
     // The member signs in and buys 2 of size S, paying later.
     await member.goto(`${memberUrl}/auth/sign-in`);
@@ -157,16 +169,18 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await recent.getByRole('link', { name: `#${number}` }).waitFor();
     expect(await owner.getByTestId('today-revenue').textContent()).toContain('$');
     await owner.getByRole('region', { name: 'Low stock' }).getByText('Trail Mug').first().waitFor();
-    await check(owner, 'dashboard');
+    await check(owner, 'dashboard', true, true);
 
     await nav(owner, 'Orders');
     await owner.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
     await owner.getByLabel('Payment').selectOption('NOT_PAID');
     await owner.getByRole('link', { name: `#${number}` }).waitFor();
-    await check(owner, 'orders');
+    await check(owner, 'orders', true, true);
     await owner.getByRole('link', { name: `#${number}` }).click();
     await owner.getByRole('heading', { name: `Order #${number}` }).waitFor();
-    await check(owner, 'order');
+    await check(owner, 'order', true, true);
+    // The line shows its own total, price × quantity, as the subtotal does (not the tax-inclusive figure).
+    await owner.getByRole('region', { name: 'Items' }).getByRole('row', { name: /Trail Mug/ }).getByRole('cell', { name: '$40.00', exact: true }).waitFor();
     await owner.getByRole('button', { name: 'Mark as paid' }).first().click();
     const payDialog = owner.getByRole('dialog', { name: `Mark order #${number} as paid?` });
     await check(owner, 'order-mark-paid', false);
@@ -182,7 +196,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('region', { name: 'Shipments' }).getByText('1Z999AA10123456784').waitFor();
     await owner.getByRole('region', { name: 'Timeline' }).getByText('Marked as paid').waitFor();
     await expect.poll(() => owner.locator('.status-row [data-status]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['PAID', 'FULFILLED']);
-    await check(owner, 'order-fulfilled');
+    await check(owner, 'order-fulfilled', true, true);
 
     // The member sees FULFILLED and the tracking number in their account.
     await member.goto(`${memberUrl}/account/orders/${orderId}`);
@@ -207,20 +221,20 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
 
     await nav(owner, 'Settings');
     await owner.getByLabel('Store name').waitFor();
-    await check(owner, 'settings-store');
+    await check(owner, 'settings-store', true, true);
     const tabs = owner.getByRole('navigation', { name: 'Settings' });
     for (const [tab, name, heading] of [['Shipping & tax', 'settings-commerce', 'Shipping and tax'], ['Coupons', 'settings-coupons', 'Coupons'], ['Mail outbox', 'settings-mail', 'Mail outbox'], ['Webhooks', 'settings-webhooks', 'Webhooks']] as const) {
       await tabs.getByRole('link', { name: tab }).click();
       await owner.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await owner.locator('.loading').first().waitFor({ state: 'detached' });
-      await check(owner, name);
+      await check(owner, name, true, true);
     }
     await tabs.getByRole('link', { name: 'API keys' }).click();
     await owner.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await owner.getByLabel('What is it for?').fill('Warehouse sync');
     await owner.getByRole('button', { name: 'Create key' }).click();
     await owner.getByTestId('api-key-secret').waitFor();
-    await check(owner, 'settings-api-keys');
+    await check(owner, 'settings-api-keys', true, true);
 
     await nav(owner, 'Data collections');
     await owner.getByRole('heading', { name: 'Data collections', level: 1 }).waitFor();
@@ -232,10 +246,10 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('dialog', { name: 'New item' }).getByLabel(/Title/).fill('First note');
     await owner.getByRole('dialog', { name: 'New item' }).getByRole('button', { name: 'Save' }).click();
     await owner.getByRole('cell', { name: 'First note', exact: true }).waitFor();
-    await check(owner, 'data-collection');
+    await check(owner, 'data-collection', true, true);
     await nav(owner, 'Data collections');
     await owner.getByRole('link', { name: 'Notes' }).waitFor();
-    await check(owner, 'data-collections');
+    await check(owner, 'data-collections', true, true);
 
     await nav(owner, 'Import & export');
     await owner.getByRole('heading', { name: 'Import and export', level: 1 }).waitFor();
@@ -243,7 +257,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByLabel('Collection').selectOption('notes');
     await owner.getByLabel('CSV or JSON file').setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from('title\n"Second, with a comma"\nThird\n') });
     await owner.getByRole('cell', { name: 'Second, with a comma', exact: true }).waitFor();
-    await check(owner, 'import-export');
+    await check(owner, 'import-export', true, true);
     await owner.getByRole('button', { name: 'Import 2 rows' }).click();
     await owner.getByText('2 of 2 rows read: 2 imported, 0 failed.').waitFor();
     await check(owner, 'import-done');
@@ -267,7 +281,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('dialog', { name: 'New collection' }).getByLabel('Name').fill('Summer');
     await owner.getByRole('dialog', { name: 'New collection' }).getByRole('button', { name: 'Save collection' }).click();
     await owner.getByRole('link', { name: 'Summer' }).waitFor();
-    await check(owner, 'product-collections');
+    await check(owner, 'product-collections', true, true);
 
     // A contributor: the owner gives the member the role; signed in again, they find no API keys.
     await nav(owner, 'Members');

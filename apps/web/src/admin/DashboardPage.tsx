@@ -52,15 +52,15 @@ export default function DashboardPage() {
               <h2 id="recent-heading">Recent orders</h2>
               {d.recentOrders.length === 0 ? <p className="muted">No orders yet.</p> : (
                 <div className="table-wrap">
-                  <table className="table">
+                  <table className="table cards">
                     <thead><tr><th scope="col">Order</th><th scope="col">Buyer</th><th scope="col">Payment</th><th scope="col" className="num">Total</th></tr></thead>
                     <tbody>
                       {d.recentOrders.map((o) => (
                         <tr key={o.id}>
-                          <td><Link to={`/admin/orders/${o.id}`}>#{o.number}</Link><span className="block muted small">{shortDate(o.createdDate)}</span></td>
-                          <td className="truncate">{o.buyerEmail}</td>
-                          <td><Status value={o.paymentStatus} /> <Status value={o.fulfillmentStatus} /></td>
-                          <td className="num">{money(o.total)}</td>
+                          <td className="card-title"><Link to={`/admin/orders/${o.id}`}>#{o.number}</Link><span className="block muted small">{shortDate(o.createdDate)}</span></td>
+                          <td className="truncate" data-label="Buyer">{o.buyerEmail}</td>
+                          <td data-label="Status"><span><Status value={o.paymentStatus} /> <Status value={o.fulfillmentStatus} /></span></td>
+                          <td className="num" data-label="Total">{money(o.total)}</td>
                         </tr>
                       ))}
                     </tbody>

@@ -120,7 +120,8 @@ function Import() {
       {preview && file && (
         <>
           <p className="preview-note"><strong>{file.name}</strong>: {preview.total} rows. The first {preview.rows.length}:</p>
-          <div className="table-wrap">
+          {/* Any number of columns: it scrolls sideways, so the keyboard must reach it too. */}
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Preview of the first rows">
             <table className="table">
               <caption className="visually-hidden">Preview of the first rows</caption>
               <thead><tr><th scope="col">Row</th>{preview.header.map((h, i) => <th key={i} scope="col">{h}</th>)}</tr></thead>

@@ -92,7 +92,8 @@ function Items({ collection, id }: { collection: DataCollection; id: string }) {
       {items.isError && <ErrorState error={items.error} retry={() => void items.refetch()} />}
       {items.data && (
         <>
-          <div className="table-wrap" aria-busy={items.isFetching}>
+          {/* One column per field: on a phone it scrolls sideways, so the keyboard must reach it too. */}
+          <div className="table-wrap" aria-busy={items.isFetching} tabIndex={0} role="region" aria-label="Items">
             <table className="table">
               <caption className="visually-hidden">Items of {collection.displayName || id}</caption>
               <thead>
@@ -179,15 +180,15 @@ function Schema({ collection }: { collection: DataCollection }) {
       <h2 id="schema-heading">Fields</h2>
       {result.view}
       <div className="table-wrap">
-        <table className="table">
+        <table className="table cards">
           <thead><tr><th scope="col">Key</th><th scope="col">Name</th><th scope="col">Type</th><th scope="col"><span className="visually-hidden">Remove</span></th></tr></thead>
           <tbody>
             {fields.map((f, i) => (
               <tr key={i}>
-                <td><input aria-label={`Key of field ${i + 1}`} value={f.key} onChange={(e) => set(i, { key: e.target.value })} /></td>
-                <td><input aria-label={`Name of field ${i + 1}`} value={f.displayName ?? ''} onChange={(e) => set(i, { displayName: e.target.value })} /></td>
-                <td><select aria-label={`Type of field ${i + 1}`} className="select" value={f.type} onChange={(e) => set(i, { type: e.target.value })}>{TYPES.map((t) => <option key={t} value={t}>{t.toLowerCase()}</option>)}</select></td>
-                <td><button type="button" className="link" onClick={() => setFields((l) => l.filter((_, j) => j !== i))}>Remove<span className="visually-hidden"> field {f.key}</span></button></td>
+                <td data-label="Key"><input aria-label={`Key of field ${i + 1}`} value={f.key} onChange={(e) => set(i, { key: e.target.value })} /></td>
+                <td data-label="Name"><input aria-label={`Name of field ${i + 1}`} value={f.displayName ?? ''} onChange={(e) => set(i, { displayName: e.target.value })} /></td>
+                <td data-label="Type"><select aria-label={`Type of field ${i + 1}`} className="select" value={f.type} onChange={(e) => set(i, { type: e.target.value })}>{TYPES.map((t) => <option key={t} value={t}>{t.toLowerCase()}</option>)}</select></td>
+                <td className="row-actions"><button type="button" className="link" onClick={() => setFields((l) => l.filter((_, j) => j !== i))}>Remove<span className="visually-hidden"> field {f.key}</span></button></td>
               </tr>
             ))}
           </tbody>

@@ -34,16 +34,16 @@ export default function CollectionsPage() {
       {collections.isError && <ErrorState error={collections.error} retry={() => void collections.refetch()} />}
       {collections.data && (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table cards">
             <caption className="visually-hidden">Data collections</caption>
             <thead><tr><th scope="col">Collection</th><th scope="col">ID</th><th scope="col">Fields</th></tr></thead>
             <tbody>
               {collections.data.collections.length === 0 && <tr><td colSpan={3} className="muted">No collections yet.</td></tr>}
               {collections.data.collections.map((c) => (
                 <tr key={c._id}>
-                  <td><Link to={`/admin/data/${encodeURIComponent(c._id ?? '')}`}>{c.displayName || c._id}</Link></td>
-                  <td><code>{c._id}</code></td>
-                  <td>{(c.fields ?? []).filter((f) => !String(f.key ?? '').startsWith('_')).length}</td>
+                  <td className="card-title"><Link to={`/admin/data/${encodeURIComponent(c._id ?? '')}`}>{c.displayName || c._id}</Link></td>
+                  <td data-label="ID"><code>{c._id}</code></td>
+                  <td data-label="Fields">{(c.fields ?? []).filter((f) => !String(f.key ?? '').startsWith('_')).length}</td>
                 </tr>
               ))}
             </tbody>

@@ -63,10 +63,10 @@ export default function MembersPage() {
 
   const row = (m: Member) => (
     <tr key={m._id}>
-      <td><button type="button" className="link strong member-name" onClick={() => setProfile(m)}>{nameOf(m)}</button><span className="block muted small">{m.loginEmail}</span></td>
-      <td><Status value={m.status} />{m.activityStatus === 'MUTED' && <> <Status value="MUTED" /></>}</td>
-      <td>{m.role === 'OWNER' ? 'Owner' : m.role === 'CONTRIBUTOR' ? 'Contributor' : 'Member'}</td>
-      <td>{shortDate(m._createdDate)}</td>
+      <td className="card-title"><button type="button" className="link strong member-name" onClick={() => setProfile(m)}>{nameOf(m)}</button><span className="block muted small">{m.loginEmail}</span></td>
+      <td data-label="Status"><span><Status value={m.status} />{m.activityStatus === 'MUTED' && <> <Status value="MUTED" /></>}</span></td>
+      <td data-label="Role">{m.role === 'OWNER' ? 'Owner' : m.role === 'CONTRIBUTOR' ? 'Contributor' : 'Member'}</td>
+      <td data-label="Joined">{shortDate(m._createdDate)}</td>
       <td className="row-actions">
         {m.status === 'PENDING' && <button type="button" className="button small" onClick={() => { result.clear(); act.mutate({ member: m, action: 'approve' }); }}>Approve<span className="visually-hidden"> {nameOf(m)}</span></button>}
         <DropdownMenu.Root>
@@ -116,7 +116,7 @@ export default function MembersPage() {
       {waiting.length > 0 && (
         <section className="panel attention" aria-labelledby="pending-heading">
           <h2 id="pending-heading">Waiting for approval ({waiting.length})</h2>
-          <div className="table-wrap"><table className="table">{head}<tbody>{waiting.map(row)}</tbody></table></div>
+          <div className="table-wrap"><table className="table cards">{head}<tbody>{waiting.map(row)}</tbody></table></div>
         </section>
       )}
       <section aria-labelledby="all-heading">
@@ -126,7 +126,7 @@ export default function MembersPage() {
         {members.data && (
           <>
             <div className="table-wrap" aria-busy={members.isFetching}>
-              <table className="table">{head}<tbody>{members.data.members.length === 0 ? <tr><td colSpan={5} className="muted">No members match.</td></tr> : members.data.members.map(row)}</tbody></table>
+              <table className="table cards">{head}<tbody>{members.data.members.length === 0 ? <tr><td colSpan={5} className="muted">No members match.</td></tr> : members.data.members.map(row)}</tbody></table>
             </div>
             <Pager label="Members" offset={offset} limit={LIMIT} total={members.data.metadata?.total} count={members.data.members.length} onOffset={(o) => set({ offset: String(o) })} />
           </>

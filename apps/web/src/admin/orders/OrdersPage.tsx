@@ -119,19 +119,19 @@ export default function OrdersPage() {
       {orders.data && (
         <>
           <div className="table-wrap" aria-busy={orders.isFetching}>
-            <table className="table">
+            <table className="table cards">
               <caption className="visually-hidden">Orders, newest first</caption>
               <thead><tr><th scope="col">Order</th><th scope="col">Date</th><th scope="col">Buyer</th><th scope="col">Payment</th><th scope="col">Fulfilment</th><th scope="col" className="num">Total</th></tr></thead>
               <tbody>
                 {list.length === 0 && <tr><td colSpan={6} className="muted">No orders match.</td></tr>}
                 {list.map((o) => (
                   <tr key={o._id}>
-                    <td><Link to={`/admin/orders/${o._id}`}>#{o.number}</Link></td>
-                    <td>{shortDate(o._createdDate)}</td>
-                    <td className="truncate">{o.buyerInfo?.email ?? ''}</td>
-                    <td><Status value={o.paymentStatus} /></td>
-                    <td><Status value={o.fulfillmentStatus} /></td>
-                    <td className="num">{money(o.priceSummary?.total?.amount)}</td>
+                    <td className="card-title"><Link to={`/admin/orders/${o._id}`}>#{o.number}</Link></td>
+                    <td data-label="Date">{shortDate(o._createdDate)}</td>
+                    <td className="truncate" data-label="Buyer">{o.buyerInfo?.email ?? ''}</td>
+                    <td data-label="Payment"><Status value={o.paymentStatus} /></td>
+                    <td data-label="Fulfilment"><Status value={o.fulfillmentStatus} /></td>
+                    <td className="num" data-label="Total">{money(o.priceSummary?.total?.amount)}</td>
                   </tr>
                 ))}
               </tbody>

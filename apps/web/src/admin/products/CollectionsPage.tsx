@@ -46,15 +46,15 @@ export default function ProductCollectionsPage() {
       {collections.isError && <ErrorState error={collections.error} retry={() => void collections.refetch()} />}
       {collections.data && (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table cards">
             <caption className="visually-hidden">Product collections</caption>
             <thead><tr><th scope="col">Collection</th><th scope="col" className="num">Products</th><th scope="col">Shown in the shop</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
               {collections.data.map((c) => (
                 <tr key={c._id}>
-                  <td><Link to={`/admin/products?collection=${c._id}`}>{c.name}</Link>{c.description && <span className="block muted small">{c.description}</span>}</td>
-                  <td className="num">{c.numberOfProducts ?? ''}</td>
-                  <td>{c.visible === false ? 'No' : 'Yes'}</td>
+                  <td className="card-title"><Link to={`/admin/products?collection=${c._id}`}>{c.name}</Link>{c.description && <span className="block muted small">{c.description}</span>}</td>
+                  <td className="num" data-label="Products">{c.numberOfProducts ?? ''}</td>
+                  <td data-label="Shown in the shop">{c.visible === false ? 'No' : 'Yes'}</td>
                   <td className="row-actions">
                     {c._id !== ALL_PRODUCTS && <>
                       <button type="button" className="button small secondary" onClick={() => { save.reset(); setEditing(c); }}>Edit<span className="visually-hidden"> {c.name}</span></button>

@@ -232,7 +232,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
           {options.fields.length < 6 && <p><button type="button" className="button secondary small" onClick={() => options.append({ name: '', choices: '' })}>Add an option</button></p>}
           {combos.length > 0 && (
             <div className="table-wrap">
-              <table className="table variants">
+              <table className="table variants cards">
                 <caption className="visually-hidden">Variants</caption>
                 <thead><tr><th scope="col">Variant</th><th scope="col">Price</th><th scope="col">SKU</th><th scope="col">Weight</th><th scope="col">Stock</th></tr></thead>
                 <tbody>
@@ -243,10 +243,10 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
                     return (
                       <tr key={key}>
                         <th scope="row">{label}</th>
-                        <td><input aria-label={`Price of ${label}`} inputMode="decimal" placeholder={watch('price')} value={row.price} onChange={(e) => setRow(key, 'price', e.target.value)} /></td>
-                        <td><input aria-label={`SKU of ${label}`} value={row.sku} onChange={(e) => setRow(key, 'sku', e.target.value)} /></td>
-                        <td><input aria-label={`Weight of ${label}`} inputMode="decimal" value={row.weight} onChange={(e) => setRow(key, 'weight', e.target.value)} /></td>
-                        <td><input aria-label={`Stock of ${label}`} inputMode="numeric" disabled={!trackInventory} value={row.stock} onChange={(e) => setRow(key, 'stock', e.target.value)} /></td>
+                        <td data-label="Price"><input aria-label={`Price of ${label}`} inputMode="decimal" placeholder={watch('price')} value={row.price} onChange={(e) => setRow(key, 'price', e.target.value)} /></td>
+                        <td data-label="SKU"><input aria-label={`SKU of ${label}`} value={row.sku} onChange={(e) => setRow(key, 'sku', e.target.value)} /></td>
+                        <td data-label="Weight"><input aria-label={`Weight of ${label}`} inputMode="decimal" value={row.weight} onChange={(e) => setRow(key, 'weight', e.target.value)} /></td>
+                        <td data-label="Stock"><input aria-label={`Stock of ${label}`} inputMode="numeric" disabled={!trackInventory} value={row.stock} onChange={(e) => setRow(key, 'stock', e.target.value)} /></td>
                       </tr>
                     );
                   })}

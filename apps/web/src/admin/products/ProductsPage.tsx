@@ -103,7 +103,7 @@ export default function ProductsPage() {
       {products.data && (
         <>
           <div className="table-wrap" aria-busy={products.isFetching}>
-            <table className="table">
+            <table className="table cards">
               <caption className="visually-hidden">Products</caption>
               <thead>
                 <tr>
@@ -119,16 +119,16 @@ export default function ProductsPage() {
                   return (
                     <tr key={p._id} className={selected.has(p._id ?? '') ? 'selected' : ''}>
                       <td className="select-col"><input type="checkbox" aria-label={`Select ${p.name}`} checked={selected.has(p._id ?? '')} onChange={() => toggle(p._id ?? '')} /></td>
-                      <td>
+                      <td className="card-title">
                         <span className="product-cell">
                           {image ? <img src={image} alt="" width={40} height={40} /> : <span className="thumb" aria-hidden="true" />}
                           <span><Link to={`/admin/products/${p._id}`}>{p.name}</Link>{p.ribbon && <span className="block muted small">{p.ribbon}</span>}</span>
                         </span>
                       </td>
-                      <td>{p.sku}</td>
-                      <td>{stockText(p)}{p.manageVariants && <span className="block muted small">{p.variants?.length ?? 0} variants</span>}</td>
-                      <td>{p.visible === false ? <Status value="HIDDEN" /> : <Status value="VISIBLE" />}</td>
-                      <td className="num">{money(p.priceData?.price)}</td>
+                      <td data-label="SKU">{p.sku}</td>
+                      <td data-label="Stock"><span>{stockText(p)}{p.manageVariants && <span className="block muted small">{p.variants?.length ?? 0} variants</span>}</span></td>
+                      <td data-label="Visibility">{p.visible === false ? <Status value="HIDDEN" /> : <Status value="VISIBLE" />}</td>
+                      <td className="num" data-label="Price">{money(p.priceData?.price)}</td>
                     </tr>
                   );
                 })}

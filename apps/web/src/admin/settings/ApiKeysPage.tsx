@@ -62,14 +62,14 @@ function ApiKeys() {
       {keys.isError && <ErrorState error={keys.error} retry={() => void keys.refetch()} />}
       {keys.data && (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table cards">
             <caption className="visually-hidden">API keys</caption>
             <thead><tr><th scope="col">Name</th><th scope="col">Starts with</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
               {keys.data.apiKeys.length === 0 && <tr><td colSpan={5} className="muted">No keys.</td></tr>}
               {keys.data.apiKeys.map((k) => (
                 <tr key={k.id}>
-                  <td>{k.name}</td><td><code>{k.prefix ?? '—'}</code></td><td>{dateTime(k.createdDate)}</td><td>{k.lastUsedDate ? dateTime(k.lastUsedDate) : 'Never'}</td>
+                  <td className="card-title">{k.name}</td><td data-label="Starts with"><code>{k.prefix ?? '—'}</code></td><td data-label="Created">{dateTime(k.createdDate)}</td><td data-label="Last used">{k.lastUsedDate ? dateTime(k.lastUsedDate) : 'Never'}</td>
                   <td className="row-actions"><button type="button" className="button small secondary danger-outline" onClick={() => setRevoke(k)}>Revoke<span className="visually-hidden"> {k.name}</span></button></td>
                 </tr>
               ))}

@@ -57,14 +57,14 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
         <h2 id="shipping-heading">Shipping regions</h2>
         {(settings.shippingRegions ?? []).length === 0 ? <p className="muted">No shipping regions: buyers can only pick up.</p> : (
           <div className="table-wrap">
-            <table className="table">
+            <table className="table cards">
               <thead><tr><th scope="col">Region</th><th scope="col">Where</th><th scope="col">Rules</th></tr></thead>
               <tbody>
                 {(settings.shippingRegions ?? []).map((r) => (
                   <tr key={r.id}>
-                    <td>{r.name}</td>
-                    <td>{r.country === '*' ? 'Everywhere else' : `${countryName(r.country)}${r.subdivision ? `, ${r.subdivision}` : ''}`}</td>
-                    <td>{r.rules.map((rule) => <span key={rule.code} className="block">{rule.title}: {money(rule.rate)} when {RULE[rule.type] ?? rule.type} {OP[rule.operator] ?? rule.operator} {rule.type === 'BY_TOTAL_PRICE' ? money(rule.threshold) : rule.threshold}{rule.deliveryTime ? ` · ${rule.deliveryTime}` : ''}</span>)}</td>
+                    <td className="card-title">{r.name}</td>
+                    <td data-label="Where">{r.country === '*' ? 'Everywhere else' : `${countryName(r.country)}${r.subdivision ? `, ${r.subdivision}` : ''}`}</td>
+                    <td className="card-stack" data-label="Rules">{r.rules.map((rule) => <span key={rule.code} className="block">{rule.title}: {money(rule.rate)} when {RULE[rule.type] ?? rule.type} {OP[rule.operator] ?? rule.operator} {rule.type === 'BY_TOTAL_PRICE' ? money(rule.threshold) : rule.threshold}{rule.deliveryTime ? ` · ${rule.deliveryTime}` : ''}</span>)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -79,16 +79,16 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
       <section className="panel" aria-labelledby="tax-heading">
         <h2 id="tax-heading">Tax rates</h2>
         <div className="table-wrap">
-          <table className="table">
+          <table className="table cards">
             <thead><tr><th scope="col">Country</th><th scope="col">State or region</th><th scope="col">Rate (%)</th><th scope="col">Name</th><th scope="col"><span className="visually-hidden">Remove</span></th></tr></thead>
             <tbody>
               {rates.map((r, i) => (
                 <tr key={i}>
-                  <td><input aria-label={`Country of rate ${i + 1}`} value={r.country} onChange={(e) => setRate(i, { country: e.target.value.toUpperCase() })} /></td>
-                  <td><input aria-label={`Region of rate ${i + 1}`} value={r.subdivision ?? ''} onChange={(e) => setRate(i, { subdivision: e.target.value || undefined })} /></td>
-                  <td><input aria-label={`Rate ${i + 1}`} inputMode="decimal" value={r.rate} onChange={(e) => setRate(i, { rate: e.target.value })} /></td>
-                  <td><input aria-label={`Name of rate ${i + 1}`} value={r.name ?? ''} onChange={(e) => setRate(i, { name: e.target.value || undefined })} /></td>
-                  <td><button type="button" className="link" onClick={() => setRates((l) => l.filter((_, j) => j !== i))}>Remove<span className="visually-hidden"> rate {i + 1}</span></button></td>
+                  <td data-label="Country"><input aria-label={`Country of rate ${i + 1}`} value={r.country} onChange={(e) => setRate(i, { country: e.target.value.toUpperCase() })} /></td>
+                  <td data-label="State or region"><input aria-label={`Region of rate ${i + 1}`} value={r.subdivision ?? ''} onChange={(e) => setRate(i, { subdivision: e.target.value || undefined })} /></td>
+                  <td data-label="Rate (%)"><input aria-label={`Rate ${i + 1}`} inputMode="decimal" value={r.rate} onChange={(e) => setRate(i, { rate: e.target.value })} /></td>
+                  <td data-label="Name"><input aria-label={`Name of rate ${i + 1}`} value={r.name ?? ''} onChange={(e) => setRate(i, { name: e.target.value || undefined })} /></td>
+                  <td className="row-actions"><button type="button" className="link" onClick={() => setRates((l) => l.filter((_, j) => j !== i))}>Remove<span className="visually-hidden"> rate {i + 1}</span></button></td>
                 </tr>
               ))}
             </tbody>

@@ -44,19 +44,19 @@ export default function CouponsPage() {
       {coupons.isError && <ErrorState error={coupons.error} retry={() => void coupons.refetch()} />}
       {coupons.data && (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table cards">
             <caption className="visually-hidden">Coupons</caption>
             <thead><tr><th scope="col">Code</th><th scope="col">Name</th><th scope="col">Discount</th><th scope="col">Used</th><th scope="col">Created</th><th scope="col">State</th></tr></thead>
             <tbody>
               {coupons.data.coupons.length === 0 && <tr><td colSpan={6} className="muted">No coupons yet.</td></tr>}
               {coupons.data.coupons.map((c) => (
                 <tr key={c.id}>
-                  <td><code>{c.specification.code}</code></td>
-                  <td>{c.specification.name}</td>
-                  <td>{c.specification.percentOffRate !== undefined ? `${c.specification.percentOffRate} % off` : `${money(c.specification.moneyOffAmount)} off`}{c.specification.minimumSubtotal ? ` over ${money(c.specification.minimumSubtotal)}` : ''}</td>
-                  <td>{c.numberOfUsages}{c.specification.usageLimit ? ` of ${c.specification.usageLimit}` : ''}</td>
-                  <td>{shortDate(c.dateCreated)}</td>
-                  <td>{c.expired ? <Status value="EXPIRED" /> : c.specification.active === false ? <Status value="INACTIVE" /> : <Status value="ACTIVE" />}</td>
+                  <td className="card-title"><code>{c.specification.code}</code></td>
+                  <td data-label="Name">{c.specification.name}</td>
+                  <td data-label="Discount">{c.specification.percentOffRate !== undefined ? `${c.specification.percentOffRate} % off` : `${money(c.specification.moneyOffAmount)} off`}{c.specification.minimumSubtotal ? ` over ${money(c.specification.minimumSubtotal)}` : ''}</td>
+                  <td data-label="Used">{c.numberOfUsages}{c.specification.usageLimit ? ` of ${c.specification.usageLimit}` : ''}</td>
+                  <td data-label="Created">{shortDate(c.dateCreated)}</td>
+                  <td data-label="State">{c.expired ? <Status value="EXPIRED" /> : c.specification.active === false ? <Status value="INACTIVE" /> : <Status value="ACTIVE" />}</td>
                 </tr>
               ))}
             </tbody>

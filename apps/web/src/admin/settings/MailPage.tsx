@@ -35,15 +35,15 @@ export default function MailPage() {
       {mails.data && (
         <>
           <div className="table-wrap">
-            <table className="table">
+            <table className="table cards">
               <caption className="visually-hidden">Mail</caption>
               <thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
               <tbody>
                 {mails.data.mails.length === 0 && <tr><td colSpan={4} className="muted">No mail.</td></tr>}
                 {mails.data.mails.map((m) => (
                   <tr key={m.id}>
-                    <td><button type="button" className="link" onClick={() => setOpen(m)}>{m.subject}</button>{m.error && <span className="block error">{m.error}</span>}</td>
-                    <td className="truncate">{m.to}</td><td><Status value={m.status} /></td><td>{dateTime(m.createdDate)}</td>
+                    <td className="card-title"><button type="button" className="link" onClick={() => setOpen(m)}>{m.subject}</button>{m.error && <span className="block error">{m.error}</span>}</td>
+                    <td className="truncate" data-label="To">{m.to}</td><td data-label="Status"><Status value={m.status} /></td><td data-label="Created">{dateTime(m.createdDate)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -40,14 +40,14 @@ export default function WebhooksPage() {
       {hooks.isError && <ErrorState error={hooks.error} retry={() => void hooks.refetch()} />}
       {hooks.data && (
         <div className="table-wrap">
-          <table className="table">
+          <table className="table cards">
             <caption className="visually-hidden">Webhooks</caption>
             <thead><tr><th scope="col">Receiver</th><th scope="col">Events</th><th scope="col">Status</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
             <tbody>
               {hooks.data.subscriptions.length === 0 && <tr><td colSpan={4} className="muted">No webhooks.</td></tr>}
               {hooks.data.subscriptions.map((h) => (
                 <tr key={h.id}>
-                  <td className="truncate">{h.url}</td><td>{h.eventTypes.join(', ')}</td><td><Status value={h.status} />{h.failuresInRow > 0 && <span className="block small error">{h.failuresInRow} failures in a row</span>}</td>
+                  <td className="truncate card-title">{h.url}</td><td data-label="Events">{h.eventTypes.join(', ')}</td><td data-label="Status"><Status value={h.status} />{h.failuresInRow > 0 && <span className="block small error">{h.failuresInRow} failures in a row</span>}</td>
                   <td className="row-actions">
                     <button type="button" className="button small secondary" onClick={() => test.mutate(h.id)}>Send test<span className="visually-hidden"> to {h.url}</span></button>
                     <button type="button" className="button small secondary" onClick={() => setLog(h)}>Delivery log<span className="visually-hidden"> of {h.url}</span></button>
@@ -79,11 +79,11 @@ function Deliveries({ id }: { id: string }) {
   if (deliveries.data.deliveries.length === 0) return <p className="muted">Nothing delivered yet.</p>;
   return (
     <div className="table-wrap">
-      <table className="table">
+      <table className="table cards">
         <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">When</th></tr></thead>
         <tbody>
           {deliveries.data.deliveries.map((d) => (
-            <tr key={d.id}><td>{d.eventType}</td><td><Status value={d.status} />{d.lastError && <span className="block small error">{d.lastError}</span>}</td><td>{d.attempts}</td><td>{dateTime(d.createdDate)}</td></tr>
+            <tr key={d.id}><td className="card-title">{d.eventType}</td><td data-label="Status"><Status value={d.status} />{d.lastError && <span className="block small error">{d.lastError}</span>}</td><td data-label="Attempts">{d.attempts}</td><td data-label="When">{dateTime(d.createdDate)}</td></tr>
           ))}
         </tbody>
       </table>
