@@ -33,6 +33,8 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
    * width. Dialogs are photographed as the viewport shows them; a full page adds nothing there.
    */
   async function check(page: Page, name: string, fullPage = true, phoneAxe = false) {
+    // Two tabs share the window; a tab in the background paints slowly, so photograph it in front.
+    await page.bringToFront();
     expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
     const size = page.viewportSize() ?? { width: 1280, height: 900 };
     for (const [label, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]] as const) {
@@ -204,6 +206,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await member.getByRole('heading', { name: `Order #${number}` }).waitFor();
     await member.getByText('Fulfilled', { exact: true }).waitFor();
     await member.getByText('1Z999AA10123456784').waitFor();
+    await member.bringToFront();
     await screenshots(member, 'admin-member-order-fulfilled');
 
     // The rest of the back office, each page axe-clean and photographed.
