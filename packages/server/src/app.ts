@@ -3,7 +3,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import cors from '@fastify/cors';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import type { Db, Queryable } from './platform/db.js';
+import type { Db } from './platform/db.js';
 import type { Config } from './platform/config.js';
 import { ApiError, registerErrorHandling } from './platform/errors.js';
 import { registerCallerCheck } from './platform/caller.js';
@@ -14,7 +14,7 @@ import { OAuthService } from './services/oauth/service.js';
 import { oauthRoutes } from './services/oauth/routes.js';
 import type { GrantHandler } from './services/oauth/service.js';
 import { Mailer, defaultMailFrom } from './platform/mail.js';
-import { transactionContext } from './platform/context.js';
+import type { SiteContext } from './platform/context.js';
 import { RedirectsService } from './services/redirects/service.js';
 import { redirectsRoutes } from './services/redirects/routes.js';
 import { captchaVerifier } from './services/identity/captcha.js';
@@ -83,11 +83,11 @@ export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}): Services {
   const sites = new SitesService(db, now);
-  const oauth = new OAuthService(db, sites, now);
+  const oauth = new OAuthService(sites, now);
   const grants = new Map<string, GrantHandler>();
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
   const commerce = buildCommerce(db, sites, now);
-  mergeCartsAtSignIn(commerce, signIn.identity, now);
+  mergeCartsAtSignIn(commerce, signIn.identity);
   const members = createMembersServices(db, oauth, signIn.identity);
   const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
   return { sites, oauth, grants, ...signIn, commerce, members, webhooks };
@@ -121,10 +121,10 @@ export function signInServices(
   const publicUrl = config.publicUrl ?? 'http://localhost:3000';
   const mail = new Mailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom ?? defaultMailFrom(publicUrl), now });
   const identity = new IdentityService({
-    db, sites: platform.sites, oauth: platform.oauth, mail, now, publicUrl, captcha: captchaVerifier(config.captchaProvider ?? 'none'),
+    sites: platform.sites, oauth: platform.oauth, mail, now, publicUrl, captcha: captchaVerifier(config.captchaProvider ?? 'none'),
   });
   identity.rateLimitPerMinute = config.authRateLimitPerMinute ?? 0;
-  const redirects = new RedirectsService({ db, sites: platform.sites, oauth: platform.oauth, identity, now, publicUrl });
+  const redirects = new RedirectsService({ sites: platform.sites, oauth: platform.oauth, identity, publicUrl });
   redirects.registerGrants(platform.grants);
   return { mail, identity, redirects };
 }
@@ -148,7 +148,7 @@ export interface CommerceServices {
 
 /** What the identity service offers for "a visitor became a member" (at the code exchange). */
 export interface VisitorHandOffs {
-  onVisitorBecameMember(hook: (tx: Queryable, siteId: string, visitorId: string, memberId: string) => Promise<void>): void;
+  onVisitorBecameMember(hook: (ctx: SiteContext, visitorId: string, memberId: string) => Promise<void>): void;
 }
 
 export function buildCommerce(db: Db, sites: SitesService, now: () => Date): CommerceServices {
@@ -160,8 +160,8 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date): Com
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
-export function mergeCartsAtSignIn(commerce: CommerceServices, identity: VisitorHandOffs, now: () => Date): void {
-  identity.onVisitorBecameMember((tx, siteId, visitorId, memberId) => commerce.cart.mergeVisitorCart(transactionContext(tx, siteId, now), visitorId, memberId));
+export function mergeCartsAtSignIn(commerce: CommerceServices, identity: VisitorHandOffs): void {
+  identity.onVisitorBecameMember((ctx, visitorId, memberId) => commerce.cart.mergeVisitorCart(ctx, visitorId, memberId));
 }
 
 export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {

@@ -117,7 +117,7 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
       currency: created.site.settings.currency,
       catalogVersion: created.site.settings.catalogVersion ?? 'V1_CATALOG',
       ownerEmail: values['owner-email'],
-      domains: await services.sites.domains(created.site.siteId),
+      domains: await services.sites.domains(created.ctx),
     };
     out(json, result, `Created site ${result.siteId}\n  clientId: ${result.clientId}\n  apiKey:   ${result.apiKey}   (shown once)`);
     return;
@@ -126,7 +126,7 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
     const sites = await services.sites.listSites();
     const rows = await Promise.all(sites.map(async (s) => ({
       siteId: s.siteId, name: s.name, status: s.status,
-      clientIds: await services.sites.clientIds(s.siteId), domains: await services.sites.domains(s.siteId),
+      clientIds: await services.sites.clientIds(services.sites.contextFor(s.siteId)), domains: await services.sites.domains(services.sites.contextFor(s.siteId)),
     })));
     out(json, { sites: rows }, rows.map((r) => `${r.siteId}  ${r.status.padEnd(8)}  ${r.name}  clientId ${r.clientIds.join(',')}${r.domains.length ? `  ${r.domains.join(',')}` : ''}`).join('\n') || 'No sites');
     return;
@@ -134,20 +134,21 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
   if (command === 'sites' && sub === 'update') {
     const siteId = values.site ?? '';
     if (!(await services.sites.findSite(siteId))) throw new ApiError(404, 'SITE_NOT_FOUND', `No site ${siteId}`);
-    if (values['allowed-origin']) await services.sites.setAllowedOrigins(siteId, values['allowed-origin']);
+    const site = services.sites.contextFor(siteId);
+    if (values['allowed-origin']) await services.sites.setAllowedOrigins(site, values['allowed-origin']);
     const version = catalogVersion(values.catalog);
-    if (version) await services.sites.setCatalogVersion(siteId, version);
-    if (values.domain) await services.sites.setDomains(siteId, values.domain);
+    if (version) await services.sites.setCatalogVersion(site, version);
+    if (values.domain) await services.sites.setDomains(site, values.domain);
     const settings = (await services.sites.findSite(siteId))?.settings;
     const result = {
       siteId, allowedOrigins: settings?.allowedOrigins ?? [], catalogVersion: settings?.catalogVersion ?? 'V1_CATALOG',
-      domains: await services.sites.domains(siteId),
+      domains: await services.sites.domains(site),
     };
     out(json, result, `Site ${siteId}\n  allowed origins: ${result.allowedOrigins.join(' ') || '(none)'}\n  catalog: ${result.catalogVersion}\n  domains: ${result.domains.join(' ') || '(none)'}`);
     return;
   }
   if (command === 'sites' && sub === 'set-status') {
-    await services.sites.setStatus(values.site ?? '', values.status as SiteStatus);
+    await services.sites.setStatus(services.sites.contextFor(values.site ?? ''), values.status as SiteStatus);
     out(json, { siteId: values.site, status: values.status }, `Site ${values.site} is now ${values.status}`);
     return;
   }

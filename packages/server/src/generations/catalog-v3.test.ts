@@ -68,7 +68,7 @@ describe('the V3 catalog through the official packages', () => {
     expect((await storefront(v1).catalogVersioning.getCatalogVersion()).catalogVersion).toBe('V1_CATALOG');
     expect((await admin(v3).catalogVersioning.getCatalogVersion()).catalogVersion).toBe('V3_CATALOG');
     expect((await storefront(v3).catalogVersioning.getCatalogVersion()).catalogVersion).toBe('V3_CATALOG');
-    await t.app.services.sites.setCatalogVersion(v1.siteId, 'V3_CATALOG');
+    await t.app.services.sites.setCatalogVersion(t.app.services.sites.contextFor(v1.siteId), 'V3_CATALOG');
     expect((await storefront(v1).catalogVersioning.getCatalogVersion()).catalogVersion).toBe('V3_CATALOG');
     const anonymous = await t.app.inject({ method: 'GET', url: '/stores/v3/provision/version' });
     expect(anonymous.statusCode).toBe(401);

@@ -212,7 +212,7 @@ describe('the same storefront through the current packages', () => {
     const { checkoutId } = await sf.currentCart.createCheckoutFromCurrentCart({ channelType: currentCart.ChannelType.WEB });
     const session = () => sf.redirects.createRedirectSession({ ecomCheckout: { checkoutId }, callbacks: { postFlowUrl: 'https://shop.example/thanks' } });
     await expect(session()).rejects.toThrow(/postFlowUrl|origin|allowed/i);
-    await t.app.services.sites.setAllowedOrigins(site.siteId, ['https://shop.example/']);
+    await t.app.services.sites.setAllowedOrigins(t.app.services.sites.contextFor(site.siteId), ['https://shop.example/']);
     const { redirectSession } = await session();
     expect(redirectSession?.fullUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
     await expect(sf.redirects.createRedirectSession({ ecomCheckout: { checkoutId }, callbacks: { postFlowUrl: 'https://elsewhere.example/thanks' } }))

@@ -29,7 +29,7 @@ export async function createProduct(app: FastifyInstance, site: TestSite, produc
 
 /** A member's access token, signed like the ones sign-in issues. */
 export async function memberToken(app: FastifyInstance, site: TestSite, memberId: string = randomUUID()): Promise<{ token: string; memberId: string }> {
-  const tokens = await app.services.oauth.startSession({ siteId: site.siteId, clientId: site.clientId, role: 'member', subjectId: memberId });
+  const tokens = await app.services.oauth.startSession(app.services.sites.contextFor(site.siteId), { clientId: site.clientId, role: 'member', subjectId: memberId });
   return { token: tokens.access_token, memberId };
 }
 

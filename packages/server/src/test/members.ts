@@ -104,7 +104,7 @@ export interface SignedInMember {
 
 /** Real signed tokens for a member (OWNER or CONTRIBUTOR tokens make a WIX_USER caller). */
 export async function signIn(t: TestApp, site: TestSite, memberId: string, memberRole: MemberRole = 'MEMBER'): Promise<SignedInMember> {
-  const grant = await t.app.services.oauth.startSession({ siteId: site.siteId, clientId: site.clientId, role: 'member', subjectId: memberId, memberRole });
+  const grant = await t.app.services.oauth.startSession(t.app.services.sites.contextFor(site.siteId), { clientId: site.clientId, role: 'member', subjectId: memberId, memberRole });
   const tokens: Tokens = {
     accessToken: { value: grant.access_token, expiresAt: Math.floor(Date.now() / 1000) + grant.expires_in },
     refreshToken: { value: grant.refresh_token, role: 'member' },

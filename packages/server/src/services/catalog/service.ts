@@ -164,8 +164,8 @@ export class CatalogService {
     now: () => Date,
   ) {
     this.cache = new TtlCache({ ttlMs: PRODUCT_CACHE_MS, maxSize: PRODUCT_CACHE_SIZE, now });
-    sites.onSiteCreated(async (tx, site) => {
-      await store.insertCollection(tx, site.siteId, {
+    sites.onSiteCreated(async (ctx, site) => {
+      await store.insertCollection(ctx.db, site.siteId, {
         id: ALL_PRODUCTS_COLLECTION_ID,
         slug: 'all-products',
         name: 'All Products',

@@ -155,7 +155,7 @@ describe('register', () => {
     expect(res.json()).toMatchObject({ state: 'REQUIRE_OWNER_APPROVAL', identity: { status: { name: 'PENDING', reasons: ['PENDING_ADMIN_APPROVAL_REQUIRED'] } } });
     expect(res.json().sessionToken).toBeUndefined();
     expect((await login(site, email)).json().state).toBe('REQUIRE_OWNER_APPROVAL');
-    await t.app.services.identity.setMemberStatus(site.siteId, res.json().identity.id, 'APPROVED');
+    await t.app.services.identity.setMemberStatus(t.app.services.sites.contextFor(site.siteId), res.json().identity.id, 'APPROVED');
     const after = await login(site, email);
     expect(after.json()).toMatchObject({ state: 'SUCCESS', sessionToken: expect.any(String), identity: { status: { name: 'ACTIVE' } } });
   });
@@ -312,7 +312,7 @@ describe('login', () => {
     const email = newEmail();
     const { sessionToken, identity } = (await register(site, email)).json();
     const tokens = await memberTokens(site, sessionToken);
-    await t.app.services.identity.setMemberStatus(site.siteId, identity.id, 'BLOCKED');
+    await t.app.services.identity.setMemberStatus(t.app.services.sites.contextFor(site.siteId), identity.id, 'BLOCKED');
     const res = await login(site, email);
     expect(res.statusCode).toBe(403);
     expect(applicationCode(res)).toBe('MEMBER_BLOCKED');
@@ -383,7 +383,7 @@ describe('captcha and rate limit', () => {
 
   it('requires a captcha token where the site asks for one: -19971 missing, -19970 invalid', async () => {
     const site = await strict.createSite();
-    await strict.app.services.sites.updateSettings(site.siteId, { captchaRequired: true });
+    await strict.app.services.sites.updateSettings(strict.app.services.sites.contextFor(site.siteId), { captchaRequired: true });
     const token = await strict.visitorToken(site);
     const send = (path: string, captchaTokens?: unknown) =>
       strict.app.inject({ method: 'POST', url: `${AUTH}/v2/${path}`, headers: { authorization: token }, payload: { loginId: { email: 'cap@example.com' }, password: 'a-good-password', captchaTokens } });

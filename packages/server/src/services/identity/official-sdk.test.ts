@@ -181,7 +181,7 @@ describe('owner approval through the official SDK', () => {
     expect(view(await client.auth.register({ email, password: PASSWORD })).loginState).toBe('OWNER_APPROVAL_REQUIRED');
     expect(view(await client.auth.login({ email, password: PASSWORD })).loginState).toBe('OWNER_APPROVAL_REQUIRED');
     const [row] = await t.db.query<{ member_id: string }>('SELECT member_id FROM members WHERE site_id = $1 AND login_email = $2', [site.siteId, email]);
-    await t.app.services.identity.setMemberStatus(site.siteId, row.member_id, 'APPROVED');
+    await t.app.services.identity.setMemberStatus(t.app.services.sites.contextFor(site.siteId), row.member_id, 'APPROVED');
     const approved = view(await client.auth.login({ email, password: PASSWORD }));
     expect(approved.loginState).toBe('SUCCESS');
     const { tokens } = await memberTokensFor(client, approved.data?.sessionToken as string);
@@ -239,7 +239,7 @@ describe('failure codes through the official SDK', () => {
 
   it('maps captcha failures: missingCaptchaToken and invalidCaptchaToken', async () => {
     const site = await t.createSite();
-    await t.app.services.sites.updateSettings(site.siteId, { captchaRequired: true });
+    await t.app.services.sites.updateSettings(t.app.services.sites.contextFor(site.siteId), { captchaRequired: true });
     const email = newEmail('captcha');
     const missing = view(await sdkClient(site).auth.register({ email, password: PASSWORD }));
     expect(missing.errorCode).toBe('missingCaptchaToken');

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { ALL_CALLERS, type CallerKind } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
-import { AUTHENTICATION_PREFIX, type IdentityService, type SiteContext } from './service.js';
+import { AUTHENTICATION_PREFIX, type CallerContext, type IdentityService } from './service.js';
 import { toWireIdentity, toWireOutcome } from './wire.js';
 
 export const VERIFICATION_PREFIX = '/_api/iam/verification/v1';
@@ -63,7 +63,6 @@ const RegisterBody = Type.Object({
   captchaTokens: Type.Optional(CaptchaTokens),
   clientMetaData: Type.Optional(Type.Unknown()),
 });
-type RegisterBody = Static<typeof RegisterBody>;
 
 const LoginBody = Type.Object({
   loginId: Type.Optional(LoginId),
@@ -72,7 +71,6 @@ const LoginBody = Type.Object({
   clientMetaData: Type.Optional(Type.Unknown()),
   stateToken: Type.Optional(Text(512)),
 });
-type LoginBody = Static<typeof LoginBody>;
 
 const ChangePasswordBody = Type.Object({ newPassword: Type.Optional(Type.Unknown()) });
 const SignOnBody = Type.Object({
@@ -81,7 +79,6 @@ const SignOnBody = Type.Object({
   verifyEmail: Type.Optional(Type.Boolean()),
   mergeExistingContact: Type.Optional(Type.Boolean()),
 });
-type SignOnBody = Static<typeof SignOnBody>;
 
 const VerifyDuringAuthBody = Type.Object({ code: Type.String({ maxLength: 32 }), stateToken: Type.String({ minLength: 1, maxLength: 512 }) });
 const ResendBody = Type.Object({ stateToken: Type.String({ minLength: 1, maxLength: 512 }) });
@@ -105,10 +102,6 @@ export interface IdentityRoutesOptions {
   rateLimitPerMinute: () => number;
 }
 
-function siteContext(req: FastifyRequest): SiteContext {
-  return { siteId: req.ctx.siteId, caller: req.ctx.caller };
-}
-
 /** Register, login, verification and recovery (wire-surface §3). */
 export function identityRoutes(identity: IdentityService, options: IdentityRoutesOptions) {
   return async (fastify: FastifyInstance) => {
@@ -125,7 +118,7 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
 
     app.post(`${AUTHENTICATION_PREFIX}/v2/register`, { schema: { body: RegisterBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
       const body = req.body;
-      return toWireOutcome(await identity.register(siteContext(req), {
+      return toWireOutcome(await identity.register(req.ctx, {
         email: body.loginId?.email, password: body.password, profile: body.profile, captchaTokens: body.captchaTokens,
       }));
     });
@@ -135,26 +128,25 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
     app.post(`${AUTHENTICATION_PREFIX}/v2/login`, { schema: { body: LoginBody }, attachValidation: true, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
       if (req.validationError) throw new ApiError(400, 'INVALID_ARGUMENT', `Invalid login request: ${req.validationError.message}`);
       const body = req.body;
-      return toWireOutcome(await identity.login(siteContext(req), { email: body.loginId?.email, password: body.password, captchaTokens: body.captchaTokens }));
+      return toWireOutcome(await identity.login(req.ctx, { email: body.loginId?.email, password: body.password, captchaTokens: body.captchaTokens }));
     });
 
     app.post(`${AUTHENTICATION_PREFIX}/v2/change-password`, { schema: { body: ChangePasswordBody }, config: { callers: MEMBERS } }, async (req) => {
-      await identity.changePassword(siteContext(req), req.body.newPassword);
+      await identity.changePassword(req.ctx, req.body.newPassword);
       return {};
     });
 
     // An API key alone (with wix-site-id), or `<accessToken>,<apiKey>` as the official SDK sends it.
     app.post(`${AUTHENTICATION_PREFIX}/v2/sign-on`, { schema: { body: SignOnBody } }, async (req) => {
       const body = req.body;
-      let ctx: SiteContext;
+      let ctx: CallerContext;
       if (req.caller?.kind === 'APP') {
-        ctx = siteContext(req);
+        ctx = req.ctx;
       } else {
-        const combined = await identity.resolveTokenAndApiKey(req.headers.authorization);
-        const visitor = combined.claims.role === 'visitor';
+        const { ctx: site, claims } = await identity.resolveTokenAndApiKey(req.headers.authorization);
         ctx = {
-          siteId: combined.siteId,
-          caller: visitor ? { kind: 'ANONYMOUS_VISITOR', siteId: combined.siteId, subjectId: combined.claims.subjectId } : null,
+          ...site,
+          caller: claims.role === 'visitor' ? { kind: 'ANONYMOUS_VISITOR', siteId: site.siteId, subjectId: claims.subjectId } : null,
         };
       }
       const result = await identity.signOn(ctx, { email: body.loginId?.email, profile: body.profile, verifyEmail: body.verifyEmail });
@@ -163,34 +155,33 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
 
     app.post(`${VERIFICATION_PREFIX}/auth/verify`, { schema: { body: VerifyDuringAuthBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
       const body = req.body;
-      return toWireOutcome(await identity.verifyDuringAuthentication(siteContext(req), { code: body.code.trim(), stateToken: body.stateToken }));
+      return toWireOutcome(await identity.verifyDuringAuthentication(req.ctx, { code: body.code.trim(), stateToken: body.stateToken }));
     });
     app.post(`${VERIFICATION_PREFIX}/auth/resend`, { schema: { body: ResendBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) =>
-      toWireOutcome(await identity.resendCode(siteContext(req), req.body.stateToken)));
+      toWireOutcome(await identity.resendCode(req.ctx, req.body.stateToken)));
     for (const path of [`${VERIFICATION_PREFIX}/start`, `${VERIFICATION_PREFIX}/Start`]) {
       app.post(path, { schema: { body: StartBody }, config: { callers: SELF_OR_BACK_OFFICE, ...limited } }, async (req) =>
-        identity.startVerification(siteContext(req), req.body.identityId));
+        identity.startVerification(req.ctx, req.body.identityId));
     }
     app.post(`${VERIFICATION_PREFIX}/verify`, { schema: { body: VerifyBody }, config: { callers: SELF_OR_BACK_OFFICE, ...limited } }, async (req) => {
       const body = req.body;
-      await identity.verify(siteContext(req), { verificationId: body.verificationId, code: body.code.trim() });
+      await identity.verify(req.ctx, { verificationId: body.verificationId, code: body.code.trim() });
       return {};
     });
 
     for (const prefix of RECOVERY_PREFIXES) {
       app.post(`${prefix}/send-email`, { schema: { body: SendEmailBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
         const body = req.body;
-        await identity.sendRecoveryEmail(siteContext(req), { email: body.email, redirect: body.redirect });
+        await identity.sendRecoveryEmail(req.ctx, { email: body.email, redirect: body.redirect });
         return {};
       });
       // Public: the token names its site, so the reset page needs no sign-in.
       app.post(`${prefix}/recover`, { schema: { body: RecoverBody }, config: limited }, async (req) => {
         const body = req.body;
-        const ctx = req.caller ? siteContext(req) : null;
-        return { identity: toWireIdentity(await identity.recover(ctx, { recoveryToken: body.recoveryToken, password: body.password })) };
+        return { identity: toWireIdentity(await identity.recover(req.caller ? req.ctx : null, { recoveryToken: body.recoveryToken, password: body.password })) };
       });
       app.post(`${prefix}/activation-email`, { schema: { body: ActivationBody }, config: { callers: BACK_OFFICE, ...limited } }, async (req) => {
-        await identity.sendActivationEmail(siteContext(req), req.body.identityId);
+        await identity.sendActivationEmail(req.ctx, req.body.identityId);
         return {};
       });
     }

@@ -1,6 +1,10 @@
-import type { Queryable } from '../../platform/db.js';
+// SQL for identities, their sessions, codes and tokens, and the core columns of members. Every
+// function reads the handle and the site from the context (the open transaction, if any).
+import type { SiteContext } from '../../platform/context.js';
 import type { MemberRole } from '../../platform/caller.js';
 import type { IdentityStatus, MemberStatus } from './entry.js';
+
+type Ctx = Pick<SiteContext, 'db' | 'siteId'>;
 
 // ─── identities ────────────────────────────────────────────────────────────────────────────────
 
@@ -24,7 +28,6 @@ const IDENTITY_COLUMNS = `identity_id, login_email, password_hash, password_rese
   email_verified, privacy_status, identity_profile, revision, created_at, updated_at, last_login_at`;
 
 export interface NewIdentity {
-  siteId: string;
   identityId: string;
   loginEmail: string;
   emailKey: string;
@@ -38,44 +41,44 @@ export interface NewIdentity {
 }
 
 /** Inserts the identity unless the e-mail is taken; returns false when it is. */
-export async function insertIdentity(tx: Queryable, identity: NewIdentity): Promise<boolean> {
-  const rows = await tx.query(
+export async function insertIdentity(ctx: Ctx, identity: NewIdentity): Promise<boolean> {
+  const rows = await ctx.db.query(
     `INSERT INTO identities (site_id, identity_id, login_email, login_email_key, password_hash, status, status_reasons,
        email_verified, privacy_status, identity_profile, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $11)
      ON CONFLICT (site_id, login_email_key) DO NOTHING
      RETURNING identity_id`,
     [
-      identity.siteId, identity.identityId, identity.loginEmail, identity.emailKey, identity.passwordHash, identity.status,
+      ctx.siteId, identity.identityId, identity.loginEmail, identity.emailKey, identity.passwordHash, identity.status,
       identity.reasons, identity.emailVerified, identity.privacyStatus, JSON.stringify(identity.profile), identity.now,
     ],
   );
   return rows.length === 1;
 }
 
-export async function findIdentityByEmail(db: Queryable, siteId: string, emailKey: string): Promise<IdentityRow | undefined> {
-  const rows = await db.query<IdentityRow & Record<string, unknown>>(
-    `SELECT ${IDENTITY_COLUMNS} FROM identities WHERE site_id = $1 AND login_email_key = $2`, [siteId, emailKey]);
+export async function findIdentityByEmail(ctx: Ctx, emailKey: string): Promise<IdentityRow | undefined> {
+  const rows = await ctx.db.query<IdentityRow & Record<string, unknown>>(
+    `SELECT ${IDENTITY_COLUMNS} FROM identities WHERE site_id = $1 AND login_email_key = $2`, [ctx.siteId, emailKey]);
   return rows[0];
 }
 
-export async function findIdentity(db: Queryable, siteId: string, identityId: string, forUpdate = false): Promise<IdentityRow | undefined> {
-  const rows = await db.query<IdentityRow & Record<string, unknown>>(
+export async function findIdentity(ctx: Ctx, identityId: string, forUpdate = false): Promise<IdentityRow | undefined> {
+  const rows = await ctx.db.query<IdentityRow & Record<string, unknown>>(
     `SELECT ${IDENTITY_COLUMNS} FROM identities WHERE site_id = $1 AND identity_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
-    [siteId, identityId],
+    [ctx.siteId, identityId],
   );
   return rows[0];
 }
 
 export async function updateIdentityStatus(
-  tx: Queryable, siteId: string, identityId: string,
+  ctx: Ctx, identityId: string,
   change: { status: IdentityStatus; reasons: string[]; emailVerified?: boolean; now: Date },
 ): Promise<IdentityRow | undefined> {
-  const rows = await tx.query<IdentityRow & Record<string, unknown>>(
+  const rows = await ctx.db.query<IdentityRow & Record<string, unknown>>(
     `UPDATE identities SET status = $3, status_reasons = $4, email_verified = COALESCE($5, email_verified),
        updated_at = $6, revision = revision + 1
      WHERE site_id = $1 AND identity_id = $2 RETURNING ${IDENTITY_COLUMNS}`,
-    [siteId, identityId, change.status, change.reasons, change.emailVerified ?? null, change.now],
+    [ctx.siteId, identityId, change.status, change.reasons, change.emailVerified ?? null, change.now],
   );
   return rows[0];
 }
@@ -84,33 +87,33 @@ export async function updateIdentityStatus(
  * Removes identities whose members were deleted, with their sessions, codes and links: the
  * e-mails are free again and nothing of theirs signs in once the transaction commits.
  */
-export async function deleteIdentities(tx: Queryable, siteId: string, identityIds: readonly string[]): Promise<void> {
+export async function deleteIdentities(ctx: Ctx, identityIds: readonly string[]): Promise<void> {
   if (identityIds.length === 0) return;
   for (const table of ['identity_sessions', 'verification_codes', 'recovery_tokens', 'identities']) {
-    await tx.query(`DELETE FROM ${table} WHERE site_id = $1 AND identity_id = ANY($2::text[])`, [siteId, identityIds]);
+    await ctx.db.query(`DELETE FROM ${table} WHERE site_id = $1 AND identity_id = ANY($2::text[])`, [ctx.siteId, identityIds]);
   }
 }
 
-export async function setPassword(tx: Queryable, siteId: string, identityId: string, passwordHash: string, now: Date): Promise<IdentityRow | undefined> {
-  const rows = await tx.query<IdentityRow & Record<string, unknown>>(
+export async function setPassword(ctx: Ctx, identityId: string, passwordHash: string, now: Date): Promise<IdentityRow | undefined> {
+  const rows = await ctx.db.query<IdentityRow & Record<string, unknown>>(
     `UPDATE identities SET password_hash = $3, password_reset_required = false, updated_at = $4, revision = revision + 1
      WHERE site_id = $1 AND identity_id = $2 RETURNING ${IDENTITY_COLUMNS}`,
-    [siteId, identityId, passwordHash, now],
+    [ctx.siteId, identityId, passwordHash, now],
   );
   return rows[0];
 }
 
-export async function markEmailVerified(tx: Queryable, siteId: string, identityId: string, now: Date): Promise<void> {
-  await tx.query(
+export async function markEmailVerified(ctx: Ctx, identityId: string, now: Date): Promise<void> {
+  await ctx.db.query(
     `UPDATE identities SET email_verified = true, updated_at = $3, revision = revision + 1
      WHERE site_id = $1 AND identity_id = $2 AND NOT email_verified`,
-    [siteId, identityId, now],
+    [ctx.siteId, identityId, now],
   );
 }
 
-export async function recordLogin(tx: Queryable, siteId: string, identityId: string, now: Date): Promise<void> {
-  await tx.query('UPDATE identities SET last_login_at = $3 WHERE site_id = $1 AND identity_id = $2', [siteId, identityId, now]);
-  await tx.query('UPDATE members SET last_login_at = $3 WHERE site_id = $1 AND member_id = $2', [siteId, identityId, now]);
+export async function recordLogin(ctx: Ctx, identityId: string, now: Date): Promise<void> {
+  await ctx.db.query('UPDATE identities SET last_login_at = $3 WHERE site_id = $1 AND identity_id = $2', [ctx.siteId, identityId, now]);
+  await ctx.db.query('UPDATE members SET last_login_at = $3 WHERE site_id = $1 AND member_id = $2', [ctx.siteId, identityId, now]);
 }
 
 // ─── members (core columns; the members service owns the rest) ─────────────────────────────────
@@ -134,7 +137,6 @@ const MEMBER_COLUMNS = `member_id, login_email, status, role, privacy_status, ac
   created_at, updated_at, last_login_at`;
 
 export interface NewMember {
-  siteId: string;
   memberId: string;
   loginEmail: string;
   status: MemberStatus;
@@ -146,47 +148,47 @@ export interface NewMember {
   now: Date;
 }
 
-export async function slugTaken(tx: Queryable, siteId: string, slug: string): Promise<boolean> {
-  const rows = await tx.query('SELECT 1 FROM members WHERE site_id = $1 AND slug = $2', [siteId, slug]);
+export async function slugTaken(ctx: Ctx, slug: string): Promise<boolean> {
+  const rows = await ctx.db.query('SELECT 1 FROM members WHERE site_id = $1 AND slug = $2', [ctx.siteId, slug]);
   return rows.length > 0;
 }
 
 /** Inserts the member; undefined when its slug was taken meanwhile (the caller tries another). */
-export async function insertMember(tx: Queryable, member: NewMember): Promise<MemberRow | undefined> {
-  const rows = await tx.query<MemberRow & Record<string, unknown>>(
+export async function insertMember(ctx: Ctx, member: NewMember): Promise<MemberRow | undefined> {
+  const rows = await ctx.db.query<MemberRow & Record<string, unknown>>(
     `INSERT INTO members (site_id, member_id, login_email, status, role, privacy_status, slug, profile, contact, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $10)
      ON CONFLICT (site_id, slug) DO NOTHING
      RETURNING ${MEMBER_COLUMNS}`,
     [
-      member.siteId, member.memberId, member.loginEmail, member.status, member.role, member.privacyStatus, member.slug,
+      ctx.siteId, member.memberId, member.loginEmail, member.status, member.role, member.privacyStatus, member.slug,
       JSON.stringify(member.profile), JSON.stringify(member.contact), member.now,
     ],
   );
   return rows[0];
 }
 
-export async function findMember(db: Queryable, siteId: string, memberId: string): Promise<MemberRow | undefined> {
-  const rows = await db.query<MemberRow & Record<string, unknown>>(
-    `SELECT ${MEMBER_COLUMNS} FROM members WHERE site_id = $1 AND member_id = $2`, [siteId, memberId]);
+export async function findMember(ctx: Ctx, memberId: string): Promise<MemberRow | undefined> {
+  const rows = await ctx.db.query<MemberRow & Record<string, unknown>>(
+    `SELECT ${MEMBER_COLUMNS} FROM members WHERE site_id = $1 AND member_id = $2`, [ctx.siteId, memberId]);
   return rows[0];
 }
 
 /** The one query behind every member token renewal: status and role by primary key. */
-export async function findMemberAccess(db: Queryable, siteId: string, memberId: string): Promise<{ status: MemberStatus; role: MemberRole } | undefined> {
-  const rows = await db.query<{ status: MemberStatus; role: MemberRole }>(
-    'SELECT status, role FROM members WHERE site_id = $1 AND member_id = $2', [siteId, memberId]);
+export async function findMemberAccess(ctx: Ctx, memberId: string): Promise<{ status: MemberStatus; role: MemberRole } | undefined> {
+  const rows = await ctx.db.query<{ status: MemberStatus; role: MemberRole }>(
+    'SELECT status, role FROM members WHERE site_id = $1 AND member_id = $2', [ctx.siteId, memberId]);
   return rows[0];
 }
 
 /** Changes a member's status under a row lock; returns the previous one (undefined: no such member). */
 export async function updateMemberStatus(
-  tx: Queryable, siteId: string, memberId: string, status: MemberStatus, now: Date,
+  ctx: Ctx, memberId: string, status: MemberStatus, now: Date,
 ): Promise<{ previous: MemberStatus } | undefined> {
-  const rows = await tx.query<{ status: MemberStatus }>(
-    'SELECT status FROM members WHERE site_id = $1 AND member_id = $2 FOR UPDATE', [siteId, memberId]);
+  const rows = await ctx.db.query<{ status: MemberStatus }>(
+    'SELECT status FROM members WHERE site_id = $1 AND member_id = $2 FOR UPDATE', [ctx.siteId, memberId]);
   if (!rows[0]) return undefined;
-  await tx.query('UPDATE members SET status = $3, updated_at = $4 WHERE site_id = $1 AND member_id = $2', [siteId, memberId, status, now]);
+  await ctx.db.query('UPDATE members SET status = $3, updated_at = $4 WHERE site_id = $1 AND member_id = $2', [ctx.siteId, memberId, status, now]);
   return { previous: rows[0].status };
 }
 
@@ -201,30 +203,30 @@ export interface SessionRow {
 }
 
 export async function insertSession(
-  tx: Queryable,
-  session: { siteId: string; sessionId: string; tokenHash: string; identityId: string; visitorId: string | null; now: Date; expiresAt: Date },
+  ctx: Ctx,
+  session: { sessionId: string; tokenHash: string; identityId: string; visitorId: string | null; now: Date; expiresAt: Date },
 ): Promise<void> {
-  await tx.query(
+  await ctx.db.query(
     `INSERT INTO identity_sessions (site_id, session_id, token_hash, identity_id, visitor_id, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [session.siteId, session.sessionId, session.tokenHash, session.identityId, session.visitorId, session.now, session.expiresAt],
+    [ctx.siteId, session.sessionId, session.tokenHash, session.identityId, session.visitorId, session.now, session.expiresAt],
   );
 }
 
-export async function findSessionByToken(db: Queryable, siteId: string, tokenHash: string): Promise<SessionRow | undefined> {
-  const rows = await db.query<SessionRow & Record<string, unknown>>(
+export async function findSessionByToken(ctx: Ctx, tokenHash: string): Promise<SessionRow | undefined> {
+  const rows = await ctx.db.query<SessionRow & Record<string, unknown>>(
     'SELECT session_id, identity_id, visitor_id, expires_at, revoked_at FROM identity_sessions WHERE site_id = $1 AND token_hash = $2',
-    [siteId, tokenHash],
+    [ctx.siteId, tokenHash],
   );
   return rows[0];
 }
 
-export async function revokeSession(db: Queryable, siteId: string, sessionId: string, now: Date): Promise<void> {
-  await db.query('UPDATE identity_sessions SET revoked_at = $3 WHERE site_id = $1 AND session_id = $2 AND revoked_at IS NULL', [siteId, sessionId, now]);
+export async function revokeSession(ctx: Ctx, sessionId: string, now: Date): Promise<void> {
+  await ctx.db.query('UPDATE identity_sessions SET revoked_at = $3 WHERE site_id = $1 AND session_id = $2 AND revoked_at IS NULL', [ctx.siteId, sessionId, now]);
 }
 
-export async function revokeIdentitySessions(db: Queryable, siteId: string, identityId: string, now: Date): Promise<void> {
-  await db.query('UPDATE identity_sessions SET revoked_at = $3 WHERE site_id = $1 AND identity_id = $2 AND revoked_at IS NULL', [siteId, identityId, now]);
+export async function revokeIdentitySessions(ctx: Ctx, identityId: string, now: Date): Promise<void> {
+  await ctx.db.query('UPDATE identity_sessions SET revoked_at = $3 WHERE site_id = $1 AND identity_id = $2 AND revoked_at IS NULL', [ctx.siteId, identityId, now]);
 }
 
 // ─── verification codes ────────────────────────────────────────────────────────────────────────
@@ -242,90 +244,90 @@ export interface VerificationRow {
 const VERIFICATION_COLUMNS = 'verification_id, identity_id, code_hash, attempts, visitor_id, expires_at, verified_at';
 
 export async function insertVerification(
-  tx: Queryable,
-  v: { siteId: string; verificationId: string; identityId: string; stateTokenHash: string | null; codeHash: string; visitorId: string | null; now: Date; expiresAt: Date },
+  ctx: Ctx,
+  v: { verificationId: string; identityId: string; stateTokenHash: string | null; codeHash: string; visitorId: string | null; now: Date; expiresAt: Date },
 ): Promise<void> {
-  await tx.query(
+  await ctx.db.query(
     `INSERT INTO verification_codes (site_id, verification_id, identity_id, state_token_hash, code_hash, visitor_id, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [v.siteId, v.verificationId, v.identityId, v.stateTokenHash, v.codeHash, v.visitorId, v.now, v.expiresAt],
+    [ctx.siteId, v.verificationId, v.identityId, v.stateTokenHash, v.codeHash, v.visitorId, v.now, v.expiresAt],
   );
 }
 
 /** Locks the verification row, so two attempts at once count as two tries. */
-export async function findVerificationByState(tx: Queryable, siteId: string, stateTokenHash: string): Promise<VerificationRow | undefined> {
-  const rows = await tx.query<VerificationRow & Record<string, unknown>>(
+export async function findVerificationByState(ctx: Ctx, stateTokenHash: string): Promise<VerificationRow | undefined> {
+  const rows = await ctx.db.query<VerificationRow & Record<string, unknown>>(
     `SELECT ${VERIFICATION_COLUMNS} FROM verification_codes WHERE site_id = $1 AND state_token_hash = $2 FOR UPDATE`,
-    [siteId, stateTokenHash],
+    [ctx.siteId, stateTokenHash],
   );
   return rows[0];
 }
 
-export async function findVerification(tx: Queryable, siteId: string, verificationId: string): Promise<VerificationRow | undefined> {
-  const rows = await tx.query<VerificationRow & Record<string, unknown>>(
+export async function findVerification(ctx: Ctx, verificationId: string): Promise<VerificationRow | undefined> {
+  const rows = await ctx.db.query<VerificationRow & Record<string, unknown>>(
     `SELECT ${VERIFICATION_COLUMNS} FROM verification_codes WHERE site_id = $1 AND verification_id = $2 FOR UPDATE`,
-    [siteId, verificationId],
+    [ctx.siteId, verificationId],
   );
   return rows[0];
 }
 
-export async function countVerificationAttempt(tx: Queryable, siteId: string, verificationId: string): Promise<void> {
-  await tx.query('UPDATE verification_codes SET attempts = attempts + 1 WHERE site_id = $1 AND verification_id = $2', [siteId, verificationId]);
+export async function countVerificationAttempt(ctx: Ctx, verificationId: string): Promise<void> {
+  await ctx.db.query('UPDATE verification_codes SET attempts = attempts + 1 WHERE site_id = $1 AND verification_id = $2', [ctx.siteId, verificationId]);
 }
 
-export async function markVerified(tx: Queryable, siteId: string, verificationId: string, now: Date): Promise<void> {
-  await tx.query('UPDATE verification_codes SET verified_at = $3 WHERE site_id = $1 AND verification_id = $2', [siteId, verificationId, now]);
+export async function markVerified(ctx: Ctx, verificationId: string, now: Date): Promise<void> {
+  await ctx.db.query('UPDATE verification_codes SET verified_at = $3 WHERE site_id = $1 AND verification_id = $2', [ctx.siteId, verificationId, now]);
 }
 
 /** A new code for the same state token (resend): fresh tries and expiry. */
-export async function replaceCode(tx: Queryable, siteId: string, verificationId: string, codeHash: string, expiresAt: Date): Promise<void> {
-  await tx.query(
+export async function replaceCode(ctx: Ctx, verificationId: string, codeHash: string, expiresAt: Date): Promise<void> {
+  await ctx.db.query(
     'UPDATE verification_codes SET code_hash = $3, attempts = 0, expires_at = $4 WHERE site_id = $1 AND verification_id = $2',
-    [siteId, verificationId, codeHash, expiresAt],
+    [ctx.siteId, verificationId, codeHash, expiresAt],
   );
 }
 
 // ─── recovery and activation tokens ────────────────────────────────────────────────────────────
 
 export async function insertRecoveryToken(
-  tx: Queryable,
-  token: { siteId: string; tokenHash: string; identityId: string; purpose: 'RECOVERY' | 'ACTIVATION'; now: Date; expiresAt: Date },
+  ctx: Ctx,
+  token: { tokenHash: string; identityId: string; purpose: 'RECOVERY' | 'ACTIVATION'; now: Date; expiresAt: Date },
 ): Promise<void> {
-  await tx.query(
+  await ctx.db.query(
     `INSERT INTO recovery_tokens (site_id, token_hash, identity_id, purpose, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [token.siteId, token.tokenHash, token.identityId, token.purpose, token.now, token.expiresAt],
+    [ctx.siteId, token.tokenHash, token.identityId, token.purpose, token.now, token.expiresAt],
   );
 }
 
 /** Uses a recovery token once: returns its identity only if it was unused and unexpired. */
-export async function useRecoveryToken(tx: Queryable, siteId: string, tokenHash: string, now: Date): Promise<{ identity_id: string; purpose: string } | undefined> {
-  const rows = await tx.query<{ identity_id: string; purpose: string }>(
+export async function useRecoveryToken(ctx: Ctx, tokenHash: string, now: Date): Promise<{ identity_id: string; purpose: string } | undefined> {
+  const rows = await ctx.db.query<{ identity_id: string; purpose: string }>(
     `UPDATE recovery_tokens SET used_at = $3 WHERE site_id = $1 AND token_hash = $2 AND used_at IS NULL AND expires_at > $3
      RETURNING identity_id, purpose`,
-    [siteId, tokenHash, now],
+    [ctx.siteId, tokenHash, now],
   );
   return rows[0];
 }
 
-export async function retireRecoveryTokens(tx: Queryable, siteId: string, identityId: string, now: Date): Promise<void> {
-  await tx.query('UPDATE recovery_tokens SET used_at = $3 WHERE site_id = $1 AND identity_id = $2 AND used_at IS NULL', [siteId, identityId, now]);
+export async function retireRecoveryTokens(ctx: Ctx, identityId: string, now: Date): Promise<void> {
+  await ctx.db.query('UPDATE recovery_tokens SET used_at = $3 WHERE site_id = $1 AND identity_id = $2 AND used_at IS NULL', [ctx.siteId, identityId, now]);
 }
 
 // ─── failed logins ─────────────────────────────────────────────────────────────────────────────
 
-export async function recentLoginFailures(db: Queryable, siteId: string, emailKey: string, since: Date): Promise<Date[]> {
-  const rows = await db.query<{ failed_at: Date }>(
+export async function recentLoginFailures(ctx: Ctx, emailKey: string, since: Date): Promise<Date[]> {
+  const rows = await ctx.db.query<{ failed_at: Date }>(
     'SELECT failed_at FROM login_failures WHERE site_id = $1 AND email_key = $2 AND failed_at > $3 ORDER BY failed_at',
-    [siteId, emailKey, since],
+    [ctx.siteId, emailKey, since],
   );
   return rows.map((r) => new Date(r.failed_at));
 }
 
-export async function recordLoginFailure(db: Queryable, siteId: string, emailKey: string, failureId: string, now: Date, forgetBefore: Date): Promise<void> {
-  await db.query('DELETE FROM login_failures WHERE site_id = $1 AND email_key = $2 AND failed_at <= $3', [siteId, emailKey, forgetBefore]);
-  await db.query('INSERT INTO login_failures (site_id, email_key, failure_id, failed_at) VALUES ($1, $2, $3, $4)', [siteId, emailKey, failureId, now]);
+export async function recordLoginFailure(ctx: Ctx, emailKey: string, failureId: string, now: Date, forgetBefore: Date): Promise<void> {
+  await ctx.db.query('DELETE FROM login_failures WHERE site_id = $1 AND email_key = $2 AND failed_at <= $3', [ctx.siteId, emailKey, forgetBefore]);
+  await ctx.db.query('INSERT INTO login_failures (site_id, email_key, failure_id, failed_at) VALUES ($1, $2, $3, $4)', [ctx.siteId, emailKey, failureId, now]);
 }
 
-export async function clearLoginFailures(db: Queryable, siteId: string, emailKey: string): Promise<void> {
-  await db.query('DELETE FROM login_failures WHERE site_id = $1 AND email_key = $2', [siteId, emailKey]);
+export async function clearLoginFailures(ctx: Ctx, emailKey: string): Promise<void> {
+  await ctx.db.query('DELETE FROM login_failures WHERE site_id = $1 AND email_key = $2', [ctx.siteId, emailKey]);
 }

@@ -1,4 +1,4 @@
-import type { AuthOutcome, Identity } from './service.js';
+import type { AuthOutcome, Identity } from './model.js';
 
 /** Identity on the wire (`@wix/identity` Identity; the SDK renames id and the dates). */
 export function toWireIdentity(identity: Identity): Record<string, unknown> {

@@ -95,7 +95,7 @@ describe('token endpoint', () => {
   it('stops renewing a revoked session', async () => {
     const first = (await token({ clientId: site.clientId, grantType: 'anonymous' })).json();
     const who = (await t.app.inject({ method: 'GET', url: '/v1/whoami', headers: { authorization: first.access_token } })).json();
-    await t.app.services.oauth.revokeSession(site.siteId, who.caller.sessionId);
+    await t.app.services.oauth.revokeSession(t.app.services.sites.contextFor(site.siteId), who.caller.sessionId);
     const res = await token({ clientId: site.clientId, grantType: 'refresh_token', refreshToken: first.refresh_token });
     expect(res.statusCode).toBe(400);
   });
@@ -169,7 +169,7 @@ describe('caller resolution', () => {
   it('answers nothing for a disabled site', async () => {
     const disabled = await t.createSite();
     const access = await t.visitorToken(disabled);
-    await t.app.services.sites.setStatus(disabled.siteId, 'DISABLED');
+    await t.app.services.sites.setStatus(t.app.services.sites.contextFor(disabled.siteId), 'DISABLED');
     const byToken = await t.app.inject({ method: 'GET', url: '/v1/whoami', headers: { authorization: access } });
     expect(byToken.statusCode).toBe(404);
     const byKey = await t.app.inject({ method: 'GET', url: '/v1/whoami', headers: { authorization: disabled.apiKey, 'wix-site-id': disabled.siteId } });

@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
 import type { Caller, CallerResolver, MemberRole } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
@@ -21,7 +21,15 @@ export interface TokenResponse {
  * Decides, when a member's refresh token is used, whether they may still enter and with which
  * role; null refuses (blocked, deleted). The identity service supplies it.
  */
-export type MemberAccessCheck = (siteId: string, memberId: string) => Promise<{ memberRole: MemberRole } | null>;
+export type MemberAccessCheck = (ctx: SiteContext, memberId: string) => Promise<{ memberRole: MemberRole } | null>;
+
+/** A sign-in session to start: who, through which client, as what. */
+export interface NewSession {
+  clientId: string;
+  role: TokenRole;
+  subjectId: string;
+  memberRole?: MemberRole;
+}
 
 /** The site a refresh token was issued for (tokens are `<siteId>.<secret>`). */
 function siteOfRefreshToken(token: string): string | undefined {
@@ -33,9 +41,9 @@ export class OAuthService {
   readonly tokens: AccessTokens;
   private memberAccess: MemberAccessCheck = async () => ({ memberRole: 'MEMBER' });
 
-  constructor(private readonly db: Db, private readonly sites: SitesService, now: () => Date) {
-    this.tokens = new AccessTokens(db, now);
-    sites.onSiteCreated((tx, site) => AccessTokens.createSiteKey(tx, site.siteId));
+  constructor(private readonly sites: SitesService, now: () => Date) {
+    this.tokens = new AccessTokens((siteId) => sites.contextFor(siteId), now);
+    sites.onSiteCreated((ctx) => AccessTokens.createSiteKey(ctx));
   }
 
   setMemberAccessCheck(check: MemberAccessCheck): void {
@@ -44,8 +52,8 @@ export class OAuthService {
 
   /** `anonymous` grant: a new visitor with a reusable refresh token. */
   async anonymousGrant(clientId: string): Promise<TokenResponse> {
-    const { site } = await this.sites.siteForClient(clientId);
-    return this.startSession({ siteId: site.siteId, clientId, role: 'visitor', subjectId: newId() });
+    const { ctx } = await this.sites.siteForClient(clientId);
+    return this.startSession(ctx, { clientId, role: 'visitor', subjectId: newId() });
   }
 
   /**
@@ -55,40 +63,48 @@ export class OAuthService {
   async refreshGrant(clientId: string | undefined, refreshToken: string): Promise<TokenResponse> {
     const siteId = clientId === undefined ? siteOfRefreshToken(refreshToken) : undefined;
     if (clientId === undefined && siteId === undefined) throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
-    const found = siteId === undefined ? undefined : await store.findRefreshToken(this.db, siteId, hashSecret(refreshToken));
+    const found = siteId === undefined ? undefined : await store.findRefreshToken(this.sites.contextFor(siteId), hashSecret(refreshToken));
     const effectiveClientId = clientId ?? found?.client_id;
     if (effectiveClientId === undefined) throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
-    const { site } = await this.sites.siteForClient(effectiveClientId);
-    const row = found ?? await store.findRefreshToken(this.db, site.siteId, hashSecret(refreshToken));
+    const { site, ctx } = await this.sites.siteForClient(effectiveClientId);
+    const row = found ?? await store.findRefreshToken(ctx, hashSecret(refreshToken));
     if (!row || row.revoked_at || row.client_id !== effectiveClientId || (siteId !== undefined && siteId !== site.siteId)) {
       throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
     }
     let memberRole: MemberRole | undefined;
     if (row.role === 'member') {
-      const access = await this.memberAccess(site.siteId, row.subject_id);
+      const access = await this.memberAccess(ctx, row.subject_id);
       if (!access) throw new ApiError(400, 'INVALID_GRANT', 'The member may not sign in');
       memberRole = access.memberRole;
     }
     const access = await this.tokens.sign(
-      { siteId: site.siteId, subjectId: row.subject_id, role: row.role, sessionId: row.session_id, memberRole },
+      ctx,
+      { subjectId: row.subject_id, role: row.role, sessionId: row.session_id, memberRole },
       ACCESS_TOKEN_TTL_SECONDS,
     );
     return { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' };
   }
 
-  /** Starts a sign-in session: stores a refresh token and signs the first access token. */
-  async startSession(session: {
-    siteId: string;
-    clientId: string;
-    role: TokenRole;
-    subjectId: string;
-    memberRole?: MemberRole;
-  }): Promise<TokenResponse> {
+  /**
+   * Starts a sign-in session: stores a refresh token and signs the first access token. The
+   * one-argument form (`siteId` in the session) is for tests and benches of other services
+   * until they pass a context (issue 10).
+   */
+  async startSession(ctx: SiteContext, session: NewSession): Promise<TokenResponse>;
+  async startSession(session: NewSession & { siteId: string }): Promise<TokenResponse>;
+  async startSession(first: SiteContext | (NewSession & { siteId: string }), second?: NewSession): Promise<TokenResponse> {
+    const ctx = 'clientId' in first ? this.sites.contextFor(first.siteId) : first;
+    const session = 'clientId' in first ? first : second;
+    if (!session) throw new TypeError('startSession needs the session to start');
+    return (await this.openSession(ctx, session)).tokens;
+  }
+
+  /** startSession that also names the new session (the code exchange records it for logout). */
+  async openSession(ctx: SiteContext, session: NewSession): Promise<{ tokens: TokenResponse; sessionId: string }> {
     // The site id leads the token so a refresh without clientId can find its row by site.
-    const refreshToken = `${session.siteId}.${newSecret()}`;
+    const refreshToken = `${ctx.siteId}.${newSecret()}`;
     const sessionId = newId();
-    await store.insertRefreshToken(this.db, {
-      siteId: session.siteId,
+    await store.insertRefreshToken(ctx, {
       tokenHash: hashSecret(refreshToken),
       sessionId,
       clientId: session.clientId,
@@ -96,25 +112,29 @@ export class OAuthService {
       subjectId: session.subjectId,
     });
     const access = await this.tokens.sign(
-      { siteId: session.siteId, subjectId: session.subjectId, role: session.role, sessionId, memberRole: session.memberRole },
+      ctx,
+      { subjectId: session.subjectId, role: session.role, sessionId, memberRole: session.memberRole },
       ACCESS_TOKEN_TTL_SECONDS,
     );
-    return { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' };
+    return { tokens: { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' }, sessionId };
   }
 
   /** Ends one sign-in (logout): its refresh token stops working at once. */
-  async revokeSession(siteId: string, sessionId: string): Promise<void> {
-    await store.revokeSession(this.db, siteId, sessionId);
+  async revokeSession(ctx: SiteContext, sessionId: string): Promise<void> {
+    await store.revokeSession(ctx, sessionId);
   }
 
   /** The OAuth client a sign-in session belongs to (the authorized_client grant keeps the visitor's). */
-  async clientIdOfSession(siteId: string, sessionId: string): Promise<string | undefined> {
-    return store.findSessionClientId(this.db, siteId, sessionId);
+  async clientIdOfSession(ctx: SiteContext, sessionId: string): Promise<string | undefined> {
+    return store.findSessionClientId(ctx, sessionId);
   }
 
-  /** Ends every sign-in of a subject (password change, block). */
-  async revokeSubject(siteId: string, subjectId: string): Promise<void> {
-    await store.revokeSubject(this.db, siteId, subjectId);
+  /**
+   * Ends every sign-in of a member (password change, block). A site id in place of the context
+   * is the members service's form until it passes its context (issue 10).
+   */
+  async revokeSubject(ctx: SiteContext | string, subjectId: string): Promise<void> {
+    await store.revokeSubject(typeof ctx === 'string' ? this.sites.contextFor(ctx) : ctx, subjectId);
   }
 
   callerResolver(): CallerResolver {

@@ -1,4 +1,6 @@
-import type { Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
+
+type Ctx = Pick<SiteContext, 'db' | 'siteId'>;
 
 export type TokenRole = 'visitor' | 'member';
 
@@ -11,42 +13,44 @@ export interface RefreshTokenRow {
 }
 
 export async function insertRefreshToken(
-  db: Queryable,
-  token: { siteId: string; tokenHash: string; sessionId: string; clientId: string; role: TokenRole; subjectId: string },
+  ctx: Ctx,
+  token: { tokenHash: string; sessionId: string; clientId: string; role: TokenRole; subjectId: string },
 ): Promise<void> {
-  await db.query(
+  await ctx.db.query(
     `INSERT INTO refresh_tokens (site_id, token_hash, session_id, client_id, role, subject_id)
      VALUES ($1, $2, $3, $4, $5, $6)`,
-    [token.siteId, token.tokenHash, token.sessionId, token.clientId, token.role, token.subjectId],
+    [ctx.siteId, token.tokenHash, token.sessionId, token.clientId, token.role, token.subjectId],
   );
 }
 
-export async function findRefreshToken(db: Queryable, siteId: string, tokenHash: string): Promise<RefreshTokenRow | undefined> {
-  const rows = await db.query<RefreshTokenRow & Record<string, unknown>>(
+export async function findRefreshToken(ctx: Ctx, tokenHash: string): Promise<RefreshTokenRow | undefined> {
+  const rows = await ctx.db.query<RefreshTokenRow & Record<string, unknown>>(
     'SELECT session_id, client_id, role, subject_id, revoked_at FROM refresh_tokens WHERE site_id = $1 AND token_hash = $2',
-    [siteId, tokenHash],
+    [ctx.siteId, tokenHash],
   );
   return rows[0];
 }
 
-export async function revokeSession(db: Queryable, siteId: string, sessionId: string): Promise<number> {
-  const rows = await db.query(
+export async function revokeSession(ctx: Ctx, sessionId: string): Promise<number> {
+  const rows = await ctx.db.query(
     'UPDATE refresh_tokens SET revoked_at = now() WHERE site_id = $1 AND session_id = $2 AND revoked_at IS NULL RETURNING session_id',
-    [siteId, sessionId],
+    [ctx.siteId, sessionId],
   );
   return rows.length;
 }
 
-export async function findSessionClientId(db: Queryable, siteId: string, sessionId: string): Promise<string | undefined> {
-  const rows = await db.query<{ client_id: string }>(
-    'SELECT client_id FROM refresh_tokens WHERE site_id = $1 AND session_id = $2 LIMIT 1', [siteId, sessionId]);
+export async function findSessionClientId(ctx: Ctx, sessionId: string): Promise<string | undefined> {
+  const rows = await ctx.db.query<{ client_id: string }>(
+    'SELECT client_id FROM refresh_tokens WHERE site_id = $1 AND session_id = $2 LIMIT 1', [ctx.siteId, sessionId]);
   return rows[0]?.client_id;
 }
 
-export async function revokeSubject(db: Queryable, siteId: string, subjectId: string): Promise<number> {
-  const rows = await db.query(
-    'UPDATE refresh_tokens SET revoked_at = now() WHERE site_id = $1 AND subject_id = $2 AND revoked_at IS NULL RETURNING session_id',
-    [siteId, subjectId],
+/** Ends every sign-in of a member (refresh_tokens_by_subject holds members' tokens only). */
+export async function revokeSubject(ctx: Ctx, subjectId: string): Promise<number> {
+  const rows = await ctx.db.query(
+    `UPDATE refresh_tokens SET revoked_at = now() WHERE site_id = $1 AND subject_id = $2 AND role = 'member' AND revoked_at IS NULL
+     RETURNING session_id`,
+    [ctx.siteId, subjectId],
   );
   return rows.length;
 }
@@ -57,20 +61,20 @@ export interface SigningKeyRow {
   secret: string;
 }
 
-export async function insertSigningKey(db: Queryable, key: { siteId: string; kid: string; algorithm: string; secret: string }): Promise<void> {
-  await db.query('INSERT INTO signing_keys (site_id, kid, algorithm, secret) VALUES ($1, $2, $3, $4)', [
-    key.siteId, key.kid, key.algorithm, key.secret,
+export async function insertSigningKey(ctx: Ctx, key: { kid: string; algorithm: string; secret: string }): Promise<void> {
+  await ctx.db.query('INSERT INTO signing_keys (site_id, kid, algorithm, secret) VALUES ($1, $2, $3, $4)', [
+    ctx.siteId, key.kid, key.algorithm, key.secret,
   ]);
 }
 
-export async function findSigningKey(db: Queryable, siteId: string, kid: string): Promise<SigningKeyRow | undefined> {
-  const rows = await db.query<SigningKeyRow & Record<string, unknown>>(
-    'SELECT kid, algorithm, secret FROM signing_keys WHERE site_id = $1 AND kid = $2', [siteId, kid]);
+export async function findSigningKey(ctx: Ctx, kid: string): Promise<SigningKeyRow | undefined> {
+  const rows = await ctx.db.query<SigningKeyRow & Record<string, unknown>>(
+    'SELECT kid, algorithm, secret FROM signing_keys WHERE site_id = $1 AND kid = $2', [ctx.siteId, kid]);
   return rows[0];
 }
 
-export async function findNewestSigningKey(db: Queryable, siteId: string): Promise<SigningKeyRow | undefined> {
-  const rows = await db.query<SigningKeyRow & Record<string, unknown>>(
-    'SELECT kid, algorithm, secret FROM signing_keys WHERE site_id = $1 ORDER BY created_at DESC LIMIT 1', [siteId]);
+export async function findNewestSigningKey(ctx: Ctx): Promise<SigningKeyRow | undefined> {
+  const rows = await ctx.db.query<SigningKeyRow & Record<string, unknown>>(
+    'SELECT kid, algorithm, secret FROM signing_keys WHERE site_id = $1 ORDER BY created_at DESC LIMIT 1', [ctx.siteId]);
   return rows[0];
 }

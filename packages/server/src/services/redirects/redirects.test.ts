@@ -11,9 +11,9 @@ const handOffs: { siteId: string; visitorId: string; memberId: string }[] = [];
 
 beforeAll(async () => {
   t = await signInApp({ now });
-  t.app.services.identity.onVisitorBecameMember(async (tx, siteId, visitorId, memberId) => {
-    await tx.query('SELECT 1');
-    handOffs.push({ siteId, visitorId, memberId });
+  t.app.services.identity.onVisitorBecameMember(async (ctx, visitorId, memberId) => {
+    await ctx.db.query('SELECT 1');
+    handOffs.push({ siteId: ctx.siteId, visitorId, memberId });
   });
 });
 afterAll(() => t.close());
@@ -121,7 +121,7 @@ describe('redirect sessions', () => {
     const own = await redirectSession(site, { auth: { authRequest: authRequest(site, { redirectUri: 'http://localhost:3000/done' }) } });
     expect(own.statusCode).toBe(200);
     expect((await redirectSession(site, { auth: { authRequest: authRequest(site) } })).statusCode).toBe(400);
-    await t.app.services.sites.updateSettings(site.siteId, { allowedOrigins: [SHOP] });
+    await t.app.services.sites.updateSettings(t.app.services.sites.contextFor(site.siteId), { allowedOrigins: [SHOP] });
     expect((await redirectSession(site, { auth: { authRequest: authRequest(site) } })).statusCode).toBe(200);
   });
 
@@ -189,7 +189,7 @@ describe('authorize and the code exchange', () => {
     expect(Object.fromEntries(location.searchParams)).toMatchObject({ error: 'login_required', state: 'the-state' });
     expect(location.searchParams.get('code')).toBeNull();
     const m = await member(site);
-    await t.app.services.identity.setMemberStatus(site.siteId, m.memberId, 'BLOCKED');
+    await t.app.services.identity.setMemberStatus(t.app.services.sites.contextFor(site.siteId), m.memberId, 'BLOCKED');
     const blocked = await redirectSession(site, { auth: { authRequest: authRequest(site, { sessionToken: m.sessionToken }), prompt: 'none' } });
     const blockedLocation = new URL((await get(blocked.json().redirectSession.fullUrl)).headers.location as string);
     expect(blockedLocation.searchParams.get('code')).toBeNull();
@@ -231,6 +231,17 @@ describe('authorize and the code exchange', () => {
     expect(replay.json().details.applicationError).toMatchObject({ code: 'INVALID_GRANT', description: expect.stringContaining('already used') });
     const refresh = await post('/oauth2/token', { clientId: site.clientId, grantType: 'refresh_token', refreshToken: first.json().refresh_token });
     expect(refresh.statusCode).toBe(400);
+  });
+
+  it('gives a code one try: after a wrong verifier the right one is refused too', async () => {
+    const site = await newSite();
+    const m = await member(site);
+    const code = await codeFor(site, m.sessionToken);
+    const wrong = await exchange(site, code, { codeVerifier: `${VERIFIER}x` });
+    expect(wrong.json().details.applicationError.description).toContain('does not match');
+    const right = await exchange(site, code);
+    expect(right.statusCode).toBe(400);
+    expect(right.json().details.applicationError.description).toContain('already used');
   });
 
   it('checks the PKCE verifier, the redirect URI, the client and the 60-second lifetime', async () => {

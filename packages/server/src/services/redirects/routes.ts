@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { ALL_CALLERS } from '../../platform/caller.js';
 import { AUTHENTICATION_PREFIX, SESSION_TTL_MS } from '../identity/service.js';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './hosted-session.js';
@@ -46,7 +46,6 @@ const RedirectSessionBody = Type.Object({
   })),
   origin: Type.Optional(Type.Union([Text(2048), Type.Null()])),
 });
-type RedirectSessionBody = Static<typeof RedirectSessionBody>;
 
 const AuthorizeQuery = Type.Object({ clientId: Type.Optional(Text(128)), redirectSessionId: Type.Optional(Text(128)) });
 const AuthorizeForm = Type.Object({
@@ -55,15 +54,6 @@ const AuthorizeForm = Type.Object({
   sessionToken: Type.Optional(Text(512)),
 });
 const LogoutQuery = Type.Object({ postLogoutRedirectUri: Type.Optional(Text(2048)), clientId: Type.Optional(Text(128)) });
-
-/** The null-free request the service expects (the SDK sends `null` for unset optional fields). */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
-  }
-  return value;
-}
 
 export interface RedirectsRoutesOptions {
   publicUrl: string;
@@ -95,7 +85,7 @@ export function redirectsRoutes(redirects: RedirectsService, options: RedirectsR
 
     for (const path of ['/_api/redirects-api/v1/redirect-session', '/headless/v1/redirect-session']) {
       app.post(path, { schema: { body: RedirectSessionBody }, config: { callers: ALL_CALLERS } }, async (req) => {
-        const body = withoutNulls(req.body) as RedirectSessionRequest;
+        const body: RedirectSessionRequest = req.body;
         const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
         return { redirectSession: await redirects.createRedirectSession(req.ctx, body, origin) };
       });

@@ -1,5 +1,5 @@
-import type { Db } from '../../platform/db.js';
-import type { RequestContext } from '../../platform/caller.js';
+import type { MemberRole, RequestContext } from '../../platform/caller.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { IdentitySession, IdentityService } from '../identity/service.js';
@@ -17,18 +17,24 @@ export const LOGOUT_PATH = '/oauth2/logout';
 export const HOSTED_SIGN_IN_PATH = '/auth/sign-in';
 
 export type ResponseMode = 'query' | 'fragment' | 'web_message';
+const RESPONSE_MODES: readonly string[] = ['query', 'fragment', 'web_message'] satisfies ResponseMode[];
 
+function isResponseMode(mode: string): mode is ResponseMode {
+  return RESPONSE_MODES.includes(mode);
+}
+
+/** The SDK sends `null` for the optional fields it leaves unset; null reads as absent. */
 export interface AuthRequest {
-  redirectUri?: string;
+  redirectUri?: string | null;
   clientId?: string;
-  codeChallenge?: string;
-  codeChallengeMethod?: string;
-  responseMode?: string;
+  codeChallenge?: string | null;
+  codeChallengeMethod?: string | null;
+  responseMode?: string | null;
   responseType?: string;
-  scope?: string;
+  scope?: string | null;
   state?: string;
-  sessionToken?: string;
-  prompt?: string;
+  sessionToken?: string | null;
+  prompt?: string | null;
 }
 
 /** `POST /v1/redirect-session` (wire-surface §4); one intent per session. */
@@ -92,14 +98,13 @@ interface StoredAuth {
 }
 
 export interface RedirectsDeps {
-  db: Db;
   sites: SitesService;
   oauth: OAuthService;
   identity: IdentityService;
-  now: () => Date;
   publicUrl: string;
 }
 
+const mayNotSignIn = () => new ApiError(400, 'INVALID_GRANT', 'The member may not sign in');
 const invalid = (field: string, description: string) => ApiError.validation([{ field, rule: 'VALIDATION', description }]);
 
 /**
@@ -109,10 +114,6 @@ const invalid = (field: string, description: string) => ApiError.validation([{ f
 export class RedirectsService {
   constructor(private readonly deps: RedirectsDeps) {}
 
-  private now(): Date {
-    return this.deps.now();
-  }
-
   /** Registers the `authorization_code` and `authorized_client` grants of the token endpoint. */
   registerGrants(grants: Map<string, GrantHandler>): void {
     grants.set('authorization_code', (body) => this.exchangeCode(body));
@@ -120,27 +121,28 @@ export class RedirectsService {
   }
 
   /** The origins a client may redirect to: PUBLIC_URL's, the client's and the site's. */
-  private async originsFor(site: Site, clientIds: readonly string[]): Promise<Set<string>> {
+  private async originsFor(ctx: SiteContext, site: Site, clientIds: readonly string[]): Promise<Set<string>> {
     const clientOrigins: string[] = [];
     for (const clientId of clientIds) {
       const client = await this.deps.sites.siteForClient(clientId).catch(() => undefined);
       if (client && client.site.siteId === site.siteId) clientOrigins.push(...client.allowedOrigins);
     }
-    const domainOrigins = await this.deps.sites.domainOrigins(site.siteId, this.deps.publicUrl);
+    const domainOrigins = await this.deps.sites.domainOrigins(ctx, this.deps.publicUrl);
     return allowedOrigins(this.deps.publicUrl, [...clientOrigins, ...domainOrigins], site.settings.allowedOrigins);
   }
 
-  private async clientOfSite(siteId: string, clientId: unknown, field: string): Promise<{ site: Site; clientId: string }> {
+  /** A client id the request names, which must be one of the context's site. */
+  private async clientOfSite(ctx: SiteContext, clientId: unknown, field: string): Promise<string> {
     if (typeof clientId !== 'string' || clientId === '') throw ApiError.validation([{ field, rule: 'REQUIRED_FIELD', description: 'clientId is required' }]);
     const client = await this.deps.sites.siteForClient(clientId);
-    if (client.site.siteId !== siteId) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
-    return { site: client.site, clientId };
+    if (client.site.siteId !== ctx.siteId) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
+    return clientId;
   }
 
   /** The OAuth client the caller's tokens came from, else every client of the site. */
   private async callerClients(ctx: RequestContext): Promise<string[]> {
-    const own = ctx.caller.sessionId ? await this.deps.oauth.clientIdOfSession(ctx.siteId, ctx.caller.sessionId) : undefined;
-    return own ? [own] : this.deps.sites.clientIds(ctx.siteId);
+    const own = ctx.caller.sessionId ? await this.deps.oauth.clientIdOfSession(ctx, ctx.caller.sessionId) : undefined;
+    return own ? [own] : this.deps.sites.clientIds(ctx);
   }
 
   /** A link on `base`: the site's own domain when it has one (see SitesService.pageOrigin). */
@@ -166,14 +168,14 @@ export class RedirectsService {
       }]);
     }
     const intent = intents[0];
-    const site = await this.deps.sites.getActiveSite(ctx.siteId);
-    const base = await this.deps.sites.pageOrigin(site.siteId, this.deps.publicUrl);
+    const site = await this.deps.sites.activeSite(ctx);
+    const base = await this.deps.sites.pageOrigin(ctx, this.deps.publicUrl);
     const id = newId();
     const visitorId = ctx.caller.kind === 'ANONYMOUS_VISITOR' ? ctx.caller.subjectId : null;
-    const now = this.now();
-    const save = (kind: string, clientId: string | null, stored: Record<string, unknown>, extra: { sessionTokenHash?: string | null; messageOrigin?: string | null } = {}) =>
-      store.insertRedirectSession(this.deps.db, {
-        siteId: site.siteId, id, kind, clientId, request: stored, visitorId, sessionTokenHash: extra.sessionTokenHash ?? null,
+    const now = ctx.now();
+    const save = (to: SiteContext, kind: string, clientId: string | null, stored: Record<string, unknown>, extra: { sessionTokenHash?: string | null; messageOrigin?: string | null } = {}) =>
+      store.insertRedirectSession(to, {
+        id, kind, clientId, request: stored, visitorId, sessionTokenHash: extra.sessionTokenHash ?? null,
         messageOrigin: extra.messageOrigin ?? null, now, expiresAt: new Date(now.getTime() + REDIRECT_SESSION_TTL_MS),
       });
 
@@ -181,30 +183,31 @@ export class RedirectsService {
       case 'auth': {
         const auth = request.auth ?? {};
         const authRequest = auth.authRequest ?? {};
-        const { clientId } = await this.clientOfSite(site.siteId, authRequest.clientId, 'auth.authRequest.clientId');
-        const stored = await this.validateAuthRequest(site, clientId, authRequest, auth.prompt, request.origin ?? originHeader);
-        await save('auth', clientId, { ...stored.auth }, {
+        const clientId = await this.clientOfSite(ctx, authRequest.clientId, 'auth.authRequest.clientId');
+        const stored = await this.validateAuthRequest(ctx, site, clientId, authRequest, auth.prompt, request.origin ?? originHeader);
+        await save(ctx, 'auth', clientId, { ...stored.auth }, {
           sessionTokenHash: authRequest.sessionToken ? hashSecret(authRequest.sessionToken) : null,
           messageOrigin: stored.messageOrigin,
         });
         const { fullUrl, endpoint, searchParams } = this.url(AUTHORIZE_PATH, { clientId, redirectSessionId: id }, base);
-        return { id, fullUrl, urlDetails: { endpoint, searchParams }, sessionToken: authRequest.sessionToken };
+        return { id, fullUrl, urlDetails: { endpoint, searchParams }, sessionToken: authRequest.sessionToken ?? undefined };
       }
       case 'logout': {
-        const { clientId } = await this.clientOfSite(site.siteId, request.logout?.clientId, 'logout.clientId');
-        const callbacks = this.checkCallbacks(request.callbacks, await this.originsFor(site, [clientId]));
-        await save('logout', clientId, { callbacks });
-        // The caller's own sign-in ends now: its refresh token stops working at once.
-        if ((ctx.caller.kind === 'MEMBER' || ctx.caller.kind === 'WIX_USER') && ctx.caller.sessionId) {
-          await this.endOAuthSession(site.siteId, ctx.caller.sessionId);
-        }
+        const clientId = await this.clientOfSite(ctx, request.logout?.clientId, 'logout.clientId');
+        const callbacks = this.checkCallbacks(request.callbacks, await this.originsFor(ctx, site, [clientId]));
+        const signedIn = (ctx.caller.kind === 'MEMBER' || ctx.caller.kind === 'WIX_USER') && ctx.caller.sessionId;
+        await withTransaction(ctx, async (tx) => {
+          await save(tx, 'logout', clientId, { callbacks });
+          // The caller's own sign-in ends now: its refresh token stops working at once.
+          if (signedIn) await this.endOAuthSession(tx, signedIn);
+        });
         const { fullUrl, endpoint, searchParams } = this.url(LOGOUT_PATH, { clientId, redirectSessionId: id }, base);
         return { id, fullUrl, urlDetails: { endpoint, searchParams } };
       }
       case 'login': {
         const [clientId] = await this.callerClients(ctx);
-        const callbacks = this.checkCallbacks(request.callbacks, await this.originsFor(site, clientId ? [clientId] : []));
-        await save('login', clientId ?? null, { callbacks });
+        const callbacks = this.checkCallbacks(request.callbacks, await this.originsFor(ctx, site, clientId ? [clientId] : []));
+        await save(ctx, 'login', clientId ?? null, { callbacks });
         const { fullUrl, endpoint, searchParams } = this.url(HOSTED_SIGN_IN_PATH, { clientId, redirectSessionId: id }, base);
         return { id, fullUrl, urlDetails: { endpoint, searchParams } };
       }
@@ -212,8 +215,8 @@ export class RedirectsService {
       case 'storesProduct':
       case 'membersAccount': {
         const target = this.webTarget(request);
-        const callbacks = this.checkCallbacks(request.callbacks, await this.originsFor(site, await this.callerClients(ctx)));
-        await save(intent, null, { [intent]: request[intent], callbacks });
+        const callbacks = this.checkCallbacks(request.callbacks, await this.originsFor(ctx, site, await this.callerClients(ctx)));
+        await save(ctx, intent, null, { [intent]: request[intent], callbacks });
         const extra = this.additionalParams(request.preferences?.additionalQueryParameters);
         const { fullUrl, endpoint, searchParams } = this.url(target.path, { ...extra, ...target.params, ...callbacks, redirectSessionId: id }, base);
         return { id, fullUrl, urlDetails: { endpoint, searchParams } };
@@ -265,17 +268,17 @@ export class RedirectsService {
   }
 
   private async validateAuthRequest(
-    site: Site, clientId: string, authRequest: AuthRequest, prompt: string | undefined, requestOrigin: string | null | undefined,
+    ctx: SiteContext, site: Site, clientId: string, authRequest: AuthRequest, prompt: string | undefined, requestOrigin: string | null | undefined,
   ): Promise<{ auth: StoredAuth; messageOrigin: string | null }> {
     const field = (name: string) => `auth.authRequest.${name}`;
     if (authRequest.responseType !== undefined && authRequest.responseType !== 'code') throw invalid(field('responseType'), 'only "code" is supported');
     const method = authRequest.codeChallengeMethod ?? PKCE_METHOD;
     if (method !== PKCE_METHOD) throw new ApiError(400, 'INVALID_CODE_CHALLENGE_METHOD', `codeChallengeMethod must be ${PKCE_METHOD}`);
     if (!isValidCodeChallenge(authRequest.codeChallenge)) throw invalid(field('codeChallenge'), 'an S256 code challenge (43 base64url characters) is required');
-    const responseMode = (authRequest.responseMode ?? 'fragment') as ResponseMode;
-    if (!['query', 'fragment', 'web_message'].includes(responseMode)) throw invalid(field('responseMode'), 'must be query, fragment or web_message');
+    const responseMode = authRequest.responseMode ?? 'fragment';
+    if (!isResponseMode(responseMode)) throw invalid(field('responseMode'), 'must be query, fragment or web_message');
     if (authRequest.state !== undefined && authRequest.state.length > 1024) throw invalid(field('state'), 'at most 1024 characters');
-    const allowed = await this.originsFor(site, [clientId]);
+    const allowed = await this.originsFor(ctx, site, [clientId]);
     const redirectUri = authRequest.redirectUri || null;
     if (redirectUri !== null && !isAllowedUrl(redirectUri, allowed)) {
       throw new ApiError(400, 'INVALID_REDIRECT_URI', 'redirectUri is not on an origin allowed for this client', { field: field('redirectUri') });
@@ -309,29 +312,29 @@ export class RedirectsService {
     if (!input.clientId || !input.redirectSessionId) return errorPage(400, 'Incomplete sign-in link', 'The link lacks its client or session. Start again from the store.');
     const client = await this.deps.sites.siteForClient(input.clientId).catch(() => undefined);
     if (!client) return errorPage(400, 'Unknown application', 'This sign-in link names an application this server does not know.');
-    const site = client.site;
-    const base = await this.deps.sites.pageOrigin(site.siteId, this.deps.publicUrl);
-    const row = await store.findRedirectSession(this.deps.db, site.siteId, input.redirectSessionId);
+    const { site, ctx } = client;
+    const base = await this.deps.sites.pageOrigin(ctx, this.deps.publicUrl);
+    const row = await store.findRedirectSession(ctx, input.redirectSessionId);
     if (!row || row.client_id !== input.clientId) return errorPage(404, 'Unknown sign-in link', 'This sign-in link is not known here. Start again from the store.');
-    if (new Date(row.expires_at).getTime() <= this.now().getTime()) return errorPage(410, 'Sign-in link expired', 'This sign-in link has expired. Start again from the store.');
+    if (new Date(row.expires_at).getTime() <= ctx.now().getTime()) return errorPage(410, 'Sign-in link expired', 'This sign-in link has expired. Start again from the store.');
     const hostedSignIn = (): AuthorizeResult => ({
       type: 'redirect',
       location: this.url(HOSTED_SIGN_IN_PATH, { clientId: input.clientId, redirectSessionId: input.redirectSessionId }, base).fullUrl,
     });
 
     if (row.kind === 'login') {
-      const session = input.sessionToken ? await this.deps.identity.findSession(site.siteId, input.sessionToken) : undefined;
+      const session = input.sessionToken ? await this.deps.identity.findSession(ctx, input.sessionToken) : undefined;
       if (!session || !input.sessionToken) return hostedSignIn();
-      await store.useRedirectSession(this.deps.db, site.siteId, row.redirect_session_id, this.now());
+      await store.useRedirectSession(ctx, row.redirect_session_id, ctx.now());
       const postFlowUrl = (row.request.callbacks as Record<string, string> | undefined)?.postFlowUrl;
-      const allowed = await this.originsFor(site, [input.clientId]);
+      const allowed = await this.originsFor(ctx, site, [input.clientId]);
       const location = postFlowUrl && isAllowedUrl(postFlowUrl, allowed) ? withParams(postFlowUrl, { wixMemberLoggedIn: 'true' }, 'query') : new URL('/', base).toString();
       return { type: 'redirect', location, setSession: { siteId: site.siteId, token: input.sessionToken } };
     }
     if (row.kind !== 'auth') return errorPage(400, 'Not a sign-in link', 'This link does not lead to a sign-in.');
 
     const auth = row.request as unknown as StoredAuth;
-    const allowed = await this.originsFor(site, [input.clientId]);
+    const allowed = await this.originsFor(ctx, site, [input.clientId]);
     if (auth.redirectUri !== null && !isAllowedUrl(auth.redirectUri, allowed)) {
       return errorPage(400, 'Redirect not allowed', 'The application asked to return to an address it may not use.');
     }
@@ -349,30 +352,35 @@ export class RedirectsService {
     let session: IdentitySession | undefined;
     let cookieToken: string | undefined;
     if (input.sessionToken) {
-      session = await this.deps.identity.findSession(site.siteId, input.sessionToken);
+      session = await this.deps.identity.findSession(ctx, input.sessionToken);
       if (!session) return hostedSignIn();
       cookieToken = input.sessionToken;
     } else if (auth.prompt === 'login') {
       return hostedSignIn();
     } else {
-      session = row.session_token_hash ? await this.deps.identity.findSessionByHash(site.siteId, row.session_token_hash) : undefined;
+      session = row.session_token_hash ? await this.deps.identity.findSessionByHash(ctx, row.session_token_hash) : undefined;
       const fromCookie = session ? undefined : input.cookieToken(site.siteId);
-      if (fromCookie) session = await this.deps.identity.findSession(site.siteId, fromCookie);
+      if (fromCookie) session = await this.deps.identity.findSession(ctx, fromCookie);
       if (!session) return answer({ error: 'login_required', error_description: 'The member is not signed in' });
     }
-    if (!(await this.deps.identity.mayEnter(site.siteId, session.identityId))) {
+    if (!(await this.deps.identity.mayEnter(ctx, session.identityId))) {
       return answer({ error: 'access_denied', error_description: 'This account may not sign in' });
     }
-    if (!(await store.useRedirectSession(this.deps.db, site.siteId, row.redirect_session_id, this.now()))) {
-      return errorPage(410, 'Sign-in link already used', 'This sign-in link was already used. Start again from the store.');
-    }
-    const code = newSecret();
-    const now = this.now();
-    await store.insertCode(this.deps.db, {
-      siteId: site.siteId, codeHash: hashSecret(code), clientId: input.clientId, identityId: session.identityId,
-      identitySessionId: session.sessionId, redirectUri: auth.redirectUri, codeChallenge: auth.codeChallenge,
-      visitorId: row.visitor_id ?? session.visitorId, now, expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_MS),
+    const signedIn = session;
+    const clientId = input.clientId;
+    // The link is used and its code stored together: a code never outlives a link left unused.
+    const code = await withTransaction(ctx, async (tx) => {
+      const now = tx.now();
+      if (!(await store.useRedirectSession(tx, row.redirect_session_id, now))) return undefined;
+      const secret = newSecret();
+      await store.insertCode(tx, {
+        codeHash: hashSecret(secret), clientId, identityId: signedIn.identityId,
+        identitySessionId: signedIn.sessionId, redirectUri: auth.redirectUri, codeChallenge: auth.codeChallenge,
+        visitorId: row.visitor_id ?? signedIn.visitorId, now, expiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_MS),
+      });
+      return secret;
     });
+    if (!code) return errorPage(410, 'Sign-in link already used', 'This sign-in link was already used. Start again from the store.');
     return answer({ code }, cookieToken ? { siteId: site.siteId, token: cookieToken } : undefined);
   }
 
@@ -380,12 +388,12 @@ export class RedirectsService {
   async logoutRedirect(input: { clientId?: string; redirectSessionId?: string; cookieToken: (siteId: string) => string | undefined }): Promise<{ location: string; clearSiteId?: string }> {
     const home = new URL('/', this.deps.publicUrl).toString();
     const client = input.clientId ? await this.deps.sites.siteForClient(input.clientId).catch(() => undefined) : undefined;
-    if (!client || !input.redirectSessionId) return { location: home };
-    const site = client.site;
-    await this.endHostedSession(site.siteId, input.cookieToken(site.siteId));
-    const row = await store.findRedirectSession(this.deps.db, site.siteId, input.redirectSessionId);
+    if (!client || !input.clientId || !input.redirectSessionId) return { location: home };
+    const { site, ctx } = client;
+    await this.endHostedSession(ctx, input.cookieToken(site.siteId));
+    const row = await store.findRedirectSession(ctx, input.redirectSessionId);
     const postFlowUrl = row?.kind === 'logout' && row.client_id === input.clientId ? (row.request.callbacks as Record<string, string> | undefined)?.postFlowUrl : undefined;
-    const allowed = await this.originsFor(site, [input.clientId as string]);
+    const allowed = await this.originsFor(ctx, site, [input.clientId]);
     return { location: postFlowUrl && isAllowedUrl(postFlowUrl, allowed) ? postFlowUrl : home, clearSiteId: site.siteId };
   }
 
@@ -396,30 +404,34 @@ export class RedirectsService {
   async logoutCall(ctx: RequestContext | null, input: { clientId?: string; postLogoutRedirectUri?: string; cookieToken: (siteId: string) => string | undefined }): Promise<{ siteId?: string; location: string }> {
     const home = new URL('/', this.deps.publicUrl).toString();
     const client = input.clientId ? await this.deps.sites.siteForClient(input.clientId).catch(() => undefined) : undefined;
-    const siteId = ctx?.siteId ?? client?.site.siteId;
-    if (ctx && (ctx.caller.kind === 'MEMBER' || ctx.caller.kind === 'WIX_USER') && ctx.caller.sessionId) {
-      await this.endOAuthSession(ctx.siteId, ctx.caller.sessionId);
+    const site = ctx ?? client?.ctx;
+    if (site) {
+      const signedIn = ctx && (ctx.caller.kind === 'MEMBER' || ctx.caller.kind === 'WIX_USER') ? ctx.caller.sessionId : undefined;
+      await withTransaction(site, async (tx) => {
+        if (signedIn) await this.endOAuthSession(tx, signedIn);
+        await this.endHostedSession(tx, input.cookieToken(tx.siteId));
+      });
     }
-    if (siteId) await this.endHostedSession(siteId, input.cookieToken(siteId));
+    const siteId = site?.siteId;
     let location = home;
-    if (client && (!siteId || client.site.siteId === siteId) && input.postLogoutRedirectUri) {
-      const allowed = await this.originsFor(client.site, [input.clientId as string]);
+    if (client && input.clientId && (!siteId || client.site.siteId === siteId) && input.postLogoutRedirectUri) {
+      const allowed = await this.originsFor(client.ctx, client.site, [input.clientId]);
       if (isAllowedUrl(input.postLogoutRedirectUri, allowed)) location = input.postLogoutRedirectUri;
     }
     return { siteId, location };
   }
 
-  private async endHostedSession(siteId: string, cookieToken: string | undefined): Promise<void> {
+  private async endHostedSession(ctx: SiteContext, cookieToken: string | undefined): Promise<void> {
     if (!cookieToken) return;
-    const session = await this.deps.identity.findSession(siteId, cookieToken);
-    if (session) await this.deps.identity.endSession(siteId, session.sessionId);
+    const session = await this.deps.identity.findSession(ctx, cookieToken);
+    if (session) await this.deps.identity.endSession(ctx, session.sessionId);
   }
 
   /** Revokes a refresh-token session and the identity session it was signed in with. */
-  private async endOAuthSession(siteId: string, oauthSessionId: string): Promise<void> {
-    await this.deps.oauth.revokeSession(siteId, oauthSessionId);
-    const identitySessionId = await store.identitySessionOf(this.deps.db, siteId, oauthSessionId);
-    if (identitySessionId) await this.deps.identity.endSession(siteId, identitySessionId);
+  private async endOAuthSession(ctx: SiteContext, oauthSessionId: string): Promise<void> {
+    await this.deps.oauth.revokeSession(ctx, oauthSessionId);
+    const identitySessionId = await store.identitySessionOf(ctx, oauthSessionId);
+    if (identitySessionId) await this.deps.identity.endSession(ctx, identitySessionId);
   }
 
   // ─── token grants ───────────────────────────────────────────────────────────────────────────
@@ -429,27 +441,34 @@ export class RedirectsService {
     const clientId = body.clientId ?? body.client_id;
     if (!clientId) throw ApiError.validation([{ field: 'clientId', rule: 'REQUIRED_FIELD', description: 'clientId is required' }]);
     if (!body.code) throw ApiError.validation([{ field: 'code', rule: 'REQUIRED_FIELD', description: 'code is required' }]);
-    const { site } = await this.deps.sites.siteForClient(clientId);
+    const { ctx } = await this.deps.sites.siteForClient(clientId);
     const codeHash = hashSecret(body.code);
     const grantError = (message: string) => new ApiError(400, 'INVALID_GRANT', message);
-    const code = await store.useCode(this.deps.db, site.siteId, codeHash, this.now());
-    if (!code) {
-      // A replayed code may mean it was stolen: the sign-in it started ends too.
-      const used = await store.findCode(this.deps.db, site.siteId, codeHash);
-      if (used?.oauth_session_id) await this.endOAuthSession(site.siteId, used.oauth_session_id);
-      throw grantError(used ? 'The authorization code was already used' : 'The authorization code is unknown');
-    }
-    if (code.client_id !== clientId) throw grantError('The authorization code was issued to another client');
-    if (new Date(code.expires_at).getTime() <= this.now().getTime()) throw grantError('The authorization code has expired');
-    if ((body.redirectUri ?? null) !== code.redirect_uri) throw grantError('redirectUri does not match the authorization request');
-    const pkce = checkPkce(body.codeVerifier, code.code_challenge);
-    if (pkce === 'BAD_VERIFIER') throw grantError('codeVerifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
-    if (pkce === 'MISMATCH') throw grantError('codeVerifier does not match the code challenge');
-    const tokens = await this.memberTokens(site.siteId, clientId, code.identity_id);
-    const { sessionId } = await this.deps.oauth.tokens.verify(tokens.access_token);
-    await store.setCodeSession(this.deps.db, site.siteId, codeHash, sessionId);
-    await this.deps.identity.handOverVisitor(site.siteId, code.visitor_id, code.identity_id);
-    return tokens;
+    // One transaction; a refusal is returned, not thrown, so the code stays used (one try per code).
+    const result = await withTransaction(ctx, async (tx): Promise<ApiError | { tokens: TokenResponse; visitorId: string | null; memberId: string }> => {
+      const code = await store.useCode(tx, codeHash, tx.now());
+      if (!code) {
+        // A replayed code may mean it was stolen: the sign-in it started ends too.
+        const used = await store.findCode(tx, codeHash);
+        if (used?.oauth_session_id) await this.endOAuthSession(tx, used.oauth_session_id);
+        return grantError(used ? 'The authorization code was already used' : 'The authorization code is unknown');
+      }
+      if (code.client_id !== clientId) return grantError('The authorization code was issued to another client');
+      if (new Date(code.expires_at).getTime() <= tx.now().getTime()) return grantError('The authorization code has expired');
+      if ((body.redirectUri ?? null) !== code.redirect_uri) return grantError('redirectUri does not match the authorization request');
+      const pkce = checkPkce(body.codeVerifier, code.code_challenge);
+      if (pkce === 'BAD_VERIFIER') return grantError('codeVerifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
+      if (pkce === 'MISMATCH') return grantError('codeVerifier does not match the code challenge');
+      const access = await this.entering(tx, code.identity_id);
+      if (!access) return mayNotSignIn();
+      const { tokens, sessionId } = await this.deps.oauth.openSession(tx, { clientId, role: 'member', subjectId: code.identity_id, memberRole: access.memberRole });
+      await store.setCodeSession(tx, codeHash, sessionId);
+      return { tokens, visitorId: code.visitor_id, memberId: code.identity_id };
+    });
+    if (result instanceof ApiError) throw result;
+    // After the commit, in a transaction of its own: a failing hand-off does not undo the sign-in.
+    await this.deps.identity.handOverVisitor(ctx, result.visitorId, result.memberId);
+    return result.tokens;
   }
 
   /**
@@ -457,23 +476,24 @@ export class RedirectsService {
    * snake_case `member_id` and optionally the `session_token` sign-on gave for that member.
    */
   async authorizedClient(body: TokenRequest, authorization: string | undefined): Promise<TokenResponse> {
-    const { siteId, claims } = await this.deps.identity.resolveTokenAndApiKey(authorization);
+    const { ctx, claims } = await this.deps.identity.resolveTokenAndApiKey(authorization);
     const memberId = body.member_id;
     if (!memberId) throw ApiError.validation([{ field: 'member_id', rule: 'REQUIRED_FIELD', description: 'member_id is required' }]);
     if (body.session_token) {
-      const session = await this.deps.identity.findSession(siteId, body.session_token);
+      const session = await this.deps.identity.findSession(ctx, body.session_token);
       if (!session || session.identityId !== memberId) throw new ApiError(400, 'INVALID_GRANT', 'The session token does not belong to this member');
     }
-    const clientId = (await this.deps.oauth.clientIdOfSession(siteId, claims.sessionId)) ?? (await this.deps.sites.clientIds(siteId))[0];
+    const clientId = (await this.deps.oauth.clientIdOfSession(ctx, claims.sessionId)) ?? (await this.deps.sites.clientIds(ctx))[0];
     if (!clientId) throw new ApiError(400, 'INVALID_CLIENT', 'The site has no OAuth client');
-    const tokens = await this.memberTokens(siteId, clientId, memberId);
-    await this.deps.identity.handOverVisitor(siteId, claims.role === 'visitor' ? claims.subjectId : null, memberId);
+    const access = await this.entering(ctx, memberId);
+    if (!access) throw mayNotSignIn();
+    const tokens = await this.deps.oauth.startSession(ctx, { clientId, role: 'member', subjectId: memberId, memberRole: access.memberRole });
+    await this.deps.identity.handOverVisitor(ctx, claims.role === 'visitor' ? claims.subjectId : null, memberId);
     return tokens;
   }
 
-  private async memberTokens(siteId: string, clientId: string, memberId: string): Promise<TokenResponse> {
-    const access = (await this.deps.identity.mayEnter(siteId, memberId)) ? await this.deps.identity.memberAccess(siteId, memberId) : null;
-    if (!access) throw new ApiError(400, 'INVALID_GRANT', 'The member may not sign in');
-    return this.deps.oauth.startSession({ siteId, clientId, role: 'member', subjectId: memberId, memberRole: access.memberRole });
+  /** The member's role if they may sign in now; null if not. */
+  private async entering(ctx: SiteContext, memberId: string): Promise<{ memberRole: MemberRole } | null> {
+    return (await this.deps.identity.mayEnter(ctx, memberId)) ? this.deps.identity.memberAccess(ctx, memberId) : null;
   }
 }

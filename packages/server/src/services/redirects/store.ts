@@ -1,4 +1,7 @@
-import type { Queryable } from '../../platform/db.js';
+// SQL for redirect sessions and authorization codes; the handle and the site come from the context.
+import type { SiteContext } from '../../platform/context.js';
+
+type Ctx = Pick<SiteContext, 'db' | 'siteId'>;
 
 export interface RedirectSessionRow {
   redirect_session_id: string;
@@ -15,30 +18,30 @@ export interface RedirectSessionRow {
 const SESSION_COLUMNS = 'redirect_session_id, kind, client_id, request, visitor_id, session_token_hash, message_origin, expires_at, used_at';
 
 export async function insertRedirectSession(
-  db: Queryable,
+  ctx: Ctx,
   s: {
-    siteId: string; id: string; kind: string; clientId: string | null; request: Record<string, unknown>; visitorId: string | null;
+    id: string; kind: string; clientId: string | null; request: Record<string, unknown>; visitorId: string | null;
     sessionTokenHash: string | null; messageOrigin: string | null; now: Date; expiresAt: Date;
   },
 ): Promise<void> {
-  await db.query(
+  await ctx.db.query(
     `INSERT INTO redirect_sessions (site_id, redirect_session_id, kind, client_id, request, visitor_id, session_token_hash, message_origin, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10)`,
-    [s.siteId, s.id, s.kind, s.clientId, JSON.stringify(s.request), s.visitorId, s.sessionTokenHash, s.messageOrigin, s.now, s.expiresAt],
+    [ctx.siteId, s.id, s.kind, s.clientId, JSON.stringify(s.request), s.visitorId, s.sessionTokenHash, s.messageOrigin, s.now, s.expiresAt],
   );
 }
 
-export async function findRedirectSession(db: Queryable, siteId: string, id: string): Promise<RedirectSessionRow | undefined> {
-  const rows = await db.query<RedirectSessionRow & Record<string, unknown>>(
-    `SELECT ${SESSION_COLUMNS} FROM redirect_sessions WHERE site_id = $1 AND redirect_session_id = $2`, [siteId, id]);
+export async function findRedirectSession(ctx: Ctx, id: string): Promise<RedirectSessionRow | undefined> {
+  const rows = await ctx.db.query<RedirectSessionRow & Record<string, unknown>>(
+    `SELECT ${SESSION_COLUMNS} FROM redirect_sessions WHERE site_id = $1 AND redirect_session_id = $2`, [ctx.siteId, id]);
   return rows[0];
 }
 
 /** Marks a redirect session used; false when it already was (one code per sign-in link). */
-export async function useRedirectSession(db: Queryable, siteId: string, id: string, now: Date): Promise<boolean> {
-  const rows = await db.query(
+export async function useRedirectSession(ctx: Ctx, id: string, now: Date): Promise<boolean> {
+  const rows = await ctx.db.query(
     'UPDATE redirect_sessions SET used_at = $3 WHERE site_id = $1 AND redirect_session_id = $2 AND used_at IS NULL RETURNING redirect_session_id',
-    [siteId, id, now],
+    [ctx.siteId, id, now],
   );
   return rows.length === 1;
 }
@@ -58,41 +61,41 @@ export interface AuthorizationCodeRow {
 const CODE_COLUMNS = 'client_id, identity_id, identity_session_id, redirect_uri, code_challenge, visitor_id, expires_at, used_at, oauth_session_id';
 
 export async function insertCode(
-  db: Queryable,
+  ctx: Ctx,
   c: {
-    siteId: string; codeHash: string; clientId: string; identityId: string; identitySessionId: string | null; redirectUri: string | null;
+    codeHash: string; clientId: string; identityId: string; identitySessionId: string | null; redirectUri: string | null;
     codeChallenge: string; visitorId: string | null; now: Date; expiresAt: Date;
   },
 ): Promise<void> {
-  await db.query(
+  await ctx.db.query(
     `INSERT INTO authorization_codes (site_id, code_hash, client_id, identity_id, identity_session_id, redirect_uri, code_challenge, visitor_id, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [c.siteId, c.codeHash, c.clientId, c.identityId, c.identitySessionId, c.redirectUri, c.codeChallenge, c.visitorId, c.now, c.expiresAt],
+    [ctx.siteId, c.codeHash, c.clientId, c.identityId, c.identitySessionId, c.redirectUri, c.codeChallenge, c.visitorId, c.now, c.expiresAt],
   );
 }
 
 /** Uses a code once: one conditional UPDATE, so two exchanges at once cannot both win. */
-export async function useCode(db: Queryable, siteId: string, codeHash: string, now: Date): Promise<AuthorizationCodeRow | undefined> {
-  const rows = await db.query<AuthorizationCodeRow & Record<string, unknown>>(
+export async function useCode(ctx: Ctx, codeHash: string, now: Date): Promise<AuthorizationCodeRow | undefined> {
+  const rows = await ctx.db.query<AuthorizationCodeRow & Record<string, unknown>>(
     `UPDATE authorization_codes SET used_at = $3 WHERE site_id = $1 AND code_hash = $2 AND used_at IS NULL RETURNING ${CODE_COLUMNS}`,
-    [siteId, codeHash, now],
+    [ctx.siteId, codeHash, now],
   );
   return rows[0];
 }
 
-export async function findCode(db: Queryable, siteId: string, codeHash: string): Promise<AuthorizationCodeRow | undefined> {
-  const rows = await db.query<AuthorizationCodeRow & Record<string, unknown>>(
-    `SELECT ${CODE_COLUMNS} FROM authorization_codes WHERE site_id = $1 AND code_hash = $2`, [siteId, codeHash]);
+export async function findCode(ctx: Ctx, codeHash: string): Promise<AuthorizationCodeRow | undefined> {
+  const rows = await ctx.db.query<AuthorizationCodeRow & Record<string, unknown>>(
+    `SELECT ${CODE_COLUMNS} FROM authorization_codes WHERE site_id = $1 AND code_hash = $2`, [ctx.siteId, codeHash]);
   return rows[0];
 }
 
-export async function setCodeSession(db: Queryable, siteId: string, codeHash: string, oauthSessionId: string): Promise<void> {
-  await db.query('UPDATE authorization_codes SET oauth_session_id = $3 WHERE site_id = $1 AND code_hash = $2', [siteId, codeHash, oauthSessionId]);
+export async function setCodeSession(ctx: Ctx, codeHash: string, oauthSessionId: string): Promise<void> {
+  await ctx.db.query('UPDATE authorization_codes SET oauth_session_id = $3 WHERE site_id = $1 AND code_hash = $2', [ctx.siteId, codeHash, oauthSessionId]);
 }
 
 /** The identity session a refresh-token session was started from (for logout). */
-export async function identitySessionOf(db: Queryable, siteId: string, oauthSessionId: string): Promise<string | undefined> {
-  const rows = await db.query<{ identity_session_id: string | null }>(
-    'SELECT identity_session_id FROM authorization_codes WHERE site_id = $1 AND oauth_session_id = $2 LIMIT 1', [siteId, oauthSessionId]);
+export async function identitySessionOf(ctx: Ctx, oauthSessionId: string): Promise<string | undefined> {
+  const rows = await ctx.db.query<{ identity_session_id: string | null }>(
+    'SELECT identity_session_id FROM authorization_codes WHERE site_id = $1 AND oauth_session_id = $2 LIMIT 1', [ctx.siteId, oauthSessionId]);
   return rows[0]?.identity_session_id ?? undefined;
 }

@@ -1,5 +1,6 @@
 // The host names a site's pages answer at: one name belongs to one site on the whole server.
 import { isUniqueViolation, type Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 
 export const MAX_DOMAINS_PER_SITE = 20;
@@ -62,8 +63,8 @@ export function originOnDomain(publicUrl: string, domain: string): string {
   return url.origin;
 }
 
-export async function listDomains(db: Queryable, siteId: string): Promise<string[]> {
-  const rows = await db.query<{ domain: string }>('SELECT domain FROM site_domains WHERE site_id = $1 ORDER BY created_at, domain', [siteId]);
+export async function listDomains(ctx: Pick<SiteContext, 'db' | 'siteId'>): Promise<string[]> {
+  const rows = await ctx.db.query<{ domain: string }>('SELECT domain FROM site_domains WHERE site_id = $1 ORDER BY created_at, domain', [ctx.siteId]);
   return rows.map((r) => r.domain);
 }
 
@@ -73,7 +74,8 @@ export async function siteIdForDomain(db: Queryable, domain: string): Promise<st
 }
 
 /** Replaces a site's domains (inside the caller's transaction); a name another site holds is a 409. */
-export async function replaceDomains(tx: Queryable, siteId: string, domains: string[]): Promise<void> {
+export async function replaceDomains(ctx: Pick<SiteContext, 'db' | 'siteId'>, domains: string[]): Promise<void> {
+  const { db: tx, siteId } = ctx;
   if (domains.length) {
     const taken = await tx.query<{ domain: string }>(
       'SELECT domain FROM site_domains WHERE domain = ANY($1::text[]) AND site_id <> $2 ORDER BY domain', [domains, siteId]);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { BACK_OFFICE } from '../../platform/caller.js';
+import type { SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { MAX_DOMAINS_PER_SITE } from './domains.js';
 import { isValidCurrency, type SitesService } from './service.js';
@@ -24,35 +25,35 @@ export function siteSettingsRoutes(sites: SitesService) {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
     const config = { callers: BACK_OFFICE };
 
-    const view = async (siteId: string) => {
-      const site = await sites.getActiveSite(siteId);
+    const view = async (ctx: SiteContext) => {
+      const site = await sites.activeSite(ctx);
       return {
         settings: {
           name: site.name,
           signupPolicy: site.settings.signupPolicy,
           currency: site.settings.currency,
           captchaRequired: site.settings.captchaRequired === true,
-          domains: await sites.domains(siteId),
+          domains: await sites.domains(ctx),
         },
       };
     };
 
-    typed.get(SITE_SETTINGS_PATH, { config }, async (req) => view(req.ctx.siteId));
+    typed.get(SITE_SETTINGS_PATH, { config }, async (req) => view(req.ctx));
 
     typed.patch(SITE_SETTINGS_PATH, { config, schema: { body: SettingsBody } }, async (req) => {
       const { domains, name, currency, signupPolicy, captchaRequired } = req.body.settings;
       if (currency !== undefined && !isValidCurrency(currency.toUpperCase())) {
         throw ApiError.validation([{ field: 'settings.currency', rule: 'FORMAT', description: 'not an ISO 4217 currency code' }]);
       }
-      if (domains !== undefined) await sites.setDomains(req.ctx.siteId, domains);
+      if (domains !== undefined) await sites.setDomains(req.ctx, domains);
       if (name !== undefined && name.trim()) await sites.rename(req.ctx.siteId, name.trim());
       const patch = {
         ...(currency !== undefined && { currency: currency.toUpperCase() }),
         ...(signupPolicy !== undefined && { signupPolicy }),
         ...(captchaRequired !== undefined && { captchaRequired }),
       };
-      if (Object.keys(patch).length) await sites.updateSettings(req.ctx.siteId, patch);
-      return view(req.ctx.siteId);
+      if (Object.keys(patch).length) await sites.updateSettings(req.ctx, patch);
+      return view(req.ctx);
     });
   };
 }

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../platform/db.js';
-import type { SiteContext } from '../../platform/context.js';
+import { siteContext, withTransaction, type SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
@@ -48,13 +48,22 @@ export interface CreateSiteInput {
 
 export interface CreatedSite {
   site: Site;
+  /** The new site's context, for the calls that set it up further. */
+  ctx: SiteContext;
   clientId: string;
   /** Shown once; only its hash is stored. */
   apiKey: string;
 }
 
-/** Runs inside the site-creation transaction: services create what each new site needs. */
-export type SiteInitializer = (tx: Queryable, site: Site, input: CreateSiteInput) => Promise<void>;
+/** Runs inside the site-creation transaction (`ctx.db`): services create what each new site needs. */
+export type SiteInitializer = (ctx: SiteContext, site: Site, input: CreateSiteInput) => Promise<void>;
+
+/** An OAuth client's site, with that site's context for the calls the client's request makes. */
+export interface ClientSite {
+  site: Site;
+  allowedOrigins: string[];
+  ctx: SiteContext;
+}
 
 const API_KEY_PREFIX = 'bdg_';
 const SITE_CACHE_MS = 2000;
@@ -75,6 +84,11 @@ function toSite(row: store.SiteRow): Site {
   };
 }
 
+/**
+ * Sites, their clients, keys and domains. The one service that holds the pool: it finds which
+ * site a call is for (by client id, API key, host or id) and hands out that site's context;
+ * everything done to one site takes that context first, like every other service.
+ */
 export class SitesService {
   private readonly initializers: SiteInitializer[] = [];
   /** A short read cache: every request needs its site's status, which changes rarely. */
@@ -84,10 +98,15 @@ export class SitesService {
   /** Host name → site, for page requests (see siteIdForHost). */
   private readonly hosts: TtlCache<string, string | undefined>;
 
-  constructor(private readonly db: Db, now: () => Date = () => new Date()) {
+  constructor(private readonly db: Db, private readonly now: () => Date = () => new Date()) {
     this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.clients = new TtlCache({ ttlMs: CLIENT_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.hosts = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: 10_000, now });
+  }
+
+  /** The context of a site found by id (the CLI, jobs, and the lookups below); it reads through the pool. */
+  contextFor(siteId: string): SiteContext {
+    return siteContext(this.db, siteId, this.now);
   }
 
   onSiteCreated(initializer: SiteInitializer): void {
@@ -118,15 +137,16 @@ export class SitesService {
     };
     const clientId = newId();
     const apiKey = API_KEY_PREFIX + newSecret();
-    await this.db.transaction(async (tx) => {
-      await store.insertSite(tx, { siteId: site.siteId, name, status: site.status, settings: site.settings });
-      await store.insertOAuthClient(tx, site.siteId, clientId, allowedOrigins);
-      await store.insertApiKey(tx, { siteId: site.siteId, keyHash: hashSecret(apiKey), keyId: newId(), name: 'default' });
-      if (domains.length) await domainStore.replaceDomains(tx, site.siteId, domains);
+    const ctx = this.contextFor(site.siteId);
+    await withTransaction(ctx, async (tx) => {
+      await store.insertSite(tx, { name, status: site.status, settings: site.settings });
+      await store.insertOAuthClient(tx, clientId, allowedOrigins);
+      await store.insertApiKey(tx, { keyHash: hashSecret(apiKey), keyId: newId(), name: 'default' });
+      if (domains.length) await domainStore.replaceDomains(tx, domains);
       for (const initializer of this.initializers) await initializer(tx, site, input);
     });
     if (domains.length) this.hosts.clear();
-    return { site, clientId, apiKey };
+    return { site, ctx, clientId, apiKey };
   }
 
   /** The site if it exists and is not DISABLED; a disabled site answers nothing. */
@@ -138,15 +158,21 @@ export class SitesService {
 
   /** The context's site if it is not DISABLED, read through the context's handle (its transaction, if any). */
   async activeSite(ctx: SiteContext): Promise<Site> {
-    const site = await this.findSite(ctx.siteId, ctx.db);
+    const site = await this.cachedSite(ctx);
     if (!site || site.status === 'DISABLED') throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
     return site;
   }
 
-  async findSite(siteId: string, db: Queryable = this.db): Promise<Site | undefined> {
+  /** A site by id, active or not (the CLI, the storefront's default site). */
+  async findSite(siteId: string): Promise<Site | undefined> {
+    return this.cachedSite(this.contextFor(siteId));
+  }
+
+  private async cachedSite(ctx: SiteContext): Promise<Site | undefined> {
+    const siteId = ctx.siteId;
     const hit = this.cache.lookup(siteId);
     if (hit) return hit.value;
-    const row = await store.findSite(db, siteId);
+    const row = await store.findSite(ctx);
     const site = row && toSite(row);
     this.cache.set(siteId, site);
     return site;
@@ -156,55 +182,60 @@ export class SitesService {
     return (await store.listSites(this.db)).map(toSite);
   }
 
-  async setStatus(siteId: string, status: SiteStatus): Promise<void> {
+  async setStatus(ctx: SiteContext, status: SiteStatus): Promise<void> {
     if (!SITE_STATUSES.includes(status)) {
       throw ApiError.validation([{ field: 'status', rule: 'INVALID_ENUM_VALUE', description: `must be one of ${SITE_STATUSES.join(', ')}` }]);
     }
-    if (!(await store.updateSiteStatus(this.db, siteId, status))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
-    this.cache.delete(siteId);
+    if (!(await store.updateSiteStatus(ctx, status))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+    this.cache.delete(ctx.siteId);
   }
 
-  async updateSettings(siteId: string, patch: Record<string, unknown>, db: Queryable = this.db): Promise<Site> {
-    const row = await store.patchSiteSettings(db, siteId, patch);
+  /**
+   * Merges `patch` into the site's settings. The `(siteId, patch, db)` form is the cart
+   * service's until it passes its context (issue 10); it goes once that lands.
+   */
+  async updateSettings(ctx: SiteContext | string, patch: Record<string, unknown>, db?: Queryable): Promise<Site> {
+    const site = typeof ctx === 'string' ? { ...this.contextFor(ctx), ...(db && { db }) } : ctx;
+    const row = await store.patchSiteSettings(site, patch);
     if (!row) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
-    this.cache.delete(siteId);
+    this.cache.delete(site.siteId);
     return toSite(row);
   }
 
   /** Replaces the site's allowed origins (the redirect targets storefronts on their own origins need). */
-  async setAllowedOrigins(siteId: string, origins: readonly string[]): Promise<Site> {
-    return this.updateSettings(siteId, { allowedOrigins: [...new Set(origins.map(normaliseOrigin))] });
+  async setAllowedOrigins(ctx: SiteContext, origins: readonly string[]): Promise<Site> {
+    return this.updateSettings(ctx, { allowedOrigins: [...new Set(origins.map(normaliseOrigin))] });
   }
 
-  async setCatalogVersion(siteId: string, version: CatalogVersion): Promise<Site> {
-    return this.updateSettings(siteId, { catalogVersion: checkCatalogVersion(version) });
+  async setCatalogVersion(ctx: SiteContext, version: CatalogVersion): Promise<Site> {
+    return this.updateSettings(ctx, { catalogVersion: checkCatalogVersion(version) });
   }
 
   /** The host names the site's pages answer at. */
-  async domains(siteId: string): Promise<string[]> {
-    return domainStore.listDomains(this.db, siteId);
+  async domains(ctx: SiteContext): Promise<string[]> {
+    return domainStore.listDomains(ctx);
   }
 
   /**
    * Where the site's pages are: its first domain on PUBLIC_URL's scheme and port (servers sit
    * behind one proxy or port), else PUBLIC_URL itself.
    */
-  async pageOrigin(siteId: string, publicUrl: string): Promise<string> {
-    const [first] = await this.domains(siteId);
+  async pageOrigin(ctx: SiteContext, publicUrl: string): Promise<string> {
+    const [first] = await this.domains(ctx);
     return first ? domainStore.originOnDomain(publicUrl, first) : new URL(publicUrl).origin;
   }
 
   /** The origins of every domain of the site (see pageOrigin). */
-  async domainOrigins(siteId: string, publicUrl: string): Promise<string[]> {
-    return (await this.domains(siteId)).map((d) => domainStore.originOnDomain(publicUrl, d));
+  async domainOrigins(ctx: SiteContext, publicUrl: string): Promise<string[]> {
+    return (await this.domains(ctx)).map((d) => domainStore.originOnDomain(publicUrl, d));
   }
 
   /** Replaces the site's host names; a name another site holds is a 409. */
-  async setDomains(siteId: string, domains: string[]): Promise<string[]> {
+  async setDomains(ctx: SiteContext, domains: string[]): Promise<string[]> {
     const wanted = domainStore.normaliseDomains(domains);
-    await this.db.transaction(async (tx) => {
-      if (!(await store.findSite(tx, siteId))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
-      await domainStore.replaceDomains(tx, siteId, wanted);
+    await withTransaction(ctx, async (tx) => {
+      if (!(await store.findSite(tx))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
+      await domainStore.replaceDomains(tx, wanted);
     });
     this.hosts.clear();
     return wanted;
@@ -222,7 +253,7 @@ export class SitesService {
   }
 
   /** Resolves an OAuth client id to its active site; unknown ids are a 400 as OAuth expects. */
-  async siteForClient(clientId: string): Promise<{ site: Site; allowedOrigins: string[] }> {
+  async siteForClient(clientId: string): Promise<ClientSite> {
     let client = this.clients.get(clientId);
     if (!client) {
       const row = await store.findOAuthClient(this.db, clientId);
@@ -230,21 +261,23 @@ export class SitesService {
       client = { siteId: row.site_id, allowedOrigins: row.allowed_origins };
       this.clients.set(clientId, client);
     }
-    const site = await this.findSite(client.siteId);
+    const ctx = this.contextFor(client.siteId);
+    const site = await this.cachedSite(ctx);
     if (!site || site.status === 'DISABLED') throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
-    return { site, allowedOrigins: client.allowedOrigins };
+    return { site, allowedOrigins: client.allowedOrigins, ctx };
   }
 
-  async clientIds(siteId: string): Promise<string[]> {
-    return (await store.listOAuthClients(this.db, siteId)).map((c) => c.client_id);
+  async clientIds(ctx: SiteContext): Promise<string[]> {
+    return (await store.listOAuthClients(ctx)).map((c) => c.client_id);
   }
 
   /** Checks an API key against the site named by `wix-site-id`; returns the key's id. */
   async checkApiKey(siteId: string | undefined, apiKey: string): Promise<{ site: Site; keyId: string }> {
     if (!siteId) throw ApiError.unauthenticated('An API key needs the wix-site-id header');
     if (!apiKey.startsWith(API_KEY_PREFIX)) throw ApiError.unauthenticated('Invalid API key');
-    const site = await this.findSite(siteId);
-    const key = site && site.status !== 'DISABLED' ? await store.findActiveApiKey(this.db, siteId, hashSecret(apiKey)) : undefined;
+    const ctx = this.contextFor(siteId);
+    const site = await this.cachedSite(ctx);
+    const key = site && site.status !== 'DISABLED' ? await store.findActiveApiKey(ctx, hashSecret(apiKey)) : undefined;
     if (!site || !key) throw ApiError.unauthenticated('Invalid API key or site');
     return { site, keyId: key.key_id };
   }

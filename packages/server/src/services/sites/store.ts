@@ -1,4 +1,9 @@
+// SQL for sites, OAuth clients and API keys. A site's own rows are read through its context;
+// the lookups that find a site (by client id, or all of them) take the pool.
 import type { Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
+
+type Ctx = Pick<SiteContext, 'db' | 'siteId'>;
 
 export type SiteStatus = 'ENABLED' | 'DISABLED' | 'PENDING' | 'DEMO';
 
@@ -11,17 +16,17 @@ export interface SiteRow {
 }
 
 export async function insertSite(
-  tx: Queryable,
-  site: { siteId: string; name: string; status: SiteStatus; settings: Record<string, unknown> },
+  ctx: Ctx,
+  site: { name: string; status: SiteStatus; settings: Record<string, unknown> },
 ): Promise<void> {
-  await tx.query('INSERT INTO sites (site_id, name, status, settings) VALUES ($1, $2, $3, $4::jsonb)', [
-    site.siteId, site.name, site.status, JSON.stringify(site.settings),
+  await ctx.db.query('INSERT INTO sites (site_id, name, status, settings) VALUES ($1, $2, $3, $4::jsonb)', [
+    ctx.siteId, site.name, site.status, JSON.stringify(site.settings),
   ]);
 }
 
-export async function findSite(db: Queryable, siteId: string): Promise<SiteRow | undefined> {
-  const rows = await db.query<SiteRow & Record<string, unknown>>(
-    'SELECT site_id, name, status, settings, created_at FROM sites WHERE site_id = $1', [siteId]);
+export async function findSite(ctx: Ctx): Promise<SiteRow | undefined> {
+  const rows = await ctx.db.query<SiteRow & Record<string, unknown>>(
+    'SELECT site_id, name, status, settings, created_at FROM sites WHERE site_id = $1', [ctx.siteId]);
   return rows[0];
 }
 
@@ -30,21 +35,21 @@ export async function listSites(db: Queryable): Promise<SiteRow[]> {
     'SELECT site_id, name, status, settings, created_at FROM sites ORDER BY created_at');
 }
 
-export async function updateSiteStatus(db: Queryable, siteId: string, status: SiteStatus): Promise<boolean> {
-  const rows = await db.query('UPDATE sites SET status = $2, updated_at = now() WHERE site_id = $1 RETURNING site_id', [siteId, status]);
+export async function updateSiteStatus(ctx: Ctx, status: SiteStatus): Promise<boolean> {
+  const rows = await ctx.db.query('UPDATE sites SET status = $2, updated_at = now() WHERE site_id = $1 RETURNING site_id', [ctx.siteId, status]);
   return rows.length === 1;
 }
 
 /** Merges `patch` into the site's settings in one statement, so concurrent patches lose nothing. */
-export async function patchSiteSettings(db: Queryable, siteId: string, patch: Record<string, unknown>): Promise<SiteRow | undefined> {
-  const rows = await db.query<SiteRow & Record<string, unknown>>(
+export async function patchSiteSettings(ctx: Ctx, patch: Record<string, unknown>): Promise<SiteRow | undefined> {
+  const rows = await ctx.db.query<SiteRow & Record<string, unknown>>(
     `UPDATE sites SET settings = settings || $2::jsonb, updated_at = now() WHERE site_id = $1
-     RETURNING site_id, name, status, settings, created_at`, [siteId, JSON.stringify(patch)]);
+     RETURNING site_id, name, status, settings, created_at`, [ctx.siteId, JSON.stringify(patch)]);
   return rows[0];
 }
 
-export async function insertOAuthClient(tx: Queryable, siteId: string, clientId: string, allowedOrigins: string[]): Promise<void> {
-  await tx.query('INSERT INTO oauth_clients (client_id, site_id, allowed_origins) VALUES ($1, $2, $3)', [clientId, siteId, allowedOrigins]);
+export async function insertOAuthClient(ctx: Ctx, clientId: string, allowedOrigins: string[]): Promise<void> {
+  await ctx.db.query('INSERT INTO oauth_clients (client_id, site_id, allowed_origins) VALUES ($1, $2, $3)', [clientId, ctx.siteId, allowedOrigins]);
 }
 
 export interface OAuthClientRow {
@@ -59,20 +64,20 @@ export async function findOAuthClient(db: Queryable, clientId: string): Promise<
   return rows[0];
 }
 
-export async function listOAuthClients(db: Queryable, siteId: string): Promise<OAuthClientRow[]> {
-  return db.query<OAuthClientRow & Record<string, unknown>>(
-    'SELECT client_id, site_id, allowed_origins FROM oauth_clients WHERE site_id = $1 ORDER BY created_at', [siteId]);
+export async function listOAuthClients(ctx: Ctx): Promise<OAuthClientRow[]> {
+  return ctx.db.query<OAuthClientRow & Record<string, unknown>>(
+    'SELECT client_id, site_id, allowed_origins FROM oauth_clients WHERE site_id = $1 ORDER BY created_at', [ctx.siteId]);
 }
 
-export async function insertApiKey(tx: Queryable, key: { siteId: string; keyHash: string; keyId: string; name: string }): Promise<void> {
-  await tx.query('INSERT INTO api_keys (site_id, key_hash, key_id, name) VALUES ($1, $2, $3, $4)', [
-    key.siteId, key.keyHash, key.keyId, key.name,
+export async function insertApiKey(ctx: Ctx, key: { keyHash: string; keyId: string; name: string }): Promise<void> {
+  await ctx.db.query('INSERT INTO api_keys (site_id, key_hash, key_id, name) VALUES ($1, $2, $3, $4)', [
+    ctx.siteId, key.keyHash, key.keyId, key.name,
   ]);
 }
 
-export async function findActiveApiKey(db: Queryable, siteId: string, keyHash: string): Promise<{ key_id: string } | undefined> {
-  const rows = await db.query<{ key_id: string }>(
-    'SELECT key_id FROM api_keys WHERE site_id = $1 AND key_hash = $2 AND revoked_at IS NULL', [siteId, keyHash]);
+export async function findActiveApiKey(ctx: Ctx, keyHash: string): Promise<{ key_id: string } | undefined> {
+  const rows = await ctx.db.query<{ key_id: string }>(
+    'SELECT key_id FROM api_keys WHERE site_id = $1 AND key_hash = $2 AND revoked_at IS NULL', [ctx.siteId, keyHash]);
   return rows[0];
 }
 

@@ -163,7 +163,7 @@ describe('pages of the client/server web build', () => {
 
   it('pages a sitemap past one query page (more than 100 products)', async () => {
     const big = await t.createSite({ domains: [`big-${unique()}.localhost`] });
-    const [host] = await t.app.services.sites.domains(big.siteId);
+    const [host] = await t.app.services.sites.domains(t.app.services.sites.contextFor(big.siteId));
     for (let i = 0; i < 101; i += 1) await createProduct(t.app, big, { name: `Item ${String(i).padStart(3, '0')}`, priceData: { price: 1 } });
     const res = await t.app.inject({ method: 'GET', url: '/sitemap.xml', headers: { host } });
     const locs = [...res.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
@@ -175,7 +175,7 @@ describe('pages of the client/server web build', () => {
   it('renders a disabled site’s domain as no store at all', async () => {
     const gone = `gone-${unique()}.localhost`;
     const site = await t.createSite({ domains: [gone] });
-    await t.app.services.sites.setStatus(site.siteId, 'DISABLED');
+    await t.app.services.sites.setStatus(t.app.services.sites.contextFor(site.siteId), 'DISABLED');
     const res = await page(t, '/', gone);
     expect(res.statusCode).toBe(404);
     expect(res.body).toContain('There is no store at this address.');
@@ -217,8 +217,8 @@ describe('which site a page is for', () => {
     const b = await probe.createSite({ domains: [`B-${unique()}.Localhost.`] });
     const fallback = await probe.createSite();
     await probe.createSite({ status: 'DEMO' });
-    const [aDomain] = await probe.app.services.sites.domains(a.siteId);
-    const [bDomain] = await probe.app.services.sites.domains(b.siteId);
+    const [aDomain] = await probe.app.services.sites.domains(probe.app.services.sites.contextFor(a.siteId));
+    const [bDomain] = await probe.app.services.sites.domains(probe.app.services.sites.contextFor(b.siteId));
     await probe.close();
     expect(bDomain).toMatch(/^b-[0-9a-f]{8}\.localhost$/);
 

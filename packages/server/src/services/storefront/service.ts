@@ -69,7 +69,7 @@ export class StorefrontService {
     if (!site) return undefined;
     let clientId = this.clientIds.get(site.siteId);
     if (!clientId) {
-      clientId = (await this.sites.clientIds(site.siteId))[0];
+      clientId = (await this.sites.clientIds(this.sites.contextFor(site.siteId)))[0];
       if (!clientId) return undefined;
       this.clientIds.set(site.siteId, clientId);
     }
