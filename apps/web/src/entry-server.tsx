@@ -25,7 +25,7 @@ export interface RenderResult {
   state: unknown;
 }
 
-const PRIVATE = /^\/(cart|checkout|account|auth)(\/|$)/;
+const PRIVATE = /^\/(cart|checkout|account|auth|admin)(\/|$)/;
 
 export async function render(input: RenderInput): Promise<RenderResult> {
   const url = new URL(input.url, input.origin);

@@ -7,7 +7,36 @@ const page = (load: () => Page) => async () => ({ Component: (await load()).defa
 
 export const NOT_FOUND_ROUTE_ID = 'not-found';
 
+// The back office: its own layout (no shop header) and bundles, loaded only under /admin.
+const admin: RouteObject = {
+  id: 'admin',
+  path: 'admin',
+  lazy: page(() => import('./admin/AdminLayout.js')),
+  errorElement: <RouteError />,
+  children: [
+    { index: true, lazy: page(() => import('./admin/DashboardPage.js')) },
+    { path: 'orders', lazy: page(() => import('./admin/orders/OrdersPage.js')) },
+    { path: 'orders/:orderId', lazy: page(() => import('./admin/orders/OrderDetailPage.js')) },
+    { path: 'products', lazy: page(() => import('./admin/products/ProductsPage.js')) },
+    { path: 'products/collections', lazy: page(() => import('./admin/products/CollectionsPage.js')) },
+    { path: 'products/new', lazy: page(() => import('./admin/products/ProductEditPage.js')) },
+    { path: 'products/:productId', lazy: page(() => import('./admin/products/ProductEditPage.js')) },
+    { path: 'members', lazy: page(() => import('./admin/members/MembersPage.js')) },
+    { path: 'data', lazy: page(() => import('./admin/data/CollectionsPage.js')) },
+    { path: 'data/:collectionId', lazy: page(() => import('./admin/data/CollectionPage.js')) },
+    { path: 'import-export', lazy: page(() => import('./admin/ImportExportPage.js')) },
+    { path: 'settings', lazy: page(() => import('./admin/settings/StorePage.js')) },
+    { path: 'settings/commerce', lazy: page(() => import('./admin/settings/CommercePage.js')) },
+    { path: 'settings/coupons', lazy: page(() => import('./admin/settings/CouponsPage.js')) },
+    { path: 'settings/api-keys', lazy: page(() => import('./admin/settings/ApiKeysPage.js')) },
+    { path: 'settings/mail', lazy: page(() => import('./admin/settings/MailPage.js')) },
+    { path: 'settings/webhooks', lazy: page(() => import('./admin/settings/WebhooksPage.js')) },
+    { path: '*', lazy: page(() => import('./admin/NotFoundPage.js')) },
+  ],
+};
+
 export const routes: RouteObject[] = [
+  admin,
   {
     id: 'root',
     element: <Root />,

@@ -402,6 +402,8 @@ export interface Member {
   _createdDate?: Date;
   _updatedDate?: Date;
   lastLoginDate?: Date;
+  /** Bodega addition: the member's role, shown to the site's admins and to the member. */
+  role?: 'MEMBER' | 'CONTRIBUTOR' | 'OWNER';
 }
 export interface MemberResponse {
   member?: Member;

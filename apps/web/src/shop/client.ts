@@ -5,11 +5,14 @@ import {
 
 const modules = { products, storesCollections, currentCart, checkout, orders, members, redirects, authentication, recovery, verification };
 
+/** Where the browser keeps the shopper's tokens; the back office reads the same cookie. */
+export const shopTokenStorage = () => cookieTokenStorage({ name: 'bodega_shop', sameSite: 'Lax', maxAgeSeconds: 60 * 60 * 24 * 30 });
+
 /** The shop's SDK client in the browser: a visitor (or, once signed in, a member) of this site. */
 export function browserClient(clientId: string) {
   return createClient({
     baseUrl: window.location.origin,
-    auth: OAuthStrategy({ clientId, tokenStorage: cookieTokenStorage({ name: 'bodega_shop', sameSite: 'Lax', maxAgeSeconds: 60 * 60 * 24 * 30 }) }),
+    auth: OAuthStrategy({ clientId, tokenStorage: shopTokenStorage() }),
     modules,
   });
 }

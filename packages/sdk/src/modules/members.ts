@@ -64,6 +64,9 @@ export function members(t: Transport) {
     approveMember: (_id: string) =>
       call<MemberResponse>(t, 'POST', member(_id, '/approve'), { id: _id }, { args: ID }),
     blockMember: (_id: string) => call<MemberResponse>(t, 'POST', member(_id, '/block'), { id: _id }, { args: ID }),
+    /** Bodega addition (`POST …/members/{id}/role`): owners and API keys change roles. */
+    changeMemberRole: (_id: string, role: 'MEMBER' | 'CONTRIBUTOR' | 'OWNER') =>
+      call<MemberResponse>(t, 'POST', member(_id, '/role'), { role }),
     disconnectMember: (_id: string) =>
       call<MemberResponse>(t, 'POST', member(_id, '/disconnect'), { id: _id }, { args: ID }),
     deleteMember: (_id: string) => callVoid(t, 'DELETE', member(_id), { id: _id }, { args: ID }),

@@ -80,6 +80,12 @@ export function products(t: Transport) {
         id: _id,
         variants,
       }, { args: { id: '_id' } }),
+    addProductMedia: (_id: string, media: { url?: string; mediaId?: string }[]) =>
+      callVoid(t, 'POST', `${W}/products/${enc(_id)}/media`, { id: _id, media }, { args: { id: '_id', media: 'media' } }),
+    removeProductMedia: (_id: string, mediaIds: string[] = []) =>
+      callVoid(t, 'POST', `${W}/products/${enc(_id)}/media/delete`, { id: _id, mediaIds }, { args: { id: '_id', mediaIds: 'mediaIds' } }),
+    removeProductRibbon: (_id: string) =>
+      callVoid(t, 'POST', `${W}/products/${enc(_id)}/remove-ribbon`, { id: _id }, { args: ID }),
     createCollection: (collection: StoresCollection) =>
       call<CollectionResponse>(t, 'POST', `${W}/collections`, { collection }),
     updateCollection: (_id: string, collection: Partial<StoresCollection>) =>

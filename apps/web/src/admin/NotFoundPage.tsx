@@ -1,0 +1,11 @@
+import { Link } from 'react-router';
+import { PageHead } from './ui.js';
+
+export default function NotFoundPage() {
+  return (
+    <>
+      <PageHead title="No such page" />
+      <p>This part of the back office does not exist. <Link to="/admin">Go to the dashboard</Link>.</p>
+    </>
+  );
+}

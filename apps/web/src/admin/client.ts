@@ -1,0 +1,20 @@
+import {
+  backOffice, backOfficeSettings, createClient, dataCollections, inventory, items, members, OAuthStrategy, orderFulfillments,
+  orders, products, storesCollections,
+} from '@bodega/sdk';
+import { shopTokenStorage } from '../shop/client.js';
+
+const modules = {
+  backOffice, settings: backOfficeSettings, products, storesCollections, inventory, orders, orderFulfillments, members,
+  dataCollections, items,
+};
+
+/**
+ * The back office's SDK client: the same signed-in session as the shop (one cookie), with the
+ * modules only the back office uses, so they stay out of the shop's bundle.
+ */
+export function adminClient(clientId: string) {
+  return createClient({ baseUrl: window.location.origin, auth: OAuthStrategy({ clientId, tokenStorage: shopTokenStorage() }), modules });
+}
+
+export type AdminClient = ReturnType<typeof adminClient>;

@@ -1,0 +1,10 @@
+/** The back office's sections, their `g` shortcut letters and the palette's page list. */
+export const NAV = [
+  { to: '/admin', label: 'Dashboard', key: 'd' },
+  { to: '/admin/orders', label: 'Orders', key: 'o' },
+  { to: '/admin/products', label: 'Products', key: 'p' },
+  { to: '/admin/members', label: 'Members', key: 'm' },
+  { to: '/admin/data', label: 'Data collections', key: 'c' },
+  { to: '/admin/import-export', label: 'Import & export', key: 'i' },
+  { to: '/admin/settings', label: 'Settings', key: 's' },
+] as const;

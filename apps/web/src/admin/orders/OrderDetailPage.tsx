@@ -1,0 +1,220 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AddressWithContact, Order } from '@bodega/sdk';
+import { countryName } from '../../shop/countries.js';
+import { Field } from '../../ui/Field.js';
+import { ErrorState, Loading } from '../../ui/States.js';
+import { useAdmin } from '../context.js';
+import { Confirm, dateTime, lineTotal, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
+
+function Address({ info }: { info: AddressWithContact | undefined }) {
+  if (!info?.address && !info?.contactDetails) return <p className="muted">None given.</p>;
+  const c = info.contactDetails;
+  const a = info.address;
+  return (
+    <address>
+      {[c?.firstName, c?.lastName].filter(Boolean).join(' ')}{c?.company && <><br />{c.company}</>}
+      {a?.addressLine && <><br />{a.addressLine}</>}{a?.addressLine2 && <><br />{a.addressLine2}</>}
+      {(a?.city || a?.postalCode) && <><br />{[a.postalCode, a.city, a.subdivision].filter(Boolean).join(' ')}</>}
+      {a?.country && <><br />{countryName(a.country)}</>}
+      {c?.phone && <><br />{c.phone}</>}
+    </address>
+  );
+}
+
+const ACTIVITY: Record<string, string> = {
+  ORDER_PLACED: 'Order placed', ORDER_PAID: 'Marked as paid', ORDER_FULFILLED: 'Fulfilled', ORDER_NOT_FULFILLED: 'Fulfilment removed',
+  ORDER_CANCELED: 'Canceled', ORDER_REFUNDED: 'Refunded', MERCHANT_COMMENT: 'Comment', TRACKING_NUMBER_ADDED: 'Tracking number added',
+  TRACKING_NUMBER_EDITED: 'Tracking number changed', TRACKING_LINK_ADDED: 'Tracking link added', SHIPPING_CONFIRMATION_EMAIL_SENT: 'Shipping e-mail sent',
+  INVOICE_ADDED: 'Invoice added', PAYMENT_RECORDED: 'Payment recorded', CUSTOM_ACTIVITY: 'Note',
+};
+
+export default function OrderDetailPage() {
+  const { orderId = '' } = useParams();
+  const { api } = useAdmin();
+  const money = useMoney();
+  const queryClient = useQueryClient();
+  const order = useQuery({ queryKey: ['admin', 'order', orderId], queryFn: () => api.orders.getOrder(orderId) });
+  const fulfillments = useQuery({
+    queryKey: ['admin', 'order', orderId, 'fulfillments'],
+    queryFn: async () => (await api.orderFulfillments.listFulfillmentsForSingleOrder(orderId)).orderWithFulfillments?.fulfillments ?? [],
+  });
+  const result = useResult();
+  const [dialog, setDialog] = useState<'fulfil' | 'cancel' | 'refund' | 'pay' | 'manual' | null>(null);
+  const refresh = async () => {
+    await queryClient.invalidateQueries({ queryKey: ['admin', 'order', orderId] });
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] });
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'dashboard'] });
+  };
+  const act = useMutation({
+    mutationFn: async (action: () => Promise<string>) => action(),
+    onSuccess: async (text) => { setDialog(null); result.ok(text); await refresh(); },
+    onError: (error) => result.fail(error),
+  });
+
+  if (order.isPending) return <Loading label="Loading the order…" />;
+  if (order.isError) return <><PageHead title="Order" /><ErrorState error={order.error} retry={() => void order.refetch()} /></>;
+  const o: Order = order.data;
+  const canceled = o.status === 'CANCELED';
+  const paid = o.paymentStatus === 'PAID' || o.paymentStatus === 'PARTIALLY_REFUNDED';
+  const s = o.priceSummary;
+  const run = (action: () => Promise<string>) => { result.clear(); act.mutate(action); };
+
+  function fulfil(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const trackingNumber = String(form.get('trackingNumber') ?? '').trim();
+    const shippingProvider = String(form.get('carrier') ?? '').trim();
+    const trackingLink = String(form.get('trackingLink') ?? '').trim();
+    run(async () => {
+      await api.orderFulfillments.createFulfillment(orderId, {
+        lineItems: o.lineItems.map((l) => ({ _id: l._id, quantity: l.quantity })),
+        trackingInfo: { ...(trackingNumber && { trackingNumber }), ...(shippingProvider && { shippingProvider }), ...(trackingLink && { trackingLink }) },
+      });
+      return trackingNumber ? `Order #${o.number} is fulfilled, tracking number ${trackingNumber}.` : `Order #${o.number} is fulfilled.`;
+    });
+  }
+
+  return (
+    <>
+      <p className="small"><Link to="/admin/orders">← Orders</Link></p>
+      <PageHead title={`Order #${o.number}`} lead={`Placed ${dateTime(o._createdDate)}${o.buyerInfo?.email ? ` by ${o.buyerInfo.email}` : ''}`}>
+        {!paid && !canceled && <button type="button" className="button" onClick={() => setDialog('pay')}>Mark as paid</button>}
+        {!paid && !canceled && <button type="button" className="button secondary" onClick={() => setDialog('manual')}>Record a payment</button>}
+        {o.fulfillmentStatus !== 'FULFILLED' && !canceled && <button type="button" className="button" onClick={() => setDialog('fulfil')}>Fulfil</button>}
+        {paid && <button type="button" className="button secondary" onClick={() => setDialog('refund')}>Refund</button>}
+        {!canceled && o.fulfillmentStatus !== 'FULFILLED' && <button type="button" className="button secondary danger-outline" onClick={() => setDialog('cancel')}>Cancel order</button>}
+      </PageHead>
+      {result.view}
+      <div className="status-row" aria-label="Status">
+        <span>Payment <Status value={o.paymentStatus} /></span>
+        <span>Fulfilment <Status value={o.fulfillmentStatus} /></span>
+        {canceled && <span><Status value="CANCELED" /></span>}
+      </div>
+      <div className="detail-columns">
+        <div className="stack">
+          <section className="panel" aria-labelledby="lines-heading">
+            <h2 id="lines-heading">Items</h2>
+            <div className="table-wrap">
+              <table className="table cards">
+                <thead><tr><th scope="col">Item</th><th scope="col" className="num">Price</th><th scope="col" className="num">Qty</th><th scope="col" className="num">Total</th></tr></thead>
+                <tbody>
+                  {o.lineItems.map((l) => (
+                    <tr key={l._id}>
+                      <td className="card-title">{l.productName?.original}{(l.descriptionLines ?? []).map((d, i) => {
+                        const line = d as { name?: { original?: string }; colorInfo?: { original?: string }; plainText?: { original?: string } };
+                        const value = line.colorInfo?.original ?? line.plainText?.original;
+                        return value ? <span key={i} className="block muted small">{line.name?.original}: {value}</span> : null;
+                      })}</td>
+                      <td className="num" data-label="Price">{l.price?.formattedAmount ?? money(l.price?.amount)}</td>
+                      <td className="num" data-label="Qty">{l.quantity}</td>
+                      <td className="num" data-label="Total">{money(lineTotal(l.price?.amount, l.quantity))}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <dl className="totals">
+              <div><dt>Subtotal</dt><dd>{money(s?.subtotal?.amount)}</dd></div>
+              {s?.discount?.amount && Number(s.discount.amount) > 0 && <div className="discount"><dt>Discount</dt><dd>−{money(s.discount.amount)}</dd></div>}
+              <div><dt>Shipping{o.shippingInfo?.title ? ` (${o.shippingInfo.title})` : ''}</dt><dd>{money(s?.shipping?.amount)}</dd></div>
+              <div><dt>Tax</dt><dd>{money(s?.tax?.amount)}</dd></div>
+              <div className="grand"><dt>Total</dt><dd>{money(s?.total?.amount)}</dd></div>
+            </dl>
+          </section>
+          <section className="panel" aria-labelledby="timeline-heading">
+            <h2 id="timeline-heading">Timeline</h2>
+            <ol className="timeline">
+              {[...(o.activities ?? [])].reverse().map((a, i) => (
+                <li key={a._id ?? i}>
+                  <span className="timeline-what">{ACTIVITY[a.type ?? ''] ?? a.type}{a.merchantComment?.message ? `: ${a.merchantComment.message}` : ''}</span>
+                  <span className="muted small">{dateTime(a._createdDate)}</span>
+                </li>
+              ))}
+              {(o.activities ?? []).length === 0 && <li className="muted">Nothing yet.</li>}
+            </ol>
+          </section>
+        </div>
+        <div className="stack">
+          <section className="panel" aria-labelledby="buyer-heading">
+            <h2 id="buyer-heading">Buyer</h2>
+            <p>{o.buyerInfo?.email ?? '—'}<span className="block muted small">{o.buyerInfo?.memberId ? 'Member' : 'Guest'}</span></p>
+          </section>
+          <section className="panel" aria-labelledby="ship-heading">
+            <h2 id="ship-heading">Shipping address</h2>
+            <Address info={o.shippingInfo?.logistics?.shippingDestination ?? o.recipientInfo} />
+          </section>
+          <section className="panel" aria-labelledby="bill-heading">
+            <h2 id="bill-heading">Billing address</h2>
+            <Address info={o.billingInfo} />
+          </section>
+          <section className="panel" aria-labelledby="fulfil-heading">
+            <h2 id="fulfil-heading">Shipments</h2>
+            {(fulfillments.data ?? []).length === 0 ? <p className="muted">Not shipped yet.</p> : (
+              <ul className="plain-list" role="list">
+                {(fulfillments.data ?? []).map((f, i) => (
+                  <li key={f._id ?? i}>
+                    {f.trackingInfo?.shippingProvider ?? 'Shipment'} {f.trackingInfo?.trackingNumber && <strong>{f.trackingInfo.trackingNumber}</strong>}
+                    <span className="block muted small">{dateTime(f._createdDate)}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </div>
+      </div>
+
+      <Modal open={dialog === 'fulfil'} onOpenChange={(open) => setDialog(open ? 'fulfil' : null)} title={`Fulfil order #${o.number}`} description="Every item ships together. The buyer sees the tracking number in their account.">
+        <form className="form-grid" onSubmit={fulfil}>
+          <Field label="Carrier" name="carrier" placeholder="e.g. UPS" />
+          <Field label="Tracking number" name="trackingNumber" />
+          <Field label="Tracking link (optional)" name="trackingLink" type="url" placeholder="https://" />
+          <div className="actions"><button type="submit" className="button" disabled={act.isPending}>{act.isPending ? 'Fulfilling…' : 'Fulfil order'}</button></div>
+        </form>
+      </Modal>
+      <Confirm open={dialog === 'pay'} onOpenChange={(open) => setDialog(open ? 'pay' : null)} title={`Mark order #${o.number} as paid?`} confirmLabel="Mark as paid"
+        busy={act.isPending} onConfirm={() => run(async () => { await api.orders.paymentCollectionMarkOrderAsPaid(orderId); return `Order #${o.number} is marked as paid.`; })}>
+        <p>Use this when the buyer paid outside the store, for example by bank transfer or cash ({money(s?.total?.amount)}).</p>
+      </Confirm>
+      <Modal open={dialog === 'manual'} onOpenChange={(open) => setDialog(open ? 'manual' : null)} title={`Record a payment for order #${o.number}`} description="Part or all of the total, received outside the store.">
+        <form className="form-grid" onSubmit={(event) => {
+          event.preventDefault();
+          const amount = String(new FormData(event.currentTarget).get('amount') ?? '').trim();
+          run(async () => { await api.orders.recordManuallyCollectedPayment(orderId, { amount }); return `A payment of ${money(amount)} is recorded on order #${o.number}.`; });
+        }}>
+          <Field label="Amount" name="amount" inputMode="decimal" required pattern="\d+(\.\d{1,2})?" defaultValue={s?.total?.amount} />
+          <div className="actions"><button type="submit" className="button" disabled={act.isPending}>{act.isPending ? 'Recording…' : 'Record payment'}</button></div>
+        </form>
+      </Modal>
+      <CancelDialog open={dialog === 'cancel'} onOpenChange={(open) => setDialog(open ? 'cancel' : null)} number={o.number ?? ''} busy={act.isPending}
+        onCancel={(restock) => run(async () => { await api.orders.cancelOrder(orderId, { restockAllItems: restock }); return `Order #${o.number} is canceled${restock ? ' and its items are back in stock' : ''}.`; })} />
+      <Confirm open={dialog === 'refund'} onOpenChange={(open) => setDialog(open ? 'refund' : null)} title={`Refund order #${o.number}?`} confirmLabel="Refund in full" busy={act.isPending}
+        onConfirm={() => run(async () => {
+          const status = await api.orders.getRefundabilityStatus(orderId);
+          const payments = (status.refundabilities ?? [])
+            .map((r) => r as { paymentId?: string; refundabilityStatus?: string })
+            .filter((r) => r.paymentId && r.refundabilityStatus !== 'NOT_REFUNDABLE')
+            .map((r) => ({ paymentId: r.paymentId ?? '' }));
+          if (payments.length === 0) throw new Error('Nothing left to refund');
+          await api.orders.triggerRefund(orderId, payments, { sideEffects: { restockInfo: { type: 'NO_ITEMS' } } });
+          return `Order #${o.number} is refunded.`;
+        })}>
+        <p>Every payment still refundable is refunded in full. Record the money going back to the buyer in your payment provider too.</p>
+      </Confirm>
+    </>
+  );
+}
+
+function CancelDialog({ open, onOpenChange, number, busy, onCancel }: { open: boolean; onOpenChange: (open: boolean) => void; number: string; busy: boolean; onCancel: (restock: boolean) => void }) {
+  const [restock, setRestock] = useState(true);
+  return (
+    <Modal open={open} onOpenChange={onOpenChange} title={`Cancel order #${number}?`} description="The order stays in the list as canceled. This cannot be undone.">
+      <label className="check"><input type="checkbox" checked={restock} onChange={(e) => setRestock(e.target.checked)} /> Put the items back in stock</label>
+      <div className="actions modal-actions">
+        <button type="button" className="button danger" disabled={busy} onClick={() => onCancel(restock)}>{busy ? 'Canceling…' : 'Cancel order'}</button>
+        <button type="button" className="button secondary" onClick={() => onOpenChange(false)}>Keep it</button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,228 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Product } from '@bodega/sdk';
+import { ErrorState, Loading } from '../../ui/States.js';
+import { useAdmin } from '../context.js';
+import { Modal, PageHead, Pager, Status, useMoney } from '../ui.js';
+import { useStoreCollections } from './queries.js';
+
+const LIMIT = 25;
+const SORTS: Record<string, { fieldName: string; order: 'ASC' | 'DESC'; label: string }> = {
+  updated: { fieldName: 'lastUpdated', order: 'DESC', label: 'Recently changed' },
+  name: { fieldName: 'name', order: 'ASC', label: 'Name A–Z' },
+  price_asc: { fieldName: 'price', order: 'ASC', label: 'Price, low to high' },
+  price_desc: { fieldName: 'price', order: 'DESC', label: 'Price, high to low' },
+  created: { fieldName: 'createdDate', order: 'DESC', label: 'Newest' },
+};
+
+export function stockText(p: Product): string {
+  const stock = p.stock;
+  if (stock?.trackInventory) return `${stock.quantity ?? 0} in stock`;
+  return stock?.inStock === false ? 'Out of stock' : 'In stock';
+}
+
+export default function ProductsPage() {
+  const { api } = useAdmin();
+  const money = useMoney();
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const collection = params.get('collection') ?? '';
+  const visibility = params.get('visibility') ?? '';
+  const sortKey = params.get('sort') && SORTS[params.get('sort') ?? ''] ? params.get('sort')! : 'updated';
+  const offset = Math.max(0, Number(params.get('offset')) || 0);
+  const collections = useStoreCollections();
+  const filter: Record<string, unknown> = {};
+  if (q) filter.name = { $startsWith: q };
+  if (collection) filter.collectionIds = { $hasSome: [collection] };
+  if (visibility) filter.visible = visibility === 'visible';
+  const sort = SORTS[sortKey];
+  const products = useQuery({
+    queryKey: ['admin', 'products', q, collection, visibility, sortKey, offset],
+    placeholderData: keepPreviousData,
+    queryFn: () => api.products.queryProducts(
+      { filter, sort: [{ fieldName: sort.fieldName, order: sort.order }], paging: { limit: LIMIT, offset } },
+      { includeHiddenProducts: true, includeVariants: true },
+    ),
+  });
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  // The products being edited, fixed when the dialog opens (the selection clears once they are done).
+  const [bulkIds, setBulkIds] = useState<string[] | null>(null);
+  const list = products.data?.products ?? [];
+
+  function set(changes: Record<string, string>) {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries(changes)) { if (v) next.set(k, v); else next.delete(k); }
+    if (!('offset' in changes)) next.delete('offset');
+    setParams(next, { replace: true });
+  }
+  function toggle(id: string) {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id); else next.add(id);
+    setSelected(next);
+  }
+  const allOnPage = list.length > 0 && list.every((p) => selected.has(p._id ?? ''));
+  return (
+    <>
+      <PageHead title="Products">
+        <Link className="button secondary" to="/admin/products/collections">Collections</Link>
+        <Link className="button" to="/admin/products/new">New product</Link>
+      </PageHead>
+      <div className="filters-bar" role="search" aria-label="Filter products">
+        <form className="search-form" onSubmit={(e: FormEvent<HTMLFormElement>) => { e.preventDefault(); set({ q: String(new FormData(e.currentTarget).get('q') ?? '').trim() }); }}>
+          <label htmlFor="product-q">Name starts with</label>
+          <div className="inline"><input id="product-q" name="q" type="search" defaultValue={q} key={q} /><button type="submit" className="button small">Search</button></div>
+        </form>
+        <div className="filter">
+          <label htmlFor="product-collection">Collection</label>
+          <select id="product-collection" value={collection} onChange={(e) => set({ collection: e.target.value })}>
+            <option value="">All</option>
+            {(collections.data ?? []).map((c) => <option key={c._id} value={c._id}>{c.name}</option>)}
+          </select>
+        </div>
+        <div className="filter">
+          <label htmlFor="product-visibility">Visibility</label>
+          <select id="product-visibility" value={visibility} onChange={(e) => set({ visibility: e.target.value })}>
+            <option value="">Any</option><option value="visible">Visible</option><option value="hidden">Hidden</option>
+          </select>
+        </div>
+        <div className="filter">
+          <label htmlFor="product-sort">Sort by</label>
+          <select id="product-sort" value={sortKey} onChange={(e) => set({ sort: e.target.value })}>
+            {Object.entries(SORTS).map(([k, s]) => <option key={k} value={k}>{s.label}</option>)}
+          </select>
+        </div>
+      </div>
+      <div className="bulk-bar" aria-live="polite">
+        <span>{selected.size === 0 ? 'Select products to edit several at once.' : `${selected.size} selected`}</span>
+        <button type="button" className="button small" disabled={selected.size === 0} onClick={() => setBulkIds([...selected])}>Bulk edit</button>
+        {selected.size > 0 && <button type="button" className="link" onClick={() => setSelected(new Set())}>Clear selection</button>}
+      </div>
+      {products.isPending && <Loading label="Loading products…" />}
+      {products.isError && <ErrorState error={products.error} retry={() => void products.refetch()} />}
+      {products.data && (
+        <>
+          <div className="table-wrap" aria-busy={products.isFetching}>
+            <table className="table cards">
+              <caption className="visually-hidden">Products</caption>
+              <thead>
+                <tr>
+                  <th scope="col" className="select-col"><input type="checkbox" aria-label="Select every product on this page" checked={allOnPage}
+                    onChange={() => { const next = new Set(selected); for (const p of list) { if (allOnPage) next.delete(p._id ?? ''); else next.add(p._id ?? ''); } setSelected(next); }} /></th>
+                  <th scope="col">Product</th><th scope="col">SKU</th><th scope="col">Stock</th><th scope="col">Visibility</th><th scope="col" className="num">Price</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.length === 0 && <tr><td colSpan={6} className="muted">No products match.</td></tr>}
+                {list.map((p) => {
+                  const image = (p.media?.mainMedia as { image?: { url?: string } } | undefined)?.image?.url;
+                  return (
+                    <tr key={p._id} className={selected.has(p._id ?? '') ? 'selected' : ''}>
+                      <td className="select-col"><input type="checkbox" aria-label={`Select ${p.name}`} checked={selected.has(p._id ?? '')} onChange={() => toggle(p._id ?? '')} /></td>
+                      <td className="card-title">
+                        <span className="product-cell">
+                          {image ? <img src={image} alt="" width={40} height={40} /> : <span className="thumb" aria-hidden="true" />}
+                          <span><Link to={`/admin/products/${p._id}`}>{p.name}</Link>{p.ribbon && <span className="block muted small">{p.ribbon}</span>}</span>
+                        </span>
+                      </td>
+                      <td data-label="SKU">{p.sku}</td>
+                      <td data-label="Stock"><span>{stockText(p)}{p.manageVariants && <span className="block muted small">{p.variants?.length ?? 0} variants</span>}</span></td>
+                      <td data-label="Visibility">{p.visible === false ? <Status value="HIDDEN" /> : <Status value="VISIBLE" />}</td>
+                      <td className="num" data-label="Price">{money(p.priceData?.price)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <Pager label="Products" offset={offset} limit={LIMIT} total={products.data.totalResults ?? products.data.metadata?.total} count={list.length} onOffset={(o) => set({ offset: String(o) })} />
+        </>
+      )}
+      {bulkIds && <BulkEdit open onOpenChange={(o) => { if (!o) setBulkIds(null); }} products={list.filter((p) => bulkIds.includes(p._id ?? ''))} ids={bulkIds} onDone={() => setSelected(new Set())} />}
+    </>
+  );
+}
+
+const CHUNK = 20;
+
+/** Price, stock or visibility for the selected products, in chunks, with a progress bar. */
+function BulkEdit({ open, onOpenChange, ids, products, onDone }: { open: boolean; onOpenChange: (open: boolean) => void; ids: string[]; products: Product[]; onDone: () => void }) {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  const [field, setField] = useState<'price' | 'stock' | 'visible'>('price');
+  const [value, setValue] = useState('');
+  const [progress, setProgress] = useState<{ done: number; failed: string[] } | null>(null);
+  const [running, setRunning] = useState(false);
+  const known = new Map(products.map((p) => [p._id ?? '', p]));
+
+  async function apply(id: string): Promise<void> {
+    if (field === 'visible') {
+      await api.products.updateProduct(id, { visible: value === 'visible' });
+    } else if (field === 'stock') {
+      const quantity = Number(value);
+      const product = known.get(id) ?? (await api.products.getProduct(id)).product;
+      const variants = (product?.variants ?? []).map((v) => ({ variantId: String((v as { _id?: string })._id ?? ''), quantity }));
+      await api.inventory.updateInventoryVariants(id, { trackQuantity: true, variants });
+    }
+  }
+  async function run() {
+    setRunning(true);
+    const failed: string[] = [];
+    let done = 0;
+    setProgress({ done, failed });
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const chunk = ids.slice(i, i + CHUNK);
+      if (field === 'price') {
+        try {
+          const res = await api.backOffice.bulkUpdateProductsProperty(chunk, { price: Number(value) });
+          for (const r of res.results ?? []) if (r.itemMetadata?.success === false) failed.push(`${r.itemMetadata._id ?? ''}: ${r.itemMetadata.error?.description ?? 'refused'}`);
+        } catch (error) {
+          failed.push(...chunk.map((id) => `${known.get(id)?.name ?? id}: ${error instanceof Error ? error.message : 'failed'}`));
+        }
+      } else {
+        const outcomes = await Promise.allSettled(chunk.map((id) => apply(id)));
+        outcomes.forEach((o, j) => { if (o.status === 'rejected') failed.push(`${known.get(chunk[j])?.name ?? chunk[j]}: ${o.reason instanceof Error ? o.reason.message : 'failed'}`); });
+      }
+      done += chunk.length;
+      setProgress({ done, failed: [...failed] });
+    }
+    setRunning(false);
+    await queryClient.invalidateQueries({ queryKey: ['admin', 'products'] });
+    if (failed.length === 0) onDone();
+  }
+  const valid = field === 'visible' ? value === 'visible' || value === 'hidden' : value !== '' && Number.isFinite(Number(value)) && Number(value) >= 0 && (field !== 'stock' || Number.isInteger(Number(value)));
+  return (
+    <Modal open={open} onOpenChange={(o) => { if (!running) onOpenChange(o); }} title={`Edit ${ids.length} products`} description="One change for every selected product.">
+      <div className="form-grid">
+        <fieldset className="segmented three-way">
+          <legend>Change</legend>
+          {(['price', 'stock', 'visible'] as const).map((f) => (
+            <label key={f}><input type="radio" name="bulk-field" checked={field === f} onChange={() => { setField(f); setValue(''); }} /> {f === 'price' ? 'Price' : f === 'stock' ? 'Stock' : 'Visibility'}</label>
+          ))}
+        </fieldset>
+        {field === 'visible' ? (
+          <div className="field">
+            <label htmlFor="bulk-visible">Visibility</label>
+            <select id="bulk-visible" value={value} onChange={(e) => setValue(e.target.value)}><option value="">Choose…</option><option value="visible">Visible in the shop</option><option value="hidden">Hidden</option></select>
+          </div>
+        ) : (
+          <div className="field">
+            <label htmlFor="bulk-value">{field === 'price' ? 'New price' : 'Quantity in stock (every variant)'}</label>
+            <input id="bulk-value" inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} />
+          </div>
+        )}
+        {progress && (
+          <div>
+            <label htmlFor="bulk-progress">Progress</label>
+            <progress id="bulk-progress" max={ids.length} value={progress.done} className="progress" />
+            <p className="small" role="status">{progress.done} of {ids.length} done{progress.failed.length ? `, ${progress.failed.length} failed` : ''}.</p>
+            {progress.failed.length > 0 && <ul className="small error-list">{progress.failed.map((f) => <li key={f}>{f}</li>)}</ul>}
+          </div>
+        )}
+        <div className="actions">
+          <button type="button" className="button" disabled={!valid || running} onClick={() => void run()}>{running ? 'Applying…' : 'Apply'}</button>
+        </div>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,66 @@
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { MailStatus, MailSummary } from '@bodega/sdk';
+import { ErrorState, Loading } from '../../ui/States.js';
+import { useAdmin } from '../context.js';
+import { dateTime, Modal, PageHead, Status } from '../ui.js';
+import { SettingsNav } from './SettingsNav.js';
+
+export default function MailPage() {
+  const { api } = useAdmin();
+  const [status, setStatus] = useState<MailStatus | ''>('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const mails = useQuery({
+    queryKey: ['admin', 'mail', status, cursor ?? ''],
+    placeholderData: keepPreviousData,
+    queryFn: () => api.backOffice.listMails({ limit: 25, ...(status && { status }), ...(cursor && { cursor }) }),
+  });
+  const [open, setOpen] = useState<MailSummary | null>(null);
+  const mail = useQuery({ queryKey: ['admin', 'mail', 'one', open?.id], enabled: open !== null, queryFn: () => api.backOffice.getMail(open?.id ?? '') });
+  return (
+    <>
+      <PageHead title="Mail outbox" lead="Every e-mail the store sends, with its state." />
+      <SettingsNav />
+      <div className="filters-bar">
+        <div className="filter">
+          <label htmlFor="mail-status">Status</label>
+          <select id="mail-status" value={status} onChange={(e) => { setStatus(e.target.value as MailStatus | ''); setCursors([]); }}>
+            <option value="">Any</option><option value="STORED">Stored (no mail server)</option><option value="QUEUED">Queued</option><option value="SENT">Sent</option><option value="FAILED">Failed</option>
+          </select>
+        </div>
+      </div>
+      {mails.isPending && <Loading label="Loading mail…" />}
+      {mails.isError && <ErrorState error={mails.error} retry={() => void mails.refetch()} />}
+      {mails.data && (
+        <>
+          <div className="table-wrap">
+            <table className="table cards">
+              <caption className="visually-hidden">Mail</caption>
+              <thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
+              <tbody>
+                {mails.data.mails.length === 0 && <tr><td colSpan={4} className="muted">No mail.</td></tr>}
+                {mails.data.mails.map((m) => (
+                  <tr key={m.id}>
+                    <td className="card-title"><button type="button" className="link" onClick={() => setOpen(m)}>{m.subject}</button>{m.error && <span className="block error">{m.error}</span>}</td>
+                    <td className="truncate" data-label="To">{m.to}</td><td data-label="Status"><Status value={m.status} /></td><td data-label="Created">{dateTime(m.createdDate)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav className="pager" aria-label="Mail pages">
+            <span />
+            <div className="actions">
+              <button type="button" className="button secondary small" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>Previous</button>
+              <button type="button" className="button secondary small" disabled={!mails.data.nextCursor} onClick={() => setCursors((c) => [...c, mails.data.nextCursor ?? ''])}>Next</button>
+            </div>
+          </nav>
+        </>
+      )}
+      <Modal open={open !== null} onOpenChange={(o) => { if (!o) setOpen(null); }} title={open?.subject ?? 'Mail'} description={open ? `To ${open.to}` : undefined} wide>
+        {mail.isPending ? <Loading label="Opening the mail…" /> : mail.isError ? <ErrorState error={mail.error} /> : <pre className="mail-body">{mail.data?.mail.text}</pre>}
+      </Modal>
+    </>
+  );
+}

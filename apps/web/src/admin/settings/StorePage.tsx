@@ -1,0 +1,69 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SiteSettings } from '@bodega/sdk';
+import { Field, SelectField } from '../../ui/Field.js';
+import { ErrorState, Loading } from '../../ui/States.js';
+import { useAdmin } from '../context.js';
+import { PageHead, useResult } from '../ui.js';
+import { SettingsNav } from './SettingsNav.js';
+
+const schema = z.object({
+  name: z.string().trim().min(1, 'Give the store a name').max(100),
+  currency: z.string().trim().regex(/^[A-Z]{3}$/, 'Three capital letters, like USD'),
+  signupPolicy: z.enum(['open', 'email-verification', 'owner-approval']),
+  captchaRequired: z.boolean(),
+  domains: z.string().refine((v) => v.split(/[\s,]+/).filter(Boolean).every((d) => /^[a-z0-9.-]+$/i.test(d)), 'Host names only, like shop.example.com'),
+});
+type Form = z.infer<typeof schema>;
+
+export default function StorePage() {
+  const { api } = useAdmin();
+  const settings = useQuery({ queryKey: ['admin', 'site-settings'], queryFn: async () => (await api.settings.getSiteSettings()).settings });
+  return (
+    <>
+      <PageHead title="Settings" />
+      <SettingsNav />
+      {settings.isPending && <Loading label="Loading the settings…" />}
+      {settings.isError && <ErrorState error={settings.error} retry={() => void settings.refetch()} />}
+      {settings.data && <StoreForm settings={settings.data} />}
+    </>
+  );
+}
+
+function StoreForm({ settings }: { settings: SiteSettings }) {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  const result = useResult();
+  const { register, handleSubmit, formState: { errors } } = useForm<Form>({
+    resolver: zodResolver(schema),
+    defaultValues: { name: settings.name, currency: settings.currency, signupPolicy: settings.signupPolicy, captchaRequired: settings.captchaRequired, domains: settings.domains.join('\n') },
+  });
+  const saving = useMutation({
+    mutationFn: (form: Form) => api.settings.updateSiteSettings({ ...form, domains: form.domains.split(/[\s,]+/).filter(Boolean) }),
+    onSuccess: async () => { result.ok('Store settings saved.'); await queryClient.invalidateQueries({ queryKey: ['admin'] }); },
+    onError: (error) => result.fail(error),
+  });
+  return (
+    <form className="panel settings-form" noValidate onSubmit={(e) => { result.clear(); void handleSubmit((f) => saving.mutate(f))(e); }}>
+      <h2>Store</h2>
+      {result.view}
+      <Field label="Store name" {...register('name')} error={errors.name?.message} />
+      <Field label="Currency" {...register('currency')} error={errors.currency?.message} hint="ISO code; prices are not converted." />
+      <SelectField label="Who can sign up" {...register('signupPolicy')}>
+        <option value="open">Anyone, at once</option>
+        <option value="email-verification">Anyone, after confirming their e-mail</option>
+        <option value="owner-approval">Only members you approve</option>
+      </SelectField>
+      <label className="check"><input type="checkbox" {...register('captchaRequired')} /> Ask for a captcha at sign-up and sign-in</label>
+      <div className="field">
+        <label htmlFor="domains">Domains</label>
+        <textarea id="domains" rows={3} aria-describedby="domains-hint" {...register('domains')} aria-invalid={errors.domains ? true : undefined} />
+        <p id="domains-hint" className="hint">One host name per line; the shop answers at each.</p>
+        {errors.domains && <p className="error">{errors.domains.message}</p>}
+      </div>
+      <div className="actions"><button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save'}</button></div>
+    </form>
+  );
+}
