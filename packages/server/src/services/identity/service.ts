@@ -3,8 +3,7 @@
 // recovery (passwords), accounts (identities, members and their statuses) and member access.
 import type { MemberRole } from '../../platform/caller.js';
 import { DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from '../../platform/config.js';
-import { transactionContext, withTransaction, type SiteContext } from '../../platform/context.js';
-import type { Queryable } from '../../platform/db.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { hashSecret } from '../../platform/ids.js';
 import type { AccessClaims } from '../oauth/service.js';

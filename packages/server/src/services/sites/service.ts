@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../platform/db.js';
+import type { Db } from '../../platform/db.js';
 import { siteContext, withTransaction, type SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
