@@ -67,6 +67,10 @@ export interface AxeResult {
 
 /** axe with the WCAG 2.0, 2.1 and 2.2 A and AA rules; the violations it finds, summarised. */
 export async function axeViolations(page: Page): Promise<string[]> {
+  // A drawer sliding in is half transparent for 0.2 s; judge colours once finite animations end.
+  await page.evaluate(() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => undefined))));
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   return result.violations.map((v: AxeResult) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }

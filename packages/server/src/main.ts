@@ -43,7 +43,7 @@ async function serve(config: Config, operations: OperationsConfig): Promise<void
         `  siteId:   ${demo.siteId}`,
         `  clientId: ${demo.clientId}`,
         `  apiKey:   ${demo.apiKey}   (shown once)`,
-        `  owner:    ${demo.ownerEmail} / ${demo.ownerPassword}`,
+        `  owner:    ${demo.ownerEmail} / ${demo.ownerPassword}   (back office: ${config.publicUrl}/admin)`,
         '',
       ].join('\n'),
     );
