@@ -20,16 +20,6 @@ export function PageHead({ title, children, lead }: { title: string; children?: 
 }
 
 /** Money as the server sends it (a decimal string) in the site's currency. */
-/** A line's own total, price × quantity, in exact decimal arithmetic (money is never a float). */
-export function lineTotal(price: string | undefined, quantity: number | undefined): string | undefined {
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(price ?? '');
-  if (!match || quantity === undefined) return undefined;
-  const decimals = match[3]?.length ?? 0;
-  const units = BigInt(match[2] + (match[3] ?? '')) * BigInt(quantity);
-  const digits = units.toString().padStart(decimals + 1, '0');
-  return `${match[1]}${decimals ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits}`;
-}
-
 export function useMoney() {
   const { currency } = useAdmin();
   const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });

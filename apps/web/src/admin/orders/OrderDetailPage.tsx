@@ -6,7 +6,7 @@ import { countryName } from '../../shop/countries.js';
 import { Field } from '../../ui/Field.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
-import { Confirm, dateTime, lineTotal, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
+import { Confirm, dateTime, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
 
 function Address({ info }: { info: AddressWithContact | undefined }) {
   if (!info?.address && !info?.contactDetails) return <p className="muted">None given.</p>;
@@ -109,7 +109,7 @@ export default function OrderDetailPage() {
                       })}</td>
                       <td className="num" data-label="Price">{l.price?.formattedAmount ?? money(l.price?.amount)}</td>
                       <td className="num" data-label="Qty">{l.quantity}</td>
-                      <td className="num" data-label="Total">{money(lineTotal(l.price?.amount, l.quantity))}</td>
+                      <td className="num" data-label="Total">{money(l.totalPriceBeforeTax?.amount)}</td>
                     </tr>
                   ))}
                 </tbody>
