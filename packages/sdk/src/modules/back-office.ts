@@ -7,6 +7,7 @@ import { CATALOG_WRITER } from '../core/paths.js';
 import { errorFromResponse } from '../core/errors.js';
 import { toQueryString, type PlainObject } from '../core/query-string.js';
 import type { Transport } from '../core/transport.js';
+import type { ProductsQuery, QueryProductsResponse } from './products.js';
 
 export const BACK_OFFICE_PATH = '/bodega/v1';
 
@@ -178,6 +179,15 @@ export interface BulkProductsResponse {
   bulkActionMetadata?: { totalSuccesses?: number; totalFailures?: number; undetailedFailures?: number };
 }
 
+/** The back office's stock filter: stock.inStock as each product shows it, or low stock. */
+export type StockFilter = 'IN_STOCK' | 'OUT_OF_STOCK' | 'LOW_STOCK';
+
+export interface BackOfficeProductsOptions {
+  stock?: StockFilter;
+  /** LOW_STOCK: tracked products with at most this many units (the lowest variant's); default 5. */
+  lowStockAtMost?: number;
+}
+
 function query(params: object): string | undefined {
   const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== '');
   return entries.length ? toQueryString(Object.fromEntries(entries) as PlainObject) : undefined;
@@ -231,6 +241,13 @@ export function backOffice(t: Transport) {
     getImportJob: (id: string) => get<{ job: ImportJob }>(`/import-jobs/${enc(id)}`),
     /** The rows that failed, as CSV with `row` (1 = the first data row) and `error` columns. */
     importFailuresCsv: (id: string) => csv(`/import-jobs/${enc(id)}/failures.csv`),
+
+    /**
+     * Products for the back office, hidden ones included: the Stores v1 query (filter, sort,
+     * paging) plus a stock filter, which the wire's product query does not have.
+     */
+    queryProducts: (request: ProductsQuery, options: BackOfficeProductsOptions = {}) =>
+      call<QueryProductsResponse>(t, 'POST', `${BACK_OFFICE_PATH}/products/query`, { query: request, ...options }, { args: { query: 'query', '*': 'options' } }),
 
     /** The wire's `POST /stores/v1/bulk/products/update`, as `@wix/stores` names it. */
     bulkUpdateProductsProperty: (ids: string[], set: BulkProductSet) =>
