@@ -114,7 +114,9 @@ function Import() {
       <div className="field">
         <label htmlFor="import-file">CSV or JSON file</label>
         <input id="import-file" type="file" accept=".csv,.json,text/csv,application/json" onChange={(e) => void choose(e)} aria-describedby="import-hint" />
-        <p id="import-hint" className="hint">{target === 'products' ? 'The columns of a products export; the first row names them.' : 'One column per field key; the first row names them.'}</p>
+        <p id="import-hint" className="hint">{target === 'products'
+          ? 'The columns of a products export; the first row names them. A product with options has one row per variant (option1Name, option1Value, variantPrice, variantQuantity…).'
+          : 'One column per field key; the first row names them.'}</p>
       </div>
       {problem && <Notice kind="error">{problem}</Notice>}
       {preview && file && (
