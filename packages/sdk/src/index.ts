@@ -30,6 +30,8 @@ export type {
 } from './modules/items/index.js';
 export { BulkError, DataAggregate, DataFilter, DataPatch, DataQuery, DataSearch } from './modules/items/index.js';
 export { dataCollections } from './modules/data-collections.js';
+export { dataIndexes } from './modules/data-indexes.js';
+export type { DataIndex, DataIndexField, DataIndexStatus } from './modules/data-indexes.js';
 export { products } from './modules/products.js';
 export { storesCollections } from './modules/stores-collections.js';
 export { currentCart } from './modules/current-cart.js';

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ChangeEvent } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ExportKind, ImportFormat, ImportJob, ImportTarget } from '@bodega/sdk';
 import { Notice } from '../ui/Notice.js';
 import { useAdmin } from './context.js';
@@ -50,6 +50,7 @@ function Export() {
 
 function Import() {
   const { api } = useAdmin();
+  const queryClient = useQueryClient();
   const [target, setTarget] = useState<ImportTarget>('products');
   const [collection, setCollection] = useState('');
   const [file, setFile] = useState<{ name: string; format: ImportFormat; content: string } | null>(null);
@@ -68,9 +69,13 @@ function Import() {
     mutationFn: () => api.backOffice.createImportJob({ target, format: file?.format ?? 'csv', content: file?.content ?? '', ...(target === 'data-items' && { dataCollectionId: collection }) }),
     onSuccess: (res) => { window.localStorage.setItem(JOB_KEY, res.job.id); setJobId(res.job.id); },
   });
+  const finished = job.data && (job.data.status === 'DONE' || job.data.status === 'FAILED') ? job.data : undefined;
   useEffect(() => {
-    if (job.data && (job.data.status === 'DONE' || job.data.status === 'FAILED')) window.localStorage.removeItem(JOB_KEY);
-  }, [job.data]);
+    if (!finished) return;
+    window.localStorage.removeItem(JOB_KEY);
+    // The lists this import changed show what it imported when next opened.
+    void queryClient.invalidateQueries({ queryKey: ['admin', finished.target === 'products' ? 'products' : 'data-items'] });
+  }, [finished, queryClient]);
 
   async function choose(event: ChangeEvent<HTMLInputElement>) {
     const chosen = event.target.files?.[0];

@@ -19,7 +19,7 @@ const SORTS: Record<string, { fieldName: string; order: 'ASC' | 'DESC'; label: s
 const STOCK_FILTERS: { value: StockFilter; label: string }[] = [
   { value: 'IN_STOCK', label: 'In stock' },
   { value: 'OUT_OF_STOCK', label: 'Out of stock' },
-  { value: 'LOW_STOCK', label: 'Low stock (5 or fewer)' },
+  { value: 'LOW_STOCK', label: 'Low stock (≤ 5)' },
 ];
 
 export function stockText(p: Product): string {

@@ -112,6 +112,7 @@ describe('importing products', () => {
     const shirt = await createProduct(t.app, from.site, {
       name: 'Oxford Shirt', description: '<p>Cotton</p>', priceData: { price: 45 }, sku: 'OX', weight: 0.4, ribbon: 'New', brand: 'Bodega',
       discount: { type: 'PERCENT', value: 10 }, manageVariants: true, stock: { trackInventory: true },
+      additionalInfoSections: [{ title: 'Care', description: 'Wash "cold", 30°C | line dry' }], customTextFields: [{ title: 'Monogram', maxLength: 3, mandatory: false }],
       productOptions: [
         { name: 'Size', optionType: 'drop_down', choices: [{ value: 'S', description: 'S' }, { value: 'M', description: 'M' }] },
         { name: 'Colour', optionType: 'color', choices: [{ value: 'White', description: '#ffffff' }, { value: 'Blue', description: '#1f4e9c' }] },
@@ -154,7 +155,7 @@ describe('importing products', () => {
     };
     const original = await read(from);
     expect(await read(to)).toEqual(original);
-    expect(original).toMatchObject({ manageVariants: true, collections: 2, productOptions: [{ name: 'Size' }, { name: 'Colour', optionType: 'color', choices: [{ value: 'White', description: '#ffffff' }, { value: 'Blue', description: '#1f4e9c' }] }] });
+    expect(original).toMatchObject({ manageVariants: true, collections: 2, additionalInfoSections: [{ title: 'Care' }], customTextFields: [{ title: 'Monogram', maxLength: 3 }], productOptions: [{ name: 'Size' }, { name: 'Colour', optionType: 'color', choices: [{ value: 'White', description: '#ffffff' }, { value: 'Blue', description: '#1f4e9c' }] }] });
 
     // Imported again into the site it came from: the same product is updated, nothing is added.
     const again = await finished(from, (await startImport(from, { target: 'products', format: 'csv', content: exported })).id);

@@ -30,6 +30,9 @@ const PRODUCT_COLUMNS = [
   { name: 'inStock', description: 'true or false when inventory is not tracked (variants not managed)' },
   { name: 'collections', description: 'collection slugs joined with |' },
   { name: 'images', description: 'image URLs joined with |' },
+  { name: 'productType', description: 'physical (default) or digital' },
+  { name: 'infoSections', description: 'the product page\'s extra sections as JSON: [{"title": "Care", "description": "…"}]' },
+  { name: 'customTextFields', description: 'text the buyer types in, as JSON: [{"title": "Engraving", "maxLength": 20, "mandatory": false}]' },
   { name: 'manageVariants', description: 'true: each variant row has its own price, SKU, weight and stock (default: true when a variant column is filled)' },
 ] as const;
 
@@ -74,6 +77,22 @@ const amount = (column: string, value: string, currency: string): bigint => {
 };
 
 const list = (value: string | undefined): string[] => (value ?? '').split('|').map((s) => s.trim()).filter(Boolean);
+
+/** A JSON array in a cell, each object read by `read` (undefined: not of the shape `shape`). */
+function jsonList<T>(column: string, text: string, read: (o: Record<string, unknown>) => T | undefined, shape: string): T[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new RowError(`${column}: not valid JSON`);
+  }
+  if (!Array.isArray(parsed)) throw new RowError(`${column}: a JSON array of objects`);
+  return parsed.map((item: unknown, i) => {
+    const value = typeof item === 'object' && item !== null && !Array.isArray(item) ? read(Object.fromEntries(Object.entries(item))) : undefined;
+    if (value === undefined) throw new RowError(`${column}: item ${i + 1} needs ${shape}`);
+    return value;
+  });
+}
 
 /** What one CSV row asks for: the product fields, its collections by slug, and an id to update. */
 export interface ProductImport {
@@ -142,6 +161,26 @@ export function productFromRow(row: ProductCsvRow, currency: string): ProductImp
     if (!/^https?:\/\/\S+$/.test(url) && !url.startsWith('/')) throw new RowError(`images: "${url}" is not a URL`);
   }
   if (images.length) patch.media = images.map((url) => ({ url, width: 0, height: 0, title: '' }));
+  const productType = given('productType')?.trim().toLowerCase();
+  if (productType !== undefined) {
+    if (productType !== 'physical' && productType !== 'digital') throw new RowError(`productType: "${productType}" is not physical or digital`);
+    patch.productType = productType;
+  }
+  const sections = given('infoSections');
+  if (sections !== undefined) {
+    patch.additionalInfoSections = jsonList('infoSections', sections, (o) => {
+      if (typeof o.title !== 'string' || typeof o.description !== 'string') return undefined;
+      return { title: o.title, description: o.description };
+    }, 'a title and a description');
+  }
+  const textFields = given('customTextFields');
+  if (textFields !== undefined) {
+    patch.customTextFields = jsonList('customTextFields', textFields, (o) => {
+      const maxLength = o.maxLength ?? 500;
+      if (typeof o.title !== 'string' || !o.title || typeof maxLength !== 'number' || !Number.isInteger(maxLength) || maxLength < 1) return undefined;
+      return { title: o.title, maxLength, mandatory: o.mandatory === true };
+    }, 'a title, and a whole maxLength');
+  }
   const collections = list(given('collections'));
   return { ...(id ? { id } : {}), patch, ...(collections.length ? { collectionSlugs: collections } : {}) };
 }
@@ -314,6 +353,9 @@ export function productToRows(p: Product, currency: string, collectionSlugs: rea
     inStock: String(p.inStock),
     collections: collectionSlugs.join('|'),
     images: p.media.map((m) => m.url).join('|'),
+    productType: p.productType,
+    infoSections: p.additionalInfoSections.length ? JSON.stringify(p.additionalInfoSections.map((x) => ({ title: x.title, description: x.description }))) : '',
+    customTextFields: p.customTextFields.length ? JSON.stringify(p.customTextFields.map((x) => ({ title: x.title, maxLength: x.maxLength, mandatory: x.mandatory }))) : '',
     manageVariants: String(p.manageVariants),
   };
   const variants = p.options.length ? p.variants : [undefined];
