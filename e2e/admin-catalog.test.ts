@@ -177,7 +177,7 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     await owner.getByRole('table', { name: 'Indexes of reviews' }).getByText('No indexes yet.').waitFor();
 
     await nav(owner, 'Data collections');
-    await owner.getByRole('row', { name: /Reviews/ }).getByText('Site members').waitFor();
+    await owner.getByRole('row', { name: /Reviews/ }).getByText('Site members', { exact: true }).waitFor();
     await check(owner, 'data-collections');
 
     expect(errors).toEqual([]);

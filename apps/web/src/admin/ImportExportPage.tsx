@@ -96,6 +96,13 @@ function Import() {
     saveFile(`import-${j.id}-failed-rows.csv`, await (await api.backOffice.importFailuresCsv(j.id)).blob());
   }
   const j = job.data;
+  // A products file has many columns a row leaves empty (options, variants): show the filled ones.
+  // A product's name and its variants' choices come first, so the variant rows read at a glance.
+  const rank = (name: string) => (target !== 'products' ? 0 : name === 'name' ? -3 : /^option\dValue$/.test(name) ? -2 : /^(price|variantPrice)$/.test(name) ? -1 : 0);
+  const shown = preview
+    ? preview.header.map((_, k) => k).filter((k) => preview.rows.some((r) => (r[k] ?? '') !== '')).sort((a, b) => rank(preview.header[a]) - rank(preview.header[b]) || a - b)
+    : [];
+  const hidden = preview ? preview.header.length - shown.length : 0;
   return (
     <section className="panel" aria-labelledby="import-heading">
       <h2 id="import-heading">Import</h2>
@@ -126,13 +133,13 @@ function Import() {
       {problem && <Notice kind="error">{problem}</Notice>}
       {preview && file && (
         <>
-          <p className="preview-note"><strong>{file.name}</strong>: {preview.total} rows. The first {preview.rows.length}:</p>
+          <p className="preview-note"><strong>{file.name}</strong>: {preview.total} rows. The first {preview.rows.length}{hidden > 0 ? `, without the ${hidden} columns they leave empty` : ''}:</p>
           {/* Any number of columns: it scrolls sideways, so the keyboard must reach it too. */}
           <div className="table-wrap" tabIndex={0} role="region" aria-label="Preview of the first rows">
             <table className="table">
               <caption className="visually-hidden">Preview of the first rows</caption>
-              <thead><tr><th scope="col">Row</th>{preview.header.map((h, i) => <th key={i} scope="col">{h}</th>)}</tr></thead>
-              <tbody>{preview.rows.map((r, i) => <tr key={i}><td>{i + 1}</td>{preview.header.map((_, k) => <td key={k} className="truncate">{r[k] ?? ''}</td>)}</tr>)}</tbody>
+              <thead><tr><th scope="col">Row</th>{shown.map((k) => <th key={k} scope="col">{preview.header[k]}</th>)}</tr></thead>
+              <tbody>{preview.rows.map((r, i) => <tr key={i}><td>{i + 1}</td>{shown.map((k) => <td key={k} className="truncate">{r[k] ?? ''}</td>)}</tr>)}</tbody>
             </table>
           </div>
           <div className="actions">

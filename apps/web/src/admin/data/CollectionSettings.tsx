@@ -31,9 +31,9 @@ export function PermissionsPanel({ collection }: { collection: DataCollection })
   return (
     <section className="panel" aria-labelledby="permissions-heading">
       <h2 id="permissions-heading">Permissions</h2>
-      <p className="muted">Who may do what with the items, in the shop and through the API. The back office and API keys may always do everything.</p>
+      <p className="muted">Who may do what with the items, in the shop and through the API. “The item’s author” is the member who added it. The back office and API keys may always do everything.</p>
       {result.view}
-      <form onSubmit={submit}>
+      <form className="stack" onSubmit={submit}>
         <div className="two">
           {OPERATIONS.map((op) => (
             <div className="field" key={op}>

@@ -41,7 +41,7 @@ export default function CollectionsPage() {
             <td data-label="Who may read">{roleLabel(c.permissions?.read)}</td>
           </tr>
         )} />
-      <form className="panel settings-form" onSubmit={submit}>
+      <form className="panel settings-form new-collection" onSubmit={submit}>
         <h2>New collection</h2>
         <div className="two">
           <Field label="ID" name="id" required pattern="[A-Za-z][A-Za-z0-9_-]*" hint="Letters, digits, - and _; used by code" />

@@ -14,11 +14,11 @@ const isRole = (value: unknown): value is Role => typeof value === 'string' && (
 
 export function roleLabel(role: unknown, operation: Operation = 'read'): string {
   switch (role) {
-    case 'ANYONE': return 'Anyone, signed in or not';
+    case 'ANYONE': return 'Anyone';
     case 'SITE_MEMBER': return 'Site members';
-    // Adding makes the member the item's owner, so "author" means any member for inserts.
-    case 'SITE_MEMBER_AUTHOR': return operation === 'insert' ? 'Site members (they own what they add)' : 'The member who added the item';
-    case 'ADMIN': return 'Only the back office and API keys';
+    // Adding makes the member the item's author, so for inserts it means any member.
+    case 'SITE_MEMBER_AUTHOR': return operation === 'insert' ? 'Site members, as authors' : 'The item’s author';
+    case 'ADMIN': return 'Back office only';
     default: return roleLabel(DEFAULT_PERMISSIONS[operation], operation);
   }
 }
