@@ -95,7 +95,8 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     await owner.getByRole('button', { name: 'Save shipping and tax' }).click();
     await owner.getByText('One field needs a change before saving').waitFor();
     await standard.getByText('A number such as 5 or 4.95').waitFor();
-    await check(owner, 'commerce-error', false);
+    await expect.poll(() => standard.getByLabel('Price').evaluate((e) => e === document.activeElement)).toBe(true);
+    await check(owner, 'commerce-error');
     await standard.getByLabel('Price').fill('4.95');
     await owner.getByRole('button', { name: 'Save shipping and tax' }).click();
     await owner.getByText('Shipping, pickup, tax and inventory settings saved.').waitFor();

@@ -86,7 +86,11 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
     result.clear();
     const found = check(regions, pickup, tax);
     setErrors(found);
-    if (Object.keys(found).length) return;
+    if (Object.keys(found).length) {
+      // Take the merchant to the first field to fix once the messages are drawn.
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('.commerce-form [aria-invalid="true"]')?.focus());
+      return;
+    }
     saving.mutate();
   }
   const setRegion = (i: number, change: Partial<ShippingRegion>) => setRegions((l) => l.map((r, k) => (k === i ? { ...r, ...change } : r)));
@@ -109,7 +113,7 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
 
       <section className="panel" aria-labelledby="shipping-heading">
         <h2 id="shipping-heading">Shipping regions</h2>
-        <p className="muted">A buyer's address picks the region: a state or region first, then its country, then <code>*</code>. Each rule is an option with its price; rules with the same code are tiers of one option, and the first that matches the order is offered.</p>
+        <p className="muted">A buyer's address picks the region: a state or region first, then its country, then <code>*</code>. Each rule is an option with its price; rules with the same code are tiers of one option, and the cheapest tier that matches the order is offered.</p>
         {regions.length === 0 && <p className="muted">No shipping regions: buyers can only pick up.</p>}
         {regions.map((r, i) => (
           <fieldset key={r.id} className="region">
@@ -129,6 +133,7 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
                     <Field label="Option name" value={rule.title} onChange={(e) => setRule(i, j, { title: e.target.value })} error={errors[`${at}.title`]} />
                     <Field label="Code" value={rule.code} onChange={(e) => setRule(i, j, { code: e.target.value })} error={errors[`${at}.code`]} />
                     <Field label="Price" inputMode="decimal" value={rule.rate} onChange={(e) => setRule(i, j, { rate: e.target.value.trim() })} error={errors[`${at}.rate`]} />
+                    <Field label="Delivery time (optional)" value={rule.deliveryTime ?? ''} placeholder="e.g. 3–5 business days" onChange={(e) => setRule(i, j, { deliveryTime: optional(e.target.value) })} />
                     <SelectField label="When the" value={rule.type} onChange={(e) => setRule(i, j, { type: e.target.value as ShippingRule['type'] })}>
                       <option value="BY_TOTAL_PRICE">order total</option><option value="BY_TOTAL_WEIGHT">total weight</option><option value="BY_TOTAL_QUANTITY">item count</option>
                     </SelectField>
@@ -136,7 +141,6 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
                       <option value="LT">less than</option><option value="LTE">at most</option><option value="EQ">exactly</option><option value="GTE">at least</option><option value="GT">more than</option>
                     </SelectField>
                     <Field label={rule.type === 'BY_TOTAL_PRICE' ? 'Amount' : rule.type === 'BY_TOTAL_WEIGHT' ? 'Weight' : 'Items'} inputMode="decimal" value={rule.threshold} onChange={(e) => setRule(i, j, { threshold: e.target.value.trim() })} error={errors[`${at}.threshold`]} />
-                    <Field label="Delivery time (optional)" value={rule.deliveryTime ?? ''} placeholder="e.g. 3–5 business days" onChange={(e) => setRule(i, j, { deliveryTime: optional(e.target.value) })} />
                   </div>
                   <button type="button" className="link" onClick={() => setRegions((l) => l.map((x, k) => (k === i ? { ...x, rules: x.rules.filter((_, m) => m !== j) } : x)))}>Remove rule {j + 1}<span className="visually-hidden"> of {r.name}</span></button>
                 </fieldset>
@@ -179,7 +183,7 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
             <legend>{r.name || `Rate ${i + 1}`}</legend>
             <div className="rule-grid">
               <Field label="Country" value={r.country} maxLength={2} autoCapitalize="characters" onChange={(e) => setRate(i, { country: e.target.value.toUpperCase() })} error={errors[`tax.rates[${i}].country`]} />
-              <Field label="State or region (optional)" value={r.subdivision ?? ''} placeholder="e.g. US-CA" onChange={(e) => setRate(i, { subdivision: optional(e.target.value.toUpperCase()) })} error={errors[`tax.rates[${i}].subdivision`]} />
+              <Field label="Region (optional)" value={r.subdivision ?? ''} placeholder="e.g. US-CA" onChange={(e) => setRate(i, { subdivision: optional(e.target.value.toUpperCase()) })} error={errors[`tax.rates[${i}].subdivision`]} />
               <Field label="Rate (%)" inputMode="decimal" value={r.rate} onChange={(e) => setRate(i, { rate: e.target.value.trim() })} error={errors[`tax.rates[${i}].rate`]} />
               <Field label="Name (optional)" value={r.name ?? ''} onChange={(e) => setRate(i, { name: optional(e.target.value) })} />
             </div>

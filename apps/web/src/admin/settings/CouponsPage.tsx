@@ -152,7 +152,7 @@ function EditCoupon({ coupon, onDone }: { coupon: Coupon; onDone: (text: string)
     onSuccess: async (_, f) => onDone(`Coupon ${f.code.toUpperCase()} saved.`),
   });
   return (
-    <form className="settings-form" noValidate onSubmit={(e) => void handleSubmit((f) => save.mutate(f))(e)}>
+    <form className="coupon-edit" noValidate onSubmit={(e) => void handleSubmit((f) => save.mutate(f))(e)}>
       {save.isError && <Notice kind="error">{plainError(save.error)}</Notice>}
       <CouponFields register={register} errors={errors} kindFixed={initial.kind} />
       <div className="actions modal-actions"><button type="submit" className="button" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save coupon'}</button></div>

@@ -9,6 +9,12 @@ import { plainError } from '../../shop/errors.js';
 import { Confirm, dateTime, Modal, PageHead, Status, useResult } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
 
+/** Why a webhook is paused, in words: by the merchant, or by the server after failures (its own reason). */
+function pauseReason(h: WebhookSubscription): string {
+  if (!h.pausedReason || h.pausedReason.startsWith('Paused by the merchant')) return `Paused by you on ${dateTime(h.updatedDate)}; nothing is sent.`;
+  return h.pausedReason;
+}
+
 export default function WebhooksPage() {
   const { api } = useAdmin();
   const queryClient = useQueryClient();
@@ -63,13 +69,13 @@ export default function WebhooksPage() {
               {hooks.data.subscriptions.length === 0 && <tr><td colSpan={4} className="muted">No webhooks.</td></tr>}
               {hooks.data.subscriptions.map((h) => (
                 <tr key={h.id}>
-                  <td className="truncate card-title">{h.url}</td><td data-label="Events">{h.eventTypes.join(', ')}</td><td data-label="Status">{h.status === 'PAUSED' ? <span className="status status-warn" data-status="PAUSED">Paused</span> : <Status value={h.status} />}{h.pausedReason && <span className="block small muted">{h.pausedReason}</span>}{h.failuresInRow > 0 && <span className="block small error">{h.failuresInRow} failures in a row</span>}</td>
-                  <td className="row-actions">
+                  <td className="truncate card-title" title={h.url}>{h.url}</td><td data-label="Events">{h.eventTypes.join(', ')}</td><td data-label="Status">{h.status === 'PAUSED' ? <span className="status status-warn" data-status="PAUSED">Paused</span> : <Status value={h.status} />}{h.status === 'PAUSED' && <span className="block small muted">{pauseReason(h)}</span>}{h.failuresInRow > 0 && <span className="block small error">{h.failuresInRow} failures in a row</span>}</td>
+                  <td className="row-actions wrap-actions"><div>
                     <button type="button" className="button small secondary" disabled={h.status === 'PAUSED'} onClick={() => { result.clear(); test.mutate(h.id); }}>Send test<span className="visually-hidden"> to {h.url}</span></button>
                     <button type="button" className="button small secondary" disabled={toggle.isPending} onClick={() => { result.clear(); toggle.mutate(h); }}>{h.status === 'PAUSED' ? 'Resume' : 'Pause'}<span className="visually-hidden"> {h.url}</span></button>
                     <button type="button" className="button small secondary" onClick={() => setLog(h)}>Delivery log<span className="visually-hidden"> of {h.url}</span></button>
                     <button type="button" className="button small secondary danger-outline" onClick={() => { result.clear(); remove.reset(); setDeleting(h); }}>Delete<span className="visually-hidden"> {h.url}</span></button>
-                  </td>
+                  </div></td>
                 </tr>
               ))}
             </tbody>
