@@ -85,7 +85,7 @@ export default function CouponsPage() {
                   <td data-label="Discount">{c.specification.percentOffRate !== undefined ? `${c.specification.percentOffRate} % off` : `${money(c.specification.moneyOffAmount)} off`}{c.specification.minimumSubtotal ? ` over ${money(c.specification.minimumSubtotal)}` : ''}</td>
                   <td data-label="Used">{c.numberOfUsages}{c.specification.usageLimit ? ` of ${c.specification.usageLimit}` : ''}</td>
                   <td data-label="Created">{shortDate(c.dateCreated)}</td>
-                  <td data-label="State">{c.expired ? <Status value="EXPIRED" /> : c.specification.active === false ? <Status value="INACTIVE" /> : <Status value="ACTIVE" />}</td>
+                  <td data-label="State">{c.expired ? <span className="status status-soft" data-status="EXPIRED">Expired</span> : c.specification.active === false ? <span className="status status-soft" data-status="INACTIVE">Switched off</span> : <Status value="ACTIVE" />}</td>
                   <td className="row-actions">
                     <button type="button" className="button small secondary" onClick={() => { result.clear(); setEditing(c); }}>Edit<span className="visually-hidden"> {c.specification.code}</span></button>
                     <button type="button" className="button small secondary danger-outline" onClick={() => { result.clear(); remove.reset(); setDeleting(c); }}>Delete<span className="visually-hidden"> {c.specification.code}</span></button>
