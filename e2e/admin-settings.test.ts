@@ -3,7 +3,7 @@
  * confirmation), changes a shipping rule (a wrong amount is explained first) and the shop's
  * estimate charges the new price, and pauses, resumes, tests and deletes a webhook, replaying a
  * delivery from its log. Every page and dialog is checked with axe and photographed at desktop and
- * phone width (e2e/output/admin-settings-*). Needs `npm run build` and /usr/bin/chromium.
+ * phone width (e2e/output/admin-settings-edit-*). Needs `npm run build` and /usr/bin/chromium.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
       await page.setViewportSize({ width, height });
       if (label === 'phone') expect(await axeViolations(page), `axe on ${name} at phone width`).toEqual([]);
       await page.evaluate(async () => { await document.fonts.ready; window.scrollTo(0, 0); });
-      await page.screenshot({ path: path.join(OUTPUT_DIR, `admin-settings-${name}-${label}.png`), fullPage, animations: 'disabled' });
+      await page.screenshot({ path: path.join(OUTPUT_DIR, `admin-settings-edit-${name}-${label}.png`), fullPage, animations: 'disabled' });
     }
     await page.setViewportSize(size);
   }
