@@ -1,5 +1,5 @@
 /**
- * The back office's settings in Chromium: the owner edits a coupon and deletes it (after a
+ * The back office's settings in Chromium: the owner edits a coupon (switching it off) and deletes it (after a
  * confirmation), changes a shipping rule (a wrong amount is explained first) and the shop's
  * estimate charges the new price, and pauses, resumes, tests and deletes a webhook, replaying a
  * delivery from its log. Every page and dialog is checked with axe and photographed at desktop and
@@ -69,12 +69,14 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     await edit.getByLabel('Name').fill('Welcome, fifteen off');
     await edit.getByLabel('Percent off').fill('15');
     await edit.getByLabel('Usage limit (optional)').fill('100');
+    await edit.getByLabel('Shoppers can use it').uncheck();
     await edit.getByRole('button', { name: 'Save coupon' }).click();
     await owner.getByText('Coupon WELCOME10 saved.').waitFor();
     const row = coupons.getByRole('row', { name: /WELCOME10/ });
     await row.getByText('15 % off').waitFor();
     await row.getByText('Welcome, fifteen off').waitFor();
     await row.getByText('0 of 100').waitFor();
+    await row.getByText('Switched off').waitFor();
 
     await owner.getByRole('button', { name: 'Delete WELCOME10' }).click();
     const confirm = owner.getByRole('dialog', { name: 'Delete coupon WELCOME10?' });
@@ -83,6 +85,7 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     await confirm.getByRole('button', { name: 'Delete coupon' }).click();
     await owner.getByText('Coupon WELCOME10 deleted.').waitFor();
     await coupons.getByText('No coupons yet.').waitFor();
+    await check(owner, 'coupons-empty');
 
     // Shipping: standard delivery in the United States goes from 6.95 to 4.95.
     await owner.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Shipping & tax' }).click();
