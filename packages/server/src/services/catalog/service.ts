@@ -143,13 +143,13 @@ export interface StockFilter {
 }
 export const DEFAULT_LOW_STOCK = 5;
 
-/** SQL functions of migrations 0701 and 0710; each form matches an index (see 0710). */
+/** Columns and functions of migrations 0701 and 0710; each form matches an index (see 0710). */
 function stockCondition(stock: StockFilter, params: unknown[]): string {
   switch (stock.status) {
     case 'IN_STOCK':
-      return 'bodega_in_stock(p.doc)';
+      return 'p.in_stock';
     case 'OUT_OF_STOCK':
-      return 'NOT bodega_in_stock(p.doc)';
+      return 'NOT p.in_stock';
     case 'LOW_STOCK':
       params.push(stock.lowStockAtMost ?? DEFAULT_LOW_STOCK);
       return `(p.doc->>'trackInventory' = 'true' AND bodega_stock_level(p.doc) <= $${params.length}::integer)`;
