@@ -74,7 +74,10 @@ const BulkAdjustBody = Type.Object({
 });
 
 function wireKey(k: ApiKeyInfo) {
-  return { id: k.id, name: k.name, ...(k.prefix ? { prefix: k.prefix } : {}), createdDate: k.createdDate.toISOString() };
+  return {
+    id: k.id, name: k.name, ...(k.prefix ? { prefix: k.prefix } : {}), createdDate: k.createdDate.toISOString(),
+    ...(k.lastUsedDate ? { lastUsedDate: k.lastUsedDate.toISOString() } : {}),
+  };
 }
 
 function wireMailSummary(m: StoredMail) {
