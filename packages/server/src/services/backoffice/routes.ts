@@ -159,6 +159,21 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
       return { products: r.products, orders: r.orders.map((o) => ({ id: o.id, number: String(o.number), ...(o.email ? { buyerEmail: o.email } : {}) })), members: r.members };
     });
 
+    app.get(`${PREFIX}/orders/:id/payments`, {
+      config, schema: { tags, summary: "An order's payments with what is left to refund of each, for a partial refund through trigger-refund", params: IdParams },
+    }, async (req) => {
+      const p = await backOffice.orderPayments(req.ctx, req.params.id);
+      const money = (minor: bigint) => formatAmount(minor, p.currency);
+      return {
+        currency: p.currency,
+        refundable: money(p.refundable),
+        payments: p.payments.map((x) => ({
+          id: x.id, method: x.method, ...(x.methodName !== undefined && { methodName: x.methodName }),
+          amount: money(x.amount), refunded: money(x.refunded), refundable: money(x.refundable), createdDate: x.createdDate.toISOString(),
+        })),
+      };
+    });
+
     app.get(`${PREFIX}/api-keys`, { config, schema: { tags, summary: "The site's API keys (owner and API keys only)" } }, async (req) => ({
       apiKeys: (await backOffice.listApiKeys(req.ctx)).map(wireKey),
     }));
