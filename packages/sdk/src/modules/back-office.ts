@@ -109,6 +109,10 @@ export type MailStatus = 'STORED' | 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED';
 
 export interface MailSummary {
   id: string;
+  /** What the mail is, e.g. `identity.recovery`. */
+  kind?: string;
+  /** Sign-in mail with a one-time link or code: only the owner (or an API key) may open it. */
+  ownerOnly?: boolean;
   to: string;
   subject: string;
   status: MailStatus;

@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { MailStatus, MailSummary } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { useAdmin } from '../context.js';
+import { useAdmin, usePermissions } from '../context.js';
 import { dateTime, Modal, PageHead, Status } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
 
 export default function MailPage() {
   const { api } = useAdmin();
+  const { owner } = usePermissions();
   const [status, setStatus] = useState<MailStatus | ''>('');
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
@@ -42,7 +43,9 @@ export default function MailPage() {
                 {mails.data.mails.length === 0 && <tr><td colSpan={4} className="muted">{status ? 'No mail with this status.' : 'No mail yet. Sign-up, verification and password-reset e-mails appear here.'}</td></tr>}
                 {mails.data.mails.map((m) => (
                   <tr key={m.id}>
-                    <td className="card-title"><button type="button" className="link" onClick={() => setOpen(m)}>{m.subject}</button>{m.error && <span className="block error">{m.error}</span>}</td>
+                    <td className="card-title">{m.ownerOnly && !owner
+                      ? <>{m.subject}<span className="block muted small">Sign-in mail: only the owner opens it.</span></>
+                      : <button type="button" className="link" onClick={() => setOpen(m)}>{m.subject}</button>}{m.error && <span className="block error">{m.error}</span>}</td>
                     <td className="truncate" data-label="To">{m.to}</td><td data-label="Status"><Status value={m.status} /></td><td data-label="Created">{dateTime(m.createdDate)}</td>
                   </tr>
                 ))}

@@ -8,7 +8,7 @@ import type { StoredMail } from '../../platform/mail.js';
 import { formatAmount } from '../../platform/money.js';
 import type { Order } from '../orders/service.js';
 import type { ApiKeyInfo } from '../sites/service.js';
-import type { BackOfficeService, ImportJob } from './service.js';
+import { holdsSecret, type BackOfficeService, type ImportJob } from './service.js';
 
 export const PREFIX = '/bodega/v1';
 /** The wire's bulk product calls, at both of the catalog writer's prefixes. */
@@ -87,6 +87,7 @@ function wireMailSummary(m: StoredMail) {
     to: m.to,
     subject: m.subject,
     status: m.status,
+    ...(holdsSecret(m) ? { ownerOnly: true } : {}),
     createdDate: m.createdDate.toISOString(),
     ...(m.sentDate ? { sentDate: m.sentDate.toISOString() } : {}),
     ...(m.lastError ? { error: m.lastError } : {}),

@@ -89,6 +89,14 @@ export function requireOwner(ctx: RequestContext): void {
   if (roleOf(ctx) === 'CONTRIBUTOR') throw ApiError.forbidden('Only the site owner may manage API keys');
 }
 
+/**
+ * Sign-in mail (activation, verification code, password reset) carries a one-time secret: a
+ * contributor who could read it could reset the owner's password, so only the owner opens it.
+ */
+export function holdsSecret(mail: Pick<StoredMail, 'kind'>): boolean {
+  return mail.kind.startsWith('identity.');
+}
+
 function encodeCursor(mail: StoredMail): string {
   return Buffer.from(JSON.stringify([mail.createdDate.toISOString(), mail.mailId])).toString('base64url');
 }
@@ -275,6 +283,7 @@ export class BackOfficeService {
     roleOf(ctx);
     const mail = await this.deps.mail.findForSite(ctx.siteId, mailId);
     if (!mail) throw ApiError.notFound('MAIL_NOT_FOUND', 'No such mail');
+    if (holdsSecret(mail) && roleOf(ctx) === 'CONTRIBUTOR') throw ApiError.forbidden('Only the site owner may open sign-in mail: it holds a one-time link or code');
     return mail;
   }
 }
