@@ -151,6 +151,12 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await owner.getByTestId('range-summary').getByText(/: 5 orders/).waitFor();
     await check(owner, 'dashboard-custom');
 
+    // The longest range the server takes: a year of thin bars, still labelled.
+    await form.getByLabel('From').fill(localDay(365));
+    await form.getByRole('button', { name: 'Show' }).click();
+    await owner.getByTestId('range-summary').getByText(/: 7 orders/).waitFor();
+    await check(owner, 'dashboard-year');
+
     // A range without orders says so instead of drawing an empty chart.
     await form.getByLabel('From').fill(localDay(60));
     await form.getByLabel('To').fill(localDay(40));
@@ -203,6 +209,10 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     await owner.getByText('cleo@example.com').first().waitFor();
     await check(owner, 'members');
+    await owner.getByRole('button', { name: 'Cleo Nwosu', exact: true }).click();
+    await owner.getByRole('dialog', { name: 'Cleo Nwosu' }).getByText('cleo@example.com').waitFor();
+    await check(owner, 'member-profile', { fullPage: false });
+    await owner.keyboard.press('Escape');
     await nav(owner, 'Settings');
     await owner.getByLabel('Store name').waitFor();
     await check(owner, 'settings-store');
