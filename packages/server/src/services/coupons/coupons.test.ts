@@ -99,6 +99,8 @@ describe('PATCH /stores/v2/coupons/{id}', () => {
     expect(await total()).toBe('2.00');
     await call(site, 'PATCH', `/stores/v2/coupons/${id}`, { specification: { percentOffRate: 25 } });
     expect(await total()).toBe('5.00');
+    const events = await t.db.query<{ type: string }>("SELECT type FROM outbox_events WHERE site_id = $1 AND entity_id = $2 AND type LIKE 'coupon.%' ORDER BY type", [site.site.siteId, id]);
+    expect(events.map((e) => e.type)).toEqual(['coupon.created', 'coupon.updated']);
   });
 });
 
@@ -120,5 +122,7 @@ describe('DELETE /stores/v2/coupons/{id}', () => {
     const applied = await t.app.inject({ method: 'PATCH', url: '/ecom/v1/carts/current', headers: { authorization: token }, payload: { couponCode: 'GONE' } });
     expect(applied.statusCode).toBe(400);
     await create(site, { code: 'GONE', percentOffRate: 5 });
+    const events = await t.db.query<{ type: string }>('SELECT type FROM outbox_events WHERE site_id = $1 AND entity_id = $2 ORDER BY type', [site.site.siteId, id]);
+    expect(events.map((e) => e.type)).toEqual(['coupon.created', 'coupon.deleted']);
   });
 });
