@@ -56,6 +56,7 @@ export type {
   RecentOrder, SearchResults,
 } from './modules/back-office.js';
 export type { BackOfficeProductsOptions, StockFilter } from './modules/back-office.js';
+export type { OrderPayment, OrderPayments } from './modules/back-office.js';
 export { backOfficeSettings } from './modules/back-office-settings.js';
 export type {
   BackOfficeSettingsApi, CommerceSettings, Coupon, CouponSpecification, CouponSpecificationPatch, DeliveryStatus, PickupOption, ShippingRegion,
