@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -170,6 +172,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
   let db: PGlite;
   let embedded: typeof import('@electric-sql/pglite');
   try {
+    if (dataDir) await createCluster(path.join(dataDir, 'pgdata'));
     // Loaded only here: a server on PostgreSQL (each of its workers) never carries the embedded one.
     embedded = await import('@electric-sql/pglite');
     db = await embedded.PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
@@ -215,6 +218,24 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
       return db.dumpDataDir('none');
     },
   };
+}
+
+/**
+ * A new data directory's cluster is created (initdb) in a child process: PGlite runs initdb in a
+ * second WASM instance whose memory this process would keep (measured: 920 MB RSS after creating
+ * a cluster in-process, 365 MB after opening an existing one).
+ */
+async function createCluster(pgdata: string): Promise<void> {
+  if (fs.existsSync(path.join(pgdata, 'PG_VERSION'))) return;
+  const script = 'const { PGlite } = require(process.env.BODEGA_PGLITE); PGlite.create(process.env.BODEGA_PGDATA).then((db) => db.close())'
+    + '.catch((error) => { console.error(error); process.exit(1); });';
+  const env = { ...process.env, BODEGA_PGLITE: createRequire(import.meta.url).resolve('@electric-sql/pglite'), BODEGA_PGDATA: pgdata };
+  await new Promise<void>((resolve, reject) => {
+    execFile(process.execPath, ['-e', script], { env }, (error, _stdout, stderr) => {
+      if (error) reject(new Error(`Could not create the embedded database in ${pgdata}: ${stderr || error.message}`));
+      else resolve();
+    });
+  });
 }
 
 /**
