@@ -80,6 +80,10 @@ describe('backOfficeSettings', () => {
     const { coupon } = await admin.backOfficeSettings.createCoupon({ name: 'Ten', code: 'TEN', percentOffRate: 10 });
     expect((await admin.backOfficeSettings.getCoupon(coupon.id)).coupon.specification.code).toBe('TEN');
     expect((await admin.backOfficeSettings.queryCoupons({ limit: 10 })).metadata.total).toBe(1);
+    expect(await admin.backOfficeSettings.updateCoupon(coupon.id, { name: 'Twelve', percentOffRate: '12.5', usageLimit: null })).toEqual({});
+    expect((await admin.backOfficeSettings.getCoupon(coupon.id)).coupon.specification).toMatchObject({ name: 'Twelve', percentOffRate: 12.5 });
+    await admin.backOfficeSettings.deleteCoupon(coupon.id);
+    expect((await admin.backOfficeSettings.queryCoupons({ limit: 10 })).metadata.total).toBe(0);
     const hooks = await admin.backOfficeSettings.listWebhooks();
     expect(hooks.subscriptions).toEqual([]);
     expect((await admin.backOfficeSettings.webhookPublicKey()).algorithm).toBe('RS256');

@@ -55,7 +55,7 @@ export type {
 } from './modules/back-office.js';
 export { backOfficeSettings } from './modules/back-office-settings.js';
 export type {
-  BackOfficeSettingsApi, CommerceSettings, Coupon, CouponSpecification, DeliveryStatus, PickupOption, ShippingRegion,
+  BackOfficeSettingsApi, CommerceSettings, Coupon, CouponSpecification, CouponSpecificationPatch, DeliveryStatus, PickupOption, ShippingRegion,
   ShippingRule, ShippingRuleOperator, ShippingRuleType, SignupPolicy, SiteSettings, SiteSettingsPatch, TaxRate,
   WebhookDelivery, WebhookFormat, WebhookInput, WebhookSubscription,
 } from './modules/back-office-settings.js';

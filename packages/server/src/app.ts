@@ -25,6 +25,10 @@ import { catalogRoutes } from './services/catalog/routes.js';
 import { catalogV3Routes } from './services/catalog/v3-routes.js';
 import { CartService } from './services/cart/service.js';
 import { cartRoutes } from './services/cart/routes.js';
+import { CouponsService } from './services/coupons/service.js';
+import { couponsRoutes } from './services/coupons/routes.js';
+import { CommerceSettingsService } from './services/commerce-settings/service.js';
+import { commerceSettingsRoutes } from './services/commerce-settings/routes.js';
 import { CheckoutService } from './services/checkout/service.js';
 import { checkoutRoutes } from './services/checkout/routes.js';
 import { OrdersService } from './services/orders/service.js';
@@ -144,6 +148,8 @@ export interface CommerceServices {
   cart: CartService;
   checkout: CheckoutService;
   orders: OrdersService;
+  coupons: CouponsService;
+  settings: CommerceSettingsService;
 }
 
 /** What the identity service offers for "a visitor became a member" (at the code exchange). */
@@ -153,10 +159,12 @@ export interface VisitorHandOffs {
 
 export function buildCommerce(db: Db, sites: SitesService, now: () => Date): CommerceServices {
   const catalog = new CatalogService(db, sites, now);
-  const cart = new CartService(sites, catalog, now);
-  const orders = new OrdersService(sites, catalog, cart);
+  const coupons = new CouponsService(sites);
+  const settings = new CommerceSettingsService(sites);
+  const cart = new CartService(sites, catalog, coupons, now);
+  const orders = new OrdersService(sites, catalog, cart, coupons);
   const checkout = new CheckoutService(sites, catalog, cart, orders);
-  return { catalog, cart, checkout, orders };
+  return { catalog, cart, checkout, orders, coupons, settings };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
@@ -169,6 +177,8 @@ export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
     await app.register(catalogRoutes(commerce.catalog, publicUrl));
     await app.register(catalogV3Routes(commerce.catalog, publicUrl));
     await app.register(cartRoutes(commerce.cart, publicUrl));
+    await app.register(couponsRoutes(commerce.coupons));
+    await app.register(commerceSettingsRoutes(commerce.settings));
     await app.register(checkoutRoutes(commerce.checkout, commerce.cart, publicUrl));
     await app.register(ordersRoutes(commerce.orders, publicUrl));
   };

@@ -59,7 +59,7 @@ export interface PickupOption {
 export interface TaxRate {
   country: string;
   subdivision?: string;
-  /** Decimal fraction, `"0.08"` for 8 %. */
+  /** Percent as a decimal string: `"7.25"` for 7.25 %. */
   rate: string;
   name?: string;
 }
@@ -73,19 +73,27 @@ export interface CommerceSettings {
   paymentProvider?: string;
 }
 
-/** The Wix coupons API's specification; give `moneyOffAmount` or `percentOffRate`. */
+/**
+ * The Wix coupons API's specification; give `moneyOffAmount` or `percentOffRate`. Amounts and the
+ * percent may be sent as decimal strings ("7.50"); they are answered as numbers, as Wix does.
+ */
 export interface CouponSpecification {
   name: string;
   code: string;
   startTime?: string;
   expirationTime?: string;
   usageLimit?: number;
-  minimumSubtotal?: number;
-  moneyOffAmount?: number;
-  percentOffRate?: number;
+  minimumSubtotal?: number | string;
+  moneyOffAmount?: number | string;
+  percentOffRate?: number | string;
   productIds?: string[];
   active?: boolean;
 }
+
+/** What an update changes: absent fields stay, null clears one. A coupon's kind cannot change. */
+export type CouponSpecificationPatch = Partial<Pick<CouponSpecification, 'name' | 'code' | 'moneyOffAmount' | 'percentOffRate' | 'active'>> & {
+  [K in 'startTime' | 'expirationTime' | 'usageLimit' | 'minimumSubtotal' | 'productIds']?: CouponSpecification[K] | null;
+};
 
 export interface Coupon {
   id: string;
@@ -148,6 +156,10 @@ export function backOfficeSettings(t: Transport) {
     queryCoupons: (paging: { limit?: number; offset?: number } = {}) =>
       send<{ coupons: Coupon[]; metadata: { count: number; offset: number; total: number } }>('POST', `${COUPONS}/query`, { query: { paging } }),
     getCoupon: (id: string) => send<{ coupon: Coupon }>('GET', `${COUPONS}/${enc(id)}`),
+    /** As the Wix API: answers `{}`; with `fieldMask`, only those fields change. */
+    updateCoupon: (id: string, specification: CouponSpecificationPatch, fieldMask?: string[]) =>
+      send<Record<string, never>>('PATCH', `${COUPONS}/${enc(id)}`, { specification: { ...specification }, ...(fieldMask && { fieldMask }) }),
+    deleteCoupon: (id: string) => send<Record<string, never>>('DELETE', `${COUPONS}/${enc(id)}`),
 
     listWebhooks: () => send<{ subscriptions: WebhookSubscription[] }>('GET', WEBHOOKS),
     /** The answer's `secret` signs STANDARD deliveries; shown this once. */

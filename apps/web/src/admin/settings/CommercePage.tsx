@@ -1,21 +1,19 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CommerceSettings, TaxRate } from '@bodega/sdk';
-import { countryName } from '../../shop/countries.js';
+import type { CommerceSettings, PickupOption, ShippingRegion, ShippingRule, TaxRate } from '@bodega/sdk';
+import { Field, SelectField } from '../../ui/Field.js';
+import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
-import { PageHead, useMoney, useResult } from '../ui.js';
+import { PageHead, useResult } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
-
-const RULE: Record<string, string> = { BY_TOTAL_PRICE: 'order total', BY_TOTAL_WEIGHT: 'total weight', BY_TOTAL_QUANTITY: 'item count' };
-const OP: Record<string, string> = { EQ: '=', GT: '>', GTE: '≥', LT: '<', LTE: '≤' };
 
 export default function CommercePage() {
   const { api } = useAdmin();
   const settings = useQuery({ queryKey: ['admin', 'commerce-settings'], queryFn: async () => (await api.settings.getCommerceSettings()).settings });
   return (
     <>
-      <PageHead title="Shipping and tax" />
+      <PageHead title="Shipping and tax" lead="Where you ship and what it costs, pickup, tax rates and when stock is taken." />
       <SettingsNav />
       {settings.isPending && <Loading label="Loading the settings…" />}
       {settings.isError && <ErrorState error={settings.error} retry={() => void settings.refetch()} />}
@@ -24,79 +22,177 @@ export default function CommercePage() {
   );
 }
 
+// Amounts are kept and sent as the decimal strings typed; they are only checked, never converted.
+const MONEY = /^\d{1,9}(\.\d{1,2})?$/;
+const DECIMAL = /^\d{1,9}(\.\d{1,4})?$/;
+const MONEY_HINT = 'A number such as 5 or 4.95';
+
+type Errors = Record<string, string>;
+type Tax = NonNullable<CommerceSettings['tax']>;
+
+/** Everything wrong with the draft, by field path (the same paths the server names). */
+function check(regions: ShippingRegion[], pickup: PickupOption[], tax: Tax): Errors {
+  const errors: Errors = {};
+  const need = (path: string, value: string | undefined, message: string) => { if (!value?.trim()) errors[path] = message; };
+  regions.forEach((r, i) => {
+    const at = `shippingRegions[${i}]`;
+    need(`${at}.name`, r.name, 'Name the region');
+    if (!/^([A-Z]{2}|\*)$/.test(r.country)) errors[`${at}.country`] = 'A two-letter country code such as US, or * for everywhere else';
+    if ((r.subdivision ?? '').length > 10) errors[`${at}.subdivision`] = 'At most 10 characters, such as US-CA';
+    if (r.rules.length === 0) errors[`${at}.rules`] = 'Add at least one rule, or remove the region';
+    r.rules.forEach((rule, j) => {
+      const p = `${at}.rules[${j}]`;
+      need(`${p}.title`, rule.title, 'Give the option a name shoppers see');
+      if (!/^[A-Za-z0-9_-]{1,100}$/.test(rule.code)) errors[`${p}.code`] = 'Letters, digits, - or _ (rules with the same code are tiers of one option)';
+      if (!MONEY.test(rule.rate)) errors[`${p}.rate`] = MONEY_HINT;
+      const threshold = rule.type === 'BY_TOTAL_PRICE' ? MONEY : rule.type === 'BY_TOTAL_QUANTITY' ? /^\d{1,9}$/ : DECIMAL;
+      if (!threshold.test(rule.threshold)) errors[`${p}.threshold`] = rule.type === 'BY_TOTAL_QUANTITY' ? 'A whole number of items' : rule.type === 'BY_TOTAL_PRICE' ? MONEY_HINT : 'A weight such as 2 or 0.5';
+    });
+  });
+  pickup.forEach((o, i) => {
+    const at = `pickupOptions[${i}]`;
+    need(`${at}.title`, o.title, 'Name the pickup place');
+    if (!/^[A-Za-z0-9_-]{1,100}$/.test(o.code)) errors[`${at}.code`] = 'Letters, digits, - or _';
+    if (!MONEY.test(o.cost)) errors[`${at}.cost`] = MONEY_HINT;
+  });
+  tax.rates.forEach((r, i) => {
+    const at = `tax.rates[${i}]`;
+    if (!/^[A-Z]{2}$/.test(r.country)) errors[`${at}.country`] = 'A two-letter country code such as US';
+    if ((r.subdivision ?? '').length > 10) errors[`${at}.subdivision`] = 'At most 10 characters, such as US-CA';
+    if (!DECIMAL.test(r.rate) || Number(r.rate) > 100) errors[`${at}.rate`] = 'A percent such as 7.25';
+  });
+  return errors;
+}
+
+const newCode = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
+const newRule = (): ShippingRule => ({ code: 'standard', title: 'Standard delivery', rate: '', type: 'BY_TOTAL_PRICE', operator: 'GTE', threshold: '0' });
+const optional = (value: string) => (value.trim() === '' ? undefined : value);
+
 function Commerce({ settings }: { settings: CommerceSettings }) {
   const { api } = useAdmin();
-  const money = useMoney();
   const queryClient = useQueryClient();
   const result = useResult();
   const [trigger, setTrigger] = useState(settings.inventoryUpdateTrigger ?? 'ON_ORDER_PLACED');
-  const [rates, setRates] = useState<TaxRate[]>(settings.tax?.rates ?? []);
+  const [regions, setRegions] = useState<ShippingRegion[]>(settings.shippingRegions ?? []);
+  const [pickup, setPickup] = useState<PickupOption[]>(settings.pickupOptions ?? []);
+  const [tax, setTax] = useState<Tax>(settings.tax ?? { pricesIncludeTax: false, taxShipping: false, rates: [] });
+  const [errors, setErrors] = useState<Errors>({});
   const saving = useMutation({
-    mutationFn: () => api.settings.updateCommerceSettings({
-      inventoryUpdateTrigger: trigger,
-      tax: { pricesIncludeTax: settings.tax?.pricesIncludeTax ?? false, taxShipping: settings.tax?.taxShipping ?? false, rates: rates.filter((r) => r.country && r.rate) },
-    }),
-    onSuccess: async () => { result.ok('Saved.'); await queryClient.invalidateQueries({ queryKey: ['admin', 'commerce-settings'] }); },
+    mutationFn: () => api.settings.updateCommerceSettings({ inventoryUpdateTrigger: trigger, shippingRegions: regions, pickupOptions: pickup, tax }),
+    onSuccess: async () => { result.ok('Shipping, pickup, tax and inventory settings saved.'); await queryClient.invalidateQueries({ queryKey: ['admin', 'commerce-settings'] }); },
     onError: (error) => result.fail(error),
   });
-  const setRate = (i: number, change: Partial<TaxRate>) => setRates((list) => list.map((r, j) => (j === i ? { ...r, ...change } : r)));
+  function save() {
+    result.clear();
+    const found = check(regions, pickup, tax);
+    setErrors(found);
+    if (Object.keys(found).length) {
+      // Take the merchant to the first field to fix once the messages are drawn.
+      requestAnimationFrame(() => document.querySelector<HTMLElement>('.commerce-form [aria-invalid="true"]')?.focus());
+      return;
+    }
+    saving.mutate();
+  }
+  const setRegion = (i: number, change: Partial<ShippingRegion>) => setRegions((l) => l.map((r, k) => (k === i ? { ...r, ...change } : r)));
+  const setRule = (i: number, j: number, change: Partial<ShippingRule>) =>
+    setRegions((l) => l.map((r, k) => (k === i ? { ...r, rules: r.rules.map((x, m) => (m === j ? { ...x, ...change } as ShippingRule : x)) } : r)));
+  const setOption = (i: number, change: Partial<PickupOption>) => setPickup((l) => l.map((o, k) => (k === i ? { ...o, ...change } : o)));
+  const setRate = (i: number, change: Partial<TaxRate>) => setTax((t) => ({ ...t, rates: t.rates.map((r, k) => (k === i ? { ...r, ...change } : r)) }));
+  const problems = Object.keys(errors).length;
   return (
-    <>
+    <form className="commerce-form" noValidate onSubmit={(e) => { e.preventDefault(); save(); }}>
       {result.view}
+      {problems > 0 && <Notice kind="error">{problems === 1 ? 'One field needs a change' : `${problems} fields need a change`} before saving; each says what is wrong.</Notice>}
       <section className="panel" aria-labelledby="inventory-heading">
         <h2 id="inventory-heading">Inventory</h2>
-        <div className="field settings-form">
-          <label htmlFor="trigger">Take items out of stock when</label>
-          <select id="trigger" value={trigger} onChange={(e) => setTrigger(e.target.value as typeof trigger)}>
-            <option value="ON_ORDER_PLACED">the order is placed</option>
-            <option value="ON_ORDER_PAID">the order is paid</option>
-          </select>
-        </div>
+        <SelectField label="Take items out of stock when" className="settings-form" value={trigger} onChange={(e) => setTrigger(e.target.value as typeof trigger)}>
+          <option value="ON_ORDER_PLACED">the order is placed</option>
+          <option value="ON_ORDER_PAID">the order is paid</option>
+        </SelectField>
       </section>
+
       <section className="panel" aria-labelledby="shipping-heading">
         <h2 id="shipping-heading">Shipping regions</h2>
-        {(settings.shippingRegions ?? []).length === 0 ? <p className="muted">No shipping regions: buyers can only pick up.</p> : (
-          <div className="table-wrap">
-            <table className="table cards">
-              <thead><tr><th scope="col">Region</th><th scope="col">Where</th><th scope="col">Rules</th></tr></thead>
-              <tbody>
-                {(settings.shippingRegions ?? []).map((r) => (
-                  <tr key={r.id}>
-                    <td className="card-title">{r.name}</td>
-                    <td data-label="Where">{r.country === '*' ? 'Everywhere else' : `${countryName(r.country)}${r.subdivision ? `, ${r.subdivision}` : ''}`}</td>
-                    <td className="card-stack" data-label="Rules">{r.rules.map((rule) => <span key={rule.code} className="block">{rule.title}: {money(rule.rate)} when {RULE[rule.type] ?? rule.type} {OP[rule.operator] ?? rule.operator} {rule.type === 'BY_TOTAL_PRICE' ? money(rule.threshold) : rule.threshold}{rule.deliveryTime ? ` · ${rule.deliveryTime}` : ''}</span>)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <h3>Pickup</h3>
-        {(settings.pickupOptions ?? []).length === 0 ? <p className="muted">No pickup.</p> : (
-          <ul className="plain-list" role="list">{(settings.pickupOptions ?? []).map((p) => <li key={p.code}><span>{p.title}</span><span>{money(p.cost)}</span></li>)}</ul>
-        )}
+        <p className="muted">A buyer's address picks the region: a state or region first, then its country, then <code>*</code>. Each rule is an option with its price; rules with the same code are tiers of one option, and the cheapest tier that matches the order is offered.</p>
+        {regions.length === 0 && <p className="muted">No shipping regions: buyers can only pick up.</p>}
+        {regions.map((r, i) => (
+          <fieldset key={r.id} className="region">
+            <legend>{r.name || `Region ${i + 1}`}</legend>
+            <div className="three-cols">
+              <Field label="Region name" value={r.name} onChange={(e) => setRegion(i, { name: e.target.value })} error={errors[`shippingRegions[${i}].name`]} />
+              <Field label="Country" value={r.country} maxLength={2} autoCapitalize="characters" hint="Two letters, or * for everywhere else" onChange={(e) => setRegion(i, { country: e.target.value.toUpperCase() })} error={errors[`shippingRegions[${i}].country`]} />
+              <Field label="State or region (optional)" value={r.subdivision ?? ''} placeholder="e.g. US-CA" onChange={(e) => setRegion(i, { subdivision: optional(e.target.value.toUpperCase()) })} error={errors[`shippingRegions[${i}].subdivision`]} />
+            </div>
+            {errors[`shippingRegions[${i}].rules`] && <p className="error">{errors[`shippingRegions[${i}].rules`]}</p>}
+            {r.rules.map((rule, j) => {
+              const at = `shippingRegions[${i}].rules[${j}]`;
+              return (
+                <fieldset key={j} className="rule">
+                  <legend>Rule {j + 1}{rule.title ? `: ${rule.title}` : ''}</legend>
+                  <div className="rule-grid">
+                    <Field label="Option name" value={rule.title} onChange={(e) => setRule(i, j, { title: e.target.value })} error={errors[`${at}.title`]} />
+                    <Field label="Code" value={rule.code} onChange={(e) => setRule(i, j, { code: e.target.value })} error={errors[`${at}.code`]} />
+                    <Field label="Price" inputMode="decimal" value={rule.rate} onChange={(e) => setRule(i, j, { rate: e.target.value.trim() })} error={errors[`${at}.rate`]} />
+                    <Field label="Delivery time (optional)" value={rule.deliveryTime ?? ''} placeholder="e.g. 3–5 business days" onChange={(e) => setRule(i, j, { deliveryTime: optional(e.target.value) })} />
+                    <SelectField label="When the" value={rule.type} onChange={(e) => setRule(i, j, { type: e.target.value as ShippingRule['type'] })}>
+                      <option value="BY_TOTAL_PRICE">order total</option><option value="BY_TOTAL_WEIGHT">total weight</option><option value="BY_TOTAL_QUANTITY">item count</option>
+                    </SelectField>
+                    <SelectField label="is" value={rule.operator} onChange={(e) => setRule(i, j, { operator: e.target.value as ShippingRule['operator'] })}>
+                      <option value="LT">less than</option><option value="LTE">at most</option><option value="EQ">exactly</option><option value="GTE">at least</option><option value="GT">more than</option>
+                    </SelectField>
+                    <Field label={rule.type === 'BY_TOTAL_PRICE' ? 'Amount' : rule.type === 'BY_TOTAL_WEIGHT' ? 'Weight' : 'Items'} inputMode="decimal" value={rule.threshold} onChange={(e) => setRule(i, j, { threshold: e.target.value.trim() })} error={errors[`${at}.threshold`]} />
+                  </div>
+                  <button type="button" className="link" onClick={() => setRegions((l) => l.map((x, k) => (k === i ? { ...x, rules: x.rules.filter((_, m) => m !== j) } : x)))}>Remove rule {j + 1}<span className="visually-hidden"> of {r.name}</span></button>
+                </fieldset>
+              );
+            })}
+            <div className="actions">
+              <button type="button" className="button secondary small" onClick={() => setRegions((l) => l.map((x, k) => (k === i ? { ...x, rules: [...x.rules, newRule()] } : x)))}>Add a rule<span className="visually-hidden"> to {r.name}</span></button>
+              <button type="button" className="button secondary small danger-outline" onClick={() => setRegions((l) => l.filter((_, k) => k !== i))}>Remove region<span className="visually-hidden"> {r.name}</span></button>
+            </div>
+          </fieldset>
+        ))}
+        <p><button type="button" className="button secondary small" onClick={() => setRegions((l) => [...l, { id: newCode('region'), name: '', country: '', rules: [newRule()] }])}>Add a region</button></p>
       </section>
+
+      <section className="panel" aria-labelledby="pickup-heading">
+        <h2 id="pickup-heading">Pickup</h2>
+        {pickup.length === 0 && <p className="muted">No pickup: every order is shipped.</p>}
+        {pickup.map((o, i) => (
+          <fieldset key={i} className="rule">
+            <legend>{o.title || `Pickup place ${i + 1}`}</legend>
+            <div className="rule-grid">
+              <Field label="Name" value={o.title} onChange={(e) => setOption(i, { title: e.target.value })} error={errors[`pickupOptions[${i}].title`]} />
+              <Field label="Code" value={o.code} onChange={(e) => setOption(i, { code: e.target.value })} error={errors[`pickupOptions[${i}].code`]} />
+              <Field label="Price" inputMode="decimal" value={o.cost} onChange={(e) => setOption(i, { cost: e.target.value.trim() })} error={errors[`pickupOptions[${i}].cost`]} />
+              <Field label="Instructions (optional)" className="wide" value={o.instructions ?? ''} onChange={(e) => setOption(i, { instructions: optional(e.target.value) })} />
+            </div>
+            <button type="button" className="link" onClick={() => setPickup((l) => l.filter((_, k) => k !== i))}>Remove pickup place {i + 1}</button>
+          </fieldset>
+        ))}
+        <p><button type="button" className="button secondary small" onClick={() => setPickup((l) => [...l, { code: newCode('pickup'), title: '', cost: '0' }])}>Add a pickup place</button></p>
+      </section>
+
       <section className="panel" aria-labelledby="tax-heading">
-        <h2 id="tax-heading">Tax rates</h2>
-        <div className="table-wrap">
-          <table className="table cards">
-            <thead><tr><th scope="col">Country</th><th scope="col">State or region</th><th scope="col">Rate (%)</th><th scope="col">Name</th><th scope="col"><span className="visually-hidden">Remove</span></th></tr></thead>
-            <tbody>
-              {rates.map((r, i) => (
-                <tr key={i}>
-                  <td data-label="Country"><input aria-label={`Country of rate ${i + 1}`} value={r.country} onChange={(e) => setRate(i, { country: e.target.value.toUpperCase() })} /></td>
-                  <td data-label="State or region"><input aria-label={`Region of rate ${i + 1}`} value={r.subdivision ?? ''} onChange={(e) => setRate(i, { subdivision: e.target.value || undefined })} /></td>
-                  <td data-label="Rate (%)"><input aria-label={`Rate ${i + 1}`} inputMode="decimal" value={r.rate} onChange={(e) => setRate(i, { rate: e.target.value })} /></td>
-                  <td data-label="Name"><input aria-label={`Name of rate ${i + 1}`} value={r.name ?? ''} onChange={(e) => setRate(i, { name: e.target.value || undefined })} /></td>
-                  <td className="row-actions"><button type="button" className="link" onClick={() => setRates((l) => l.filter((_, j) => j !== i))}>Remove<span className="visually-hidden"> rate {i + 1}</span></button></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <p><button type="button" className="button secondary small" onClick={() => setRates((l) => [...l, { country: '', rate: '' }])}>Add a rate</button></p>
+        <h2 id="tax-heading">Tax</h2>
+        <label className="check"><input type="checkbox" checked={tax.pricesIncludeTax ?? false} onChange={(e) => setTax((t) => ({ ...t, pricesIncludeTax: e.target.checked }))} /> Prices already include tax</label>
+        <label className="check"><input type="checkbox" checked={tax.taxShipping ?? false} onChange={(e) => setTax((t) => ({ ...t, taxShipping: e.target.checked }))} /> Charge tax on shipping</label>
+        {tax.rates.length === 0 && <p className="muted">No tax rates: no tax is charged.</p>}
+        {tax.rates.map((r, i) => (
+          <fieldset key={i} className="rule">
+            <legend>{r.name || `Rate ${i + 1}`}</legend>
+            <div className="rule-grid">
+              <Field label="Country" value={r.country} maxLength={2} autoCapitalize="characters" onChange={(e) => setRate(i, { country: e.target.value.toUpperCase() })} error={errors[`tax.rates[${i}].country`]} />
+              <Field label="Region (optional)" value={r.subdivision ?? ''} placeholder="e.g. US-CA" onChange={(e) => setRate(i, { subdivision: optional(e.target.value.toUpperCase()) })} error={errors[`tax.rates[${i}].subdivision`]} />
+              <Field label="Rate (%)" inputMode="decimal" value={r.rate} onChange={(e) => setRate(i, { rate: e.target.value.trim() })} error={errors[`tax.rates[${i}].rate`]} />
+              <Field label="Name (optional)" value={r.name ?? ''} onChange={(e) => setRate(i, { name: optional(e.target.value) })} />
+            </div>
+            <button type="button" className="link" onClick={() => setTax((t) => ({ ...t, rates: t.rates.filter((_, k) => k !== i) }))}>Remove rate {i + 1}</button>
+          </fieldset>
+        ))}
+        <p><button type="button" className="button secondary small" onClick={() => setTax((t) => ({ ...t, rates: [...t.rates, { country: '', rate: '' }] }))}>Add a rate</button></p>
       </section>
-      <div className="actions"><button type="button" className="button" disabled={saving.isPending} onClick={() => { result.clear(); saving.mutate(); }}>{saving.isPending ? 'Saving…' : 'Save inventory and tax'}</button></div>
-    </>
+      <div className="actions form-foot"><button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save shipping and tax'}</button></div>
+    </form>
   );
 }

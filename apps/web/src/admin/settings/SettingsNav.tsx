@@ -1,5 +1,6 @@
 import { NavLink } from 'react-router';
 import { usePermissions } from '../context.js';
+import './settings.css';
 
 /** The settings pages; API keys only for those who may manage them. */
 export function SettingsNav() {

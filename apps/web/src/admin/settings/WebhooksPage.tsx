@@ -1,11 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { WebhookSubscription } from '@bodega/sdk';
+import type { WebhookDelivery, WebhookSubscription } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
-import { dateTime, Modal, PageHead, Status, useResult } from '../ui.js';
+import { Notice } from '../../ui/Notice.js';
+import { plainError } from '../../shop/errors.js';
+import { Confirm, dateTime, Modal, PageHead, Status, useResult } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
+
+/** Why a webhook is paused, in words: by the merchant, or by the server after failures (its own reason). */
+function pauseReason(h: WebhookSubscription): string {
+  if (!h.pausedReason || h.pausedReason.startsWith('Paused by the merchant')) return `Paused by you on ${dateTime(h.updatedDate)}; nothing is sent.`;
+  return h.pausedReason;
+}
 
 export default function WebhooksPage() {
   const { api } = useAdmin();
@@ -14,6 +22,8 @@ export default function WebhooksPage() {
   const hooks = useQuery({ queryKey: ['admin', 'webhooks'], queryFn: () => api.settings.listWebhooks() });
   const [log, setLog] = useState<WebhookSubscription | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<WebhookSubscription | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'webhooks'] });
   const create = useMutation({
     mutationFn: (input: { url: string; eventTypes: string[] }) => api.settings.createWebhook({ ...input, format: 'STANDARD' }),
     onSuccess: async (res) => { setSecret(res.secret ?? null); result.ok(`Webhook to ${res.subscription.url} created.`); await queryClient.invalidateQueries({ queryKey: ['admin', 'webhooks'] }); },
@@ -23,6 +33,18 @@ export default function WebhooksPage() {
     mutationFn: (id: string) => api.settings.testWebhook(id),
     onSuccess: () => result.ok('A test event is on its way; its delivery shows in the log.'),
     onError: (error) => result.fail(error),
+  });
+  const toggle = useMutation({
+    mutationFn: (h: WebhookSubscription) => (h.status === 'PAUSED' ? api.settings.resumeWebhook(h.id) : api.settings.pauseWebhook(h.id)),
+    onSuccess: async (res) => {
+      result.ok(res.subscription.status === 'PAUSED' ? `Webhook to ${res.subscription.url} paused: nothing is sent until you resume it.` : `Webhook to ${res.subscription.url} resumed.`);
+      await refresh();
+    },
+    onError: (error) => result.fail(error),
+  });
+  const remove = useMutation({
+    mutationFn: (h: WebhookSubscription) => api.settings.deleteWebhook(h.id),
+    onSuccess: async (_, h) => { setDeleting(null); result.ok(`Webhook to ${h.url} deleted.`); await refresh(); },
   });
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -47,11 +69,13 @@ export default function WebhooksPage() {
               {hooks.data.subscriptions.length === 0 && <tr><td colSpan={4} className="muted">No webhooks.</td></tr>}
               {hooks.data.subscriptions.map((h) => (
                 <tr key={h.id}>
-                  <td className="truncate card-title">{h.url}</td><td data-label="Events">{h.eventTypes.join(', ')}</td><td data-label="Status"><Status value={h.status} />{h.failuresInRow > 0 && <span className="block small error">{h.failuresInRow} failures in a row</span>}</td>
-                  <td className="row-actions">
-                    <button type="button" className="button small secondary" onClick={() => test.mutate(h.id)}>Send test<span className="visually-hidden"> to {h.url}</span></button>
+                  <td className="truncate card-title" title={h.url}>{h.url}</td><td data-label="Events">{h.eventTypes.join(', ')}</td><td data-label="Status">{h.status === 'PAUSED' ? <span className="status status-warn" data-status="PAUSED">Paused</span> : <Status value={h.status} />}{h.status === 'PAUSED' && <span className="block small muted">{pauseReason(h)}</span>}{h.failuresInRow > 0 && <span className="block small error">{h.failuresInRow} failures in a row</span>}</td>
+                  <td className="row-actions wrap-actions"><div>
+                    <button type="button" className="button small secondary" disabled={h.status === 'PAUSED'} onClick={() => { result.clear(); test.mutate(h.id); }}>Send test<span className="visually-hidden"> to {h.url}</span></button>
+                    <button type="button" className="button small secondary" disabled={toggle.isPending} onClick={() => { result.clear(); toggle.mutate(h); }}>{h.status === 'PAUSED' ? 'Resume' : 'Pause'}<span className="visually-hidden"> {h.url}</span></button>
                     <button type="button" className="button small secondary" onClick={() => setLog(h)}>Delivery log<span className="visually-hidden"> of {h.url}</span></button>
-                  </td>
+                    <button type="button" className="button small secondary danger-outline" onClick={() => { result.clear(); remove.reset(); setDeleting(h); }}>Delete<span className="visually-hidden"> {h.url}</span></button>
+                  </div></td>
                 </tr>
               ))}
             </tbody>
@@ -67,26 +91,47 @@ export default function WebhooksPage() {
       <Modal open={log !== null} onOpenChange={(o) => { if (!o) setLog(null); }} title="Delivery log" description={log?.url} wide>
         {log && <Deliveries id={log.id} />}
       </Modal>
+      <Confirm open={deleting !== null} onOpenChange={(o) => { if (!o) setDeleting(null); }} title="Delete this webhook?" confirmLabel="Delete webhook"
+        busy={remove.isPending} error={remove.error} onConfirm={() => deleting && remove.mutate(deleting)}>
+        <p>Events stop going to <strong className="truncate">{deleting?.url}</strong>, and its delivery log is deleted with it.</p>
+      </Confirm>
     </>
   );
 }
 
 function Deliveries({ id }: { id: string }) {
   const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  const [replayed, setReplayed] = useState<string | null>(null);
   const deliveries = useQuery({ queryKey: ['admin', 'webhooks', id, 'deliveries'], queryFn: () => api.settings.listDeliveries(id, { limit: 50 }) });
+  const replay = useMutation({
+    mutationFn: (d: WebhookDelivery) => api.settings.replayDelivery(id, d.id),
+    onSuccess: async (res) => { setReplayed(`${res.delivery.eventType} is sent again as a new delivery.`); await queryClient.invalidateQueries({ queryKey: ['admin', 'webhooks', id, 'deliveries'] }); },
+  });
   if (deliveries.isPending) return <Loading label="Loading deliveries…" />;
   if (deliveries.isError) return <ErrorState error={deliveries.error} />;
   if (deliveries.data.deliveries.length === 0) return <p className="muted">Nothing delivered yet.</p>;
   return (
-    <div className="table-wrap">
-      <table className="table cards">
-        <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">When</th></tr></thead>
-        <tbody>
-          {deliveries.data.deliveries.map((d) => (
-            <tr key={d.id}><td className="card-title">{d.eventType}</td><td data-label="Status"><Status value={d.status} />{d.lastError && <span className="block small error">{d.lastError}</span>}</td><td data-label="Attempts">{d.attempts}</td><td data-label="When">{dateTime(d.createdDate)}</td></tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <>
+      {replay.isError && <Notice kind="error">{plainError(replay.error)}</Notice>}
+      {replayed && !replay.isError && <Notice kind="success">{replayed}</Notice>}
+      <div className="table-wrap">
+        <table className="table cards">
+          <caption className="visually-hidden">Deliveries</caption>
+          <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">When</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
+          <tbody>
+            {deliveries.data.deliveries.map((d) => (
+              <tr key={d.id}>
+                <td className="card-title">{d.eventType}{d.replayOf && <span className="block small muted">a replay</span>}</td>
+                <td data-label="Status"><Status value={d.status} />{d.lastError && <span className="block small error">{d.lastError}</span>}</td>
+                <td data-label="Attempts">{d.attempts}</td>
+                <td data-label="When">{dateTime(d.createdDate)}</td>
+                <td className="row-actions"><button type="button" className="button small secondary" disabled={replay.isPending} onClick={() => { setReplayed(null); replay.mutate(d); }}>Replay<span className="visually-hidden"> {d.eventType} of {dateTime(d.createdDate)}</span></button></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-interface Call { method: 'GET' | 'POST' | 'DELETE'; url: string; payload?: Record<string, unknown>; ownerOnly?: boolean }
+interface Call { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: Record<string, unknown>; ownerOnly?: boolean }
 
 const CALLS: Call[] = [
   { method: 'GET', url: '/bodega/v1/me' },
@@ -33,6 +33,15 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['none'], set: { ribbon: 'Sale' } } },
   { method: 'POST', url: '/stores/v1/bulk/products/adjust-properties', payload: { ids: ['none'], adjust: { price: { amount: 1 } } } },
   { method: 'GET', url: '/_api/bodega/v1/site-settings' },
+  // Coupons and commerce settings (services/coupons, services/commerce-settings).
+  { method: 'POST', url: '/stores/v2/coupons/query', payload: {} },
+  { method: 'GET', url: '/stores/v2/coupons/none' },
+  { method: 'PATCH', url: '/stores/v2/coupons/none', payload: { specification: { name: 'x' } } },
+  { method: 'DELETE', url: '/stores/v2/coupons/none' },
+  { method: 'PATCH', url: '/_api/bodega/v1/coupons/none', payload: { specification: { active: false } } },
+  { method: 'DELETE', url: '/_api/bodega/v1/coupons/none' },
+  { method: 'GET', url: '/_api/bodega/v1/commerce-settings' },
+  { method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', payload: { settings: {} } },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {
@@ -79,6 +88,10 @@ describe('input is checked and answered in the wire error shape', () => {
     { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['a'], set: {} } },
     { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['a'], set: { cost: 3 } } },
     { method: 'POST', url: '/stores/v1/bulk/products/adjust-properties', payload: { ids: ['a'], adjust: { price: {} } } },
+    { method: 'PATCH', url: '/stores/v2/coupons/none', payload: { specification: { moneyOffAmount: 'ten' } } },
+    { method: 'PATCH', url: '/stores/v2/coupons/none', payload: { specification: {}, fieldMask: [] } },
+    { method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', payload: { settings: { shippingRegions: [{ id: 'x', name: 'X', country: 'US', rules: [{ code: 'a', title: 'A', rate: '-1', type: 'BY_TOTAL_PRICE', operator: 'LT', threshold: '1' }] }] } } },
+    { method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', payload: { settings: { tax: { rates: [{ country: 'USA', rate: '5' }] } } } },
   ];
   for (const call of bad) {
     it(`${call.method} ${call.url} ${call.payload ? JSON.stringify(call.payload) : ''}`, async () => {

@@ -5,7 +5,7 @@ import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
 import { transactionContext } from '../../platform/context.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, memberToken, STORES_APP_ID, type WireProduct } from '../../test/commerce.js';
-import type { StoredCommerceSettings } from './settings.js';
+import type { StoredCommerceSettings } from '../commerce-settings/service.js';
 
 const clock = new Date('2026-03-01T12:00:00Z');
 let t: TestApp;

@@ -14,7 +14,7 @@ import {
   type Product,
 } from '../catalog/service.js';
 import type { Address, CouponDefinition, DiscountValue, ItemType, MerchantDiscount, PricingInput, PricingLine, StockInfo } from './pricing.js';
-import type { CommerceSettings } from './settings.js';
+import type { CommerceSettings } from '../commerce-settings/service.js';
 
 export const MAX_LINE_QUANTITY = 100_000;
 

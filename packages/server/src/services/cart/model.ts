@@ -1,7 +1,7 @@
 // Shapes shared by the cart's service and its wire mapping (so neither imports the other for them).
 import type { CatalogReference, ResolvedLine } from './lines.js';
 import type { PricedCart } from './pricing.js';
-import type { CommerceSettings } from './settings.js';
+import type { CommerceSettings } from '../commerce-settings/service.js';
 import type { Cart } from './store.js';
 
 /** A catalog line as a buyer asks for it. */

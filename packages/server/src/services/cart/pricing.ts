@@ -14,6 +14,7 @@ import {
   parseDecimal,
   percentOf,
 } from '../../platform/money.js';
+import type { Address, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings } from '../commerce-settings/service.js';
 
 export type ItemType = 'PHYSICAL' | 'DIGITAL' | 'GIFT_CARD' | 'SERVICE' | 'CUSTOM_AMOUNT_ITEM';
 export type AvailabilityStatus = 'AVAILABLE' | 'NOT_FOUND' | 'NOT_AVAILABLE' | 'PARTIALLY_AVAILABLE';
@@ -68,62 +69,8 @@ export type MerchantDiscount = DiscountValue & {
   lineItemIds?: readonly string[];
 };
 
-export interface Address {
-  country?: string | null;
-  subdivision?: string | null;
-}
-
-export type ShippingRuleOperator = 'EQ' | 'GT' | 'GTE' | 'LT' | 'LTE';
-
-/** Compared with what is shipped: the physical lines' total weight, price after discounts, or units. */
-export type ShippingCondition =
-  | { type: 'BY_TOTAL_WEIGHT'; operator: ShippingRuleOperator; threshold: string | number }
-  | { type: 'BY_TOTAL_PRICE'; operator: ShippingRuleOperator; threshold: bigint }
-  | { type: 'BY_TOTAL_QUANTITY'; operator: ShippingRuleOperator; threshold: number };
-
-export type ShippingRule = ShippingCondition & {
-  /** Carrier service option code; rules sharing a code are tiers of one option. */
-  code: string;
-  title: string;
-  rate: bigint;
-  deliveryTime?: string;
-};
-
-export interface ShippingRegion {
-  id: string;
-  name: string;
-  /** ISO 3166-1 alpha-2, or "*" for the rest of the world. */
-  country: string;
-  /** ISO 3166-2 code ("US-CA" or "CA"); absent: the whole country. */
-  subdivision?: string;
-  rules: readonly ShippingRule[];
-  /** Whether shipping to this region is taxed; absent: the site's tax setting. */
-  taxShipping?: boolean;
-}
-
-export interface PickupOption {
-  code: string;
-  title: string;
-  address?: Address & Record<string, unknown>;
-  cost: bigint;
-  instructions?: string;
-}
-
-export interface TaxRate {
-  country: string;
-  subdivision?: string;
-  /** Percent as a decimal string: "7.25". */
-  rate: string;
-  name?: string;
-}
-
-export interface TaxSettings {
-  rates: readonly TaxRate[];
-  /** Catalog prices and shipping rates already contain tax. */
-  pricesIncludeTax: boolean;
-  /** Whether shipping is taxed where a region does not say. */
-  taxShipping: boolean;
-}
+// The shipping and tax shapes are the commerce settings' (read from the site by that service).
+export type { Address, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings };
 
 export interface CouponInput {
   code: string;

@@ -1,7 +1,6 @@
 import type { RequestContext } from '../../platform/caller.js';
 import { inTransaction, withTransaction, type SiteContext } from '../../platform/context.js';
-import { isUniqueViolation } from '../../platform/db.js';
-import { ApiError, type FieldViolation } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
@@ -10,12 +9,13 @@ import type { CatalogService } from '../catalog/service.js';
 import { isStoresAppId, lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/service.js';
 import { priceCart, type Address, type CouponDefinition, type MerchantDiscount, type PricedCart } from './pricing.js';
 import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, variantResolver, type CustomLine, type LineRef, type ResolvedLine, type VariantResolver } from './lines.js';
-import { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS, readCommerceSettings, type CommerceSettings, type StoredCommerceSettings } from './settings.js';
+import { commerceSettingsOf, type CommerceSettings } from '../commerce-settings/service.js';
+import type { Coupon, CouponsService } from '../coupons/service.js';
 import * as store from './store.js';
 import type { CartView, CatalogLineInput } from './model.js';
-import type { Buyer, Cart, Coupon, NewLine } from './store.js';
+import type { Buyer, Cart, NewLine } from './store.js';
 
-export type { Buyer, BuyerKind, Cart, Coupon } from './store.js';
+export type { Buyer, BuyerKind, Cart } from './store.js';
 export type { CartView, CatalogLineInput } from './model.js';
 
 
@@ -132,6 +132,7 @@ export class CartService {
   constructor(
     private readonly sites: SitesService,
     private readonly catalog: CatalogService,
+    private readonly coupons: CouponsService,
     now: () => Date,
   ) {
     this.answers = new TtlCache({ ttlMs: ANSWER_KEPT_MS, maxSize: ANSWERS_KEPT, now });
@@ -139,23 +140,6 @@ export class CartService {
 
   async site(ctx: SiteContext): Promise<Site> {
     return this.sites.activeSite(ctx);
-  }
-
-  /** The site's commerce settings as stored (decimal strings), over the defaults. */
-  async storedSettings(ctx: SiteContext): Promise<StoredCommerceSettings> {
-    const site = await this.site(ctx);
-    return { ...DEFAULT_COMMERCE_SETTINGS, ...((site.settings.commerce as StoredCommerceSettings | undefined) ?? {}) };
-  }
-
-  /** Replaces the given top-level commerce settings after checking all of them. */
-  async updateSettings(ctx: RequestContext, patch: StoredCommerceSettings): Promise<StoredCommerceSettings> {
-    const site = await this.site(ctx);
-    const next = { ...((site.settings.commerce as StoredCommerceSettings | undefined) ?? {}), ...patch };
-    const violations: FieldViolation[] = [];
-    readCommerceSettings(next, site.settings.currency, violations);
-    if (violations.length) throw ApiError.validation(violations);
-    await this.sites.updateSettings(ctx, { commerce: next });
-    return this.storedSettings(ctx);
   }
 
   // Reading and pricing -------------------------------------------------------------------------
@@ -171,7 +155,7 @@ export class CartService {
     const catalogIds = request.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []));
     const found = options.products ?? (await this.catalog.productsByIds(ctx, catalogIds));
     const lines = resolveLines(request.lines, found, options.resolve);
-    const coupon = request.couponCode ? await store.findCouponByCode(ctx, request.couponCode) : undefined;
+    const coupon = request.couponCode ? await this.coupons.findByCode(ctx, request.couponCode) : undefined;
     const priced = priceCart(pricingInput(lines, {
       currency: request.currency,
       now: request.now,
@@ -477,41 +461,6 @@ export class CartService {
       payload: { cartId: member.id, buyer: memberBuyer, mergedFromCartId: visitor.id },
     });
   }
-
-  // Coupons (back office) -----------------------------------------------------------------------
-
-  async createCoupon(ctx: RequestContext, input: Omit<Coupon, 'id' | 'timesUsed' | 'createdDate'>): Promise<Coupon> {
-    const coupon: Coupon = { ...input, id: newId(), timesUsed: 0, createdDate: ctx.now() };
-    await withTransaction(ctx, async (tx) => {
-      try {
-        await store.insertCoupon(tx, coupon);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new ApiError(409, 'COUPON_CODE_ALREADY_EXISTS', `A coupon with the code "${input.code}" exists`, { code: input.code });
-        throw error;
-      }
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'coupon.created', entityType: 'coupon', entityId: coupon.id, payload: { couponId: coupon.id, code: coupon.code } });
-    });
-    return coupon;
-  }
-
-  async getCoupon(ctx: RequestContext, couponId: string): Promise<Coupon> {
-    const coupon = await store.findCoupon(ctx, couponId);
-    if (!coupon) throw ApiError.notFound('COUPON_NOT_FOUND', `Coupon ${couponId} was not found`, { couponId });
-    return coupon;
-  }
-
-  async listCoupons(ctx: RequestContext, limit: number, offset: number): Promise<{ coupons: Coupon[]; total: number }> {
-    return store.listCoupons(ctx, limit, offset);
-  }
-
-  /** Counts a coupon's use for an order; false when its limit was reached meanwhile. */
-  async useCoupon(ctx: SiteContext, couponId: string): Promise<boolean> {
-    return store.useCoupon(ctx, couponId);
-  }
-
-  async releaseCoupon(ctx: SiteContext, couponId: string): Promise<void> {
-    await store.releaseCoupon(ctx, couponId);
-  }
 }
 
 export function quantityTooHigh(): ApiError {
@@ -530,6 +479,4 @@ export { MAX_LINE_QUANTITY, addressRegion, lineFromJson, lineToJson, readDiscoun
 export type { CatalogReference, DescriptionLine, LineRef, ResolvedLine, StoredLine } from './lines.js';
 export type { ItemType, MerchantDiscount, PricedCart, ShippingOptionResult, TaxStatus } from './pricing.js';
 export { SHIPPING_CARRIER_ID, toWirePricing } from './pricing-wire.js';
-export { commerceSettingsOf } from './settings.js';
-export type { CommerceSettings } from './settings.js';
 export { Address, AddressWithContact, CustomLineItemInput, LineItemInput, MerchantDiscountInput, SelectedShippingOption, fromWireCustomLines, fromWireLineItems, fromWireMerchantDiscounts, toWireLineItem, wireBuyer, wireItemType, zeroSummary } from './wire.js';

@@ -8,7 +8,7 @@ import type { CatalogService } from '../catalog/service.js';
 import { currentBuyer, quantityTooHigh, throwIfCouponRejected, type AddToCartInput, type Buyer, type CartService } from '../cart/service.js';
 import { addressRegion, MAX_LINE_QUANTITY, type ResolvedLine } from '../cart/service.js';
 import type { MerchantDiscount, PricedCart } from '../cart/service.js';
-import { commerceSettingsOf, type CommerceSettings } from '../cart/service.js';
+import { commerceSettingsOf, type CommerceSettings } from '../commerce-settings/service.js';
 import type { OrdersService, PaymentRequest } from '../orders/service.js';
 import * as store from './store.js';
 import type { Checkout, KeyedLine } from './store.js';

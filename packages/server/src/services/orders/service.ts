@@ -7,10 +7,11 @@ import type { SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
 import type { StockChange } from '../catalog/service.js';
 import { compileFilter, FilterError, parseSort, push, readInteger, type FieldMap, type SortKey } from '../../platform/query-filter.js';
-import { currentBuyer, type CartService, type Coupon } from '../cart/service.js';
+import { currentBuyer, type CartService } from '../cart/service.js';
+import type { Coupon, CouponsService } from '../coupons/service.js';
 import type { PricedCart } from '../cart/service.js';
 import type { ResolvedLine } from '../cart/service.js';
-import { commerceSettingsOf, type CommerceSettings } from '../cart/service.js';
+import { commerceSettingsOf, type CommerceSettings } from '../commerce-settings/service.js';
 import type { Buyer } from '../cart/service.js';
 import {
   balanceDue,
@@ -148,6 +149,7 @@ export class OrdersService {
     private readonly sites: SitesService,
     private readonly catalog: CatalogService,
     private readonly cart: CartService,
+    private readonly coupons: CouponsService,
   ) {}
 
   registerPaymentProvider(provider: PaymentProvider): void {
@@ -209,7 +211,7 @@ export class OrdersService {
       order = { ...order, stockState: 'DECREMENTED' };
     }
     const couponId = order.appliedDiscounts.find((d) => d.source === 'COUPON')?.couponId;
-    if (couponId && !(await this.cart.useCoupon(tx, couponId))) {
+    if (couponId && !(await this.coupons.useCoupon(tx, couponId))) {
       throw new ApiError(400, 'USAGE_LIMIT_REACHED', 'The coupon has reached its usage limit', { couponId });
     }
     order = { ...order, number: await store.nextOrderNumber(tx, FIRST_ORDER_NUMBER) };

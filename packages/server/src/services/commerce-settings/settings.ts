@@ -1,8 +1,8 @@
 // A site's commerce settings (shipping regions and rules, pickup, tax, inventory trigger), kept
-// under `settings.commerce` of the site as decimal strings, read into pricing.ts's types.
+// under `settings.commerce` of the site as decimal strings, read into model.ts's types (what cart pricing uses).
 import type { FieldViolation } from '../../platform/errors.js';
 import { MoneyError, parseAmount, parseDecimal } from '../../platform/money.js';
-import type { PickupOption, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxSettings } from './pricing.js';
+import type { PickupOption, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxSettings } from './model.js';
 
 export type InventoryUpdateTrigger = 'ON_ORDER_PLACED' | 'ON_ORDER_PAID';
 export type WeightUnit = 'KG' | 'LB';
