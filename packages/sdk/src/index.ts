@@ -53,6 +53,7 @@ export type {
   ImportTarget, ListMailsOptions, LowStockItem, Mail, MailStatus, MailSummary, OrdersExportFilters, PropertyAdjustment,
   RecentOrder, SearchResults,
 } from './modules/back-office.js';
+export type { OrderPayment, OrderPayments } from './modules/back-office.js';
 export { backOfficeSettings } from './modules/back-office-settings.js';
 export type {
   BackOfficeSettingsApi, CommerceSettings, Coupon, CouponSpecification, CouponSpecificationPatch, DeliveryStatus, PickupOption, ShippingRegion,

@@ -56,6 +56,8 @@ export interface LowStockItem {
 
 export interface Dashboard {
   currency: string;
+  /** The range the figures are for, with its totals. */
+  range: { from: string; to: string; timeZone: string; orders: number; revenue: string };
   days: DayFigures[];
   today: { orders: number; revenue: string };
   thisMonth: { orders: number; revenue: string };
@@ -65,6 +67,26 @@ export interface Dashboard {
   unfulfilledCount: number;
   recentOrders: RecentOrder[];
   lowStock: LowStockItem[];
+}
+
+export interface OrderPayment {
+  id: string;
+  /** `offline` (marked as paid), `manual` (a recorded payment) or a provider's id. */
+  method: string;
+  methodName?: string;
+  /** Decimal strings in the order's currency. */
+  amount: string;
+  refunded: string;
+  /** What is left to refund of this payment. */
+  refundable: string;
+  createdDate: string;
+}
+
+export interface OrderPayments {
+  currency: string;
+  /** The sum of every payment's `refundable`. */
+  refundable: string;
+  payments: OrderPayment[];
 }
 
 export interface SearchResults {
@@ -87,6 +109,10 @@ export type MailStatus = 'STORED' | 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED';
 
 export interface MailSummary {
   id: string;
+  /** What the mail is, e.g. `identity.recovery`. */
+  kind?: string;
+  /** Sign-in mail with a one-time link or code: only the owner (or an API key) may open it. */
+  ownerOnly?: boolean;
   to: string;
   subject: string;
   status: MailStatus;
@@ -208,6 +234,9 @@ export function backOffice(t: Transport) {
 
     /** Orders and revenue per day, today and this month, counts, recent orders and low stock. */
     dashboard: (options: DashboardOptions = {}) => get<Dashboard>('/dashboard', options),
+
+    /** An order's payments and what is left to refund of each: the amounts a partial `triggerRefund` may take. */
+    orderPayments: (orderId: string) => get<OrderPayments>(`/orders/${enc(orderId)}/payments`),
 
     /** The command palette: products, orders and members matching `q`. */
     search: (q: string, options: { limit?: number } = {}) => get<SearchResults>('/search', { q, ...options }),

@@ -19,6 +19,7 @@ const CALLS: Call[] = [
   { method: 'GET', url: '/bodega/v1/me' },
   { method: 'GET', url: '/bodega/v1/dashboard' },
   { method: 'GET', url: '/bodega/v1/search?q=a' },
+  { method: 'GET', url: '/bodega/v1/orders/none/payments' },
   { method: 'GET', url: '/bodega/v1/api-keys', ownerOnly: true },
   { method: 'POST', url: '/bodega/v1/api-keys', payload: { name: 'k' }, ownerOnly: true },
   { method: 'DELETE', url: '/bodega/v1/api-keys/none', ownerOnly: true },
