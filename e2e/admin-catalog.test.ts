@@ -7,13 +7,12 @@
  * and photographed (e2e/output/admin-catalog-*). Needs `npm run build` and /usr/bin/chromium.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { axeViolations, OUTPUT_DIR, ready, startShop, type Shop } from './shop.js';
+import { startShop, type Shop } from './shop.js';
+import { checkPage, adminNav, signInToAdmin } from './admin-pages.js';
 
 if (!hasChromium) console.warn(`Skipping the back-office catalog browser tests: ${CHROMIUM} is missing.`);
 
@@ -29,30 +28,7 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     await shop?.close();
   });
 
-  /** axe at desktop and phone width, and a screenshot at each. */
-  async function check(page: Page, name: string, fullPage = true) {
-    await page.bringToFront();
-    const size = page.viewportSize() ?? { width: 1280, height: 900 };
-    for (const [label, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]] as const) {
-      await page.setViewportSize({ width, height });
-      expect(await axeViolations(page), `axe on ${name} at ${label} width`).toEqual([]);
-      await page.evaluate(async () => { await document.fonts.ready; window.scrollTo(0, 0); });
-      await page.screenshot({ path: path.join(OUTPUT_DIR, `admin-catalog-${name}-${label}.png`), fullPage, animations: 'disabled' });
-    }
-    await page.setViewportSize(size);
-  }
 
-  async function signIn(page: Page, origin: string, email: string) {
-    await page.goto(`${origin}/auth/sign-in?returnTo=${encodeURIComponent('/admin')}`);
-    await ready(page);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/admin$/);
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  }
-
-  const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name, exact: true }).click();
 
   /** A product as the catalog answers it, less what differs between two stores by nature. */
   async function productOf(siteKey: { apiKey: string; siteId: string }, name: string) {
@@ -77,10 +53,10 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     const owner = await shop.chromium.context.newPage();
     const errors: string[] = [];
     owner.on('pageerror', (e) => errors.push(e.message));
-    await signIn(owner, first.origin, `owner.a.${n}@example.com`);
+    await signInToAdmin(owner, first.origin, `owner.a.${n}@example.com`, PASSWORD);
 
     // Stock: the demo's beanie has none left; the shirt's variants are all stocked.
-    await nav(owner, 'Products');
+    await adminNav(owner, 'Products');
     await owner.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
     await owner.getByRole('cell', { name: /Linen Camp Shirt/ }).first().waitFor();
     const rows = owner.getByRole('table', { name: 'Products' }).getByRole('link');
@@ -88,14 +64,14 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     await expect.poll(() => rows.allTextContents()).toEqual(['Wool Rib Beanie']);
     expect(owner.url()).toContain('stock=OUT_OF_STOCK');
     await owner.getByRole('row', { name: /Wool Rib Beanie/ }).getByText('Out of stock').waitFor();
-    await check(owner, 'products-out-of-stock');
+    await checkPage(owner, 'admin-catalog-products-out-of-stock');
     await owner.getByLabel('Stock', { exact: true }).selectOption('LOW_STOCK');
     await expect.poll(async () => (await rows.allTextContents()).includes('Wool Rib Beanie')).toBe(true);
     await owner.getByLabel('Stock', { exact: true }).selectOption('IN_STOCK');
     await expect.poll(async () => { const names = await rows.allTextContents(); return names.includes('Linen Camp Shirt') && !names.includes('Wool Rib Beanie'); }).toBe(true);
 
     // Export: the shirt (Size × Colour) is twelve rows, one per variant.
-    await nav(owner, 'Import & export');
+    await adminNav(owner, 'Import & export');
     await owner.getByRole('heading', { name: 'Import and export', level: 1 }).waitFor();
     const download = owner.waitForEvent('download');
     await owner.getByRole('button', { name: 'Export products' }).click();
@@ -108,25 +84,25 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     // The empty store gets the shirt's collection, then the shirt's rows and a product with a bad variant row.
     const other = await shop.chromium.context.newPage();
     other.on('pageerror', (e) => errors.push(e.message));
-    await signIn(other, second.origin, `owner.b.${n}@example.com`);
-    await nav(other, 'Products');
+    await signInToAdmin(other, second.origin, `owner.b.${n}@example.com`, PASSWORD);
+    await adminNav(other, 'Products');
     await other.getByRole('link', { name: 'Collections', exact: true }).click();
     await other.getByRole('heading', { name: 'Product collections' }).waitFor();
     await other.getByRole('button', { name: 'New collection' }).click();
     await other.getByRole('dialog', { name: 'New collection' }).getByLabel('Name').fill('Apparel');
     await other.getByRole('dialog', { name: 'New collection' }).getByRole('button', { name: 'Save collection' }).click();
     await other.getByRole('link', { name: 'Apparel' }).waitFor();
-    await check(other, 'product-collections');
+    await checkPage(other, 'admin-catalog-product-collections');
     const bad = [
       { name: 'Broken Cap', price: '12.00', option1Name: 'Size', option1Value: 'S', variantPrice: '12.00' },
       { name: 'Broken Cap', option1Name: 'Size', option1Value: 'M', variantPrice: 'twelve' },
     ];
     const file = stringify([...shirtRows, ...bad], { header: true, columns: Object.keys(all[0]) });
-    await nav(other, 'Import & export');
+    await adminNav(other, 'Import & export');
     await other.getByRole('heading', { name: 'Import and export', level: 1 }).waitFor();
     await other.getByLabel('CSV or JSON file').setInputFiles({ name: 'products.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
     await other.getByText('products.csv: 14 rows.').waitFor();
-    await check(other, 'import-preview');
+    await checkPage(other, 'admin-catalog-import-preview');
     await other.getByRole('button', { name: 'Import 14 rows' }).click();
     await other.getByText('14 of 14 rows read: 12 imported, 2 failed.').waitFor();
     const failures = other.waitForEvent('download');
@@ -135,20 +111,20 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     expect(failed.map((f) => [f.row, f.name])).toEqual([['13', 'Broken Cap'], ['14', 'Broken Cap']]);
     expect(failed[1].error).toMatch(/^variantPrice: /);
     expect(failed[0].error).toMatch(/^not imported: row 14 of the same product failed: variantPrice/);
-    await check(other, 'import-done');
+    await checkPage(other, 'admin-catalog-import-done');
 
     // The same product in both stores: options, every variant's price, SKU and stock, its collection.
     const there = await productOf(second, 'Linen Camp Shirt');
     expect(there).toEqual(await productOf(first, 'Linen Camp Shirt'));
     expect(there.variants).toHaveLength(12);
-    await nav(other, 'Products');
+    await adminNav(other, 'Products');
     await other.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
     await other.locator('.loading').first().waitFor({ state: 'detached' });
-    await check(other, 'products-imported');
+    await checkPage(other, 'admin-catalog-products-imported');
     await other.getByRole('row', { name: /Linen Camp Shirt/ }).getByText('12 variants').waitFor();
 
     // A data collection: members may read and add; an index on the title, then dropped.
-    await nav(owner, 'Data collections');
+    await adminNav(owner, 'Data collections');
     await owner.getByRole('heading', { name: 'Data collections', level: 1 }).waitFor();
     await owner.getByLabel('ID', { exact: true }).fill('reviews');
     await owner.getByLabel('Display name').fill('Reviews');
@@ -165,7 +141,7 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     const indexRow = owner.getByRole('table', { name: 'Indexes of reviews' }).getByRole('row', { name: /by title/ });
     await indexRow.getByText('title ↓').waitFor();
     await indexRow.getByText('Ready').waitFor();
-    await check(owner, 'data-collection');
+    await checkPage(owner, 'admin-catalog-data-collection');
     const key = { authorization: first.apiKey, 'wix-site-id': first.siteId };
     const collection = await shop.t.app.inject({ method: 'GET', url: '/wix-data/v2/collections/reviews', headers: key });
     expect(collection.json()).toMatchObject({ collection: { permissions: { read: 'SITE_MEMBER', insert: 'SITE_MEMBER_AUTHOR', update: 'ADMIN', remove: 'ADMIN' } } });
@@ -176,9 +152,9 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     await owner.getByText('Index “by title” dropped.').waitFor();
     await owner.getByRole('table', { name: 'Indexes of reviews' }).getByText('No indexes yet.').waitFor();
 
-    await nav(owner, 'Data collections');
+    await adminNav(owner, 'Data collections');
     await owner.getByRole('row', { name: /Reviews/ }).getByText('Site members', { exact: true }).waitFor();
-    await check(owner, 'data-collections');
+    await checkPage(owner, 'admin-catalog-data-collections');
 
     expect(errors).toEqual([]);
     await owner.close();

@@ -7,14 +7,13 @@
  * and the other back-office pages are photographed on the same data for the review pass.
  * Needs `npm run build` and /usr/bin/chromium.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { storefrontApp, type ShopSite, type StorefrontTestApp } from '../packages/server/src/test/storefront.js';
 import { catalogLine, placeOrder } from '../packages/server/src/test/commerce.js';
 import { formatMoney, fromMinor, splitRefund, toMinor } from '../apps/web/src/admin/money.js';
 import { CHROMIUM, hasChromium, launchChromium, type Chromium } from './chromium.js';
-import { axeViolations, OUTPUT_DIR, ready } from './shop.js';
+import { ready } from './shop.js';
+import { checkPage, adminNav, submitSignIn } from './admin-pages.js';
 
 const OWNER_EMAIL = 'owner@admin-ops.example.com';
 const OWNER_PASSWORD = 'owner-password-1';
@@ -99,21 +98,7 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await t?.close();
   });
 
-  /** axe at both widths (when `axe`), then a screenshot at each: e2e/output/admin-ops-<name>-<width>.png. */
-  async function check(page: Page, name: string, { fullPage = true, axe = true } = {}) {
-    await page.bringToFront();
-    await page.mouse.move(0, 0); // no hover styles where the last click was
-    const size = page.viewportSize() ?? { width: 1280, height: 900 };
-    for (const [label, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]] as const) {
-      await page.setViewportSize({ width, height });
-      if (axe) expect(await axeViolations(page), `axe on ${name} at ${label} width`).toEqual([]);
-      await page.evaluate(async () => { await document.fonts.ready; window.scrollTo(0, 0); });
-      await page.screenshot({ path: path.join(OUTPUT_DIR, `admin-ops-${name}-${label}.png`), fullPage, animations: 'disabled' });
-    }
-    await page.setViewportSize(size);
-  }
 
-  const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name, exact: true }).click();
   const localDay = (daysAgo: number) => new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(Date.now() - daysAgo * DAY_MS));
 
   it('shows a custom dashboard range and an empty one in words, refunds part of an order, and dates an API key’s last use', async () => {
@@ -123,16 +108,14 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await owner.goto(`${site.origin}/admin`);
     await ready(owner);
     await owner.getByRole('link', { name: 'Sign in' }).click();
-    await owner.getByLabel('E-mail').fill(OWNER_EMAIL);
-    await owner.getByLabel('Password', { exact: true }).fill(OWNER_PASSWORD);
-    await owner.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(owner, OWNER_EMAIL, OWNER_PASSWORD);
     await owner.waitForURL(/\/admin$/);
     await owner.getByRole('heading', { name: 'Dashboard' }).waitFor();
 
     // The default 30 days hold all seven orders.
     await owner.getByTestId('range-summary').getByText(/7 orders/).waitFor();
     await owner.getByRole('region', { name: 'Recent orders' }).getByRole('link').first().waitFor();
-    await check(owner, 'dashboard');
+    await checkPage(owner, 'admin-ops-dashboard');
 
     // A custom range: a backwards one is refused in words, then the last 10 days hold five orders.
     await owner.getByLabel('Range').selectOption('custom');
@@ -149,13 +132,13 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await form.getByRole('button', { name: 'Show' }).click();
     await owner.waitForURL(new RegExp(`from=${localDay(9)}&to=${localDay(0)}`));
     await owner.getByTestId('range-summary').getByText(/: 5 orders/).waitFor();
-    await check(owner, 'dashboard-custom');
+    await checkPage(owner, 'admin-ops-dashboard-custom');
 
     // The longest range the server takes: a year of thin bars, still labelled.
     await form.getByLabel('From').fill(localDay(365));
     await form.getByRole('button', { name: 'Show' }).click();
     await owner.getByTestId('range-summary').getByText(/: 7 orders/).waitFor();
-    await check(owner, 'dashboard-year');
+    await checkPage(owner, 'admin-ops-dashboard-year');
 
     // A range without orders says so instead of drawing an empty chart.
     await form.getByLabel('From').fill(localDay(60));
@@ -164,13 +147,13 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await owner.getByTestId('chart-empty').getByText(/^No orders from .+ to .+\./).waitFor();
     expect(await owner.locator('.chart svg').count()).toBe(0);
     await owner.getByTestId('range-summary').getByText(/: 0 orders, \$0\.00/).waitFor();
-    await check(owner, 'dashboard-empty');
+    await checkPage(owner, 'admin-ops-dashboard-empty');
 
     // Orders, on a phone too.
-    await nav(owner, 'Orders');
+    await adminNav(owner, 'Orders');
     await owner.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
     await owner.getByRole('cell', { name: /buyer1@example\.com/ }).waitFor();
-    await check(owner, 'orders');
+    await checkPage(owner, 'admin-ops-orders');
 
     // A partial refund of the paid tote order, checked against what is left to refund.
     const paidId = orders[0].id;
@@ -178,13 +161,13 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await ready(owner);
     const heading = await owner.getByRole('heading', { name: /^Order #\d+$/ }).textContent();
     const number = (heading ?? '').replace('Order #', '');
-    await check(owner, 'order');
+    await checkPage(owner, 'admin-ops-order');
     await owner.getByRole('button', { name: 'Refund' }).click();
     const dialog = owner.getByRole('dialog', { name: `Refund order #${number}` });
     const amount = dialog.getByLabel('Amount');
     await expect.poll(() => amount.inputValue()).toMatch(/^\d+\.\d{2}$/);
     const full = await amount.inputValue();
-    await check(owner, 'order-refund', { fullPage: false });
+    await checkPage(owner, 'admin-ops-order-refund', { fullPage: false });
     await amount.fill('12.345');
     await dialog.getByRole('button', { name: 'Refund' }).click();
     await dialog.getByText('Enter an amount like 12.50.').waitFor();
@@ -198,34 +181,34 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     const timeline = owner.getByRole('region', { name: 'Timeline' });
     await timeline.getByText('Refunded $12.35: Scratched handle').waitFor();
     await expect.poll(() => owner.locator('.status-row [data-status]').first().getAttribute('data-status')).toBe('PARTIALLY_REFUNDED');
-    await check(owner, 'order-refunded');
+    await checkPage(owner, 'admin-ops-order-refunded');
     // What is left is offered next time.
     await owner.getByRole('button', { name: 'Refund' }).click();
     await expect.poll(() => dialog.getByLabel('Amount').inputValue()).toBe(fromMinor((toMinor(full, 'USD') ?? 0n) - 1235n, 'USD'));
     await owner.keyboard.press('Escape');
 
     // Members, the store settings and the mail outbox, on the same data.
-    await nav(owner, 'Members');
+    await adminNav(owner, 'Members');
     await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     await owner.getByText('cleo@example.com').first().waitFor();
-    await check(owner, 'members');
+    await checkPage(owner, 'admin-ops-members');
     await owner.getByRole('button', { name: 'Cleo Nwosu', exact: true }).click();
     await owner.getByRole('dialog', { name: 'Cleo Nwosu' }).getByText('cleo@example.com').waitFor();
-    await check(owner, 'member-profile', { fullPage: false });
+    await checkPage(owner, 'admin-ops-member-profile', { fullPage: false });
     await owner.keyboard.press('Escape');
-    await nav(owner, 'Settings');
+    await adminNav(owner, 'Settings');
     await owner.getByLabel('Store name').waitFor();
-    await check(owner, 'settings-store');
+    await checkPage(owner, 'admin-ops-settings-store');
     const tabs = owner.getByRole('navigation', { name: 'Settings' });
     await tabs.getByRole('link', { name: 'Mail outbox' }).click();
     await owner.getByRole('heading', { name: 'Mail outbox', level: 1 }).waitFor();
     await owner.locator('.loading').first().waitFor({ state: 'detached' });
     const mailRow = owner.getByRole('row', { name: new RegExp(OWNER_EMAIL.replace(/\./g, '\\.')) }).first();
     await mailRow.waitFor();
-    await check(owner, 'settings-mail');
+    await checkPage(owner, 'admin-ops-settings-mail');
     await mailRow.getByRole('button').click();
     await owner.getByRole('dialog').locator('.mail-body').waitFor();
-    await check(owner, 'settings-mail-open', { fullPage: false });
+    await checkPage(owner, 'admin-ops-settings-mail-open', { fullPage: false });
     await owner.keyboard.press('Escape');
 
     // An API key: "Never" until a program uses it, then the date of that use.
@@ -242,24 +225,24 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await ready(owner);
     const year = String(new Date().getFullYear());
     await expect.poll(async () => (await owner.getByRole('row', { name: /Ops sync/ }).locator('td[data-label="Last used"]').textContent()) ?? '').toContain(year);
-    await check(owner, 'settings-api-keys');
+    await checkPage(owner, 'admin-ops-settings-api-keys');
 
     // The pages other helpers own, photographed on the same data for the review (axe is theirs).
     for (const [tab, name, heading] of [['Shipping & tax', 'settings-commerce', 'Shipping and tax'], ['Coupons', 'settings-coupons', 'Coupons'], ['Webhooks', 'settings-webhooks', 'Webhooks']] as const) {
       await tabs.getByRole('link', { name: tab }).click();
       await owner.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await owner.locator('.loading').first().waitFor({ state: 'detached' });
-      await check(owner, name, { axe: false });
+      await checkPage(owner, `admin-ops-${name}`, { axe: 'none' });
     }
-    await nav(owner, 'Products');
+    await adminNav(owner, 'Products');
     await owner.getByRole('cell', { name: /Linen Camp Shirt/ }).first().waitFor();
-    await check(owner, 'products', { axe: false });
-    await nav(owner, 'Data collections');
+    await checkPage(owner, 'admin-ops-products', { axe: 'none' });
+    await adminNav(owner, 'Data collections');
     await owner.getByRole('heading', { name: 'Data collections', level: 1 }).waitFor();
-    await check(owner, 'data-collections', { axe: false });
-    await nav(owner, 'Import & export');
+    await checkPage(owner, 'admin-ops-data-collections', { axe: 'none' });
+    await adminNav(owner, 'Import & export');
     await owner.getByRole('heading', { name: 'Import and export', level: 1 }).waitFor();
-    await check(owner, 'import-export', { axe: false });
+    await checkPage(owner, 'admin-ops-import-export', { axe: 'none' });
 
     expect(errors).toEqual([]);
     await owner.close();
