@@ -454,8 +454,8 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
     }
 
     // Images of the demo catalog, served by this server so the demo needs no outside host.
-    app.get('/media/demo/:file', async (req, reply) => {
-      const file = (req.params as { file: string }).file;
+    app.get('/media/demo/:file', { schema: { params: Type.Object({ file: Type.String({ minLength: 1, maxLength: 200 }) }) } }, async (req, reply) => {
+      const { file } = req.params;
       const svg = Object.hasOwn(DEMO_MEDIA, file) ? DEMO_MEDIA[file] : undefined;
       if (!svg) throw ApiError.notFound('MEDIA_NOT_FOUND', `No media ${file}`);
       return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
@@ -83,10 +83,9 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
         throw ApiError.validation([{ field, rule: error.rule === 'DECIMAL_MAX_SCALE' ? 'DECIMAL_MAX_SCALE' : 'FORMAT', description: error.message }]);
       }
     };
-    const param = (req: FastifyRequest, name: string) => (req.params as Record<string, string>)[name];
 
     for (const prefix of ORDER_PREFIXES) {
-      app.get(`${prefix}/orders/:id`, { config: { callers: ALL_CALLERS }, schema: { params: Type.Object({ id: Id }) } }, async (req) => ({ order: wire(await orders.getOrder(req.ctx, param(req, 'id'))) }));
+      app.get(`${prefix}/orders/:id`, { config: { callers: ALL_CALLERS }, schema: { params: Type.Object({ id: Id }) } }, async (req) => ({ order: wire(await orders.getOrder(req.ctx, req.params.id)) }));
 
       app.post(`${prefix}/orders/search`, { config: { callers: ALL_CALLERS }, schema: { body: SearchBody } }, async (req) => {
         const page = await orders.searchOrders(req.ctx, req.body.search ?? {});
@@ -98,7 +97,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
 
       app.post(`${prefix}/orders/:id/cancel`, { config: { callers: BACK_OFFICE }, schema: { body: CancelBody, params: Type.Object({ id: Id }) } }, async (req) => {
         const body = req.body;
-        const order = await orders.cancelOrder(req.ctx, param(req, 'id'), { restockAllItems: body.restockAllItems ?? false, ...(body.customMessage ? { customMessage: body.customMessage } : {}) });
+        const order = await orders.cancelOrder(req.ctx, req.params.id, { restockAllItems: body.restockAllItems ?? false, ...(body.customMessage ? { customMessage: body.customMessage } : {}) });
         return { order: wire(order) };
       });
     }
@@ -106,24 +105,24 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
     for (const prefix of COLLECTOR_PREFIXES) {
       const params = { params: Type.Object({ ecomOrderId: Id }) };
       app.post(`${prefix}/orders/:ecomOrderId/mark-as-paid`, { config: { callers: BACK_OFFICE }, schema: { body: MarkPaidBody, ...params } }, async (req) => {
-        const order = await orders.markAsPaid(req.ctx, param(req, 'ecomOrderId'), methodName(req.body.userDefinedPaymentMethodName));
+        const order = await orders.markAsPaid(req.ctx, req.params.ecomOrderId, methodName(req.body.userDefinedPaymentMethodName));
         return { order: wire(order) };
       });
 
       app.post(`${prefix}/orders/:orderId/manual-payment`, { config: { callers: BACK_OFFICE }, schema: { body: ManualPaymentBody, params: Type.Object({ orderId: Id }) } }, async (req) => {
         const body = req.body;
-        const current = await orders.getOrder(req.ctx, param(req, 'orderId'));
+        const current = await orders.getOrder(req.ctx, req.params.orderId);
         await orders.recordManualPayment(req.ctx, current.id, amount(body.amount.amount, current.currency, 'amount.amount'), methodName(body.userDefinedPaymentMethodName));
         return {};
       });
 
       app.get(`${prefix}/orders/:ecomOrderId/payment-collectability-status`, { config: { callers: BACK_OFFICE }, schema: params }, async (req) => {
-        const result = await orders.collectability(req.ctx, param(req, 'ecomOrderId'));
+        const result = await orders.collectability(req.ctx, req.params.ecomOrderId);
         return { status: result.status, amount: price(result.amount, result.order.currency) };
       });
 
       app.get(`${prefix}/orders/:ecomOrderId/refundability`, { config: { callers: BACK_OFFICE }, schema: params }, async (req) => {
-        const result = await orders.refundability(req.ctx, param(req, 'ecomOrderId'));
+        const result = await orders.refundability(req.ctx, req.params.ecomOrderId);
         return {
           refundabilities: result.payments.map((p) => ({
             paymentId: p.paymentId,
@@ -136,7 +135,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
 
       app.post(`${prefix}/orders/:ecomOrderId/trigger-refund`, { config: { callers: BACK_OFFICE }, schema: { body: RefundBody, ...params } }, async (req) => {
         const body = req.body;
-        const current = await orders.getOrder(req.ctx, param(req, 'ecomOrderId'));
+        const current = await orders.getOrder(req.ctx, req.params.ecomOrderId);
         const payments = body.payments.map((p, i) => {
           const paid = current.payments.find((x) => x.id === p.paymentId);
           const left = paid ? paid.amount - paid.refunded : 0n;
@@ -193,7 +192,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
       app.post(`${prefix}/orders/:orderId/create-fulfillment`, { config: { callers: BACK_OFFICE }, schema: { body: FulfillmentBody, ...params } }, async (req) => {
         const f = req.body.fulfillment;
         const tracking = f.trackingInfo;
-        const { order, fulfillmentId } = await orders.createFulfillment(req.ctx, param(req, 'orderId'), {
+        const { order, fulfillmentId } = await orders.createFulfillment(req.ctx, req.params.orderId, {
           lineItems: (f.lineItems ?? []).map((l) => ({ id: l.id, ...(l.quantity ? { quantity: l.quantity } : {}) })),
           ...(tracking && {
             trackingInfo: {
@@ -207,7 +206,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
       });
 
       app.get(`${prefix}/orders/:orderId`, { config: { callers: ALL_CALLERS }, schema: params }, async (req) => {
-        const order = await orders.getOrder(req.ctx, param(req, 'orderId'));
+        const order = await orders.getOrder(req.ctx, req.params.orderId);
         return { orderWithFulfillments: { orderId: order.id, fulfillments: order.fulfillments.map(toWireFulfillment) } };
       });
     }
