@@ -76,7 +76,7 @@ export default function CartPage() {
           {destination && totals.data && options.length === 0 && <Notice kind="info">We don’t ship to this destination yet.</Notice>}
           {totals.isError ? <Notice kind="error">{plainError(totals.error)}</Notice>
             : totals.isPending ? <Loading label="Calculating totals…" lines={2} />
-              : <Totals summary={totals.data.priceSummary} note={destination ? 'Estimated for this destination; confirmed at checkout.' : 'Shipping and tax are calculated at checkout.'} />}
+              : <Totals summary={totals.data.priceSummary} shippingLater={!destination} note={destination ? 'Estimated for this destination; confirmed at checkout.' : 'Shipping and tax are calculated at checkout.'} />}
           <CheckoutButton disabled={blocking} />
           {blocking && <p className="error small">Fix the items marked above to check out.</p>}
         </aside>
