@@ -95,9 +95,11 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     expect(await page.locator('.totals').getByRole('definition').filter({ hasText: 'At checkout' }).count()).toBe(1);
     await page.getByLabel('Country').selectOption('US');
     await page.getByLabel('Postal code').fill('10001');
+    await page.getByLabel('State (optional)').fill('NY');
     await page.getByRole('button', { name: 'Estimate' }).click();
     await page.getByRole('radio', { name: /Standard/ }).check();
     await page.locator('.totals').getByText('Shipping').waitFor();
+    await page.locator('.totals').getByText('Tax').waitFor(); // New York sales tax in the estimate, as at checkout
     expect(await page.locator('.totals .discount').textContent()).toContain('−$');
     await check(page, 'cart');
 

@@ -18,6 +18,7 @@ export default function CartPage() {
   const totals = useCartTotals(destination, shippingCode, hasLines);
   const [country, setCountry] = useState('US');
   const [postalCode, setPostalCode] = useState('');
+  const [region, setRegion] = useState('');
 
   if (cart.isPending) return <div className="container cart-page"><h1>Cart</h1><Loading label="Loading your cart…" page /></div>;
   if (cart.isError) return <div className="container cart-page"><h1>Cart</h1><ErrorState error={cart.error} retry={() => void cart.refetch()} /></div>;
@@ -32,7 +33,8 @@ export default function CartPage() {
   function estimate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setShippingCode(undefined);
-    setDestination({ country, ...(postalCode.trim() && { postalCode: postalCode.trim() }) });
+    // The state matters: tax rates are set per state or region (as at checkout, "NY" becomes US-NY).
+    setDestination({ country, ...(region.trim() && { subdivision: `${country}-${region.trim().toUpperCase()}` }), ...(postalCode.trim() && { postalCode: postalCode.trim() }) });
   }
 
   return (
@@ -53,6 +55,10 @@ export default function CartPage() {
                 <select id="estimate-country" value={country} onChange={(e) => setCountry(e.target.value)}>
                   {COUNTRIES.map(([code, name]) => <option key={code} value={code}>{name}</option>)}
                 </select>
+              </div>
+              <div className="field">
+                <label htmlFor="estimate-region">State (optional)</label>
+                <input id="estimate-region" value={region} onChange={(e) => setRegion(e.target.value)} autoComplete="address-level1" placeholder="e.g. NY" maxLength={3} />
               </div>
               <div className="field">
                 <label htmlFor="estimate-postal">Postal code</label>
