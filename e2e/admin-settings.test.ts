@@ -5,11 +5,10 @@
  * delivery from its log. Every page and dialog is checked with axe and photographed at desktop and
  * phone width (e2e/output/admin-settings-edit-*). Needs `npm run build` and /usr/bin/chromium.
  */
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { axeViolations, OUTPUT_DIR, ready, startShop, type Shop } from './shop.js';
+import { ready, startShop, type Shop } from './shop.js';
+import { checkPage, signInToAdmin } from './admin-pages.js';
 
 if (!hasChromium) console.warn(`Skipping the settings browser tests: ${CHROMIUM} is missing.`);
 
@@ -26,18 +25,6 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     await shop?.close();
   });
 
-  /** axe at desktop and phone width, then a screenshot at each width. */
-  async function check(page: Page, name: string, fullPage = true) {
-    expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
-    const size = page.viewportSize() ?? { width: 1280, height: 900 };
-    for (const [label, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]] as const) {
-      await page.setViewportSize({ width, height });
-      if (label === 'phone') expect(await axeViolations(page), `axe on ${name} at phone width`).toEqual([]);
-      await page.evaluate(async () => { await document.fonts.ready; window.scrollTo(0, 0); });
-      await page.screenshot({ path: path.join(OUTPUT_DIR, `admin-settings-edit-${name}-${label}.png`), fullPage, animations: 'disabled' });
-    }
-    await page.setViewportSize(size);
-  }
 
   it('edits, deletes and creates a coupon, changes a shipping rule the shop then charges, and pauses, resumes and deletes a webhook', async () => {
     const site = await shop.t.createShop({ name: 'Settings test store', ownerEmail: OWNER_EMAIL, ownerPassword: OWNER_PASSWORD });
@@ -49,23 +36,18 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     const owner = await shop.chromium.context.newPage();
     const errors: string[] = [];
     owner.on('pageerror', (e) => errors.push(e.message));
-    await owner.goto(`${site.origin}/auth/sign-in?returnTo=${encodeURIComponent('/admin/settings/coupons')}`);
-    await ready(owner);
-    await owner.getByLabel('E-mail').fill(OWNER_EMAIL);
-    await owner.getByLabel('Password', { exact: true }).fill(OWNER_PASSWORD);
-    await owner.getByRole('button', { name: 'Sign in' }).click();
-    await owner.waitForURL(/\/admin\/settings\/coupons$/);
+    await signInToAdmin(owner, site.origin, OWNER_EMAIL, OWNER_PASSWORD, '/admin/settings/coupons');
 
     // Coupons: the demo's WELCOME10 becomes 15 % off with a limit; a wrong value is explained first.
     const coupons = owner.getByRole('table', { name: 'Coupons' });
     await coupons.getByRole('cell', { name: 'WELCOME10', exact: true }).waitFor();
-    await check(owner, 'coupons');
+    await checkPage(owner, 'admin-settings-edit-coupons');
     await owner.getByRole('button', { name: 'Edit WELCOME10' }).click();
     const edit = owner.getByRole('dialog', { name: 'Edit coupon WELCOME10' });
     await edit.getByLabel('Percent off').fill('150');
     await edit.getByRole('button', { name: 'Save coupon' }).click();
     await edit.getByText('A percent from 0.01 to 100').waitFor();
-    await check(owner, 'coupon-edit', false);
+    await checkPage(owner, 'admin-settings-edit-coupon-edit', { fullPage: false });
     await edit.getByLabel('Name').fill('Welcome, fifteen off');
     await edit.getByLabel('Percent off').fill('15');
     await edit.getByLabel('Usage limit (optional)').fill('100');
@@ -81,11 +63,11 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     await owner.getByRole('button', { name: 'Delete WELCOME10' }).click();
     const confirm = owner.getByRole('dialog', { name: 'Delete coupon WELCOME10?' });
     await confirm.getByText('Shoppers can no longer use this code.').waitFor();
-    await check(owner, 'coupon-delete', false);
+    await checkPage(owner, 'admin-settings-edit-coupon-delete', { fullPage: false });
     await confirm.getByRole('button', { name: 'Delete coupon' }).click();
     await owner.getByText('Coupon WELCOME10 deleted.').waitFor();
     await coupons.getByText('No coupons yet.').waitFor();
-    await check(owner, 'coupons-empty');
+    await checkPage(owner, 'admin-settings-edit-coupons-empty');
 
     // A new coupon: the value field is named after the kind picked, so "5" is never ambiguous.
     const create = owner.locator('form', { has: owner.getByRole('heading', { name: 'New coupon' }) });
@@ -104,13 +86,13 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     const us = owner.getByRole('group', { name: 'United States' });
     const standard = us.getByRole('group', { name: 'Rule 1: Standard delivery', exact: true });
     await expect.poll(() => standard.getByLabel('Price').inputValue()).toBe('6.95');
-    await check(owner, 'commerce');
+    await checkPage(owner, 'admin-settings-edit-commerce');
     await standard.getByLabel('Price').fill('4,95');
     await owner.getByRole('button', { name: 'Save shipping and tax' }).click();
     await owner.getByText('One field needs a change before saving').waitFor();
     await standard.getByText('A number such as 5 or 4.95').waitFor();
     await expect.poll(() => standard.getByLabel('Price').evaluate((e) => e === document.activeElement)).toBe(true);
-    await check(owner, 'commerce-error');
+    await checkPage(owner, 'admin-settings-edit-commerce-error');
     await standard.getByLabel('Price').fill('4.95');
     await owner.getByRole('button', { name: 'Save shipping and tax' }).click();
     await owner.getByText('Shipping, pickup, tax and inventory settings saved.').waitFor();
@@ -131,11 +113,11 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     const hooks = owner.getByRole('table', { name: 'Webhooks' });
     const hookRow = hooks.getByRole('row', { name: /hooks\.example\.com/ });
     await hookRow.getByText('Active').waitFor();
-    await check(owner, 'webhooks');
+    await checkPage(owner, 'admin-settings-edit-webhooks');
     await owner.getByRole('button', { name: 'Pause https://hooks.example.com/bodega' }).click();
     await owner.getByText(/paused: nothing is sent until you resume it/).waitFor();
     await hookRow.getByText('Paused', { exact: true }).waitFor();
-    await check(owner, 'webhooks-paused');
+    await checkPage(owner, 'admin-settings-edit-webhooks-paused');
     await owner.getByRole('button', { name: 'Resume https://hooks.example.com/bodega' }).click();
     await owner.getByText(/bodega resumed\./).waitFor();
     await hookRow.getByText('Active').waitFor();
@@ -147,11 +129,11 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     await log.getByText(/is sent again as a new delivery/).waitFor();
     await expect.poll(() => log.getByRole('button', { name: /^Replay/ }).count()).toBe(2);
     await log.getByText('a replay').waitFor();
-    await check(owner, 'webhook-log', false);
+    await checkPage(owner, 'admin-settings-edit-webhook-log', { fullPage: false });
     await owner.keyboard.press('Escape');
     await owner.getByRole('button', { name: 'Delete https://hooks.example.com/bodega' }).click();
     const remove = owner.getByRole('dialog', { name: 'Delete this webhook?' });
-    await check(owner, 'webhook-delete', false);
+    await checkPage(owner, 'admin-settings-edit-webhook-delete', { fullPage: false });
     await remove.getByRole('button', { name: 'Delete webhook' }).click();
     await owner.getByText('Webhook to https://hooks.example.com/bodega deleted.').waitFor();
     await hooks.getByText('No webhooks.').waitFor();

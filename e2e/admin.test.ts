@@ -8,10 +8,9 @@
  * own cookies in the one browser. Needs `npm run build` and /usr/bin/chromium.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import path from 'node:path';
-import { axeViolations, OUTPUT_DIR, ready, screenshots, startShop, type Shop } from './shop.js';
+import { ready, screenshots, startShop, type Shop } from './shop.js';
+import { checkPage, adminNav, submitSignIn } from './admin-pages.js';
 
 if (!hasChromium) console.warn(`Skipping the back-office browser tests: ${CHROMIUM} is missing.`);
 
@@ -28,32 +27,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await shop?.close();
   });
 
-  /**
-   * axe at desktop width (and, for the main pages, at phone width too), then a screenshot at each
-   * width. Dialogs are photographed as the viewport shows them; a full page adds nothing there.
-   */
-  async function check(page: Page, name: string, fullPage = true, phoneAxe = false) {
-    // Two tabs share the window; a tab in the background paints slowly, so photograph it in front.
-    await page.bringToFront();
-    expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
-    const size = page.viewportSize() ?? { width: 1280, height: 900 };
-    for (const [label, width, height] of [['desktop', 1280, 900], ['phone', 390, 844]] as const) {
-      await page.setViewportSize({ width, height });
-      if (label === 'phone' && phoneAxe) expect(await axeViolations(page), `axe on ${name} at phone width`).toEqual([]);
-      await page.evaluate(async () => { await document.fonts.ready; window.scrollTo(0, 0); });
-      await page.screenshot({ path: path.join(OUTPUT_DIR, `admin-${name}-${label}.png`), fullPage, animations: 'disabled' });
-    }
-    await page.setViewportSize(size);
-  }
 
-  async function signIn(page: Page, email: string, password: string) {
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  /** The back office's own navigation (not the settings tabs). */
-  const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name, exact: true }).click();
 
   it('runs the store: approve a member, create a product with variants, see the sale, mark it paid and fulfil it; a contributor has no API keys', async () => {
     const memberHost = `member-${Date.now()}.localhost`;
@@ -72,10 +46,10 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.goto(`${ownerUrl}/admin`);
     await ready(owner);
     await owner.getByRole('heading', { name: 'Sign in to the back office' }).waitFor();
-    await check(owner, 'sign-in-gate');
+    await checkPage(owner, 'admin-sign-in-gate', { axe: 'desktop' });
     await owner.getByRole('link', { name: 'Sign in' }).click();
     await owner.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await signIn(owner, OWNER_EMAIL, OWNER_PASSWORD);
+    await submitSignIn(owner, OWNER_EMAIL, OWNER_PASSWORD);
     await owner.waitForURL(/\/admin$/);
     await owner.getByRole('heading', { name: 'Dashboard' }).waitFor();
 
@@ -94,21 +68,21 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     const pending = owner.getByRole('region', { name: /Waiting for approval/ });
     await pending.getByText(memberEmail).waitFor();
-    await check(owner, 'members', true, true);
+    await checkPage(owner, 'admin-members');
     const nickname = memberEmail.split('@')[0];
     await pending.getByRole('button', { name: nickname, exact: true }).click();
     await owner.getByRole('dialog', { name: nickname }).getByText(memberEmail).waitFor();
-    await check(owner, 'member-profile', false);
+    await checkPage(owner, 'admin-member-profile', { fullPage: false, axe: 'desktop' });
     await owner.keyboard.press('Escape');
     await pending.getByRole('button', { name: /^Approve/ }).click();
     await owner.getByText(/is approved and can sign in/).waitFor();
     await expect.poll(() => pending.count()).toBe(0);
 
     // A product with two variants (size S and M), 3 of each in stock.
-    await nav(owner, 'Products');
+    await adminNav(owner, 'Products');
     await owner.getByRole('heading', { name: 'Products', level: 1 }).waitFor();
     await owner.getByRole('cell', { name: /Linen Camp Shirt/ }).first().waitFor();
-    await check(owner, 'products', true, true);
+    await checkPage(owner, 'admin-products');
     await owner.getByRole('link', { name: 'New product' }).click();
     await owner.getByRole('heading', { name: 'New product' }).waitFor();
     await owner.getByLabel('Name', { exact: true }).fill('Trail Mug');
@@ -123,18 +97,18 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByLabel('Stock of M').fill('3');
     await owner.getByLabel('Price of M').fill('22.00');
     await owner.getByRole('checkbox', { name: 'Kitchen' }).check();
-    await check(owner, 'product-new');
+    await checkPage(owner, 'admin-product-new', { axe: 'desktop' });
     await owner.getByRole('button', { name: 'Create product' }).click();
     await owner.getByText('Product created.').waitFor();
     await owner.getByRole('heading', { name: 'Trail Mug' }).waitFor();
     await expect.poll(() => owner.getByLabel('Stock of S').inputValue()).toBe('3');
     expect(await owner.getByLabel('Price of M').inputValue()).toBe('22');
-    await check(owner, 'product-edit', true, true);
+    await checkPage(owner, 'admin-product-edit');
 
     // The member signs in and buys 2 of size S, paying later.
     await member.goto(`${memberUrl}/auth/sign-in`);
     await ready(member);
-    await signIn(member, memberEmail, 'buyer-password-1');
+    await submitSignIn(member, memberEmail, 'buyer-password-1');
     await member.waitForURL(/\/account$/);
     await member.goto(`${memberUrl}/products/trail-mug`);
     await ready(member);
@@ -163,7 +137,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     expect(number).toMatch(/^\d+$/);
 
     // The owner sees it on the dashboard, marks it paid and fulfils it with a tracking number.
-    await nav(owner, 'Dashboard');
+    await adminNav(owner, 'Dashboard');
     await owner.getByRole('heading', { name: 'Dashboard' }).waitFor();
     const recent = owner.getByRole('region', { name: 'Recent orders' });
     await owner.reload();
@@ -171,34 +145,34 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await recent.getByRole('link', { name: `#${number}` }).waitFor();
     expect(await owner.getByTestId('today-revenue').textContent()).toContain('$');
     await owner.getByRole('region', { name: 'Low stock' }).getByText('Trail Mug').first().waitFor();
-    await check(owner, 'dashboard', true, true);
+    await checkPage(owner, 'admin-dashboard');
 
-    await nav(owner, 'Orders');
+    await adminNav(owner, 'Orders');
     await owner.getByRole('heading', { name: 'Orders', level: 1 }).waitFor();
     await owner.getByLabel('Payment').selectOption('NOT_PAID');
     await owner.getByRole('link', { name: `#${number}` }).waitFor();
-    await check(owner, 'orders', true, true);
+    await checkPage(owner, 'admin-orders');
     await owner.getByRole('link', { name: `#${number}` }).click();
     await owner.getByRole('heading', { name: `Order #${number}` }).waitFor();
-    await check(owner, 'order', true, true);
+    await checkPage(owner, 'admin-order');
     // The line shows its own total, price × quantity, as the subtotal does (not the tax-inclusive figure).
     await owner.getByRole('region', { name: 'Items' }).getByRole('row', { name: /Trail Mug/ }).getByRole('cell', { name: '$40.00', exact: true }).waitFor();
     await owner.getByRole('button', { name: 'Mark as paid' }).first().click();
     const payDialog = owner.getByRole('dialog', { name: `Mark order #${number} as paid?` });
-    await check(owner, 'order-mark-paid', false);
+    await checkPage(owner, 'admin-order-mark-paid', { fullPage: false, axe: 'desktop' });
     await payDialog.getByRole('button', { name: 'Mark as paid' }).click();
     await owner.getByText(`Order #${number} is marked as paid.`).waitFor();
     await owner.getByRole('button', { name: 'Fulfil' }).click();
     const fulfilDialog = owner.getByRole('dialog', { name: `Fulfil order #${number}` });
     await fulfilDialog.getByLabel('Carrier').fill('UPS');
     await fulfilDialog.getByLabel('Tracking number').fill('1Z999AA10123456784');
-    await check(owner, 'order-fulfil', false);
+    await checkPage(owner, 'admin-order-fulfil', { fullPage: false, axe: 'desktop' });
     await fulfilDialog.getByRole('button', { name: 'Fulfil order' }).click();
     await owner.getByText(`Order #${number} is fulfilled, tracking number 1Z999AA10123456784.`).waitFor();
     await owner.getByRole('region', { name: 'Shipments' }).getByText('1Z999AA10123456784').waitFor();
     await owner.getByRole('region', { name: 'Timeline' }).getByText('Marked as paid').waitFor();
     await expect.poll(() => owner.locator('.status-row [data-status]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['PAID', 'FULFILLED']);
-    await check(owner, 'order-fulfilled', true, true);
+    await checkPage(owner, 'admin-order-fulfilled');
 
     // The member sees FULFILLED and the tracking number in their account.
     await member.goto(`${memberUrl}/account/orders/${orderId}`);
@@ -214,32 +188,32 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     const palette = owner.getByRole('dialog', { name: 'Jump to' });
     await palette.getByRole('combobox').fill('Trail');
     await palette.getByRole('option', { name: /Trail Mug/ }).waitFor();
-    await check(owner, 'command-palette', false);
+    await checkPage(owner, 'admin-command-palette', { fullPage: false, axe: 'desktop' });
     await owner.keyboard.press('Enter');
     await owner.getByRole('heading', { name: 'Trail Mug' }).waitFor();
     await owner.keyboard.press('?');
     await owner.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
-    await check(owner, 'shortcuts', false);
+    await checkPage(owner, 'admin-shortcuts', { fullPage: false, axe: 'desktop' });
     await owner.keyboard.press('Escape');
 
-    await nav(owner, 'Settings');
+    await adminNav(owner, 'Settings');
     await owner.getByLabel('Store name').waitFor();
-    await check(owner, 'settings-store', true, true);
+    await checkPage(owner, 'admin-settings-store');
     const tabs = owner.getByRole('navigation', { name: 'Settings' });
     for (const [tab, name, heading] of [['Shipping & tax', 'settings-commerce', 'Shipping and tax'], ['Coupons', 'settings-coupons', 'Coupons'], ['Mail outbox', 'settings-mail', 'Mail outbox'], ['Webhooks', 'settings-webhooks', 'Webhooks']] as const) {
       await tabs.getByRole('link', { name: tab }).click();
       await owner.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await owner.locator('.loading').first().waitFor({ state: 'detached' });
-      await check(owner, name, true, true);
+      await checkPage(owner, `admin-${name}`);
     }
     await tabs.getByRole('link', { name: 'API keys' }).click();
     await owner.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await owner.getByLabel('What is it for?').fill('Warehouse sync');
     await owner.getByRole('button', { name: 'Create key' }).click();
     await owner.getByTestId('api-key-secret').waitFor();
-    await check(owner, 'settings-api-keys', true, true);
+    await checkPage(owner, 'admin-settings-api-keys');
 
-    await nav(owner, 'Data collections');
+    await adminNav(owner, 'Data collections');
     await owner.getByRole('heading', { name: 'Data collections', level: 1 }).waitFor();
     await owner.getByLabel('ID', { exact: true }).fill('notes');
     await owner.getByLabel('Display name').fill('Notes');
@@ -249,24 +223,24 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('dialog', { name: 'New item' }).getByLabel(/Title/).fill('First note');
     await owner.getByRole('dialog', { name: 'New item' }).getByRole('button', { name: 'Save' }).click();
     await owner.getByRole('cell', { name: 'First note', exact: true }).waitFor();
-    await check(owner, 'data-collection', true, true);
-    await nav(owner, 'Data collections');
+    await checkPage(owner, 'admin-data-collection');
+    await adminNav(owner, 'Data collections');
     await owner.getByRole('link', { name: 'Notes' }).waitFor();
-    await check(owner, 'data-collections', true, true);
+    await checkPage(owner, 'admin-data-collections');
 
-    await nav(owner, 'Import & export');
+    await adminNav(owner, 'Import & export');
     await owner.getByRole('heading', { name: 'Import and export', level: 1 }).waitFor();
     await owner.getByLabel('What').selectOption('data-items');
     await owner.getByLabel('Collection').selectOption('notes');
     await owner.getByLabel('CSV or JSON file').setInputFiles({ name: 'notes.csv', mimeType: 'text/csv', buffer: Buffer.from('title\n"Second, with a comma"\nThird\n') });
     await owner.getByRole('cell', { name: 'Second, with a comma', exact: true }).waitFor();
-    await check(owner, 'import-export', true, true);
+    await checkPage(owner, 'admin-import-export');
     await owner.getByRole('button', { name: 'Import 2 rows' }).click();
     await owner.getByText('2 of 2 rows read: 2 imported, 0 failed.').waitFor();
-    await check(owner, 'import-done');
+    await checkPage(owner, 'admin-import-done', { axe: 'desktop' });
 
     // Bulk edit: two products get one new price, with progress.
-    await nav(owner, 'Products');
+    await adminNav(owner, 'Products');
     await owner.getByRole('checkbox', { name: 'Select Field Notebook' }).check();
     await owner.getByRole('checkbox', { name: 'Select Enamel Pin Set' }).check();
     await owner.getByRole('button', { name: 'Bulk edit' }).click();
@@ -274,7 +248,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await bulk.getByLabel('New price').fill('30');
     await bulk.getByRole('button', { name: 'Apply' }).click();
     await bulk.getByText('2 of 2 done.').waitFor();
-    await check(owner, 'bulk-edit', false);
+    await checkPage(owner, 'admin-bulk-edit', { fullPage: false, axe: 'desktop' });
     await owner.keyboard.press('Escape');
     await expect.poll(() => owner.getByRole('row', { name: /Field Notebook|Enamel Pin Set/ }).getByRole('cell', { name: '$30.00' }).count()).toBe(2);
 
@@ -284,16 +258,16 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('dialog', { name: 'New collection' }).getByLabel('Name').fill('Summer');
     await owner.getByRole('dialog', { name: 'New collection' }).getByRole('button', { name: 'Save collection' }).click();
     await owner.getByRole('link', { name: 'Summer' }).waitFor();
-    await check(owner, 'product-collections', true, true);
+    await checkPage(owner, 'admin-product-collections');
 
     // A contributor: the owner gives the member the role; signed in again, they find no API keys.
-    await nav(owner, 'Members');
+    await adminNav(owner, 'Members');
     await owner.getByRole('region', { name: 'All members' }).getByRole('row', { name: new RegExp(memberEmail.replace(/\./g, '\\.')) }).getByRole('button', { name: /^Actions for/ }).click();
     await owner.getByRole('menuitem', { name: 'Make a contributor' }).click();
     await owner.getByText(/is now contributor/).waitFor();
     await member.goto(`${memberUrl}/auth/sign-in?returnTo=${encodeURIComponent('/admin/settings')}`);
     await ready(member);
-    await signIn(member, memberEmail, 'buyer-password-1');
+    await submitSignIn(member, memberEmail, 'buyer-password-1');
     await member.waitForURL(/\/admin\/settings$/);
     await member.getByLabel('Store name').waitFor();
     expect(await member.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents()).not.toContain('API keys');
@@ -301,7 +275,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await member.goto(`${memberUrl}/admin/settings/api-keys`);
     await ready(member);
     await member.getByText('Only the store’s owner manages API keys.').waitFor();
-    await check(member, 'contributor-api-keys');
+    await checkPage(member, 'admin-contributor-api-keys', { axe: 'desktop' });
 
     expect(errors).toEqual([]);
     await owner.close();

@@ -30,6 +30,8 @@ export type {
 } from './modules/items/index.js';
 export { BulkError, DataAggregate, DataFilter, DataPatch, DataQuery, DataSearch } from './modules/items/index.js';
 export { dataCollections } from './modules/data-collections.js';
+export { dataIndexes } from './modules/data-indexes.js';
+export type { DataIndex, DataIndexField, DataIndexStatus } from './modules/data-indexes.js';
 export { products } from './modules/products.js';
 export { storesCollections } from './modules/stores-collections.js';
 export { currentCart } from './modules/current-cart.js';
@@ -53,6 +55,8 @@ export type {
   ImportTarget, ListMailsOptions, LowStockItem, Mail, MailStatus, MailSummary, OrdersExportFilters, PropertyAdjustment,
   RecentOrder, SearchResults,
 } from './modules/back-office.js';
+export type { BackOfficeProductsOptions, StockFilter } from './modules/back-office.js';
+export type { OrderPayment, OrderPayments } from './modules/back-office.js';
 export { backOfficeSettings } from './modules/back-office-settings.js';
 export type {
   BackOfficeSettingsApi, CommerceSettings, Coupon, CouponSpecification, CouponSpecificationPatch, DeliveryStatus, PickupOption, ShippingRegion,

@@ -297,6 +297,8 @@ export interface OrderActivity {
   author?: string;
   customActivity?: Record<string, unknown>;
   merchantComment?: { message?: string };
+  /** On ORDER_REFUNDED: how much was refunded, and why. */
+  orderRefunded?: { manual?: boolean; amount?: MultiCurrencyPrice; reason?: string };
 }
 export interface ShippingInformation {
   carrierId?: string;
@@ -342,7 +344,8 @@ export interface Order {
   channelInfo?: { type?: ChannelType; externalOrderId?: string; externalOrderUrl?: string };
   checkoutId?: string;
   customFields?: Record<string, unknown>[];
-  balanceSummary?: Record<string, unknown>;
+  /** What is left to pay, what was paid and refunded. */
+  balanceSummary?: { balance?: MultiCurrencyPrice; paid?: MultiCurrencyPrice; refunded?: MultiCurrencyPrice; authorized?: MultiCurrencyPrice; pending?: MultiCurrencyPrice };
   additionalFees?: Record<string, unknown>[];
   purchaseFlowId?: string;
 }

@@ -8,7 +8,7 @@ import type { Config } from './platform/config.js';
 import { ApiError, registerErrorHandling } from './platform/errors.js';
 import { registerCallerCheck } from './platform/caller.js';
 import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/query-string.js';
-import { refuseNulCharacters } from './platform/text.js';
+import { noteJsonBody, refuseNulCharacters } from './platform/text.js';
 import { SitesService } from './services/sites/service.js';
 import { OAuthService } from './services/oauth/service.js';
 import { oauthRoutes } from './services/oauth/routes.js';
@@ -224,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, {});
+    noteJsonBody(req, body as string);
     return jsonParser(req, body as string, done);
   });
 

@@ -1,41 +1,74 @@
+import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import { Field } from '../ui/Field.js';
 import { ErrorState, Loading } from '../ui/States.js';
-import { DaysChart } from './Chart.js';
+import { DaysChart, longDate } from './Chart.js';
 import { useAdmin } from './context.js';
 import { PageHead, shortDate, Status, useMoney } from './ui.js';
 
-const RANGES = [['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days']] as const;
+const PRESETS = [['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days']] as const;
+/** The server's limit too (services/backoffice/dates.ts). */
+const MAX_DAYS = 366;
+const DAY_MS = 86_400_000;
 
 function isoDay(date: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(date);
 }
 
+function dayNumber(date: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date ? undefined : ms / DAY_MS;
+}
+
+/** What is wrong with a custom range, per field, in words; empty when it can be asked for. */
+export function rangeErrors(from: string, to: string): { from?: string; to?: string } {
+  const a = dayNumber(from);
+  const b = dayNumber(to);
+  if (a === undefined) return { from: 'Choose the first day.' };
+  if (b === undefined) return { to: 'Choose the last day.' };
+  if (a > b) return { to: 'The last day cannot be before the first.' };
+  if (b - a + 1 > MAX_DAYS) return { to: `At most ${MAX_DAYS} days at once.` };
+  return {};
+}
+
 export default function DashboardPage() {
-  const { api, me } = useAdmin();
+  const { api, me, currency } = useAdmin();
   const money = useMoney();
   const [params, setParams] = useSearchParams();
-  const range = RANGES.some(([v]) => v === params.get('range')) ? params.get('range')! : '30';
+  const custom = params.get('range') === 'custom';
+  const preset = PRESETS.find(([v]) => v === params.get('range'))?.[0] ?? '30';
+  // Days are counted in the browser's time zone, which the server is told.
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const now = new Date();
-  const to = isoDay(now, timeZone);
-  const from = isoDay(new Date(now.getTime() - (Number(range) - 1) * 86_400_000), timeZone);
+  const today = isoDay(now, timeZone);
+  const from = custom ? params.get('from') ?? '' : isoDay(new Date(now.getTime() - (Number(preset) - 1) * DAY_MS), timeZone);
+  const to = custom ? params.get('to') ?? '' : today;
+  const invalid = custom && Object.keys(rangeErrors(from, to)).length > 0;
   const dashboard = useQuery({
     queryKey: ['admin', 'dashboard', from, to, timeZone],
     queryFn: () => api.backOffice.dashboard({ from, to, timeZone }),
+    enabled: !invalid,
   });
   const d = dashboard.data;
+  const choose = (value: string) => {
+    if (value === 'custom') setParams({ range: 'custom', from, to }, { replace: true });
+    else setParams({ range: value }, { replace: true });
+  };
   return (
     <>
       <PageHead title="Dashboard" lead={`How ${me.site.name} is doing.`}>
         <label className="inline-label" htmlFor="range">Range</label>
-        <select id="range" className="select" value={range} onChange={(e) => setParams({ range: e.target.value }, { replace: true })}>
-          {RANGES.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+        <select id="range" className="select" value={custom ? 'custom' : preset} onChange={(e) => choose(e.target.value)}>
+          {PRESETS.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+          <option value="custom">Custom range</option>
         </select>
       </PageHead>
-      {dashboard.isPending && <Loading label="Loading the figures…" />}
+      {custom && <CustomRange key={`${from}/${to}`} from={from} to={to} max={today} onApply={(f, t) => setParams({ range: 'custom', from: f, to: t }, { replace: true })} />}
+      {!invalid && dashboard.isPending && <Loading label="Loading the figures…" />}
       {dashboard.isError && <ErrorState error={dashboard.error} retry={() => void dashboard.refetch()} />}
-      {d && (
+      {d && !invalid && (
         <>
           <section aria-label="Key figures" className="kpis">
             <div className="kpi"><h2>Today</h2><p className="kpi-value" data-testid="today-revenue">{money(d.today.revenue)}</p><p className="muted small">{d.today.orders} {d.today.orders === 1 ? 'order' : 'orders'}</p></div>
@@ -45,7 +78,10 @@ export default function DashboardPage() {
           </section>
           <section className="panel" aria-labelledby="chart-heading">
             <h2 id="chart-heading">Orders and revenue per day</h2>
-            <DaysChart days={d.days} money={money} />
+            <p className="muted small" data-testid="range-summary">
+              {longDate(d.range.from)} – {longDate(d.range.to)}: {d.range.orders} {d.range.orders === 1 ? 'order' : 'orders'}, {money(d.range.revenue)} ({d.range.timeZone.replace(/_/g, ' ')} time)
+            </p>
+            <DaysChart days={d.days} money={money} currency={currency} />
           </section>
           <div className="two-col">
             <section className="panel" aria-labelledby="recent-heading">
@@ -57,7 +93,7 @@ export default function DashboardPage() {
                     <tbody>
                       {d.recentOrders.map((o) => (
                         <tr key={o.id}>
-                          <td className="card-title"><Link to={`/admin/orders/${o.id}`}>#{o.number}</Link><span className="block muted small">{shortDate(o.createdDate)}</span></td>
+                          <td className="card-title"><Link to={`/admin/orders/${o.id}`}>#{o.number}</Link><span className="block muted small nowrap">{shortDate(o.createdDate)}</span></td>
                           <td className="truncate" data-label="Buyer">{o.buyerEmail}</td>
                           <td data-label="Status"><span><Status value={o.paymentStatus} /> <Status value={o.fulfillmentStatus} /></span></td>
                           <td className="num" data-label="Total">{money(o.total)}</td>
@@ -82,5 +118,25 @@ export default function DashboardPage() {
         </>
       )}
     </>
+  );
+}
+
+/** Two dates and a button; the range is only asked for once it is one the server accepts. */
+function CustomRange({ from, to, max, onApply }: { from: string; to: string; max: string; onApply: (from: string, to: string) => void }) {
+  const [draft, setDraft] = useState({ from, to });
+  const [shown, setShown] = useState<{ from?: string; to?: string }>(() => (from || to ? rangeErrors(from, to) : {}));
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const errors = rangeErrors(draft.from, draft.to);
+    setShown(errors);
+    if (!errors.from && !errors.to) onApply(draft.from, draft.to);
+  }
+  return (
+    <form className="panel range-form" onSubmit={submit} noValidate aria-label="Custom range">
+      <Field label="From" name="from" type="date" value={draft.from} max={max} error={shown.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+      <Field label="To" name="to" type="date" value={draft.to} max={max} error={shown.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+      <div className="actions"><button type="submit" className="button">Show</button></div>
+      <p className="muted small range-hint">Up to {MAX_DAYS} days, counted in your time zone.</p>
+    </form>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ChangeEvent } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ExportKind, ImportFormat, ImportJob, ImportTarget } from '@bodega/sdk';
 import { Notice } from '../ui/Notice.js';
 import { useAdmin } from './context.js';
@@ -50,6 +50,7 @@ function Export() {
 
 function Import() {
   const { api } = useAdmin();
+  const queryClient = useQueryClient();
   const [target, setTarget] = useState<ImportTarget>('products');
   const [collection, setCollection] = useState('');
   const [file, setFile] = useState<{ name: string; format: ImportFormat; content: string } | null>(null);
@@ -68,9 +69,13 @@ function Import() {
     mutationFn: () => api.backOffice.createImportJob({ target, format: file?.format ?? 'csv', content: file?.content ?? '', ...(target === 'data-items' && { dataCollectionId: collection }) }),
     onSuccess: (res) => { window.localStorage.setItem(JOB_KEY, res.job.id); setJobId(res.job.id); },
   });
+  const finished = job.data && (job.data.status === 'DONE' || job.data.status === 'FAILED') ? job.data : undefined;
   useEffect(() => {
-    if (job.data && (job.data.status === 'DONE' || job.data.status === 'FAILED')) window.localStorage.removeItem(JOB_KEY);
-  }, [job.data]);
+    if (!finished) return;
+    window.localStorage.removeItem(JOB_KEY);
+    // The lists this import changed show what it imported when next opened.
+    void queryClient.invalidateQueries({ queryKey: ['admin', finished.target === 'products' ? 'products' : 'data-items'] });
+  }, [finished, queryClient]);
 
   async function choose(event: ChangeEvent<HTMLInputElement>) {
     const chosen = event.target.files?.[0];
@@ -91,6 +96,13 @@ function Import() {
     saveFile(`import-${j.id}-failed-rows.csv`, await (await api.backOffice.importFailuresCsv(j.id)).blob());
   }
   const j = job.data;
+  // A products file has many columns a row leaves empty (options, variants): show the filled ones.
+  // A product's name and its variants' choices come first, so the variant rows read at a glance.
+  const rank = (name: string) => (target !== 'products' ? 0 : name === 'name' ? -3 : /^option\dValue$/.test(name) ? -2 : /^(price|variantPrice)$/.test(name) ? -1 : 0);
+  const shown = preview
+    ? preview.header.map((_, k) => k).filter((k) => preview.rows.some((r) => (r[k] ?? '') !== '')).sort((a, b) => rank(preview.header[a]) - rank(preview.header[b]) || a - b)
+    : [];
+  const hidden = preview ? preview.header.length - shown.length : 0;
   return (
     <section className="panel" aria-labelledby="import-heading">
       <h2 id="import-heading">Import</h2>
@@ -114,18 +126,20 @@ function Import() {
       <div className="field">
         <label htmlFor="import-file">CSV or JSON file</label>
         <input id="import-file" type="file" accept=".csv,.json,text/csv,application/json" onChange={(e) => void choose(e)} aria-describedby="import-hint" />
-        <p id="import-hint" className="hint">{target === 'products' ? 'The columns of a products export; the first row names them.' : 'One column per field key; the first row names them.'}</p>
+        <p id="import-hint" className="hint">{target === 'products'
+          ? 'The columns of a products export; the first row names them. A product with options has one row per variant (option1Name, option1Value, variantPrice, variantQuantity…).'
+          : 'One column per field key; the first row names them.'}</p>
       </div>
       {problem && <Notice kind="error">{problem}</Notice>}
       {preview && file && (
         <>
-          <p className="preview-note"><strong>{file.name}</strong>: {preview.total} rows. The first {preview.rows.length}:</p>
+          <p className="preview-note"><strong>{file.name}</strong>: {preview.total} rows. The first {preview.rows.length}{hidden > 0 ? `, without the ${hidden} columns they leave empty` : ''}:</p>
           {/* Any number of columns: it scrolls sideways, so the keyboard must reach it too. */}
           <div className="table-wrap" tabIndex={0} role="region" aria-label="Preview of the first rows">
             <table className="table">
               <caption className="visually-hidden">Preview of the first rows</caption>
-              <thead><tr><th scope="col">Row</th>{preview.header.map((h, i) => <th key={i} scope="col">{h}</th>)}</tr></thead>
-              <tbody>{preview.rows.map((r, i) => <tr key={i}><td>{i + 1}</td>{preview.header.map((_, k) => <td key={k} className="truncate">{r[k] ?? ''}</td>)}</tr>)}</tbody>
+              <thead><tr><th scope="col">Row</th>{shown.map((k) => <th key={k} scope="col">{preview.header[k]}</th>)}</tr></thead>
+              <tbody>{preview.rows.map((r, i) => <tr key={i}><td>{i + 1}</td>{shown.map((k) => <td key={k} className="truncate">{r[k] ?? ''}</td>)}</tr>)}</tbody>
             </table>
           </div>
           <div className="actions">

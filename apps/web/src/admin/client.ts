@@ -1,12 +1,12 @@
 import {
-  backOffice, backOfficeSettings, createClient, dataCollections, inventory, items, members, OAuthStrategy, orderFulfillments,
+  backOffice, backOfficeSettings, createClient, dataCollections, dataIndexes, inventory, items, members, OAuthStrategy, orderFulfillments,
   orders, products, storesCollections,
 } from '@bodega/sdk';
 import { shopTokenStorage } from '../shop/client.js';
 
 const modules = {
   backOffice, settings: backOfficeSettings, products, storesCollections, inventory, orders, orderFulfillments, members,
-  dataCollections, items,
+  dataCollections, dataIndexes, items,
 };
 
 /**

@@ -4,6 +4,7 @@ import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { useAdmin } from './context.js';
+import { formatMoney } from './money.js';
 
 /** The page's heading and its main actions; sets the tab title too. */
 export function PageHead({ title, children, lead }: { title: string; children?: ReactNode; lead?: ReactNode }) {
@@ -19,11 +20,10 @@ export function PageHead({ title, children, lead }: { title: string; children?: 
   );
 }
 
-/** Money as the server sends it (a decimal string) in the site's currency. */
+/** Money as the server sends it (a decimal string) in the site's currency, formatted without a float. */
 export function useMoney() {
   const { currency } = useAdmin();
-  const format = new Intl.NumberFormat('en-US', { style: 'currency', currency });
-  return (amount: string | number | undefined | null) => (amount === undefined || amount === null || amount === '' ? '—' : format.format(Number(amount)));
+  return (amount: string | number | undefined | null) => formatMoney(amount, currency);
 }
 
 const LABELS: Record<string, string> = {

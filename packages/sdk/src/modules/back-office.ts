@@ -7,6 +7,7 @@ import { CATALOG_WRITER } from '../core/paths.js';
 import { errorFromResponse } from '../core/errors.js';
 import { toQueryString, type PlainObject } from '../core/query-string.js';
 import type { Transport } from '../core/transport.js';
+import type { ProductsQuery, QueryProductsResponse } from './products.js';
 
 export const BACK_OFFICE_PATH = '/bodega/v1';
 
@@ -56,6 +57,8 @@ export interface LowStockItem {
 
 export interface Dashboard {
   currency: string;
+  /** The range the figures are for, with its totals. */
+  range: { from: string; to: string; timeZone: string; orders: number; revenue: string };
   days: DayFigures[];
   today: { orders: number; revenue: string };
   thisMonth: { orders: number; revenue: string };
@@ -65,6 +68,26 @@ export interface Dashboard {
   unfulfilledCount: number;
   recentOrders: RecentOrder[];
   lowStock: LowStockItem[];
+}
+
+export interface OrderPayment {
+  id: string;
+  /** `offline` (marked as paid), `manual` (a recorded payment) or a provider's id. */
+  method: string;
+  methodName?: string;
+  /** Decimal strings in the order's currency. */
+  amount: string;
+  refunded: string;
+  /** What is left to refund of this payment. */
+  refundable: string;
+  createdDate: string;
+}
+
+export interface OrderPayments {
+  currency: string;
+  /** The sum of every payment's `refundable`. */
+  refundable: string;
+  payments: OrderPayment[];
 }
 
 export interface SearchResults {
@@ -87,6 +110,10 @@ export type MailStatus = 'STORED' | 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED';
 
 export interface MailSummary {
   id: string;
+  /** What the mail is, e.g. `identity.recovery`. */
+  kind?: string;
+  /** Sign-in mail with a one-time link or code: only the owner (or an API key) may open it. */
+  ownerOnly?: boolean;
   to: string;
   subject: string;
   status: MailStatus;
@@ -178,6 +205,15 @@ export interface BulkProductsResponse {
   bulkActionMetadata?: { totalSuccesses?: number; totalFailures?: number; undetailedFailures?: number };
 }
 
+/** The back office's stock filter: stock.inStock as each product shows it, or low stock. */
+export type StockFilter = 'IN_STOCK' | 'OUT_OF_STOCK' | 'LOW_STOCK';
+
+export interface BackOfficeProductsOptions {
+  stock?: StockFilter;
+  /** LOW_STOCK: tracked products with at most this many units (the lowest variant's); default 5. */
+  lowStockAtMost?: number;
+}
+
 function query(params: object): string | undefined {
   const entries = Object.entries(params).filter(([, v]) => v !== undefined && v !== '');
   return entries.length ? toQueryString(Object.fromEntries(entries) as PlainObject) : undefined;
@@ -209,6 +245,9 @@ export function backOffice(t: Transport) {
     /** Orders and revenue per day, today and this month, counts, recent orders and low stock. */
     dashboard: (options: DashboardOptions = {}) => get<Dashboard>('/dashboard', options),
 
+    /** An order's payments and what is left to refund of each: the amounts a partial `triggerRefund` may take. */
+    orderPayments: (orderId: string) => get<OrderPayments>(`/orders/${enc(orderId)}/payments`),
+
     /** The command palette: products, orders and members matching `q`. */
     search: (q: string, options: { limit?: number } = {}) => get<SearchResults>('/search', { q, ...options }),
 
@@ -231,6 +270,13 @@ export function backOffice(t: Transport) {
     getImportJob: (id: string) => get<{ job: ImportJob }>(`/import-jobs/${enc(id)}`),
     /** The rows that failed, as CSV with `row` (1 = the first data row) and `error` columns. */
     importFailuresCsv: (id: string) => csv(`/import-jobs/${enc(id)}/failures.csv`),
+
+    /**
+     * Products for the back office, hidden ones included: the Stores v1 query (filter, sort,
+     * paging) plus a stock filter, which the wire's product query does not have.
+     */
+    queryProducts: (request: ProductsQuery, options: BackOfficeProductsOptions = {}) =>
+      call<QueryProductsResponse>(t, 'POST', `${BACK_OFFICE_PATH}/products/query`, { query: request, ...options }, { args: { query: 'query', '*': 'options' } }),
 
     /** The wire's `POST /stores/v1/bulk/products/update`, as `@wix/stores` names it. */
     bulkUpdateProductsProperty: (ids: string[], set: BulkProductSet) =>

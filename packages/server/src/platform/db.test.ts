@@ -68,8 +68,6 @@ describe(`the database interface (${process.env.DATABASE_URL ? 'PostgreSQL' : 'P
 });
 
 describe(`prepared statements (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
-  const onPostgres = () => db.kind === 'postgres';
-
   it('run like their text, in and out of a transaction, and are prepared once per connection', async () => {
     const plusOne = prepared('SELECT $1::int + 1 AS n');
     expect(prepared('SELECT $1::int + 1 AS n')).toEqual(plusOne);
@@ -77,9 +75,7 @@ describe(`prepared statements (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGli
     const inside = await db.transaction(async (tx) => {
       const first = await tx.query<{ n: number }>(plusOne, [2]);
       const second = await tx.query<{ n: number }>(plusOne, [3]);
-      const held = onPostgres()
-        ? (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1', [plusOne.name]))[0].n
-        : 1;
+      const held = (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name = $1', [plusOne.name]))[0].n;
       return { values: [first[0].n, second[0].n], held };
     });
     expect(inside).toEqual({ values: [3, 4], held: 1 });
@@ -91,8 +87,28 @@ describe(`prepared statements (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGli
     expect(shapes.at(-1)?.name).toBeUndefined();
     const held = await db.transaction(async (tx) => {
       for (const [i, shape] of shapes.entries()) expect(await tx.query(shape, [2])).toEqual([{ n: 2 * i }]);
-      return onPostgres() ? (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements'))[0].n : 0;
+      return (await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements'))[0].n;
     });
+    expect(held).toBeGreaterThan(0);
     expect(held).toBeLessThanOrEqual(MAX_PREPARED_STATEMENTS);
+  });
+
+  it('answer with the same types as plain SQL, take dates, arrays and JSON, and report errors with their code', async () => {
+    const text = `SELECT $1::int8 AS big, $2::numeric AS price, $3::timestamptz AS at, $4::text[] AS tags, $5::jsonb AS doc, $6::text AS nothing`;
+    const params = [9007199254740993n.toString(), '0.30', new Date('2026-01-02T03:04:05Z'), ['a', 'b'], JSON.stringify({ a: [1] }), null];
+    const plain = await db.query(text, params);
+    expect(await db.query(prepared(text), params)).toEqual(plain);
+    expect(plain).toEqual([{ big: '9007199254740993', price: '0.30', at: new Date('2026-01-02T03:04:05Z'), tags: ['a', 'b'], doc: { a: [1] }, nothing: null }]);
+    const siteId = newId();
+    const insert = prepared("INSERT INTO sites (site_id, name) VALUES ($1, 'twice')");
+    await db.query(insert, [siteId]);
+    await expect(db.query(insert, [siteId])).rejects.toMatchObject({ code: '23505' });
+    // The failed call leaves the connection usable, and a failure inside a transaction rolls it back.
+    const other = newId();
+    await expect(db.transaction(async (tx) => {
+      await tx.query(insert, [other]);
+      await tx.query(insert, [siteId]);
+    })).rejects.toMatchObject({ code: '23505' });
+    expect(await db.query('SELECT site_id FROM sites WHERE site_id = ANY($1)', [[siteId, other]])).toEqual([{ site_id: siteId }]);
   });
 });

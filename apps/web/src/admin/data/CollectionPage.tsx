@@ -5,6 +5,7 @@ import type { DataCollection, DataItem } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
 import { Confirm, Modal, PageHead, Pager, useResult } from '../ui.js';
+import { IndexesPanel, PermissionsPanel } from './CollectionSettings.js';
 
 interface FieldDef { key: string; displayName?: string; type: string }
 const TYPES = ['TEXT', 'NUMBER', 'BOOLEAN', 'DATETIME', 'URL', 'RICH_TEXT', 'IMAGE', 'ARRAY', 'OBJECT'];
@@ -40,6 +41,8 @@ export default function CollectionPage() {
       <PageHead title={collection.data.displayName || collectionId} lead={<>ID <code>{collectionId}</code></>} />
       <Items collection={collection.data} id={collectionId} />
       <Schema collection={collection.data} />
+      <PermissionsPanel collection={collection.data} />
+      <IndexesPanel collectionId={collectionId} fieldKeys={fieldsOf(collection.data).map((f) => f.key)} />
     </>
   );
 }

@@ -2,9 +2,10 @@ import { type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Field } from '../../ui/Field.js';
-import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
+import { ListTable } from '../ListTable.js';
 import { PageHead, useResult } from '../ui.js';
+import { roleLabel } from './permissions.js';
 
 export default function CollectionsPage() {
   const { api } = useAdmin();
@@ -30,27 +31,17 @@ export default function CollectionsPage() {
     <>
       <PageHead title="Data collections" lead="Your own content: anything the shop’s pages or your programs read and write." />
       {result.view}
-      {collections.isPending && <Loading label="Loading collections…" />}
-      {collections.isError && <ErrorState error={collections.error} retry={() => void collections.refetch()} />}
-      {collections.data && (
-        <div className="table-wrap">
-          <table className="table cards">
-            <caption className="visually-hidden">Data collections</caption>
-            <thead><tr><th scope="col">Collection</th><th scope="col">ID</th><th scope="col">Fields</th></tr></thead>
-            <tbody>
-              {collections.data.collections.length === 0 && <tr><td colSpan={3} className="muted">No collections yet.</td></tr>}
-              {collections.data.collections.map((c) => (
-                <tr key={c._id}>
-                  <td className="card-title"><Link to={`/admin/data/${encodeURIComponent(c._id ?? '')}`}>{c.displayName || c._id}</Link></td>
-                  <td data-label="ID"><code>{c._id}</code></td>
-                  <td data-label="Fields">{(c.fields ?? []).filter((f) => !String(f.key ?? '').startsWith('_')).length}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <form className="panel settings-form" onSubmit={submit}>
+      <ListTable query={collections} items={collections.data?.collections} caption="Data collections" loading="Loading collections…" empty="No collections yet."
+        columns={[{ label: 'Collection' }, { label: 'ID' }, { label: 'Fields' }, { label: 'Who may read' }]}
+        row={(c) => (
+          <tr key={c._id}>
+            <td className="card-title"><Link to={`/admin/data/${encodeURIComponent(c._id ?? '')}`}>{c.displayName || c._id}</Link></td>
+            <td data-label="ID"><code>{c._id}</code></td>
+            <td data-label="Fields">{(c.fields ?? []).filter((f) => !String(f.key ?? '').startsWith('_')).length}</td>
+            <td data-label="Who may read">{roleLabel(c.permissions?.read)}</td>
+          </tr>
+        )} />
+      <form className="panel settings-form new-collection" onSubmit={submit}>
         <h2>New collection</h2>
         <div className="two">
           <Field label="ID" name="id" required pattern="[A-Za-z][A-Za-z0-9_-]*" hint="Letters, digits, - and _; used by code" />

@@ -1,26 +1,29 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AddressWithContact, Order } from '@bodega/sdk';
+import type { AddressWithContact, Order, OrderActivity } from '@bodega/sdk';
 import { countryName } from '../../shop/countries.js';
+import { plainError } from '../../shop/errors.js';
 import { Field } from '../../ui/Field.js';
+import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
+import { fromMinor, splitRefund, toMinor } from '../money.js';
 import { Confirm, dateTime, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
 
 function Address({ info }: { info: AddressWithContact | undefined }) {
   if (!info?.address && !info?.contactDetails) return <p className="muted">None given.</p>;
   const c = info.contactDetails;
   const a = info.address;
-  return (
-    <address>
-      {[c?.firstName, c?.lastName].filter(Boolean).join(' ')}{c?.company && <><br />{c.company}</>}
-      {a?.addressLine && <><br />{a.addressLine}</>}{a?.addressLine2 && <><br />{a.addressLine2}</>}
-      {(a?.city || a?.postalCode) && <><br />{[a.postalCode, a.city, a.subdivision].filter(Boolean).join(' ')}</>}
-      {a?.country && <><br />{countryName(a.country)}</>}
-      {c?.phone && <><br />{c.phone}</>}
-    </address>
-  );
+  // Only the lines there are, so a missing name leaves no empty first line.
+  const lines = [
+    [c?.firstName, c?.lastName].filter(Boolean).join(' '),
+    c?.company, a?.addressLine, a?.addressLine2,
+    [a?.postalCode, a?.city, a?.subdivision].filter(Boolean).join(' '),
+    a?.country ? countryName(a.country) : undefined,
+    c?.phone,
+  ].filter((line): line is string => Boolean(line));
+  return <address>{lines.map((line, i) => <span key={i} className="block">{line}</span>)}</address>;
 }
 
 const ACTIVITY: Record<string, string> = {
@@ -30,9 +33,17 @@ const ACTIVITY: Record<string, string> = {
   INVOICE_ADDED: 'Invoice added', PAYMENT_RECORDED: 'Payment recorded', CUSTOM_ACTIVITY: 'Note',
 };
 
+/** A timeline line in words; a refund says how much and why. */
+function activityText(a: OrderActivity, money: (v: string | undefined) => string): string {
+  if (a.type === 'ORDER_REFUNDED' && a.orderRefunded?.amount?.amount) {
+    return `Refunded ${money(a.orderRefunded.amount.amount)}${a.orderRefunded.reason ? `: ${a.orderRefunded.reason}` : ''}`;
+  }
+  return `${ACTIVITY[a.type ?? ''] ?? a.type ?? ''}${a.merchantComment?.message ? `: ${a.merchantComment.message}` : ''}`;
+}
+
 export default function OrderDetailPage() {
   const { orderId = '' } = useParams();
-  const { api } = useAdmin();
+  const { api, currency } = useAdmin();
   const money = useMoney();
   const queryClient = useQueryClient();
   const order = useQuery({ queryKey: ['admin', 'order', orderId], queryFn: () => api.orders.getOrder(orderId) });
@@ -58,6 +69,7 @@ export default function OrderDetailPage() {
   const o: Order = order.data;
   const canceled = o.status === 'CANCELED';
   const paid = o.paymentStatus === 'PAID' || o.paymentStatus === 'PARTIALLY_REFUNDED';
+  const refundable = ['PAID', 'PARTIALLY_REFUNDED', 'PARTIALLY_PAID'].includes(o.paymentStatus ?? '');
   const s = o.priceSummary;
   const run = (action: () => Promise<string>) => { result.clear(); act.mutate(action); };
 
@@ -83,7 +95,7 @@ export default function OrderDetailPage() {
         {!paid && !canceled && <button type="button" className="button" onClick={() => setDialog('pay')}>Mark as paid</button>}
         {!paid && !canceled && <button type="button" className="button secondary" onClick={() => setDialog('manual')}>Record a payment</button>}
         {o.fulfillmentStatus !== 'FULFILLED' && !canceled && <button type="button" className="button" onClick={() => setDialog('fulfil')}>Fulfil</button>}
-        {paid && <button type="button" className="button secondary" onClick={() => setDialog('refund')}>Refund</button>}
+        {refundable && <button type="button" className="button secondary" onClick={() => { act.reset(); setDialog('refund'); }}>Refund</button>}
         {!canceled && o.fulfillmentStatus !== 'FULFILLED' && <button type="button" className="button secondary danger-outline" onClick={() => setDialog('cancel')}>Cancel order</button>}
       </PageHead>
       {result.view}
@@ -117,10 +129,13 @@ export default function OrderDetailPage() {
             </div>
             <dl className="totals">
               <div><dt>Subtotal</dt><dd>{money(s?.subtotal?.amount)}</dd></div>
-              {s?.discount?.amount && Number(s.discount.amount) > 0 && <div className="discount"><dt>Discount</dt><dd>−{money(s.discount.amount)}</dd></div>}
+              {(toMinor(s?.discount?.amount ?? '', currency) ?? 0n) > 0n && <div className="discount"><dt>Discount</dt><dd>−{money(s?.discount?.amount)}</dd></div>}
               <div><dt>Shipping{o.shippingInfo?.title ? ` (${o.shippingInfo.title})` : ''}</dt><dd>{money(s?.shipping?.amount)}</dd></div>
               <div><dt>Tax</dt><dd>{money(s?.tax?.amount)}</dd></div>
               <div className="grand"><dt>Total</dt><dd>{money(s?.total?.amount)}</dd></div>
+              {(toMinor(o.balanceSummary?.refunded?.amount ?? '', currency) ?? 0n) > 0n && (
+                <div className="refunded"><dt>Refunded</dt><dd data-testid="refunded-total">−{money(o.balanceSummary?.refunded?.amount)}</dd></div>
+              )}
             </dl>
           </section>
           <section className="panel" aria-labelledby="timeline-heading">
@@ -128,7 +143,7 @@ export default function OrderDetailPage() {
             <ol className="timeline">
               {[...(o.activities ?? [])].reverse().map((a, i) => (
                 <li key={a._id ?? i}>
-                  <span className="timeline-what">{ACTIVITY[a.type ?? ''] ?? a.type}{a.merchantComment?.message ? `: ${a.merchantComment.message}` : ''}</span>
+                  <span className="timeline-what">{activityText(a, money)}</span>
                   <span className="muted small">{dateTime(a._createdDate)}</span>
                 </li>
               ))}
@@ -189,19 +204,15 @@ export default function OrderDetailPage() {
       </Modal>
       <CancelDialog open={dialog === 'cancel'} onOpenChange={(open) => setDialog(open ? 'cancel' : null)} number={o.number ?? ''} busy={act.isPending}
         onCancel={(restock) => run(async () => { await api.orders.cancelOrder(orderId, { restockAllItems: restock }); return `Order #${o.number} is canceled${restock ? ' and its items are back in stock' : ''}.`; })} />
-      <Confirm open={dialog === 'refund'} onOpenChange={(open) => setDialog(open ? 'refund' : null)} title={`Refund order #${o.number}?`} confirmLabel="Refund in full" busy={act.isPending}
-        onConfirm={() => run(async () => {
-          const status = await api.orders.getRefundabilityStatus(orderId);
-          const payments = (status.refundabilities ?? [])
-            .map((r) => r as { paymentId?: string; refundabilityStatus?: string })
-            .filter((r) => r.paymentId && r.refundabilityStatus !== 'NOT_REFUNDABLE')
-            .map((r) => ({ paymentId: r.paymentId ?? '' }));
-          if (payments.length === 0) throw new Error('Nothing left to refund');
-          await api.orders.triggerRefund(orderId, payments, { sideEffects: { restockInfo: { type: 'NO_ITEMS' } } });
-          return `Order #${o.number} is refunded.`;
-        })}>
-        <p>Every payment still refundable is refunded in full. Record the money going back to the buyer in your payment provider too.</p>
-      </Confirm>
+      {dialog === 'refund' && (
+        <RefundDialog orderId={orderId} number={o.number ?? ''} busy={act.isPending} serverError={act.error} onOpenChange={(open) => setDialog(open ? 'refund' : null)}
+          onRefund={(payments, reason, amount) => run(async () => {
+            await api.orders.triggerRefund(orderId, payments.map((p) => ({ paymentId: p.paymentId, amount: { amount: p.amount } })), {
+              ...(reason && { details: { reason } }), sideEffects: { restockInfo: { type: 'NO_ITEMS' } },
+            });
+            return `A refund of ${money(amount)} is recorded on order #${o.number}.`;
+          })} />
+      )}
     </>
   );
 }
@@ -215,6 +226,53 @@ function CancelDialog({ open, onOpenChange, number, busy, onCancel }: { open: bo
         <button type="button" className="button danger" disabled={busy} onClick={() => onCancel(restock)}>{busy ? 'Canceling…' : 'Cancel order'}</button>
         <button type="button" className="button secondary" onClick={() => onOpenChange(false)}>Keep it</button>
       </div>
+    </Modal>
+  );
+}
+
+/**
+ * A refund of any amount up to what is left to refund: typed as a decimal string, checked in minor
+ * units, and spread over the order's payments oldest first (the server checks each again).
+ */
+function RefundDialog({ orderId, number, busy, serverError, onOpenChange, onRefund }: {
+  orderId: string; number: string; busy: boolean; serverError: unknown; onOpenChange: (open: boolean) => void;
+  onRefund: (payments: { paymentId: string; amount: string }[], reason: string, amount: string) => void;
+}) {
+  const { api, currency } = useAdmin();
+  const money = useMoney();
+  const payments = useQuery({ queryKey: ['admin', 'order', orderId, 'payments'], queryFn: () => api.backOffice.orderPayments(orderId) });
+  const [error, setError] = useState<string | undefined>();
+  const left = payments.data ? toMinor(payments.data.refundable, currency) ?? 0n : undefined;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!payments.data || left === undefined) return;
+    const form = new FormData(event.currentTarget);
+    const text = String(form.get('amount') ?? '').trim();
+    const reason = String(form.get('reason') ?? '').trim();
+    const minor = toMinor(text, currency);
+    if (minor === undefined) return setError(`Enter an amount like ${fromMinor(1250n, currency)}.`);
+    if (minor === 0n) return setError('Enter more than zero.');
+    if (minor > left) return setError(`At most ${money(payments.data.refundable)} is left to refund.`);
+    const parts = splitRefund(minor, payments.data.payments.map((p) => ({ id: p.id, refundable: toMinor(p.refundable, currency) ?? 0n })));
+    if (!parts) return setError(`At most ${money(payments.data.refundable)} is left to refund.`);
+    setError(undefined);
+    onRefund(parts.map((p) => ({ paymentId: p.paymentId, amount: fromMinor(p.amount, currency) })), reason, fromMinor(minor, currency));
+  }
+
+  return (
+    <Modal open onOpenChange={onOpenChange} title={`Refund order #${number}`} description="Record money going back to the buyer. Send it back in your payment provider too.">
+      {payments.isPending && <Loading label="Loading the payments…" />}
+      {payments.isError && <ErrorState error={payments.error} retry={() => void payments.refetch()} />}
+      {payments.data && left !== undefined && (left === 0n ? <p>Nothing is left to refund on this order.</p> : (
+        <form className="form-grid" onSubmit={submit} noValidate>
+          <Field label="Amount" name="amount" inputMode="decimal" autoComplete="off" required defaultValue={payments.data.refundable}
+            hint={`Up to ${money(payments.data.refundable)}: the full amount, or less for a partial refund.`} error={error} />
+          <Field label="Reason (optional)" name="reason" maxLength={200} placeholder="e.g. damaged in transit" />
+          {serverError !== null && serverError !== undefined && <Notice kind="error">{plainError(serverError)}</Notice>}
+          <div className="actions"><button type="submit" className="button" disabled={busy}>{busy ? 'Refunding…' : 'Refund'}</button></div>
+        </form>
+      ))}
     </Modal>
   );
 }

@@ -84,7 +84,7 @@ export default function OrdersPage() {
         <button type="button" className="button secondary" onClick={() => void exportCsv()} disabled={busy}>{busy ? 'Exporting…' : 'Export CSV'}</button>
       </PageHead>
       {exporting.view}
-      <div className="filters-bar" role="search" aria-label="Filter orders">
+      <div className="filters-bar order-filters" role="search" aria-label="Filter orders">
         <form onSubmit={search} className="search-form">
           <label htmlFor="order-q">Number or e-mail</label>
           <div className="inline">

@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { StoresCollection } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
-import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
+import { actionsColumn, ListTable } from '../ListTable.js';
 import { Confirm, Modal, PageHead, useResult } from '../ui.js';
 import { useStoreCollections } from './queries.js';
 
@@ -42,31 +42,21 @@ export default function ProductCollectionsPage() {
       <p className="small"><Link to="/admin/products">← Products</Link></p>
       <PageHead title="Product collections"><button type="button" className="button" onClick={() => { save.reset(); setEditing('new'); }}>New collection</button></PageHead>
       {result.view}
-      {collections.isPending && <Loading label="Loading collections…" />}
-      {collections.isError && <ErrorState error={collections.error} retry={() => void collections.refetch()} />}
-      {collections.data && (
-        <div className="table-wrap">
-          <table className="table cards">
-            <caption className="visually-hidden">Product collections</caption>
-            <thead><tr><th scope="col">Collection</th><th scope="col" className="num">Products</th><th scope="col">Shown in the shop</th><th scope="col"><span className="visually-hidden">Actions</span></th></tr></thead>
-            <tbody>
-              {collections.data.map((c) => (
-                <tr key={c._id}>
-                  <td className="card-title"><Link to={`/admin/products?collection=${c._id}`}>{c.name}</Link>{c.description && <span className="block muted small">{c.description}</span>}</td>
-                  <td className="num" data-label="Products">{c.numberOfProducts ?? ''}</td>
-                  <td data-label="Shown in the shop">{c.visible === false ? 'No' : 'Yes'}</td>
-                  <td className="row-actions">
-                    {c._id !== ALL_PRODUCTS && <>
-                      <button type="button" className="button small secondary" onClick={() => { save.reset(); setEditing(c); }}>Edit<span className="visually-hidden"> {c.name}</span></button>
-                      <button type="button" className="button small secondary danger-outline" onClick={() => setRemoving(c)}>Delete<span className="visually-hidden"> {c.name}</span></button>
-                    </>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable query={collections} items={collections.data} caption="Product collections" loading="Loading collections…" empty="No collections yet."
+        columns={[{ label: 'Collection' }, { label: 'Products', className: 'num' }, { label: 'Shown in the shop' }, actionsColumn]}
+        row={(c) => (
+          <tr key={c._id}>
+            <td className="card-title"><Link to={`/admin/products?collection=${c._id}`}>{c.name}</Link>{c.description && <span className="block muted small">{c.description}</span>}</td>
+            <td className="num" data-label="Products">{c.numberOfProducts ?? ''}</td>
+            <td data-label="Shown in the shop">{c.visible === false ? 'No' : 'Yes'}</td>
+            <td className="row-actions">
+              {c._id !== ALL_PRODUCTS && <>
+                <button type="button" className="button small secondary" onClick={() => { save.reset(); setEditing(c); }}>Edit<span className="visually-hidden"> {c.name}</span></button>
+                <button type="button" className="button small secondary danger-outline" onClick={() => setRemoving(c)}>Delete<span className="visually-hidden"> {c.name}</span></button>
+              </>}
+            </td>
+          </tr>
+        )} />
       <Modal open={editing !== null} onOpenChange={(o) => { if (!o) setEditing(null); }} title={current ? `Edit ${current.name ?? ''}` : 'New collection'}>
         <form className="form-grid" onSubmit={submit} key={current?._id ?? 'new'}>
           <Field label="Name" name="name" required maxLength={50} defaultValue={current?.name} />

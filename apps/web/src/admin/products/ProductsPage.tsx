@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Product } from '@bodega/sdk';
+import type { Product, StockFilter } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
 import { Modal, PageHead, Pager, Status, useMoney } from '../ui.js';
@@ -16,10 +16,18 @@ const SORTS: Record<string, { fieldName: string; order: 'ASC' | 'DESC'; label: s
   created: { fieldName: 'createdDate', order: 'DESC', label: 'Newest' },
 };
 
+const STOCK_FILTERS: { value: StockFilter; label: string }[] = [
+  { value: 'IN_STOCK', label: 'In stock' },
+  { value: 'OUT_OF_STOCK', label: 'Out of stock' },
+  { value: 'LOW_STOCK', label: 'Low stock (≤ 5)' },
+];
+
 export function stockText(p: Product): string {
   const stock = p.stock;
-  if (stock?.trackInventory) return `${stock.quantity ?? 0} in stock`;
-  return stock?.inStock === false ? 'Out of stock' : 'In stock';
+  if (stock?.inStock === false) return 'Out of stock';
+  const partly = stock?.inventoryStatus === 'PARTIALLY_OUT_OF_STOCK' ? ', some variants out' : '';
+  if (stock?.trackInventory) return `${stock.quantity ?? 0} in stock${partly}`;
+  return `In stock${partly}`;
 }
 
 export default function ProductsPage() {
@@ -29,6 +37,7 @@ export default function ProductsPage() {
   const q = params.get('q') ?? '';
   const collection = params.get('collection') ?? '';
   const visibility = params.get('visibility') ?? '';
+  const stock = STOCK_FILTERS.find((f) => f.value === params.get('stock'))?.value ?? '';
   const sortKey = params.get('sort') && SORTS[params.get('sort') ?? ''] ? params.get('sort')! : 'updated';
   const offset = Math.max(0, Number(params.get('offset')) || 0);
   const collections = useStoreCollections();
@@ -38,11 +47,11 @@ export default function ProductsPage() {
   if (visibility) filter.visible = visibility === 'visible';
   const sort = SORTS[sortKey];
   const products = useQuery({
-    queryKey: ['admin', 'products', q, collection, visibility, sortKey, offset],
+    queryKey: ['admin', 'products', q, collection, visibility, stock, sortKey, offset],
     placeholderData: keepPreviousData,
-    queryFn: () => api.products.queryProducts(
+    queryFn: () => api.backOffice.queryProducts(
       { filter, sort: [{ fieldName: sort.fieldName, order: sort.order }], paging: { limit: LIMIT, offset } },
-      { includeHiddenProducts: true, includeVariants: true },
+      stock ? { stock } : {},
     ),
   });
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -84,6 +93,13 @@ export default function ProductsPage() {
           <label htmlFor="product-visibility">Visibility</label>
           <select id="product-visibility" value={visibility} onChange={(e) => set({ visibility: e.target.value })}>
             <option value="">Any</option><option value="visible">Visible</option><option value="hidden">Hidden</option>
+          </select>
+        </div>
+        <div className="filter">
+          <label htmlFor="product-stock">Stock</label>
+          <select id="product-stock" value={stock} onChange={(e) => set({ stock: e.target.value })}>
+            <option value="">Any</option>
+            {STOCK_FILTERS.map((f) => <option key={f.value} value={f.value}>{f.label}</option>)}
           </select>
         </div>
         <div className="filter">

@@ -77,6 +77,7 @@ function ApiKeys() {
           </table>
         </div>
       )}
+      {keys.data && keys.data.apiKeys.length > 0 && <p className="muted small table-note">“Last used” is recorded at most once an hour per key.</p>}
       <form className="panel settings-form" onSubmit={submit}>
         <h2>New key</h2>
         <Field label="What is it for?" name="name" required maxLength={100} placeholder="e.g. Warehouse sync" />

@@ -19,6 +19,7 @@ const CALLS: Call[] = [
   { method: 'GET', url: '/bodega/v1/me' },
   { method: 'GET', url: '/bodega/v1/dashboard' },
   { method: 'GET', url: '/bodega/v1/search?q=a' },
+  { method: 'GET', url: '/bodega/v1/orders/none/payments' },
   { method: 'GET', url: '/bodega/v1/api-keys', ownerOnly: true },
   { method: 'POST', url: '/bodega/v1/api-keys', payload: { name: 'k' }, ownerOnly: true },
   { method: 'DELETE', url: '/bodega/v1/api-keys/none', ownerOnly: true },
@@ -33,6 +34,7 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['none'], set: { ribbon: 'Sale' } } },
   { method: 'POST', url: '/stores/v1/bulk/products/adjust-properties', payload: { ids: ['none'], adjust: { price: { amount: 1 } } } },
   { method: 'GET', url: '/_api/bodega/v1/site-settings' },
+  { method: 'POST', url: '/bodega/v1/products/query', payload: { stock: 'OUT_OF_STOCK' } },
   // Coupons and commerce settings (services/coupons, services/commerce-settings).
   { method: 'POST', url: '/stores/v2/coupons/query', payload: {} },
   { method: 'GET', url: '/stores/v2/coupons/none' },

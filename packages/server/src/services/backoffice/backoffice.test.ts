@@ -97,6 +97,24 @@ describe('the mail outbox', () => {
   });
 });
 
+describe('sign-in mail in the outbox', () => {
+  it('is listed for a contributor but opened by the owner only, so a contributor cannot reset the owner\'s password', async () => {
+    const site = await backOfficeSite(t);
+    const visitor = await t.visitorToken(site.site);
+    const sent = await t.app.inject({ method: 'POST', url: '/_api/iam/recovery/v1/send-email', headers: { authorization: visitor }, payload: { email: site.ownerEmail } });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const listed = await t.app.inject({ method: 'GET', url: '/bodega/v1/mail-outbox', headers: site.headers.contributor });
+    const reset = (listed.json() as { mails: { id: string; to: string; ownerOnly?: boolean }[] }).mails.find((m) => m.to === site.ownerEmail);
+    expect(reset?.ownerOnly, listed.body).toBe(true);
+    const byContributor = await t.app.inject({ method: 'GET', url: `/bodega/v1/mail-outbox/${reset?.id ?? ''}`, headers: site.headers.contributor });
+    expect(byContributor.statusCode, byContributor.body).toBe(403);
+    expect(byContributor.body).not.toContain('recoveryToken');
+    const byOwner = await t.app.inject({ method: 'GET', url: `/bodega/v1/mail-outbox/${reset?.id ?? ''}`, headers: site.headers.owner });
+    expect(byOwner.statusCode, byOwner.body).toBe(200);
+    expect((byOwner.json() as { mail: { text: string } }).mail.text).toContain('recoveryToken');
+  });
+});
+
 describe('site settings', () => {
   it('changes the store name, currency, sign-up policy and captcha for the owner', async () => {
     const site = await backOfficeSite(t);

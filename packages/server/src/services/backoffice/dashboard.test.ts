@@ -14,6 +14,7 @@ afterAll(async () => t.close());
 
 interface DashboardBody {
   currency: string;
+  range: { from: string; to: string; timeZone: string; orders: number; revenue: string };
   days: { date: string; orders: number; revenue: string }[];
   today: { orders: number; revenue: string };
   thisMonth: { orders: number; revenue: string };
@@ -68,6 +69,32 @@ describe('GET /bodega/v1/dashboard', () => {
     expect(d.averageOrderValue).toBe('29.17'); // 87.50 / 3, half-even
   });
 
+  it('answers a custom range of up to 366 days with its totals, and an empty range with zeros', async () => {
+    const year = await dashboard(s, '?from=2025-03-15&to=2026-03-15');
+    expect(year.days).toHaveLength(366);
+    expect(year.range).toEqual({ from: '2025-03-15', to: '2026-03-15', timeZone: 'UTC', orders: 4, revenue: '100.00' });
+    const empty = await dashboard(s, '?from=2026-01-01&to=2026-01-31');
+    expect(empty.days).toHaveLength(31);
+    expect(empty.days.every((x) => x.orders === 0 && x.revenue === '0.00')).toBe(true);
+    expect(empty.range).toMatchObject({ orders: 0, revenue: '0.00' });
+    expect(empty.averageOrderValue).toBe('0.00');
+    const oneDay = await dashboard(s, '?from=2026-03-10&to=2026-03-10');
+    expect(oneDay.days).toEqual([{ date: '2026-03-10', orders: 1, revenue: '25.00' }]);
+  });
+
+  it('refuses a range longer than 366 days, backwards or with a bad date, with a 400 naming the field', async () => {
+    for (const [query, field] of [
+      ['?from=2025-03-14&to=2026-03-15', 'from'],
+      ['?from=2026-03-16&to=2026-03-15', 'from'],
+      ['?from=2026-02-29&to=2026-03-15', 'from'],
+      ['?from=2026-03-01&to=2026-13-01', 'to'],
+    ] as const) {
+      const res = await t.app.inject({ method: 'GET', url: `/bodega/v1/dashboard${query}`, headers: s.headers.apiKey });
+      expect(res.statusCode, `${query}: ${res.body}`).toBe(400);
+      expect(JSON.stringify(res.json()), query).toContain(`"${field}`);
+    }
+  });
+
   it('counts days in the asked time zone', async () => {
     const d = await dashboard(s, '?from=2026-03-14&to=2026-03-15&timeZone=America/New_York');
     expect(d.days).toEqual([
@@ -100,6 +127,41 @@ describe('GET /bodega/v1/dashboard', () => {
     expect(d.days.every((x) => x.orders === 0)).toBe(true);
     expect(d.recentOrders).toEqual([]);
     expect(d.unpaidCount).toBe(0);
+  });
+});
+
+describe('GET /bodega/v1/orders/:id/payments', () => {
+  it('shows what is left to refund of each payment, which a partial trigger-refund lowers', async () => {
+    clock = new Date('2026-04-01T09:00:00Z');
+    const s = await backOfficeSite(t);
+    const lamp = await createProduct(t.app, s.site, { name: 'Lamp', priceData: { price: 40 } });
+    const visitor = await t.visitorToken(s.site);
+    const { orderId } = await placeOrder(t.app, s.site, visitor, [catalogLine(lamp.id, 1)], { email: 'lamp@example.com' });
+    const payments = async (headers = s.headers.apiKey) => t.app.inject({ method: 'GET', url: `/bodega/v1/orders/${orderId}/payments`, headers });
+    expect((await payments()).json()).toEqual({ currency: 'USD', refundable: '0.00', payments: [] });
+
+    const paid = await t.app.inject({ method: 'POST', url: `/ecom/v1/payments-collector/orders/${orderId}/mark-as-paid`, headers: s.headers.apiKey, payload: {} });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const before = (await payments()).json() as { refundable: string; payments: { id: string; amount: string; refunded: string; refundable: string }[] };
+    expect(before.refundable).toBe('40.00');
+    expect(before.payments).toEqual([expect.objectContaining({ amount: '40.00', refunded: '0.00', refundable: '40.00', method: 'offline' })]);
+
+    const refund = (amount: string) => t.app.inject({
+      method: 'POST', url: `/ecom/v1/payments-collector/orders/${orderId}/trigger-refund`, headers: s.headers.apiKey,
+      payload: { payments: [{ paymentId: before.payments[0].id, amount: { amount } }] },
+    });
+    expect((await refund('12.35')).statusCode).toBe(200);
+    const after = (await payments()).json() as typeof before;
+    expect(after.refundable).toBe('27.65');
+    expect(after.payments[0]).toMatchObject({ refunded: '12.35', refundable: '27.65' });
+    const tooMuch = await refund('27.66');
+    expect(tooMuch.statusCode, tooMuch.body).toBe(400);
+    expect(tooMuch.json()).toMatchObject({ details: { applicationError: { code: 'AMOUNT_EXCEEDS_REFUNDABLE' } } });
+
+    const other = await backOfficeSite(t);
+    const foreign = await payments(other.headers.apiKey);
+    expect(foreign.statusCode, foreign.body).toBe(404);
+    expect(foreign.json()).toMatchObject({ details: { applicationError: { code: 'ORDER_NOT_FOUND' } } });
   });
 });
 
@@ -150,7 +212,8 @@ describe('CSV exports', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toBe('attachment; filename="products-2026-05-03.csv"');
     const [header, row] = res.body.trim().split('\n');
-    expect(header).toBe('id,name,slug,description,price,discountType,discountValue,sku,weight,visible,ribbon,brand,trackInventory,quantity,inStock,collections,images');
+    expect(header).toBe(['id,name,slug,description,price,discountType,discountValue,sku,weight,visible,ribbon,brand,trackInventory,quantity,inStock,collections,images,productType,infoSections,customTextFields,manageVariants',
+      ...[1, 2, 3, 4, 5, 6].map((n) => `option${n}Name,option${n}Value`), 'variantPrice,variantSku,variantWeight,variantQuantity,variantInStock,variantVisible'].join(','));
     expect(row).toContain('"Kettle, ""steel"""');
     expect(row).toContain(',30.00,NONE,');
     expect(row).toContain(',New,,true,4,true,kitchen,'); // 7 less the 3 the two orders took

@@ -4,7 +4,7 @@ import { formatAmount } from '../../platform/money.js';
 import type { Order } from '../orders/service.js';
 import type { MemberRecord } from '../members/service.js';
 import type { Product } from '../catalog/service.js';
-import { PRODUCT_CSV_COLUMNS, productToRow } from './products-csv.js';
+import { PRODUCT_CSV_COLUMNS, productToRows } from './products-csv.js';
 
 export const ORDER_CSV_COLUMNS = [
   'number', 'id', 'createdDate', 'status', 'paymentStatus', 'fulfillmentStatus', 'buyerEmail', 'currency',
@@ -35,21 +35,22 @@ function memberRow(m: MemberRecord): string[] {
   ];
 }
 
-async function* csv<T>(header: readonly string[], batches: AsyncIterable<T[]>, toRow: (item: T) => string[]): AsyncGenerator<string> {
+/** `toRows` gives each item's rows (a product has one per variant). */
+async function* csv<T>(header: readonly string[], batches: AsyncIterable<T[]>, toRows: (item: T) => string[][]): AsyncGenerator<string> {
   yield stringify([header as string[]]);
-  for await (const batch of batches) yield stringify(batch.map(toRow));
+  for await (const batch of batches) yield stringify(batch.flatMap(toRows));
 }
 
 export function ordersCsv(batches: AsyncIterable<Order[]>): AsyncGenerator<string> {
-  return csv(ORDER_CSV_COLUMNS, batches, orderRow);
+  return csv(ORDER_CSV_COLUMNS, batches, (o) => [orderRow(o)]);
 }
 
 export function membersCsv(batches: AsyncIterable<MemberRecord[]>): AsyncGenerator<string> {
-  return csv(MEMBER_CSV_COLUMNS, batches, memberRow);
+  return csv(MEMBER_CSV_COLUMNS, batches, (m) => [memberRow(m)]);
 }
 
 export function productsCsv(batches: AsyncIterable<{ product: Product; collectionSlugs: string[] }[]>, currency: string): AsyncGenerator<string> {
-  return csv(PRODUCT_CSV_COLUMNS.map((c) => c.name), batches, (p) => productToRow(p.product, currency, p.collectionSlugs));
+  return csv(PRODUCT_CSV_COLUMNS.map((c) => c.name), batches, (p) => productToRows(p.product, currency, p.collectionSlugs));
 }
 
 /** The failed rows of an import: `row`, `error`, then the row's own columns as they came. */

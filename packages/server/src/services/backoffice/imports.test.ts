@@ -1,8 +1,10 @@
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
 import { createProduct } from '../../test/commerce.js';
+import { batches, IMPORT_BATCH } from './imports.js';
 
 let t: TestApp;
 let s: BackOfficeSite;
@@ -72,9 +74,10 @@ describe('importing products', () => {
     await t.app.inject({ method: 'POST', url: '/stores/v1/collections', headers: site.headers.owner, payload: { collection: { name: 'Garden' } } });
     const hose = await createProduct(t.app, site.site, { name: 'Hose', priceData: { price: 20 } });
     const exported = (await t.app.inject({ method: 'GET', url: '/bodega/v1/exports/products.csv', headers: site.headers.owner })).body;
-    const [header, row] = exported.trim().split('\n');
-    expect(row.endsWith(',true,,')).toBe(true); // inStock, no collections, no images
-    const changed = `${header}\n${row.replace(',20.00,', ',24.50,').replace(/,true,,$/, ',true,garden,')}\n`;
+    const [row, ...more] = parse(exported, { columns: true }) as Record<string, string>[];
+    expect(more).toHaveLength(0);
+    expect(row).toMatchObject({ name: 'Hose', price: '20.00', inStock: 'true', collections: '', images: '', manageVariants: 'false', option1Name: '' });
+    const changed = stringify([{ ...row, price: '24.50', collections: 'garden' }], { header: true });
     const job = await finished(site, (await startImport(site, { target: 'products', format: 'csv', content: changed })).id);
     expect(job, JSON.stringify(await failures(site, job.id))).toMatchObject({ status: 'DONE', succeeded: 1, failed: 0 });
     expect(await productCount(site)).toBe(1);
@@ -103,12 +106,112 @@ describe('importing products', () => {
     expect((res.json() as { products: { slug: string }[] }).products.map((p) => p.slug).sort()).toEqual(['twin', 'twin-2', 'twin-3']);
   });
 
+  it('round-trips a product with two options and its variants into a fresh site, one row per variant', async () => {
+    const from = await backOfficeSite(t);
+    await t.app.inject({ method: 'POST', url: '/stores/v1/collections', headers: from.headers.owner, payload: { collection: { name: 'Shirts' } } });
+    const shirt = await createProduct(t.app, from.site, {
+      name: 'Oxford Shirt', description: '<p>Cotton</p>', priceData: { price: 45 }, sku: 'OX', weight: 0.4, ribbon: 'New', brand: 'Bodega',
+      discount: { type: 'PERCENT', value: 10 }, manageVariants: true, stock: { trackInventory: true },
+      additionalInfoSections: [{ title: 'Care', description: 'Wash "cold", 30°C | line dry' }], customTextFields: [{ title: 'Monogram', maxLength: 3, mandatory: false }],
+      productOptions: [
+        { name: 'Size', optionType: 'drop_down', choices: [{ value: 'S', description: 'S' }, { value: 'M', description: 'M' }] },
+        { name: 'Colour', optionType: 'color', choices: [{ value: 'White', description: '#ffffff' }, { value: 'Blue', description: '#1f4e9c' }] },
+      ],
+    });
+    const variants = (await t.app.inject({ method: 'GET', url: `/stores-reader/v1/products/${shirt.id}`, headers: from.headers.owner })).json() as { product: { variants: { id: string; choices: Record<string, string> }[] } };
+    const patch = variants.product.variants.map((v, i) => ({ choices: v.choices, price: 45 + i, sku: `OX-${v.choices.Size}-${v.choices.Colour}`, weight: 0.4 + i / 10, visible: i !== 3 }));
+    expect((await t.app.inject({ method: 'PATCH', url: `/stores/v1/products/${shirt.id}/variants`, headers: from.headers.owner, payload: { variants: patch } })).statusCode).toBe(200);
+    const stock = await t.app.inject({
+      method: 'PATCH', url: `/stores/v2/inventoryItems/product/${shirt.id}`, headers: from.headers.owner,
+      payload: { inventoryItem: { trackQuantity: true, variants: variants.product.variants.map((v, i) => ({ variantId: v.id, quantity: i * 3 })) } },
+    });
+    expect(stock.statusCode, stock.body).toBe(200);
+    const shirts = (await t.app.inject({ method: 'POST', url: '/stores-reader/v1/products/query', headers: from.headers.owner, payload: { query: {} } })).json() as { products: { id: string; collectionIds: string[] }[] };
+    expect(shirts.products).toHaveLength(1);
+    const collectionId = ((await t.app.inject({ method: 'GET', url: '/v2/collections/slug/shirts', headers: from.headers.owner })).json() as { collection: { id: string } }).collection.id;
+    await t.app.inject({ method: 'POST', url: `/stores/v1/collections/${collectionId}/productIds`, headers: from.headers.owner, payload: { productIds: [shirt.id] } });
+
+    const exported = (await t.app.inject({ method: 'GET', url: '/bodega/v1/exports/products.csv', headers: from.headers.owner })).body;
+    const rows = parse(exported, { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(4);
+    expect(rows.map((r) => [r.option1Name, r.option1Value, r.option2Name, r.option2Value, r.variantPrice, r.variantQuantity])).toEqual([
+      ['Size', 'S', 'Colour [color]', 'White [#ffffff]', '45.00', '0'],
+      ['Size', 'S', 'Colour [color]', 'Blue [#1f4e9c]', '46.00', '3'],
+      ['Size', 'M', 'Colour [color]', 'White [#ffffff]', '47.00', '6'],
+      ['Size', 'M', 'Colour [color]', 'Blue [#1f4e9c]', '48.00', '9'],
+    ]);
+    expect(rows[1]).toMatchObject({ id: shirt.id, name: 'Oxford Shirt', slug: 'oxford-shirt', price: '', description: '' });
+
+    const to = await backOfficeSite(t);
+    await t.app.inject({ method: 'POST', url: '/stores/v1/collections', headers: to.headers.owner, payload: { collection: { name: 'Shirts' } } });
+    const job = await finished(to, (await startImport(to, { target: 'products', format: 'csv', content: exported })).id);
+    expect(job, (await failures(to, job.id)).join('\n')).toMatchObject({ status: 'DONE', total: 4, succeeded: 4, failed: 0 });
+    const read = async (site: BackOfficeSite) => {
+      const res = await t.app.inject({ method: 'POST', url: '/stores-reader/v1/products/query', headers: site.headers.owner, payload: { query: {} } });
+      const [p] = (res.json() as { products: Record<string, unknown>[] }).products;
+      const variantsOf = (p.variants as { id: string; choices: Record<string, string>; variant: Record<string, unknown>; stock: Record<string, unknown> }[]);
+      const { id: _id, numericId: _n, lastUpdated: _l, createdDate: _c, inventoryItemId: _i, collectionIds, media: _m, ...rest } = p;
+      return { ...rest, collections: (collectionIds as string[]).length, variants: variantsOf.map((v) => ({ choices: v.choices, variant: v.variant, stock: v.stock })) };
+    };
+    const original = await read(from);
+    expect(await read(to)).toEqual(original);
+    expect(original).toMatchObject({ manageVariants: true, collections: 2, additionalInfoSections: [{ title: 'Care' }], customTextFields: [{ title: 'Monogram', maxLength: 3 }], productOptions: [{ name: 'Size' }, { name: 'Colour', optionType: 'color', choices: [{ value: 'White', description: '#ffffff' }, { value: 'Blue', description: '#1f4e9c' }] }] });
+
+    // Imported again into the site it came from: the same product is updated, nothing is added.
+    const again = await finished(from, (await startImport(from, { target: 'products', format: 'csv', content: exported })).id);
+    expect(again).toMatchObject({ status: 'DONE', succeeded: 4, failed: 0 });
+    expect(await productCount(from)).toBe(1);
+    expect(await read(from)).toEqual(original);
+  });
+
+  it('fails a product whose variant rows are wrong, naming the row at fault and its siblings', async () => {
+    const site = await backOfficeSite(t);
+    const csv = [
+      'name,price,option1Name,option1Value,option2Name,option2Value,variantPrice,variantQuantity',
+      'Mug,10,Size,S,,,11,1',
+      'Mug,,Size,M,,,abc,2', // row 2: a variant price that is no number
+      'Cap,5,Size,S,Colour,Red,,',
+      'Cap,,Size,S,Colour,Red,,', // row 4: the same variant twice
+      'Hat,7,Size,S,,,,',
+      'Hat,8,Size,M,,,,', // row 6: a product column that differs from the first row
+      'Bag,9,Size,S,,,,',
+      'Bag,,,,Colour,Red,,', // row 8: no choice of Size, and an option the first row does not name
+      'Tee,12,Size,S,,,,3',
+      'Tee,,Size,M,,,,4',
+    ].join('\n');
+    const job = await finished(site, (await startImport(site, { target: 'products', format: 'csv', content: csv })).id);
+    expect(job).toMatchObject({ status: 'DONE', total: 10, succeeded: 2, failed: 8 });
+    const failed = parse((await failures(site, job.id)).join('\n'), { columns: true }) as { row: string; error: string }[];
+    expect(failed.map((f) => f.row)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    expect(failed[1].error).toMatch(/^variantPrice/);
+    expect(failed[0].error).toMatch(/^not imported: row 2 of the same product failed: variantPrice/);
+    expect(failed[3].error).toMatch(/on row 3 already/);
+    expect(failed[5].error).toMatch(/^price: a product's own columns go on its first row/);
+    expect(failed[7].error).toMatch(/^option\dName: name the option|^option1Value/);
+    const tee = (await t.app.inject({ method: 'POST', url: '/stores-reader/v1/products/query', headers: site.headers.owner, payload: { query: {} } })).json() as { products: { name: string; manageVariants: boolean; variants: { choices: Record<string, string>; stock: { quantity: number } }[] }[] };
+    expect(tee.products.map((p) => p.name)).toEqual(['Tee']);
+    expect(tee.products[0].manageVariants).toBe(true);
+    expect(tee.products[0].variants.map((v) => [v.choices.Size, v.stock.quantity])).toEqual([['S', 3], ['M', 4]]);
+  });
+
   it("keeps one site's job from another", async () => {
     const job = await startImport(s, { target: 'products', format: 'csv', content: 'name,price\nSolo,1\n' });
     const other = await backOfficeSite(t);
     const res = await t.app.inject({ method: 'GET', url: `/bodega/v1/import-jobs/${job.id}`, headers: other.headers.owner });
     expect(res.statusCode).toBe(404);
     await finished(s, job.id);
+  });
+});
+
+describe('import batches', () => {
+  it("never splits a product's variant rows between two batches, and resumes on a product's boundary", () => {
+    const single = Array.from({ length: IMPORT_BATCH - 2 }, (_, i) => ({ name: `P${i}`, price: '1' }));
+    const shirt = ['S', 'M', 'L', 'XL'].map((size) => ({ name: 'Shirt', price: '9', option1Name: 'Size', option1Value: size }));
+    const rows = [...single, ...shirt, { name: 'Last', price: '2' }];
+    const sizes = (processed: number) => [...batches('products', rows, processed)].map((b) => [b[0].row, b.length]);
+    expect(sizes(0)).toEqual([[1, IMPORT_BATCH - 2], [IMPORT_BATCH - 1, 5]]);
+    expect(sizes(IMPORT_BATCH - 2)).toEqual([[IMPORT_BATCH - 1, 5]]);
+    expect([...batches('data-items', rows, 0)].map((b) => b.length)).toEqual([IMPORT_BATCH, 3]);
   });
 });
 

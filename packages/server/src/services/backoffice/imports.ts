@@ -13,7 +13,7 @@ import { newId } from '../../platform/ids.js';
 import { catalogBackOffice, slugify, type CatalogService } from '../catalog/service.js';
 import type { DataService } from '../data/service.js';
 import type { SitesService } from '../sites/service.js';
-import { productFromRow, RowError, type ProductCsvRow, type ProductImport } from './products-csv.js';
+import { groupProductRows, productFromRows, ProductRowsError, RowError, type NumberedRow, type ProductCsvRow, type ProductImport } from './products-csv.js';
 import * as store from './store.js';
 
 export const IMPORT_BATCH = 200;
@@ -93,6 +93,34 @@ function fieldValue(type: string, key: string, raw: unknown): unknown {
   }
 }
 
+/** A row's cells as text (a JSON import may hold numbers and booleans). */
+function cellsOf(data: Row): ProductCsvRow {
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)]));
+}
+
+/**
+ * The rows from `processed` on, a batch of about IMPORT_BATCH rows at a time (1 = the first data
+ * row). A product's rows (one per variant) stay in one batch, so a saved `processed` always ends
+ * on a product's last row.
+ */
+export function* batches(target: store.ImportTarget, rows: readonly Row[], processed: number): Generator<{ row: number; data: Row }[]> {
+  const numbered = rows.map((data, i) => ({ row: i + 1, data })).slice(processed);
+  if (target !== 'products') {
+    for (let start = 0; start < numbered.length; start += IMPORT_BATCH) yield numbered.slice(start, start + IMPORT_BATCH);
+    return;
+  }
+  const groups = groupProductRows(numbered.map((r) => ({ row: r.row, cells: cellsOf(r.data) })));
+  let batch: { row: number; data: Row }[] = [];
+  for (const group of groups) {
+    if (batch.length > 0 && batch.length + group.length > IMPORT_BATCH) {
+      yield batch;
+      batch = [];
+    }
+    for (const g of group) batch.push({ row: g.row, data: rows[g.row - 1] });
+  }
+  if (batch.length) yield batch;
+}
+
 export class ImportJobs {
   private readonly running = new Set<Promise<void>>();
   private closed = false;
@@ -155,13 +183,12 @@ export class ImportJobs {
       const ctx: RequestContext = { ...siteContext(db, siteId, now), caller, requestId: jobId };
       const progress = { total: rows.length, processed: job.processed, succeeded: job.succeeded, failed: job.failed, leaseUntil: this.lease() };
       const fields = job.target === 'data-items' && job.dataCollectionId ? new Map((await this.deps.data.collections.load(ctx, job.dataCollectionId)).fields.map((f) => [f.key, f.type as string])) : undefined;
-      for (let start = job.processed; start < rows.length; start += IMPORT_BATCH) {
+      for (const batch of batches(job.target, rows, job.processed)) {
         if (this.closed) return; // the lease runs out and the job is taken up again
-        const batch = rows.slice(start, start + IMPORT_BATCH).map((data, i) => ({ row: start + i + 1, data }));
         const failures = job.target === 'products' ? await this.importProducts(ctx, batch) : await this.importItems(ctx, job.dataCollectionId ?? '', fields ?? new Map<string, string>(), batch);
         await db.transaction(async (tx) => {
           await store.insertFailures(tx, siteId, jobId, failures);
-          progress.processed = start + batch.length;
+          progress.processed = batch[batch.length - 1].row;
           progress.failed += failures.length;
           progress.succeeded += batch.length - failures.length;
           progress.leaseUntil = this.lease();
@@ -180,20 +207,29 @@ export class ImportJobs {
     const failures: Failure[] = [];
     const currency = (await sites.activeSite(ctx)).settings.currency;
     const bySlug = new Map([...(await catalogBackOffice.collectionSlugs(ctx))].map(([id, slug]) => [slug, id]));
-    const read: { row: number; data: Row; item: ProductImport; collectionIds: string[] }[] = [];
-    for (const { row, data } of batch) {
+    // A product is its group of rows; when it fails, each of its rows is in the failures file.
+    type Read = { row: number; rows: { row: number; data: Row }[]; item: ProductImport; collectionIds: string[] };
+    const fail = (rows: { row: number; data: Row }[], error: unknown, at = rows[0].row) => {
+      for (const r of rows) failures.push({ row: r.row, error: r.row === at ? reason(error) : `not imported: row ${at} of the same product failed: ${reason(error)}`, data: r.data });
+    };
+    const read: Read[] = [];
+    const data = new Map(batch.map((r) => [r.row, r.data]));
+    const numbered: NumberedRow[] = batch.map(({ row, data: d }) => ({ row, cells: cellsOf(d) }));
+    for (const group of groupProductRows(numbered)) {
+      const rows = group.map((g) => ({ row: g.row, data: data.get(g.row) ?? {} }));
       try {
-        const cells: ProductCsvRow = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)]));
-        const item = productFromRow(cells, currency);
+        const item = productFromRows(group, currency);
         const unknown = (item.collectionSlugs ?? []).filter((s) => !bySlug.has(s));
         if (unknown.length) throw new RowError(`collections: no collection with the slug ${unknown.map((s) => `"${s}"`).join(', ')}`);
-        read.push({ row, data, item, collectionIds: (item.collectionSlugs ?? []).map((s) => bySlug.get(s) as string) });
+        read.push({ row: group[0].row, rows, item, collectionIds: (item.collectionSlugs ?? []).map((s) => bySlug.get(s) as string) });
       } catch (error) {
-        failures.push({ row, error: reason(error), data });
+        fail(rows, error, error instanceof ProductRowsError ? error.row : rows[0].row);
       }
     }
+    // An id this site does not have (a file from another store) makes a new product.
+    const existing = await catalogBackOffice.existingProductIds(ctx, read.flatMap((r) => (r.item.id ? [r.item.id] : [])));
     const done: { productId: string; collectionIds: string[] }[] = [];
-    const creates = read.filter((r) => !r.item.id);
+    const creates = read.filter((r) => !r.item.id || !existing.has(r.item.id));
     if (creates.length) {
       await db.transaction(async (tx: Queryable) => {
         for (const r of creates) {
@@ -212,7 +248,7 @@ export class ImportJobs {
               await tx.query('ROLLBACK TO SAVEPOINT import_row');
               const retry = i < attempts.length - 1 && error instanceof ApiError && error.code === 'DUPLICATE_SLUG';
               if (!retry) {
-                failures.push({ row: r.row, error: reason(error), data: r.data });
+                fail(r.rows, error);
                 break;
               }
             }
@@ -220,12 +256,12 @@ export class ImportJobs {
         }
       });
     }
-    for (const r of read.filter((x) => x.item.id)) {
+    for (const r of read.filter((x) => x.item.id && existing.has(x.item.id))) {
       try {
         await catalog.updateProduct(ctx, r.item.id as string, r.item.patch);
         done.push({ productId: r.item.id as string, collectionIds: r.collectionIds });
       } catch (error) {
-        failures.push({ row: r.row, error: reason(error), data: r.data });
+        fail(r.rows, error);
       }
     }
     const byCollection = new Map<string, string[]>();

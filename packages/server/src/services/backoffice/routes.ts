@@ -8,7 +8,7 @@ import type { StoredMail } from '../../platform/mail.js';
 import { formatAmount } from '../../platform/money.js';
 import type { Order } from '../orders/service.js';
 import type { ApiKeyInfo } from '../sites/service.js';
-import type { BackOfficeService, ImportJob } from './service.js';
+import { holdsSecret, type BackOfficeService, type ImportJob } from './service.js';
 
 export const PREFIX = '/bodega/v1';
 /** The wire's bulk product calls, at both of the catalog writer's prefixes. */
@@ -74,7 +74,10 @@ const BulkAdjustBody = Type.Object({
 });
 
 function wireKey(k: ApiKeyInfo) {
-  return { id: k.id, name: k.name, ...(k.prefix ? { prefix: k.prefix } : {}), createdDate: k.createdDate.toISOString() };
+  return {
+    id: k.id, name: k.name, ...(k.prefix ? { prefix: k.prefix } : {}), createdDate: k.createdDate.toISOString(),
+    ...(k.lastUsedDate ? { lastUsedDate: k.lastUsedDate.toISOString() } : {}),
+  };
 }
 
 function wireMailSummary(m: StoredMail) {
@@ -84,6 +87,7 @@ function wireMailSummary(m: StoredMail) {
     to: m.to,
     subject: m.subject,
     status: m.status,
+    ...(holdsSecret(m) ? { ownerOnly: true } : {}),
     createdDate: m.createdDate.toISOString(),
     ...(m.sentDate ? { sentDate: m.sentDate.toISOString() } : {}),
     ...(m.lastError ? { error: m.lastError } : {}),
@@ -154,6 +158,21 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
     app.get(`${PREFIX}/search`, { config, schema: { tags, summary: 'The command palette: products, orders and members matching q', querystring: SearchQuery } }, async (req) => {
       const r = await backOffice.search(req.ctx, req.query.q, req.query.limit ?? 5);
       return { products: r.products, orders: r.orders.map((o) => ({ id: o.id, number: String(o.number), ...(o.email ? { buyerEmail: o.email } : {}) })), members: r.members };
+    });
+
+    app.get(`${PREFIX}/orders/:id/payments`, {
+      config, schema: { tags, summary: "An order's payments with what is left to refund of each, for a partial refund through trigger-refund", params: IdParams },
+    }, async (req) => {
+      const p = await backOffice.orderPayments(req.ctx, req.params.id);
+      const money = (minor: bigint) => formatAmount(minor, p.currency);
+      return {
+        currency: p.currency,
+        refundable: money(p.refundable),
+        payments: p.payments.map((x) => ({
+          id: x.id, method: x.method, ...(x.methodName !== undefined && { methodName: x.methodName }),
+          amount: money(x.amount), refunded: money(x.refunded), refundable: money(x.refundable), createdDate: x.createdDate.toISOString(),
+        })),
+      };
     });
 
     app.get(`${PREFIX}/api-keys`, { config, schema: { tags, summary: "The site's API keys (owner and API keys only)" } }, async (req) => ({

@@ -9,7 +9,7 @@ import type { Mailer, MailStatus, StoredMail } from '../../platform/mail.js';
 import { divideHalfEven, formatAmount } from '../../platform/money.js';
 import { catalogBackOffice, type CatalogService } from '../catalog/service.js';
 import { membersBackOffice } from '../members/service.js';
-import { ordersBackOffice, type Order, type OrderExportFilters } from '../orders/service.js';
+import { findOrder, ordersBackOffice, type Order, type OrderExportFilters } from '../orders/service.js';
 import type { ApiKeyInfo, SitesService } from '../sites/service.js';
 import { adjustChange, setChange, type BulkAdjust, type BulkItemResult, type BulkSet } from './bulk-products.js';
 import { addDays, dashboardRange, daysBetween } from './dates.js';
@@ -48,6 +48,8 @@ const LOW_STOCK_ROWS = 10;
 
 export interface Dashboard {
   currency: string;
+  /** The range asked for (days in `timeZone`), with its totals. */
+  range: { from: string; to: string; timeZone: string; orders: number; revenue: string };
   days: { date: string; orders: number; revenue: string }[];
   today: { orders: number; revenue: string };
   thisMonth: { orders: number; revenue: string };
@@ -64,6 +66,13 @@ export interface SearchResults {
   members: { id: string; name?: string; email: string }[];
 }
 
+/** An order's payments with what is left to refund of each (minor units), for a partial refund. */
+export interface OrderPayments {
+  currency: string;
+  payments: { id: string; method: string; methodName?: string; amount: bigint; refunded: bigint; refundable: bigint; createdDate: Date }[];
+  refundable: bigint;
+}
+
 export interface MailPage {
   mails: StoredMail[];
   nextCursor?: string;
@@ -78,6 +87,14 @@ export function roleOf(ctx: RequestContext): BackOfficeRole {
 /** API keys, roles and the like: the owner and API keys only, never a contributor. */
 export function requireOwner(ctx: RequestContext): void {
   if (roleOf(ctx) === 'CONTRIBUTOR') throw ApiError.forbidden('Only the site owner may manage API keys');
+}
+
+/**
+ * Sign-in mail (activation, verification code, password reset) carries a one-time secret: a
+ * contributor who could read it could reset the owner's password, so only the owner opens it.
+ */
+export function holdsSecret(mail: Pick<StoredMail, 'kind'>): boolean {
+  return mail.kind.startsWith('identity.');
 }
 
 function encodeCursor(mail: StoredMail): string {
@@ -163,6 +180,7 @@ export class BackOfficeService {
     const month = sum(range.monthStart, range.today);
     return {
       currency,
+      range: { from: range.from, to: range.to, timeZone: range.timeZone, orders: inRange.orders, revenue: money(inRange.revenue) },
       days,
       today: { orders: today.orders, revenue: money(today.revenue) },
       thisMonth: { orders: month.orders, revenue: money(month.revenue) },
@@ -172,6 +190,18 @@ export class BackOfficeService {
       recentOrders: recent,
       lowStock,
     };
+  }
+
+  /** What each payment of an order took and what is left to refund of it (the wire's refundability has no amounts). */
+  async orderPayments(ctx: RequestContext, orderId: string): Promise<OrderPayments> {
+    roleOf(ctx);
+    const order = await findOrder(ctx, orderId);
+    if (!order) throw ApiError.notFound('ORDER_NOT_FOUND', `Order ${orderId} was not found`, { orderId });
+    const payments = order.payments.map((p) => ({
+      id: p.id, method: p.method, ...(p.methodName !== undefined && { methodName: p.methodName }),
+      amount: p.amount, refunded: p.refunded, refundable: p.amount > p.refunded ? p.amount - p.refunded : 0n, createdDate: p.createdDate,
+    }));
+    return { currency: order.currency, payments, refundable: payments.reduce((sum, p) => sum + p.refundable, 0n) };
   }
 
   /** The command palette: a few products, orders and members matching `q`. */
@@ -253,6 +283,7 @@ export class BackOfficeService {
     roleOf(ctx);
     const mail = await this.deps.mail.findForSite(ctx.siteId, mailId);
     if (!mail) throw ApiError.notFound('MAIL_NOT_FOUND', 'No such mail');
+    if (holdsSecret(mail) && roleOf(ctx) === 'CONTRIBUTOR') throw ApiError.forbidden('Only the site owner may open sign-in mail: it holds a one-time link or code');
     return mail;
   }
 }

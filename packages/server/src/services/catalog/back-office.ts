@@ -70,6 +70,13 @@ export async function collectionSlugs(ctx: SiteContext): Promise<Map<string, str
   return new Map(rows.filter((r) => r.collection_id !== ALL_PRODUCTS_COLLECTION_ID).map((r) => [r.collection_id, r.slug]));
 }
 
+/** Which of these product ids the site has (an import updates those and creates the rest). */
+export async function existingProductIds(ctx: SiteContext, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await ctx.db.query<{ product_id: string }>('SELECT product_id FROM products WHERE site_id = $1 AND product_id = ANY($2::text[])', [ctx.siteId, ids]);
+  return new Set(rows.map((r) => r.product_id));
+}
+
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 import { ALL_CALLERS, BACK_OFFICE, type RequestContext } from '../../platform/caller.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { DEMO_MEDIA } from './demo.js';
-import { isShopper, type CatalogService, type PageQuery } from './service.js';
+import { DEFAULT_LOW_STOCK, isShopper, type CatalogService, type PageQuery } from './service.js';
 import {
   DEFAULT_MEDIA_SIZE,
   fromWireProduct,
@@ -149,6 +149,19 @@ const QueryBody = Type.Object({
   includeVariants: Type.Optional(Type.Boolean()),
   includeHiddenProducts: Type.Optional(Type.Boolean()),
 });
+/** Bodega's product query for the back office: the wire's query, plus a stock filter. */
+const BACK_OFFICE_QUERY_PATH = '/bodega/v1/products/query';
+const BackOfficeQueryBody = Type.Object({
+  query: Type.Optional(Type.Object({
+    filter: Type.Optional(Type.Unknown()),
+    sort: Type.Optional(Type.Unknown()),
+    paging: Type.Optional(Paging),
+  })),
+  stock: Type.Optional(Type.Union([Type.Literal('IN_STOCK'), Type.Literal('OUT_OF_STOCK'), Type.Literal('LOW_STOCK')], {
+    description: 'IN_STOCK / OUT_OF_STOCK: stock.inStock as the product shows it; LOW_STOCK: tracked products with at most lowStockAtMost units (the lowest variant when variants are managed)',
+  })),
+  lowStockAtMost: Type.Optional(Type.Integer({ minimum: 0, maximum: 99_999_999, default: DEFAULT_LOW_STOCK })),
+}, { additionalProperties: false });
 /** A GET query, decoded from `.r` or dotted keys; readQuery checks its shape. */
 const GetQuery = Type.Object({ query: Type.Optional(Type.Unknown()) });
 
@@ -311,6 +324,18 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
       const o = await options(ctx);
       return { products: page.items.map((p) => toWireProduct(p, o)), metadata: { count: page.items.length, offset: page.offset, total: page.total } };
     };
+
+    app.route({
+      // Hidden products included; the answer is query-platformized's (products, metadata.total).
+      method: 'POST', url: BACK_OFFICE_QUERY_PATH, config: { callers: BACK_OFFICE },
+      schema: { tags: ['back office'], summary: 'Products for the back office: the Stores v1 query (filter, sort, paging) plus a stock filter', body: BackOfficeQueryBody },
+      handler: async (req) => {
+        const { stock, lowStockAtMost } = req.body;
+        const page = await catalog.queryProducts(req.ctx, readQuery(req.body.query), stock ? { status: stock, lowStockAtMost } : undefined);
+        const o = await options(req.ctx);
+        return { products: page.items.map((p) => toWireProduct(p, o)), metadata: { count: page.items.length, offset: page.offset, total: page.total } };
+      },
+    });
 
     for (const prefix of READ_PREFIXES) {
       app.route({ method: 'GET', url: prefix + '/products/query-platformized', config: { callers: ALL_CALLERS }, schema: { querystring: GetQuery }, handler: async (req) => queryPlatformized(req.ctx, req.query) });

@@ -135,6 +135,27 @@ const COLLECTION_FIELDS: FieldMap = {
   visible: { kind: 'column', sql: 'c.visible', type: 'boolean', sortable: true },
 };
 
+export type StockStatus = 'IN_STOCK' | 'OUT_OF_STOCK' | 'LOW_STOCK';
+export interface StockFilter {
+  status: StockStatus;
+  /** LOW_STOCK: the most units a product may have to count as low. */
+  lowStockAtMost?: number;
+}
+export const DEFAULT_LOW_STOCK = 5;
+
+/** Columns and functions of migrations 0701 and 0710; each form matches an index (see 0710). */
+function stockCondition(stock: StockFilter, params: unknown[]): string {
+  switch (stock.status) {
+    case 'IN_STOCK':
+      return 'p.in_stock';
+    case 'OUT_OF_STOCK':
+      return 'NOT p.in_stock';
+    case 'LOW_STOCK':
+      params.push(stock.lowStockAtMost ?? DEFAULT_LOW_STOCK);
+      return `(p.doc->>'trackInventory' = 'true' AND bodega_stock_level(p.doc) <= $${params.length}::integer)`;
+  }
+}
+
 function readPaging(paging: PageQuery['paging']): { limit: number; offset: number } {
   try {
     const limit = readInteger(paging?.limit, 'paging.limit', { min: 1, max: MAX_PAGE_SIZE }) ?? DEFAULT_PAGE_SIZE;
@@ -393,7 +414,12 @@ export class CatalogService {
     return product;
   }
 
-  async queryProducts(ctx: RequestContext, query: PageQuery): Promise<Page<Product>> {
+  /**
+   * `stock` narrows the query to products in stock, out of stock (stock.inStock as Stores v1 shows
+   * it), or tracked products at or below `lowStockAtMost` units (the lowest variant's, when variants
+   * are managed). The back office's own filter: the wire's product query has no stock field.
+   */
+  async queryProducts(ctx: RequestContext, query: PageQuery, stock?: StockFilter): Promise<Page<Product>> {
     const currency = await this.currency(ctx.siteId);
     const fields = productFields(currency);
     const params: unknown[] = [ctx.siteId];
@@ -406,6 +432,7 @@ export class CatalogService {
       return filterError(error);
     }
     if (isShopper(ctx)) where = `p.visible AND ${where}`;
+    if (stock) where = `${stockCondition(stock, params)} AND ${where}`;
     const { limit, offset } = readPaging(query.paging);
     const { products, total } = await store.queryProducts(this.db, { where, params, orderBy: order, limit, offset });
     return { items: products, total, limit, offset };

@@ -14,12 +14,24 @@ export const MAX_DEPTH = 100;
 
 /** Whether a JSON value nests objects and arrays deeper than `max` (iterative, so any depth is safe). */
 export function deeperThan(value: unknown, max: number): boolean {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const next = stack.pop();
-    if (!next || next.value === null || typeof next.value !== 'object') continue;
-    if (next.depth >= max) return true;
-    for (const child of Object.values(next.value)) stack.push({ value: child, depth: next.depth + 1 });
+  // Two parallel stacks rather than an object per node: a bulk call walks a thousand items.
+  const values: object[] = [];
+  const depths: number[] = [];
+  if (value !== null && typeof value === 'object') {
+    values.push(value);
+    depths.push(0);
+  }
+  while (values.length > 0) {
+    const next = values.pop() as Record<string, unknown>;
+    const depth = depths.pop() as number;
+    if (depth >= max) return true;
+    for (const key in next) {
+      const child = next[key];
+      if (child !== null && typeof child === 'object') {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }
@@ -67,10 +79,13 @@ export function readItemId(value: unknown): string {
 
 export const wireDate = (date: Date): JsonObject => ({ $date: date.toISOString() });
 
-/** A new item: the caller's fields, then the system fields; dates canonical so they sort in time order. */
-export function stampNew(input: ItemInput, now: Date, owner: string): JsonObject {
-  const date = wireDate(now);
-  return { ...canonicalObject(input.data), _id: input.id, _createdDate: date, _updatedDate: { ...date }, _owner: owner };
+/**
+ * A new item: the caller's fields, then the system fields; dates canonical so they sort in time
+ * order. `now` may be given as its ISO text, which a bulk call then formats once, not per item.
+ */
+export function stampNew(input: ItemInput, now: Date | string, owner: string): JsonObject {
+  const iso = typeof now === 'string' ? now : now.toISOString();
+  return { ...canonicalObject(input.data), _id: input.id, _createdDate: { $date: iso }, _updatedDate: { $date: iso }, _owner: owner };
 }
 
 /** A replacement for a stored item: it keeps the stored creation date and owner. */
@@ -95,8 +110,15 @@ function holdsDate(value: JsonValue): boolean {
   while (stack.length > 0) {
     const next = stack.pop();
     if (next === null || typeof next !== 'object') continue;
-    if (!Array.isArray(next) && Object.hasOwn(next, '$date')) return true;
-    for (const child of Object.values(next)) stack.push(child);
+    if (Array.isArray(next)) {
+      for (const child of next) if (child !== null && typeof child === 'object') stack.push(child);
+      continue;
+    }
+    if (Object.hasOwn(next, '$date')) return true;
+    for (const key in next) {
+      const child = next[key];
+      if (child !== null && typeof child === 'object') stack.push(child);
+    }
   }
   return false;
 }
@@ -131,7 +153,10 @@ export function itemPayload(collectionId: string, data: JsonObject): JsonObject 
   return { dataCollectionId: collectionId, dataItemId: data._id ?? null, dataItem: data };
 }
 
+/** The entity type of item events. */
+export const ITEM_ENTITY_TYPE = 'wix.data.v2.data_item';
+
 /** An item's outbox event; item ids are unique per collection, so the entity id names both. */
 export function itemEvent(siteId: string, collectionId: string, type: string, itemId: string, payload: JsonObject): OutboxEvent {
-  return { siteId, type, entityType: 'wix.data.v2.data_item', entityId: `${collectionId}/${itemId}`, payload };
+  return { siteId, type, entityType: ITEM_ENTITY_TYPE, entityId: `${collectionId}/${itemId}`, payload };
 }

@@ -15,6 +15,7 @@ import { referenceField, type StoredCollection } from './collections.js';
 import { compiled, DataErrors, fromDatabaseError } from './errors.js';
 import { applyFieldModifications, readFieldModifications, type FieldModification } from './field-modifications.js';
 import {
+  ITEM_ENTITY_TYPE,
   itemEvent,
   itemPayload,
   MAX_BULK,
@@ -449,16 +450,25 @@ export class DataService {
   private async insertRun(tx: SiteContext, ctx: RequestContext, collection: StoredCollection, access: Access, run: readonly { index: number; input: ItemInput }[]): Promise<ItemOutcome[]> {
     if (run.length === 0) return [];
     if (access.kind === 'denied') return run.map((entry) => ({ index: entry.index, id: entry.input.id, action: 'INSERT', error: DataErrors.permissionDenied('insert', collection.id) }));
-    const now = ctx.now();
+    const now = ctx.now().toISOString();
     const rows = run.map((entry) => ({ index: entry.index, id: entry.input.id, data: stampNew(entry.input, now, ownerFor(ctx, entry.input.data)) }));
+    // The common case, no id taken yet: items and events in one statement. Otherwise the guarded
+    // write finds the items that fail, and the events of those written follow.
+    let recorded = false;
     const { written, failed } = await writeGuarded(
       tx,
       rows,
       (batch) => store.insertItems(tx, collection.id, batch),
       (id) => DataErrors.uniqueViolation(id, collection.id),
-      (batch) => store.insertNewItems(tx, collection.id, batch),
+      async (batch) => {
+        const ids = await store.insertNewItemsWithEvents(tx, collection.id, batch, { type: ITEM_CREATED, entityType: ITEM_ENTITY_TYPE });
+        recorded = true;
+        return ids;
+      },
     );
-    await recordEvents(tx.db, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, 'data_item.created', row.id, itemPayload(collection.id, row.data))));
+    if (!recorded) {
+      await recordEvents(tx.db, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, ITEM_CREATED, row.id, itemPayload(collection.id, row.data))));
+    }
     return rows.map((row): ItemOutcome => {
       if (written.has(row.id)) return { index: row.index, id: row.id, action: 'INSERT', data: row.data };
       return { index: row.index, id: row.id, action: 'INSERT', error: failed.get(row.id) ?? DataErrors.itemExists(row.id, collection.id) };
@@ -524,6 +534,8 @@ export class DataService {
 // ---------------------------------------------------------------------------------- helpers
 
 type Entry = { index: number; input: ItemInput; data: JsonObject };
+
+const ITEM_CREATED = 'data_item.created';
 
 const VERBS: Record<Operation, string> = { read: 'read', insert: 'insert', update: 'update', remove: 'remove' };
 

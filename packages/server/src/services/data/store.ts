@@ -4,7 +4,8 @@
  * jsonb_to_recordset, so a 1000-item bulk call is one statement.
  */
 import type { SiteContext } from '../../platform/context.js';
-import type { Queryable, Row } from '../../platform/db.js';
+import { prepared, type Queryable, type Row } from '../../platform/db.js';
+import { outboxInsertFrom } from '../../platform/events.js';
 import type { StoredCollection, StoredField } from './collections.js';
 import { compiled } from './errors.js';
 import type { IndexDefinition, IndexField, IndexStatus, StoredIndex } from './indexes.js';
@@ -176,20 +177,34 @@ export async function insertItems(ctx: SiteContext, collectionId: string, items:
 }
 
 /**
- * Inserts items none of whose ids is stored: one plain INSERT, cheaper than insertItems' ON
- * CONFLICT (no speculative insertion). A stored id fails the statement with a unique violation,
- * after which the caller falls back to insertItems.
+ * Inserts items none of whose ids is stored, with each one's created event, in one statement: a
+ * plain INSERT, cheaper than insertItems' ON CONFLICT (no speculative insertion); a stored id fails
+ * it with a unique violation, after which the caller falls back to insertItems. The items travel
+ * once: PostgreSQL writes each event from its item (the payload is items.ts itemPayload, built
+ * here as jsonb; the event id a random UUID, as newEventId gives).
  */
-export async function insertNewItems(ctx: SiteContext, collectionId: string, items: readonly ItemWrite[]): Promise<Set<string>> {
+export async function insertNewItemsWithEvents(
+  ctx: SiteContext,
+  collectionId: string,
+  items: readonly ItemWrite[],
+  event: { type: string; entityType: string },
+): Promise<Set<string>> {
   const { db: q, siteId } = ctx;
   if (items.length === 0) return new Set();
-  await q.query(
-    `INSERT INTO data_items (site_id, collection_id, item_id, data)
-     SELECT $1, $2, r.id, r.data FROM jsonb_to_recordset($3::jsonb) AS r(id text, data jsonb)`,
-    [siteId, collectionId, JSON.stringify(items)],
-  );
+  await q.query(INSERT_NEW_WITH_EVENTS, [siteId, collectionId, JSON.stringify(items), event.type, event.entityType]);
   return new Set(items.map((item) => item.id));
 }
+
+const INSERT_NEW_WITH_EVENTS = prepared(`WITH r AS (SELECT r.id, r.data FROM jsonb_to_recordset($3::jsonb) AS r(id text, data jsonb)),
+  item AS (INSERT INTO data_items (site_id, collection_id, item_id, data) SELECT $1::text, $2::text, r.id, r.data FROM r)
+  ${outboxInsertFrom({
+    siteId: '$1::text',
+    eventId: 'gen_random_uuid()::text',
+    type: '$4::text',
+    entityType: '$5::text',
+    entityId: "$2::text || '/' || r.id",
+    payload: "jsonb_build_object('dataCollectionId', $2::text, 'dataItemId', r.id, 'dataItem', r.data)",
+  }, 'r')}`);
 
 /** Replaces the data of stored items (locked by the caller). */
 export async function replaceItems(ctx: SiteContext, collectionId: string, items: readonly ItemWrite[]): Promise<void> {

@@ -4,7 +4,7 @@
  * e-mails may be plain strings, custom field values may be `{name, value}`.
  */
 import type { SiteContext } from '../../platform/context.js';
-import type { Row } from '../../platform/db.js';
+import { prepared, type Row, type Sql, type Statement } from '../../platform/db.js';
 import type {
   ActivityStatus, Address, AddressTag, Contact, CustomFieldDefinition, EmailTag, Image, Member,
   MemberRole, MemberStatus, PhoneTag, PrivacyStatus, Profile,
@@ -14,19 +14,20 @@ import { compileFilter, compileSearch, compileSort, type FieldMap } from './quer
 
 // ─── reading rows ──────────────────────────────────────────────────────────────────────────────
 
+/** The optional columns are absent from a PUBLIC page (PUBLIC_PAGE_COLUMNS). */
 interface MemberRow extends Row {
   member_id: string;
-  login_email: string;
+  login_email?: string;
   status: MemberStatus;
-  role: MemberRole;
+  role?: MemberRole;
   privacy_status: PrivacyStatus;
-  activity_status: ActivityStatus;
+  activity_status?: ActivityStatus;
   slug: string;
   profile: Record<string, unknown> | null;
-  contact: Record<string, unknown> | null;
+  contact?: Record<string, unknown> | null;
   created_at: number;
   updated_at: number;
-  last_login_at: number | null;
+  last_login_at?: number | null;
 }
 
 /**
@@ -136,7 +137,7 @@ function date(value: Date | string | number): Date {
 export function toMember(row: MemberRow): Member {
   return {
     memberId: row.member_id,
-    loginEmail: row.login_email,
+    loginEmail: row.login_email ?? '',
     status: oneOf(row.status, MEMBER_STATUSES, 'PENDING'),
     role: oneOf(row.role, MEMBER_ROLES, 'MEMBER'),
     privacyStatus: oneOf(row.privacy_status, PRIVACY_STATUSES, 'PRIVATE'),
@@ -146,18 +147,18 @@ export function toMember(row: MemberRow): Member {
     contact: readContact(row.contact),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
-    lastLoginAt: row.last_login_at === null ? null : date(row.last_login_at),
+    lastLoginAt: row.last_login_at === null || row.last_login_at === undefined ? null : date(row.last_login_at),
   };
 }
 
 // ─── members ───────────────────────────────────────────────────────────────────────────────────
 
+const FIND_MEMBER = prepared(`SELECT ${MEMBER_COLUMNS} FROM members m WHERE m.site_id = $1 AND m.member_id = $2`);
+const LOCK_MEMBER = prepared(`SELECT ${MEMBER_COLUMNS} FROM members m WHERE m.site_id = $1 AND m.member_id = $2 FOR UPDATE`);
+
 export async function findMember(ctx: SiteContext, memberId: string, forUpdate = false): Promise<Member | undefined> {
   const { db: db, siteId } = ctx;
-  const rows = await db.query<MemberRow>(
-    `SELECT ${MEMBER_COLUMNS} FROM members m WHERE m.site_id = $1 AND m.member_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
-    [siteId, memberId],
-  );
+  const rows = await db.query<MemberRow>(forUpdate ? LOCK_MEMBER : FIND_MEMBER, [siteId, memberId]);
   return rows[0] && toMember(rows[0]);
 }
 
@@ -317,7 +318,35 @@ function memberWhere(siteId: string, q: Pick<MemberQuery, 'filter' | 'search' | 
   return conditions.join(' AND ');
 }
 
-const MEMBER_COLUMNS_WITHOUT_CONTACT = MEMBER_COLUMNS.replace('m.contact', "'{}'::jsonb AS contact");
+/**
+ * A page without contact details is PUBLIC for every member on it (see projectionFor), which shows
+ * only the id, profile, slug and dates: the columns nothing shows are not read (toMember's
+ * defaults stand in for them), since each column of each row costs the driver a parse.
+ */
+const PUBLIC_PAGE_COLUMNS = `m.member_id, m.status, m.privacy_status, m.slug, m.profile,
+  ${epochMs('m.created_at')} AS created_at, ${epochMs('m.updated_at')} AS updated_at`;
+
+/**
+ * Query shapes (filter, sort and columns; the values are parameters) each get a named statement,
+ * so PostgreSQL plans a shape once per connection rather than on every page. Callers choose the
+ * shapes, so only the first MAX_PREPARED_QUERY_SHAPES are named; any other runs as plain SQL.
+ */
+export const MAX_PREPARED_QUERY_SHAPES = 64;
+const queryShapes = new Map<string, Statement>();
+
+export function queryStatement(text: string): Sql {
+  const known = queryShapes.get(text);
+  if (known) return known;
+  if (queryShapes.size >= MAX_PREPARED_QUERY_SHAPES) return text;
+  const statement = prepared(text);
+  queryShapes.set(text, statement);
+  return statement;
+}
+
+/** How many query shapes are named now (for the bound's test). */
+export function preparedQueryShapes(): number {
+  return queryShapes.size;
+}
 
 /**
  * One page and the total that matches, in one statement (the count is an uncorrelated subquery,
@@ -328,10 +357,10 @@ export async function queryMembers(ctx: SiteContext, q: MemberQuery): Promise<{ 
   const params: unknown[] = [];
   const where = memberWhere(siteId, q, params);
   const orderBy = compileSort(q.sort, MEMBER_FIELDS, { admin: q.admin, path: q.paths.sort }, 'm.member_id', 'm.created_at DESC, m.member_id DESC');
-  const columns = q.withContact ? MEMBER_COLUMNS : MEMBER_COLUMNS_WITHOUT_CONTACT;
+  const columns = q.withContact ? MEMBER_COLUMNS : PUBLIC_PAGE_COLUMNS;
   const rows = await db.query<MemberRow & { total: number }>(
-    `SELECT ${columns}, (SELECT count(*)::int FROM members m WHERE ${where}) AS total
-     FROM members m WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    queryStatement(`SELECT ${columns}, (SELECT count(*)::int FROM members m WHERE ${where}) AS total
+     FROM members m WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`),
     [...params, q.limit, q.offset],
   );
   if (rows.length > 0) return { members: rows.map(toMember), total: rows[0].total };

@@ -42,14 +42,28 @@ function wireImage(image: Image | undefined): WireImage | undefined {
   return { ...image };
 }
 
-function definedOnly<T extends Record<string, unknown>>(record: T): T {
-  for (const key of Object.keys(record)) if (record[key] === undefined) delete record[key];
-  return record;
+/**
+ * The record without its undefined members. Built by adding keys rather than deleting them: an
+ * object that lost a key becomes a slow dictionary for V8, and a page writes thousands of these.
+ */
+function definedOnly(record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in record) {
+    const value = record[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 function wireProfile(member: Member): Record<string, unknown> {
   const p = member.profile;
-  return definedOnly({ nickname: p.nickname, slug: member.slug, photo: wireImage(p.photo), cover: wireImage(p.cover), title: p.title });
+  const profile: Record<string, unknown> = {};
+  if (p.nickname !== undefined) profile.nickname = p.nickname;
+  if (member.slug !== undefined) profile.slug = member.slug;
+  if (p.photo) profile.photo = wireImage(p.photo);
+  if (p.cover) profile.cover = wireImage(p.cover);
+  if (p.title !== undefined) profile.title = p.title;
+  return profile;
 }
 
 function wireAddress(address: Address): Record<string, unknown> {

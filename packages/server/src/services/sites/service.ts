@@ -69,6 +69,8 @@ const API_KEY_PREFIX = 'bdg_';
 const SITE_CACHE_MS = 2000;
 const CLIENT_CACHE_MS = 60_000;
 const CACHE_SIZE = 100_000;
+/** A key's last use is recorded to the hour: at most one write per key per hour, not one per request. */
+export const KEY_USE_RESOLUTION_MS = 60 * 60_000;
 
 export function isValidCurrency(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && Intl.supportedValuesOf('currency').includes(code);
@@ -97,11 +99,14 @@ export class SitesService {
   private readonly clients: TtlCache<string, { siteId: string; allowedOrigins: string[] }>;
   /** Host name → site, for page requests (see siteIdForHost). */
   private readonly hosts: TtlCache<string, string | undefined>;
+  /** Keys whose use this process recorded within the hour; spares the database even the conditional UPDATE. */
+  private readonly keyUses: TtlCache<string, true>;
 
   constructor(private readonly db: Db, private readonly now: () => Date = () => new Date()) {
     this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.clients = new TtlCache({ ttlMs: CLIENT_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.hosts = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: 10_000, now });
+    this.keyUses = new TtlCache({ ttlMs: KEY_USE_RESOLUTION_MS, maxSize: CACHE_SIZE, now });
   }
 
   /** The context of a site found by id (the CLI, jobs, and the lookups below); it reads through the pool. */
@@ -275,7 +280,16 @@ export class SitesService {
     const site = await this.cachedSite(ctx);
     const key = site && site.status !== 'DISABLED' ? await store.findActiveApiKey(ctx, hashSecret(apiKey)) : undefined;
     if (!site || !key) throw ApiError.unauthenticated('Invalid API key or site');
+    await this.noteKeyUse(ctx, key.key_id);
     return { site, keyId: key.key_id };
+  }
+
+  /** Records that a key was used, at most once per key per KEY_USE_RESOLUTION_MS (per process, and per database). */
+  private async noteKeyUse(ctx: SiteContext, keyId: string): Promise<void> {
+    const cacheKey = `${ctx.siteId}/${keyId}`;
+    if (this.keyUses.get(cacheKey)) return;
+    this.keyUses.set(cacheKey, true);
+    await store.noteApiKeyUse(ctx, keyId, this.now(), KEY_USE_RESOLUTION_MS);
   }
 
   // ─── for the back office (services/backoffice) ───
@@ -307,10 +321,15 @@ export interface ApiKeyInfo {
   name: string;
   prefix?: string;
   createdDate: Date;
+  /** Accurate to KEY_USE_RESOLUTION_MS: uses within that period after the recorded one are not written. */
+  lastUsedDate?: Date;
 }
 
 function toApiKeyInfo(row: store.ApiKeyRow): ApiKeyInfo {
-  return { id: row.key_id, name: row.name, ...(row.key_prefix ? { prefix: row.key_prefix } : {}), createdDate: row.created_at };
+  return {
+    id: row.key_id, name: row.name, ...(row.key_prefix ? { prefix: row.key_prefix } : {}), createdDate: row.created_at,
+    ...(row.last_used_at ? { lastUsedDate: new Date(row.last_used_at) } : {}),
+  };
 }
 
 function checkCatalogVersion(version: CatalogVersion): CatalogVersion {

@@ -88,18 +88,33 @@ export interface ApiKeyRow {
   name: string;
   key_prefix: string | null;
   created_at: Date;
+  last_used_at: Date | null;
 }
 
 export async function insertNamedApiKey(ctx: Ctx, key: { keyHash: string; keyId: string; name: string; prefix: string }): Promise<ApiKeyRow> {
   const rows = await ctx.db.query<ApiKeyRow & Record<string, unknown>>(
     `INSERT INTO api_keys (site_id, key_hash, key_id, name, key_prefix) VALUES ($1, $2, $3, $4, $5)
-     RETURNING key_id, name, key_prefix, created_at`, [ctx.siteId, key.keyHash, key.keyId, key.name, key.prefix]);
+     RETURNING key_id, name, key_prefix, created_at, last_used_at`, [ctx.siteId, key.keyHash, key.keyId, key.name, key.prefix]);
   return rows[0];
 }
 
 export async function listActiveApiKeys(ctx: Ctx): Promise<ApiKeyRow[]> {
   return ctx.db.query<ApiKeyRow & Record<string, unknown>>(
-    'SELECT key_id, name, key_prefix, created_at FROM api_keys WHERE site_id = $1 AND revoked_at IS NULL ORDER BY created_at, key_id', [ctx.siteId]);
+    'SELECT key_id, name, key_prefix, created_at, last_used_at FROM api_keys WHERE site_id = $1 AND revoked_at IS NULL ORDER BY created_at, key_id', [ctx.siteId]);
+}
+
+/**
+ * Records a use of the key unless one at most `resolutionMs` old is already recorded: a conditional
+ * UPDATE, so servers sharing the database write it once per period between them.
+ */
+export async function noteApiKeyUse(ctx: Ctx, keyId: string, at: Date, resolutionMs: number): Promise<boolean> {
+  const rows = await ctx.db.query(
+    `UPDATE api_keys SET last_used_at = $3
+      WHERE site_id = $1 AND key_id = $2 AND revoked_at IS NULL
+        AND (last_used_at IS NULL OR last_used_at <= $4)
+      RETURNING key_id`,
+    [ctx.siteId, keyId, at, new Date(at.getTime() - resolutionMs)]);
+  return rows.length > 0;
 }
 
 export async function revokeApiKey(ctx: Ctx, keyId: string): Promise<boolean> {
