@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
   });
 
 
-  it('edits and deletes a coupon, changes a shipping rule the shop then charges, and pauses, resumes and deletes a webhook', async () => {
+  it('edits, deletes and creates a coupon, changes a shipping rule the shop then charges, and pauses, resumes and deletes a webhook', async () => {
     const site = await shop.t.createShop({ name: 'Settings test store', ownerEmail: OWNER_EMAIL, ownerPassword: OWNER_PASSWORD });
     const app = shop.t.app;
     const key = { authorization: site.apiKey, 'wix-site-id': site.siteId };
@@ -68,6 +68,17 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     await owner.getByText('Coupon WELCOME10 deleted.').waitFor();
     await coupons.getByText('No coupons yet.').waitFor();
     await checkPage(owner, 'admin-settings-edit-coupons-empty');
+
+    // A new coupon: the value field is named after the kind picked, so "5" is never ambiguous.
+    const create = owner.locator('form', { has: owner.getByRole('heading', { name: 'New coupon' }) });
+    await create.getByLabel('Percent off').waitFor();
+    await create.getByLabel('Kind').selectOption('amount');
+    await create.getByLabel('Name').fill('Five off');
+    await create.getByLabel('Code').fill('five');
+    await create.getByLabel('Amount off').fill('5');
+    await create.getByRole('button', { name: 'Create coupon' }).click();
+    await owner.getByText('Coupon FIVE created.').waitFor();
+    await coupons.getByRole('row', { name: /FIVE/ }).getByText(/\$5\.00 off/).waitFor();
 
     // Shipping: standard delivery in the United States goes from 6.95 to 4.95.
     await owner.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Shipping & tax' }).click();

@@ -91,11 +91,15 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await page.getByLabel('Discount code').fill(site.content.couponCode);
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.getByText(`Code ${site.content.couponCode} applied`).waitFor();
+    // No destination yet: shipping is not $0.00, it is still to come.
+    expect(await page.locator('.totals').getByRole('definition').filter({ hasText: 'At checkout' }).count()).toBe(1);
     await page.getByLabel('Country').selectOption('US');
     await page.getByLabel('Postal code').fill('10001');
+    await page.getByLabel('State (optional)').fill('NY');
     await page.getByRole('button', { name: 'Estimate' }).click();
     await page.getByRole('radio', { name: /Standard/ }).check();
     await page.locator('.totals').getByText('Shipping').waitFor();
+    await page.locator('.totals').getByText('Tax').waitFor(); // New York sales tax in the estimate, as at checkout
     expect(await page.locator('.totals .discount').textContent()).toContain('−$');
     await check(page, 'cart');
 
@@ -125,6 +129,8 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await page.waitForURL(/\/checkout\/thank-you\?orderId=/);
     const number = await page.getByTestId('order-number').textContent();
     expect(number).toMatch(/^\d+$/);
+    // Each line shows price × quantity, so the lines add up to the subtotal (the discount and tax are below).
+    expect(await page.locator('.mini-lines li', { hasText: 'Linen Camp Shirt' }).textContent()).toContain('$58.00');
     await check(page, 'thank-you');
     expect(await orderCount(site)).toBe(1);
     expect(errors).toEqual([]);

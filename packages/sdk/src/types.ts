@@ -280,6 +280,8 @@ export interface OrderLineItem {
   restockQuantity?: number;
   price?: MultiCurrencyPrice;
   priceBeforeDiscounts?: MultiCurrencyPrice;
+  /** price × quantity, before the order's discounts and tax: the lines add up to the subtotal. */
+  lineItemPrice?: MultiCurrencyPrice;
   totalPriceBeforeTax?: MultiCurrencyPrice;
   totalPriceAfterTax?: MultiCurrencyPrice;
   paymentOption?: PaymentOptionType;

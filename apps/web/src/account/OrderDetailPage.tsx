@@ -44,7 +44,7 @@ export default function OrderDetailPage() {
             {o.lineItems.map((line) => (
               <li key={line._id}>
                 <span className="mini-name">{line.productName?.original}<span className="muted small"> × {line.quantity}</span></span>
-                <span>{line.totalPriceBeforeTax?.formattedAmount ?? line.price?.formattedAmount}</span>
+                <span>{line.lineItemPrice?.formattedAmount ?? line.price?.formattedAmount}</span>
               </li>
             ))}
           </ul>

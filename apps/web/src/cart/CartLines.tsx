@@ -90,7 +90,8 @@ export function CouponForm({ cart }: { cart: Cart }) {
 }
 
 /** Totals as the server computed them; rows it did not send are left out. */
-export function Totals({ summary, note }: { summary: PriceSummary | undefined; note?: string }) {
+/** `shippingLater`: no destination yet, so the shipping line reads "At checkout" rather than a misleading $0.00. */
+export function Totals({ summary, note, shippingLater }: { summary: PriceSummary | undefined; note?: string; shippingLater?: boolean }) {
   if (!summary) return null;
   const discount = summary.discount?.amount && Number(summary.discount.amount) > 0 ? summary.discount : undefined;
   return (
@@ -98,7 +99,8 @@ export function Totals({ summary, note }: { summary: PriceSummary | undefined; n
     <dl className="totals">
       <div><dt>Subtotal</dt><dd>{summary.subtotal?.formattedAmount}</dd></div>
       {discount && <div className="discount"><dt>Discount</dt><dd>−{discount.formattedAmount}</dd></div>}
-      {summary.shipping?.formattedAmount && <div><dt>Shipping</dt><dd>{summary.shipping.formattedAmount}</dd></div>}
+      {shippingLater ? <div><dt>Shipping</dt><dd className="muted">At checkout</dd></div>
+        : summary.shipping?.formattedAmount && <div><dt>Shipping</dt><dd>{summary.shipping.formattedAmount}</dd></div>}
       {summary.tax?.amount && Number(summary.tax.amount) > 0 && <div><dt>Tax</dt><dd>{summary.tax.formattedAmount}</dd></div>}
       <div className="grand"><dt>Total</dt><dd>{summary.total?.formattedAmount}</dd></div>
     </dl>

@@ -18,6 +18,7 @@ export default function CartPage() {
   const totals = useCartTotals(destination, shippingCode, hasLines);
   const [country, setCountry] = useState('US');
   const [postalCode, setPostalCode] = useState('');
+  const [region, setRegion] = useState('');
 
   if (cart.isPending) return <div className="container cart-page"><h1>Cart</h1><Loading label="Loading your cart…" page /></div>;
   if (cart.isError) return <div className="container cart-page"><h1>Cart</h1><ErrorState error={cart.error} retry={() => void cart.refetch()} /></div>;
@@ -32,7 +33,8 @@ export default function CartPage() {
   function estimate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     setShippingCode(undefined);
-    setDestination({ country, ...(postalCode.trim() && { postalCode: postalCode.trim() }) });
+    // The state matters: tax rates are set per state or region (as at checkout, "NY" becomes US-NY).
+    setDestination({ country, ...(region.trim() && { subdivision: `${country}-${region.trim().toUpperCase()}` }), ...(postalCode.trim() && { postalCode: postalCode.trim() }) });
   }
 
   return (
@@ -53,6 +55,10 @@ export default function CartPage() {
                 <select id="estimate-country" value={country} onChange={(e) => setCountry(e.target.value)}>
                   {COUNTRIES.map(([code, name]) => <option key={code} value={code}>{name}</option>)}
                 </select>
+              </div>
+              <div className="field">
+                <label htmlFor="estimate-region">State (optional)</label>
+                <input id="estimate-region" value={region} onChange={(e) => setRegion(e.target.value)} autoComplete="address-level1" placeholder="e.g. NY" maxLength={3} />
               </div>
               <div className="field">
                 <label htmlFor="estimate-postal">Postal code</label>
@@ -76,7 +82,7 @@ export default function CartPage() {
           {destination && totals.data && options.length === 0 && <Notice kind="info">We don’t ship to this destination yet.</Notice>}
           {totals.isError ? <Notice kind="error">{plainError(totals.error)}</Notice>
             : totals.isPending ? <Loading label="Calculating totals…" lines={2} />
-              : <Totals summary={totals.data.priceSummary} note={destination ? 'Estimated for this destination; confirmed at checkout.' : 'Shipping and tax are calculated at checkout.'} />}
+              : <Totals summary={totals.data.priceSummary} shippingLater={!destination} note={destination ? 'Estimated for this destination; confirmed at checkout.' : 'Shipping and tax are calculated at checkout.'} />}
           <CheckoutButton disabled={blocking} />
           {blocking && <p className="error small">Fix the items marked above to check out.</p>}
         </aside>

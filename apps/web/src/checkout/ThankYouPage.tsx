@@ -25,7 +25,7 @@ export default function ThankYouPage() {
                 {order.data.lineItems.map((line) => (
                   <li key={line._id}>
                     <span className="mini-name">{line.productName?.original}<span className="muted small"> × {line.quantity}</span></span>
-                    <span>{line.totalPriceAfterTax?.formattedAmount ?? line.price?.formattedAmount}</span>
+                    <span>{line.lineItemPrice?.formattedAmount ?? line.price?.formattedAmount}</span>
                   </li>
                 ))}
               </ul>

@@ -49,7 +49,7 @@ export default function CouponsPage() {
   const [editing, setEditing] = useState<Coupon | null>(null);
   const [deleting, setDeleting] = useState<Coupon | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'coupons'] });
-  const { register, handleSubmit, reset, formState: { errors } } = useForm<Form>({ resolver: zodResolver(schema), defaultValues: EMPTY });
+  const { register, handleSubmit, reset, watch, formState: { errors } } = useForm<Form>({ resolver: zodResolver(schema), defaultValues: EMPTY });
   const create = useMutation({
     mutationFn: (f: Form) => api.settings.createCoupon({
       name: f.name, code: f.code.toUpperCase(), active: f.active,
@@ -98,7 +98,7 @@ export default function CouponsPage() {
       )}
       <form className="panel settings-form" noValidate onSubmit={(e) => { result.clear(); void handleSubmit((f) => create.mutate(f))(e); }}>
         <h2>New coupon</h2>
-        <CouponFields register={register} errors={errors} />
+        <CouponFields register={register} errors={errors} kind={watch('kind')} />
         <div className="actions"><button type="submit" className="button" disabled={create.isPending}>{create.isPending ? 'Creating…' : 'Create coupon'}</button></div>
       </form>
       <Modal open={editing !== null} onOpenChange={(o) => { if (!o) setEditing(null); }} title={`Edit coupon ${editing?.specification.code ?? ''}`}>
@@ -112,7 +112,7 @@ export default function CouponsPage() {
   );
 }
 
-function CouponFields({ register, errors, kindFixed }: { register: UseFormRegister<Form>; errors: FieldErrors<Form>; kindFixed?: Form['kind'] }) {
+function CouponFields({ register, errors, kind, kindFixed }: { register: UseFormRegister<Form>; errors: FieldErrors<Form>; kind?: Form['kind']; kindFixed?: Form['kind'] }) {
   return (
     <>
       <div className="two">
@@ -125,7 +125,8 @@ function CouponFields({ register, errors, kindFixed }: { register: UseFormRegist
           : (
             <>
               <SelectField label="Kind" {...register('kind')}><option value="percent">Percent off</option><option value="amount">Amount off</option></SelectField>
-              <Field label="Value" inputMode="decimal" {...register('value')} error={errors.value?.message} />
+              <Field label={kind === 'amount' ? 'Amount off' : 'Percent off'} inputMode="decimal" {...register('value')} error={errors.value?.message}
+                hint={kind === 'amount' ? 'In the store currency, such as 5 or 4.95' : 'From 0.01 to 100, such as 10'} />
             </>
           )}
       </div>
