@@ -68,7 +68,8 @@ export default function OrderDetailPage() {
   if (order.isError) return <><PageHead title="Order" /><ErrorState error={order.error} retry={() => void order.refetch()} /></>;
   const o: Order = order.data;
   const canceled = o.status === 'CANCELED';
-  const paid = o.paymentStatus === 'PAID' || o.paymentStatus === 'PARTIALLY_REFUNDED';
+  // Money can still come in while some is owed; a paid or refunded order takes none.
+  const collectable = ['NOT_PAID', 'PARTIALLY_PAID', 'PENDING', 'PENDING_MERCHANT'].includes(o.paymentStatus ?? '');
   const refundable = ['PAID', 'PARTIALLY_REFUNDED', 'PARTIALLY_PAID'].includes(o.paymentStatus ?? '');
   const s = o.priceSummary;
   const run = (action: () => Promise<string>) => { result.clear(); act.mutate(action); };
@@ -92,8 +93,8 @@ export default function OrderDetailPage() {
     <>
       <p className="small"><Link to="/admin/orders">← Orders</Link></p>
       <PageHead title={`Order #${o.number}`} lead={`Placed ${dateTime(o._createdDate)}${o.buyerInfo?.email ? ` by ${o.buyerInfo.email}` : ''}`}>
-        {!paid && !canceled && <button type="button" className="button" onClick={() => setDialog('pay')}>Mark as paid</button>}
-        {!paid && !canceled && <button type="button" className="button secondary" onClick={() => setDialog('manual')}>Record a payment</button>}
+        {collectable && !canceled && <button type="button" className="button" onClick={() => setDialog('pay')}>Mark as paid</button>}
+        {collectable && !canceled && <button type="button" className="button secondary" onClick={() => setDialog('manual')}>Record a payment</button>}
         {o.fulfillmentStatus !== 'FULFILLED' && !canceled && <button type="button" className="button" onClick={() => setDialog('fulfil')}>Fulfil</button>}
         {refundable && <button type="button" className="button secondary" onClick={() => { act.reset(); setDialog('refund'); }}>Refund</button>}
         {!canceled && o.fulfillmentStatus !== 'FULFILLED' && <button type="button" className="button secondary danger-outline" onClick={() => setDialog('cancel')}>Cancel order</button>}
