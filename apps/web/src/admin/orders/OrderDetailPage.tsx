@@ -19,7 +19,8 @@ function Address({ info }: { info: AddressWithContact | undefined }) {
   const lines = [
     [c?.firstName, c?.lastName].filter(Boolean).join(' '),
     c?.company, a?.addressLine, a?.addressLine2,
-    [a?.postalCode, a?.city, a?.subdivision].filter(Boolean).join(' '),
+    // "US-NY" reads as "NY" beside the country's own line.
+    [a?.postalCode, a?.city, a?.subdivision?.replace(/^[A-Z]{2}-/, '')].filter(Boolean).join(' '),
     a?.country ? countryName(a.country) : undefined,
     c?.phone,
   ].filter((line): line is string => Boolean(line));

@@ -123,8 +123,9 @@ export default function ProductsPage() {
               <caption className="visually-hidden">Products</caption>
               <thead>
                 <tr>
-                  <th scope="col" className="select-col"><input type="checkbox" aria-label="Select every product on this page" checked={allOnPage}
-                    onChange={() => { const next = new Set(selected); for (const p of list) { if (allOnPage) next.delete(p._id ?? ''); else next.add(p._id ?? ''); } setSelected(next); }} /></th>
+                  <th scope="col" className="select-col"><label className="select-all"><input type="checkbox" checked={allOnPage}
+                    onChange={() => { const next = new Set(selected); for (const p of list) { if (allOnPage) next.delete(p._id ?? ''); else next.add(p._id ?? ''); } setSelected(next); }} />
+                    <span className="select-all-text">Select every product on this page</span></label></th>
                   <th scope="col">Product</th><th scope="col">SKU</th><th scope="col">Stock</th><th scope="col">Visibility</th><th scope="col" className="num">Price</th>
                 </tr>
               </thead>
