@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
 import { catalogLine, createProduct, placeOrder } from '../../test/commerce.js';
+import type { Dashboard } from './service.js';
 
 let clock = new Date('2026-03-15T12:00:00Z');
 const now = () => clock;
@@ -12,18 +13,11 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-interface DashboardBody {
-  currency: string;
-  range: { from: string; to: string; timeZone: string; orders: number; revenue: string };
-  days: { date: string; orders: number; revenue: string }[];
-  today: { orders: number; revenue: string };
-  thisMonth: { orders: number; revenue: string };
-  averageOrderValue: string;
-  unpaidCount: number;
-  unfulfilledCount: number;
+/** The dashboard as it goes over the wire: the service's figures, with orders in their wire summary. */
+type DashboardBody = Omit<Dashboard, 'recentOrders' | 'lowStock'> & {
   recentOrders: { id: string; number: string; buyerEmail?: string; total: string; paymentStatus: string; fulfillmentStatus: string }[];
   lowStock: { productId: string; name: string; quantity: number }[];
-}
+};
 
 async function dashboard(s: BackOfficeSite, query = ''): Promise<DashboardBody> {
   // API keys do not expire as the test clock moves on; tokens do.
