@@ -334,3 +334,56 @@ export async function startBuiltServer(workers: number): Promise<BuiltServer> {
     },
   };
 }
+
+// ── CPU per request: the in-process server and its PostgreSQL backends (hardly moves with load) ──
+
+/** The application_name the named server's connections carry, so their backends can be found. */
+const NAMED_APPLICATION = `bodega-bench-${process.pid}`;
+
+/** startServer whose PostgreSQL connections are named, for cpuPerRequest. */
+export async function startNamedServer(): Promise<BenchServer> {
+  const url = process.env.DATABASE_URL;
+  if (url) process.env.DATABASE_URL = `${url}${url.includes('?') ? '&' : '?'}application_name=${NAMED_APPLICATION}`;
+  try {
+    return await startServer();
+  } finally {
+    process.env.DATABASE_URL = url;
+  }
+}
+
+export interface CpuPerRequest {
+  /** This process's user + system CPU per request, µs (the load generator runs in a child). */
+  nodeUs: number;
+  /** The named server's PostgreSQL backends' CPU per request, µs (0 on PGlite: it is in nodeUs). */
+  pgUs: number;
+}
+
+/** Runs one load and returns its figures with the CPU each request cost (startNamedServer's server). */
+export async function withCpu(server: BenchServer, run: () => Promise<LoadResult>): Promise<LoadResult & { cpu: CpuPerRequest }> {
+  const backendMs = async () => {
+    if (server.db.kind !== 'postgres') return 0;
+    const rows = await server.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [NAMED_APPLICATION]);
+    let ticks = 0;
+    for (const { pid } of rows) {
+      try {
+        // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second on Linux).
+        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+      } catch {
+        // A backend on another machine, or gone: not counted.
+      }
+    }
+    return ticks * 10;
+  };
+  const pgBefore = await backendMs();
+  const before = process.cpuUsage();
+  const result = await run();
+  const used = process.cpuUsage(before);
+  const pgMs = (await backendMs()) - pgBefore;
+  const requests = Math.max(1, result.requests);
+  return { ...result, cpu: { nodeUs: Math.round((used.user + used.system) / requests), pgUs: Math.round((pgMs * 1000) / requests) } };
+}
+
+export function cpuText(cpu: CpuPerRequest): string {
+  return `${cpu.nodeUs + cpu.pgUs} µs (node ${cpu.nodeUs} + PostgreSQL ${cpu.pgUs})`;
+}

@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, webcrypto, type KeyObject } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, webcrypto, type KeyObject } from 'node:crypto';
 import { jwtVerify, decodeJwt, decodeProtectedHeader, errors as joseErrors } from 'jose';
 import type { SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
@@ -22,6 +22,17 @@ export interface AccessClaims {
   /** Expiry in epoch seconds. */
   expiresAt: number;
 }
+
+/** What a visitor's refresh token carries (it is signed, not stored). */
+export interface VisitorSession {
+  siteId: string;
+  clientId: string;
+  subjectId: string;
+  sessionId: string;
+}
+
+/** Keeps a refresh token's MAC apart from any other use of the site's key. */
+const VISITOR_REFRESH_CONTEXT = 'bodega visitor refresh token v1\n';
 
 interface JwtPayload {
   site: string;
@@ -74,6 +85,32 @@ export class AccessTokens {
     const signingInput = `${key.header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
     const signature = createHmac('sha256', key.sign).update(signingInput).digest('base64url');
     return { token: `${signingInput}.${signature}`, expiresAt };
+  }
+
+  /**
+   * A visitor's refresh token, `<siteId>.<base64url of kid, client, visitor, session>.<HMAC-SHA256>`:
+   * nothing is written, so the anonymous grant costs no database commit.
+   */
+  async signVisitorRefresh(ctx: SiteContext, session: Omit<VisitorSession, 'siteId'>): Promise<string> {
+    const kid = await this.currentKid(ctx);
+    const key = await this.key(ctx, kid);
+    const body = Buffer.from([kid, session.clientId, session.subjectId, session.sessionId].join('\n')).toString('base64url');
+    const signed = `${ctx.siteId}.${body}`;
+    return `${signed}.${refreshMac(key, signed)}`;
+  }
+
+  /** The session of a signed visitor refresh token, or undefined when it is malformed or forged. */
+  async verifyVisitorRefresh(token: string): Promise<VisitorSession | undefined> {
+    const [siteId, body, mac, extra] = token.split('.');
+    if (!siteId || !body || !mac || extra !== undefined) return undefined;
+    const [kid, clientId, subjectId, sessionId, more] = Buffer.from(body, 'base64url').toString('utf8').split('\n');
+    if (!kid || !clientId || !subjectId || !sessionId || more !== undefined) return undefined;
+    const key = await this.key(this.contextFor(siteId), kid).catch(() => undefined);
+    if (!key) return undefined;
+    const given = Buffer.from(mac);
+    const expected = Buffer.from(refreshMac(key, `${siteId}.${body}`));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    return { siteId, clientId, subjectId, sessionId };
   }
 
   /** Returns the token's claims, or throws a 401 ApiError when it is malformed, forged or expired. */
@@ -140,4 +177,8 @@ export class AccessTokens {
     this.keys.set(cacheKey, key);
     return key;
   }
+}
+
+function refreshMac(key: SigningKey, signed: string): string {
+  return createHmac('sha256', key.sign).update(VISITOR_REFRESH_CONTEXT).update(signed).digest('base64url');
 }

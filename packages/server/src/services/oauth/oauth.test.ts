@@ -101,6 +101,62 @@ describe('token endpoint', () => {
   });
 });
 
+describe('visitor refresh tokens (signed, not stored)', () => {
+  const ctxOf = (s: TestSite) => t.app.services.sites.contextFor(s.siteId);
+
+  it('the anonymous grant writes no row, and its refresh token renews with or without clientId', async () => {
+    const own = await t.createSite();
+    const first = (await token({ clientId: own.clientId, grantType: 'anonymous' })).json();
+    const rows = await t.db.query('SELECT 1 AS one FROM refresh_tokens WHERE site_id = $1', [own.siteId]);
+    expect(rows).toEqual([]);
+    expect(first.refresh_token.startsWith(`${own.siteId}.`)).toBe(true);
+    const who = (await t.app.inject({ method: 'GET', url: '/v1/whoami', headers: { authorization: first.access_token } })).json();
+    for (const body of [{ clientId: own.clientId }, {}]) {
+      const renewed = await token({ ...body, grantType: 'refresh_token', refreshToken: first.refresh_token });
+      expect(renewed.statusCode).toBe(200);
+      const again = (await t.app.inject({ method: 'GET', url: '/v1/whoami', headers: { authorization: renewed.json().access_token } })).json();
+      expect(again.caller).toEqual(who.caller);
+    }
+  });
+
+  it('names the visitor\'s client for redirects', async () => {
+    const first = (await token({ clientId: site.clientId, grantType: 'anonymous' })).json();
+    const who = (await t.app.inject({ method: 'GET', url: '/v1/whoami', headers: { authorization: first.access_token } })).json();
+    expect(await t.app.services.oauth.clientIdOfSession(ctxOf(site), who.caller.sessionId)).toBe(site.clientId);
+  });
+
+  it('refuses a token whose visitor, client or site was changed, or whose MAC was', async () => {
+    const other = await t.createSite();
+    const first = (await token({ clientId: site.clientId, grantType: 'anonymous' })).json();
+    const [siteId, body, mac] = (first.refresh_token as string).split('.');
+    const [kid, clientId, subjectId, sessionId] = Buffer.from(body, 'base64url').toString().split('\n');
+    const encode = (fields: string[]) => Buffer.from(fields.join('\n')).toString('base64url');
+    const forged = [
+      `${siteId}.${encode([kid, clientId, '00000000-0000-0000-0000-000000000000', sessionId])}.${mac}`,
+      `${siteId}.${encode([kid, other.clientId, subjectId, sessionId])}.${mac}`,
+      `${other.siteId}.${body}.${mac}`,
+      `${siteId}.${body}.${mac.slice(0, -4)}AAAA`,
+      `${siteId}.${body}.${mac}x`,
+      `${siteId}.${encode([kid, clientId, subjectId])}.${mac}`,
+    ];
+    for (const refreshToken of forged) {
+      for (const clientBody of [{}, { clientId: site.clientId }, { clientId: other.clientId }]) {
+        const res = await token({ ...clientBody, grantType: 'refresh_token', refreshToken });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().details.applicationError.code).toBe('INVALID_GRANT');
+      }
+    }
+  });
+
+  it('still renews a stored visitor refresh token from before', async () => {
+    const stored = await t.app.services.oauth.startSession(ctxOf(site), { clientId: site.clientId, role: 'visitor', subjectId: 'old-visitor' });
+    const renewed = await token({ clientId: site.clientId, grantType: 'refresh_token', refreshToken: stored.refresh_token });
+    expect(renewed.statusCode).toBe(200);
+    const who = (await t.app.inject({ method: 'GET', url: '/v1/whoami', headers: { authorization: renewed.json().access_token } })).json();
+    expect(who.caller).toMatchObject({ kind: 'ANONYMOUS_VISITOR', subjectId: 'old-visitor' });
+  });
+});
+
 describe('caller resolution', () => {
   it('resolves a visitor token with or without "Bearer "', async () => {
     const access = await t.visitorToken(site);

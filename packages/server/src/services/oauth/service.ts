@@ -31,6 +31,15 @@ export interface NewSession {
   memberRole?: MemberRole;
 }
 
+/** A visitor's session id: `visitor:<clientId>:<uuid>` (stored sessions are bare UUIDs). */
+const VISITOR_SESSION_PREFIX = 'visitor:';
+
+/** A signed visitor refresh token has three dot-separated parts; a stored one two (`<siteId>.<secret>`). */
+function isSignedRefreshToken(token: string): boolean {
+  const first = token.indexOf('.');
+  return first > 0 && token.indexOf('.', first + 1) > 0;
+}
+
 /** The site a refresh token was issued for (tokens are `<siteId>.<secret>`). */
 function siteOfRefreshToken(token: string): string | undefined {
   const dot = token.indexOf('.');
@@ -50,10 +59,17 @@ export class OAuthService {
     this.memberAccess = check;
   }
 
-  /** `anonymous` grant: a new visitor with a reusable refresh token. */
+  /**
+   * `anonymous` grant: a new visitor with a reusable refresh token. The refresh token is signed,
+   * not stored, so the grant writes nothing (a revoked visitor session is what gets stored).
+   */
   async anonymousGrant(clientId: string): Promise<TokenResponse> {
     const { ctx } = await this.sites.siteForClient(clientId);
-    return this.startSession(ctx, { clientId, role: 'visitor', subjectId: newId() });
+    const subjectId = newId();
+    const sessionId = `${VISITOR_SESSION_PREFIX}${clientId}:${newId()}`;
+    const refreshToken = await this.tokens.signVisitorRefresh(ctx, { clientId, subjectId, sessionId });
+    const access = await this.tokens.sign(ctx, { subjectId, role: 'visitor', sessionId }, ACCESS_TOKEN_TTL_SECONDS);
+    return { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' };
   }
 
   /**
@@ -61,6 +77,7 @@ export class OAuthService {
    * Without `clientId` (SDK 1.9 sends none) the token names its site and the stored row its client.
    */
   async refreshGrant(clientId: string | undefined, refreshToken: string): Promise<TokenResponse> {
+    if (isSignedRefreshToken(refreshToken)) return this.visitorRefresh(clientId, refreshToken);
     const siteId = clientId === undefined ? siteOfRefreshToken(refreshToken) : undefined;
     if (clientId === undefined && siteId === undefined) throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
     const found = siteId === undefined ? undefined : await store.findRefreshToken(this.sites.contextFor(siteId), hashSecret(refreshToken));
@@ -82,6 +99,18 @@ export class OAuthService {
       { subjectId: row.subject_id, role: row.role, sessionId: row.session_id, memberRole },
       ACCESS_TOKEN_TTL_SECONDS,
     );
+    return { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' };
+  }
+
+  /** A visitor's signed refresh token: its MAC, its client and site, and no revocation of its session. */
+  private async visitorRefresh(clientId: string | undefined, refreshToken: string): Promise<TokenResponse> {
+    const refused = () => new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
+    const session = await this.tokens.verifyVisitorRefresh(refreshToken);
+    if (!session || (clientId !== undefined && clientId !== session.clientId)) throw refused();
+    const { site, ctx } = await this.sites.siteForClient(session.clientId);
+    if (site.siteId !== session.siteId || await store.isSessionRevoked(ctx, session.sessionId)) throw refused();
+    const access = await this.tokens.sign(
+      ctx, { subjectId: session.subjectId, role: 'visitor', sessionId: session.sessionId }, ACCESS_TOKEN_TTL_SECONDS);
     return { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' };
   }
 
@@ -112,11 +141,14 @@ export class OAuthService {
 
   /** Ends one sign-in (logout): its refresh token stops working at once. */
   async revokeSession(ctx: SiteContext, sessionId: string): Promise<void> {
-    await store.revokeSession(ctx, sessionId);
+    if (sessionId.startsWith(VISITOR_SESSION_PREFIX)) await store.revokeVisitorSession(ctx, sessionId);
+    else await store.revokeSession(ctx, sessionId);
   }
 
   /** The OAuth client a sign-in session belongs to (the authorized_client grant keeps the visitor's). */
   async clientIdOfSession(ctx: SiteContext, sessionId: string): Promise<string | undefined> {
+    // A visitor's session id names its client (it comes from a signed token, so it can be trusted).
+    if (sessionId.startsWith(VISITOR_SESSION_PREFIX)) return sessionId.slice(VISITOR_SESSION_PREFIX.length, sessionId.lastIndexOf(':'));
     return store.findSessionClientId(ctx, sessionId);
   }
 

@@ -1,4 +1,5 @@
 import type { SiteContext } from '../../platform/context.js';
+import { prepared } from '../../platform/db.js';
 
 type Ctx = Pick<SiteContext, 'db' | 'siteId'>;
 
@@ -23,11 +24,11 @@ export async function insertRefreshToken(
   );
 }
 
+const FIND_REFRESH_TOKEN = prepared('SELECT session_id, client_id, role, subject_id, revoked_at FROM refresh_tokens WHERE site_id = $1 AND token_hash = $2');
+const SESSION_REVOKED = prepared('SELECT 1 AS revoked FROM revoked_sessions WHERE site_id = $1 AND session_id = $2');
+
 export async function findRefreshToken(ctx: Ctx, tokenHash: string): Promise<RefreshTokenRow | undefined> {
-  const rows = await ctx.db.query<RefreshTokenRow & Record<string, unknown>>(
-    'SELECT session_id, client_id, role, subject_id, revoked_at FROM refresh_tokens WHERE site_id = $1 AND token_hash = $2',
-    [ctx.siteId, tokenHash],
-  );
+  const rows = await ctx.db.query<RefreshTokenRow & Record<string, unknown>>(FIND_REFRESH_TOKEN, [ctx.siteId, tokenHash]);
   return rows[0];
 }
 
@@ -37,6 +38,16 @@ export async function revokeSession(ctx: Ctx, sessionId: string): Promise<number
     [ctx.siteId, sessionId],
   );
   return rows.length;
+}
+
+/** Revokes a visitor's session, whose refresh token is signed rather than stored. */
+export async function revokeVisitorSession(ctx: Ctx, sessionId: string): Promise<void> {
+  await ctx.db.query('INSERT INTO revoked_sessions (site_id, session_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [ctx.siteId, sessionId]);
+}
+
+export async function isSessionRevoked(ctx: Ctx, sessionId: string): Promise<boolean> {
+  const rows = await ctx.db.query(SESSION_REVOKED, [ctx.siteId, sessionId]);
+  return rows.length > 0;
 }
 
 export async function findSessionClientId(ctx: Ctx, sessionId: string): Promise<string | undefined> {
