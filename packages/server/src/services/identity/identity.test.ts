@@ -321,6 +321,59 @@ describe('login', () => {
   });
 });
 
+describe('a blocked member\'s access token', () => {
+  const memberCalls = (access: string) => [
+    t.app.inject({ method: 'GET', url: '/members/v1/members/my', headers: { authorization: access } }),
+    t.app.inject({ method: 'GET', url: '/ecom/v1/carts/current', headers: { authorization: access } }),
+    t.app.inject({ method: 'POST', url: '/ecom/v1/orders/search', headers: { authorization: access }, payload: { search: {} } }),
+  ];
+
+  it('stops working at once on member calls (the refresh grant too); after approval a new sign-in works', async () => {
+    const site = await t.createSite();
+    const email = newEmail();
+    const { sessionToken, identity } = (await register(site, email)).json();
+    const tokens = await memberTokens(site, sessionToken);
+    const before = await Promise.all(memberCalls(tokens.access_token));
+    // No cart yet: 404 CART_NOT_FOUND, answered for the member (not 401).
+    expect(before.map((res) => res.statusCode)).toEqual([200, 404, 200]);
+    const ctx = t.app.services.sites.contextFor(site.siteId);
+    await t.app.services.identity.setMemberStatus(ctx, identity.id, 'BLOCKED');
+    for (const res of await Promise.all(memberCalls(tokens.access_token))) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json().details.applicationError.code).toBe('UNAUTHENTICATED');
+    }
+    const refresh = await post('/oauth2/token', { clientId: site.clientId, grantType: 'refresh_token', refreshToken: tokens.refresh_token });
+    expect([refresh.statusCode, applicationCode(refresh)]).toEqual([400, 'INVALID_GRANT']);
+    await t.app.services.identity.setMemberStatus(ctx, identity.id, 'APPROVED');
+    const again = await memberTokens(site, (await login(site, email)).json().sessionToken);
+    expect((await Promise.all(memberCalls(again.access_token))).map((res) => res.statusCode)).toEqual([200, 404, 200]);
+  });
+
+  it('stops working within the access check\'s 2 s when another server blocked the member', async () => {
+    const site = await t.createSite();
+    const { sessionToken, identity } = (await register(site, newEmail())).json();
+    const tokens = await memberTokens(site, sessionToken);
+    expect((await memberCalls(tokens.access_token)[0]).statusCode).toBe(200);
+    // Another server's block: the row changes, this server's cached answer is not dropped.
+    await t.db.query("UPDATE members SET status = 'BLOCKED' WHERE site_id = $1 AND member_id = $2", [site.siteId, identity.id]);
+    offsetMs += 2001;
+    const res = await memberCalls(tokens.access_token)[0];
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('takes a member taken offline out too, and leaves visitors and other members alone', async () => {
+    const site = await t.createSite();
+    const gone = (await register(site, newEmail())).json();
+    const stays = (await register(site, newEmail())).json();
+    const goneTokens = await memberTokens(site, gone.sessionToken);
+    const staysTokens = await memberTokens(site, stays.sessionToken);
+    await t.app.services.identity.setMemberStatus(t.app.services.sites.contextFor(site.siteId), gone.identity.id, 'OFFLINE');
+    expect((await memberCalls(goneTokens.access_token)[0]).statusCode).toBe(401);
+    expect((await memberCalls(staysTokens.access_token)[0]).statusCode).toBe(200);
+    expect((await memberCalls(await t.visitorToken(site))[2]).statusCode).toBe(200);
+  });
+});
+
 describe('sign-ins the members service ends', () => {
   const apiKey = (site: TestSite) => ({ authorization: site.apiKey, 'wix-site-id': site.siteId });
   type Deletion = (site: TestSite, member: { id: string; email: string; accessToken: string }) => Promise<LightMyRequestResponse>;

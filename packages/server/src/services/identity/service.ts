@@ -45,6 +45,7 @@ export class IdentityService {
     this.parts = { ...deps, access: new MemberAccess(deps.now) };
     deps.sites.onSiteCreated((ctx, _site, input) => accounts.createOwner(ctx, input));
     deps.oauth.setMemberAccessCheck((ctx, memberId) => this.memberAccess(ctx, memberId));
+    deps.oauth.setMemberCallCheck((ctx, memberId) => this.parts.access.mayCall(ctx, memberId));
   }
 
   /** Where failures that must not fail the request (hand-off hooks) are reported. */

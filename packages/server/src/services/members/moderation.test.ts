@@ -123,8 +123,9 @@ describe('a blocked member loses their sign-in', () => {
     expect(refused.json().details.applicationError.code).toBe('INVALID_GRANT');
     // The SDK's own renewal fails too.
     await expect(member.client.auth.renewToken(member.tokens.refreshToken)).rejects.toThrow(/Failed to fetch tokens/);
-    // A blocked member cannot change their own data with a still-valid access token.
-    expect(await failure(member.client.members.updateCurrentMemberSlug('still-here'))).toMatchObject({ status: 403, code: 'MEMBER_NOT_ACTIVE' });
+    // A blocked member's still-valid access token is refused at once (401, as an expired one).
+    expect(await failure(member.client.members.updateCurrentMemberSlug('still-here'))).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+    expect(await failure(member.client.members.getCurrentMember())).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
     await admin.members.approveMember(id);
     const again = await signIn(t, site, id);
     expect((await refresh(site, again.tokens.refreshToken.value)).statusCode).toBe(200);

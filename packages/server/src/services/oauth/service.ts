@@ -23,6 +23,12 @@ export interface TokenResponse {
  */
 export type MemberAccessCheck = (ctx: SiteContext, memberId: string) => Promise<{ memberRole: MemberRole } | null>;
 
+/**
+ * Decides, at every call with a member's access token, whether the token is still honoured
+ * (false: blocked or taken offline). The identity service supplies it; it must be cheap.
+ */
+export type MemberCallCheck = (ctx: SiteContext, memberId: string) => Promise<boolean>;
+
 /** A sign-in session to start: who, through which client, as what. */
 export interface NewSession {
   clientId: string;
@@ -49,6 +55,7 @@ function siteOfRefreshToken(token: string): string | undefined {
 export class OAuthService {
   readonly tokens: AccessTokens;
   private memberAccess: MemberAccessCheck = async () => ({ memberRole: 'MEMBER' });
+  private memberMayCall: MemberCallCheck = async () => true;
 
   constructor(private readonly sites: SitesService, now: () => Date) {
     this.tokens = new AccessTokens((siteId) => sites.contextFor(siteId), now);
@@ -57,6 +64,10 @@ export class OAuthService {
 
   setMemberAccessCheck(check: MemberAccessCheck): void {
     this.memberAccess = check;
+  }
+
+  setMemberCallCheck(check: MemberCallCheck): void {
+    this.memberMayCall = check;
   }
 
   /**
@@ -166,6 +177,10 @@ export class OAuthService {
         await this.sites.getActiveSite(claims.siteId);
         if (claims.role === 'visitor') {
           return { kind: 'ANONYMOUS_VISITOR', siteId: claims.siteId, subjectId: claims.subjectId, sessionId: claims.sessionId };
+        }
+        // A blocked member's tokens stop at once, not when they expire.
+        if (!(await this.memberMayCall(this.sites.contextFor(claims.siteId), claims.subjectId))) {
+          throw ApiError.unauthenticated('The member may no longer sign in');
         }
         const memberRole = claims.memberRole ?? 'MEMBER';
         return {
