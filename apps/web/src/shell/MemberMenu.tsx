@@ -7,6 +7,8 @@ export default function MemberMenu() {
   const member = useCurrentMember();
   const signOut = useSignOut();
   const navigate = useNavigate();
+  // The server refused the member (blocked): the session is being dropped, the header follows.
+  if (member.data === null) return null;
   const name = member.data?.profile?.nickname || member.data?.contact?.firstName || 'Account';
   return (
     <DropdownMenu.Root>

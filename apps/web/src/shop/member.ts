@@ -1,5 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { BodegaError, emptyTokens } from '@bodega/sdk';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import type { ShopClient } from './client.js';
 import { need, useShop } from './context.js';
 
 // Sign-in state lives in the SDK's cookie storage; components subscribe to changes made here.
@@ -18,13 +20,48 @@ export function useSignedIn(): boolean {
   );
 }
 
+/** How often a signed-in shopper's member is read again, so a blocked member drops out of an idle page. */
+const MEMBER_RECHECK_MS = 60_000;
+
+/** Forgets everything personal and tells every subscriber the shopper is a visitor now. */
+function forgetMember(queryClient: QueryClient): void {
+  queryClient.removeQueries({ queryKey: ['member'] });
+  queryClient.removeQueries({ queryKey: ['orders'] });
+  queryClient.removeQueries({ queryKey: ['cart'] });
+  notifySignInChanged();
+}
+
+/**
+ * The server no longer accepts this member (blocked, taken offline: 401 on their access token;
+ * or the SDK's renewal was refused and it went on as a visitor): drop the tokens here.
+ */
+function memberRefused(client: ShopClient, error: unknown): boolean {
+  return (error instanceof BodegaError && error.status === 401) || !client.auth.loggedIn();
+}
+
 export function useCurrentMember() {
   const { client } = useShop();
+  const queryClient = useQueryClient();
   const signedIn = useSignedIn();
   return useQuery({
     queryKey: ['member'],
     enabled: signedIn,
-    queryFn: async () => (await need(client).members.getCurrentMember({ fieldsets: ['FULL'] })).member ?? null,
+    refetchInterval: MEMBER_RECHECK_MS,
+    refetchOnWindowFocus: true,
+    retry: (failures, error) => failures < 1 && !(client && memberRefused(client, error)),
+    queryFn: async () => {
+      const shopper = need(client);
+      try {
+        return (await shopper.members.getCurrentMember({ fieldsets: ['FULL'] })).member ?? null;
+      } catch (error) {
+        if (!memberRefused(shopper, error)) throw error;
+        // Signed out here: the next call gets visitor tokens. After this query settles, so
+        // that removing the member query does not cancel the call that found out.
+        shopper.auth.setTokens(emptyTokens());
+        setTimeout(() => forgetMember(queryClient), 0);
+        return null;
+      }
+    },
   });
 }
 
@@ -38,9 +75,6 @@ export function useSignOut() {
     } catch {
       // Signed out locally even when the server call fails (the SDK drops the tokens first).
     }
-    queryClient.removeQueries({ queryKey: ['member'] });
-    queryClient.removeQueries({ queryKey: ['orders'] });
-    queryClient.removeQueries({ queryKey: ['cart'] });
-    notifySignInChanged();
+    forgetMember(queryClient);
   };
 }
