@@ -168,7 +168,9 @@ export class LineQuantityExceeded extends Error {}
 
 /**
  * Add-to-cart as ONE statement, so it is atomic without a transaction (one round trip, one
- * commit): find or create the buyer's cart, add the lines, record the cart event (through
+ * commit): find or create the buyer's cart (an existing one by a plain UPDATE, which writes less
+ * WAL than ON CONFLICT's lock and update; the insert's ON CONFLICT covers a cart created
+ * concurrently), add the lines, record the cart event (through
  * events.ts's outbox insert). A line with the same key gains the quantity: ON CONFLICT … DO
  * UPDATE takes the line's row lock, so concurrent adds all count; a line pushed past the maximum
  * fails the CHECK on quantity (SQLSTATE 23514), which undoes everything. Answers the cart, its
@@ -177,13 +179,19 @@ export class LineQuantityExceeded extends Error {}
  * "current" says whether the row it updated is the one that snapshot saw (revision + 1), i.e. no
  * other change to the cart committed in between; if not, the caller reads the lines again.
  */
-const ADD_TO_CART = prepared(`WITH cart AS (
+const ADD_TO_CART = prepared(`WITH updated AS (
+    UPDATE carts c SET updated_at = $7::timestamptz, business_location_id = COALESCE($6::text, c.business_location_id), revision = c.revision + 1
+    WHERE c.site_id = $1::text AND c.buyer_kind = $3::text AND c.buyer_id = $4::text
+    RETURNING ${CART_COLUMNS}, c.revision, false AS inserted
+  ), created AS (
     INSERT INTO carts AS c (site_id, cart_id, buyer_kind, buyer_id, currency, business_location_id, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+    SELECT $1, $2::text, $3, $4, $5::text, $6, $7, $7 WHERE NOT EXISTS (SELECT FROM updated)
     ON CONFLICT (site_id, buyer_kind, buyer_id) DO UPDATE
       SET updated_at = EXCLUDED.updated_at, business_location_id = COALESCE(EXCLUDED.business_location_id, c.business_location_id),
         revision = c.revision + 1
     RETURNING ${CART_COLUMNS}, c.revision, (c.xmax = 0) AS inserted
+  ), cart AS (
+    SELECT * FROM updated UNION ALL SELECT * FROM created
   ), added AS (
     INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
     SELECT $1, cart.cart_id, n.id, n.key, n.ref, n.quantity, n.custom, $7
