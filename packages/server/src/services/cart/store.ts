@@ -168,13 +168,14 @@ export class LineQuantityExceeded extends Error {}
 
 /**
  * Add-to-cart as ONE statement, so it is atomic without a transaction (one round trip, one
- * commit): find or create the buyer's cart (an existing one by a plain UPDATE, which writes less
- * WAL than ON CONFLICT's lock and update; the insert's ON CONFLICT covers a cart created
- * concurrently), add the lines, record the cart event (through
- * events.ts's outbox insert). A line with the same key gains the quantity: ON CONFLICT … DO
- * UPDATE takes the line's row lock, so concurrent adds all count; a line pushed past the maximum
+ * commit): find or create the buyer's cart, add the lines, record the cart event (through
+ * events.ts's outbox insert). A line with the same key gains the quantity: the UPDATE (or ON
+ * CONFLICT … DO UPDATE) takes the line's row lock, so concurrent adds all count; a line pushed past the maximum
  * fails the CHECK on quantity (SQLSTATE 23514), which undoes everything. Answers the cart, its
- * lines as they were before the statement ("existing") and the lines it wrote ("added").
+ * lines as they were before the statement ("existing") and the lines it wrote ("added"), in the
+ * order asked ("ord"). An existing cart and existing lines are changed by plain UPDATEs, which
+ * write less WAL than ON CONFLICT's lock and update; the inserts' ON CONFLICT still covers a cart
+ * or line created concurrently.
  * "existing" is read under the statement's snapshot, taken before it waited for the cart row:
  * "current" says whether the row it updated is the one that snapshot saw (revision + 1), i.e. no
  * other change to the cart committed in between; if not, the caller reads the lines again.
@@ -192,21 +193,32 @@ const ADD_TO_CART = prepared(`WITH updated AS (
     RETURNING ${CART_COLUMNS}, c.revision, (c.xmax = 0) AS inserted
   ), cart AS (
     SELECT * FROM updated UNION ALL SELECT * FROM created
-  ), added AS (
+  ), n AS (
+    SELECT * FROM jsonb_to_recordset($8::jsonb) AS n(ord int, id text, key text, ref jsonb, quantity int, custom jsonb)
+  ), bumped AS (
+    UPDATE cart_line_items l SET quantity = l.quantity + n.quantity
+    FROM cart, n WHERE l.site_id = $1 AND l.cart_id = cart.cart_id AND l.line_key = n.key
+    RETURNING ${LINE_COLUMNS}, n.ord
+  ), inserted AS (
     INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
     SELECT $1, cart.cart_id, n.id, n.key, n.ref, n.quantity, n.custom, $7
-    FROM cart, jsonb_to_recordset($8::jsonb) AS n(id text, key text, ref jsonb, quantity int, custom jsonb)
+    FROM cart, n WHERE NOT EXISTS (SELECT FROM bumped WHERE bumped.ord = n.ord) ORDER BY n.ord
     ON CONFLICT (site_id, cart_id, line_key) DO UPDATE SET quantity = l.quantity + EXCLUDED.quantity
-    RETURNING ${LINE_COLUMNS}
+    RETURNING ${LINE_COLUMNS}, l.line_key
+  ), added AS (
+    SELECT * FROM bumped
+    UNION ALL
+    SELECT i.line_item_id, i.catalog_reference, i.quantity, i.custom, n.ord
+    FROM inserted i JOIN n ON CASE WHEN n.key IS NULL THEN n.id = i.line_item_id ELSE n.key = i.line_key END
   ), event AS (
     ${outboxInsertFrom({
       siteId: '$1', eventId: '$9', type: `CASE WHEN cart.inserted THEN 'cart.created' ELSE 'cart.updated' END`, entityType: `'cart'`, entityId: 'cart.cart_id',
-      payload: `$10::jsonb || jsonb_build_object('cartId', cart.cart_id, 'addedLineItemIds', (SELECT jsonb_agg(line_item_id) FROM added))`,
+      payload: `$10::jsonb || jsonb_build_object('cartId', cart.cart_id, 'addedLineItemIds', (SELECT jsonb_agg(line_item_id ORDER BY ord) FROM added))`,
     }, 'cart')}
   )
   SELECT cart.*, current.ok AS current,
     CASE WHEN current.ok THEN (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = cart.cart_id) END AS existing,
-    (SELECT json_agg(added) FROM added) AS added
+    (SELECT json_agg(added ORDER BY ord) FROM added) AS added
   FROM cart, LATERAL (SELECT cart.inserted OR cart.revision - 1 IS NOT DISTINCT FROM
     (SELECT c0.revision FROM carts c0 WHERE c0.site_id = $1 AND c0.cart_id = cart.cart_id) AS ok) current`);
 
@@ -221,7 +233,7 @@ export async function addLines(
   let rows: (CartRow & { inserted: boolean; current: boolean; existing: LineRow[] | null; added: LineRow[] | null })[];
   try {
     rows = await db.query(ADD_TO_CART, [siteId, cart.id, cart.buyer.kind, cart.buyer.id, cart.currency, cart.businessLocationId, at,
-      JSON.stringify(lines.map((l) => ({ id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? customLineToJson(l.custom) : null }))),
+      JSON.stringify(lines.map((l, ord) => ({ ord, id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? customLineToJson(l.custom) : null }))),
       newEventId(), JSON.stringify(payload)]);
   } catch (error) {
     if ((error as { code?: string }).code === '23514') throw new LineQuantityExceeded();
