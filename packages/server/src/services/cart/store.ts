@@ -197,7 +197,7 @@ const ADD_TO_CART = prepared(`WITH updated AS (
     SELECT * FROM jsonb_to_recordset($8::jsonb) AS n(ord int, id text, key text, ref jsonb, quantity int, custom jsonb)
   ), bumped AS (
     UPDATE cart_line_items l SET quantity = l.quantity + n.quantity
-    FROM cart, n WHERE l.site_id = $1 AND l.cart_id = cart.cart_id AND l.line_key = n.key
+    FROM n WHERE l.site_id = $1 AND l.cart_id = (SELECT cart_id FROM cart) AND l.line_key = n.key
     RETURNING ${LINE_COLUMNS}, n.ord
   ), inserted AS (
     INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
@@ -220,7 +220,7 @@ const ADD_TO_CART = prepared(`WITH updated AS (
     CASE WHEN current.ok THEN (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = cart.cart_id) END AS existing,
     (SELECT json_agg(added ORDER BY ord) FROM added) AS added
   FROM cart, LATERAL (SELECT cart.inserted OR cart.revision - 1 IS NOT DISTINCT FROM
-    (SELECT c0.revision FROM carts c0 WHERE c0.site_id = $1 AND c0.cart_id = cart.cart_id) AS ok) current`);
+    (SELECT c0.revision FROM carts c0 WHERE c0.site_id = $1 AND c0.buyer_kind = $3 AND c0.buyer_id = $4 AND c0.cart_id = cart.cart_id) AS ok) current`);
 
 export async function addLines(
   ctx: SiteContext,
