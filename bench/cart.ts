@@ -6,7 +6,8 @@
  *   add-to-cart, 50 connections on one shopper's cart     against the bare write on one hot row
  *                                                         (aim ≥ 0.6, 0 errors);
  *   estimate-totals;
- * and the SQL statements each operation runs. Carts hold 3 lines before the run. The write
+ * the SQL statements each operation runs, and on PostgreSQL the WAL bytes per add-to-cart commit
+ * against the bare write's. Carts hold 3 lines before the run. The write
  * ratios mean something only on PostgreSQL with fsync on (the header says which).
  */
 import type { Queryable, Row, Sql } from '../packages/server/src/platform/db.js';
@@ -151,6 +152,22 @@ export default async function cart(): Promise<void> {
     const counted = (name: string) => `${statements[name].warm} warm / ${statements[name].cold} cold`;
     console.log(`SQL statements per call (BEGIN/COMMIT included): get-current-cart ${counted('get-current-cart')}, add-to-cart ${counted('add-to-cart')} (aim ≤ 6), estimate-totals ${counted('estimate-totals')}`);
 
+    if (server.db.kind === 'postgres') {
+      let i = 0;
+      const add = await walPerCommit(server, async () => {
+        const res = await server.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: { authorization: shoppers[i++ % WRITERS] }, payload: addBody });
+        if (res.statusCode !== 200) throw new Error(`add-to-cart: ${res.body}`);
+      });
+      const bare = await walPerCommit(server, async () => {
+        const res = await server.app.inject({ method: 'POST', url: BARE_WRITE_ROUTE, headers: { authorization: shoppers[i++ % WRITERS] }, payload: writeBody });
+        if (res.statusCode !== 200) throw new Error(`bare write: ${res.body}`);
+      });
+      const bytes = (w: WalPerCommit) => `${w.bytes.toFixed(0)} B (${w.withoutImages.toFixed(0)} B without full-page images)`;
+      console.log(add && bare
+        ? `WAL per commit, ${WAL_REQUESTS} requests one at a time (pg_walinspect): add-to-cart ${bytes(add)}, bare write ${bytes(bare)}`
+        : 'WAL per commit: not measured (the pg_walinspect extension of PostgreSQL 15+ could not be created)');
+    }
+
     // Every core: the built server with WORKERS=1 and WORKERS=2 on the same database and carts,
     // both running, their loads taking turns.
     if (server.db.kind === 'postgres') await workersRounds(reader, shoppers, addBody, seconds);
@@ -158,6 +175,40 @@ export default async function cart(): Promise<void> {
   } finally {
     await server.close();
   }
+}
+
+const WAL_REQUESTS = 200;
+
+interface WalPerCommit {
+  bytes: number;
+  withoutImages: number;
+}
+
+/**
+ * WAL written per transaction by `send`, sent WAL_REQUESTS times one after another: the records of
+ * transactions that touched this database between two WAL positions, read back with
+ * pg_walinspect. Hardly moves with load, unlike req/s; full-page images depend on when the last
+ * checkpoint was, so they are shown apart.
+ */
+async function walPerCommit(server: BenchServer, send: () => Promise<void>): Promise<WalPerCommit | undefined> {
+  const db = server.db;
+  try {
+    await db.exec('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+  } catch {
+    return undefined;
+  }
+  const position = async () => (await db.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn'))[0].lsn;
+  const start = await position();
+  for (let n = 0; n < WAL_REQUESTS; n++) await send();
+  const end = await position();
+  const [row] = await db.query<{ n: number; bytes: number; images: number }>(
+    `WITH w AS (SELECT xid::text AS x, record_length, fpi_length, block_ref FROM pg_get_wal_records_info($1::pg_lsn, $2::pg_lsn)),
+      mine AS (SELECT DISTINCT x FROM w WHERE x <> '0' AND block_ref LIKE '%/' || (SELECT oid FROM pg_database WHERE datname = current_database()) || '/%')
+    SELECT (SELECT count(*) FROM mine)::int AS n, sum(record_length)::int AS bytes, sum(fpi_length)::int AS images FROM w JOIN mine USING (x)`,
+    [start, end],
+  );
+  if (!row || row.n === 0) return undefined;
+  return { bytes: row.bytes / row.n, withoutImages: (row.bytes - row.images) / row.n };
 }
 
 async function workersRounds(reader: string, shoppers: string[], addBody: unknown, seconds: number): Promise<void> {

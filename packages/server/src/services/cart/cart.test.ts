@@ -429,6 +429,69 @@ describe('merge at sign-in', () => {
   });
 });
 
+// Needs two connections at once: on PGlite the open transaction holds the only one.
+describe.runIf(Boolean(process.env.DATABASE_URL))('a change that waited on the cart row for another add (PostgreSQL)', () => {
+  type WireCart = { lineItems: { quantity: number; catalogReference: { catalogItemId: string } }[] };
+  const products = (cart: WireCart) => cart.lineItems.map((l) => l.catalogReference.catalogItemId);
+
+  /**
+   * Adds `b` in an open transaction on one connection, starts `request` on another, waits until
+   * PostgreSQL reports it blocked by that transaction, then commits the add.
+   */
+  async function whileAnAddHoldsTheCart(s: TestSite, visitorId: string, b: WireProduct, request: () => Promise<{ json(): unknown }>) {
+    let blocked: Promise<{ json(): unknown }> | undefined;
+    const held = await t.db.transaction(async (tx) => {
+      const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const ctx = { ...transactionContext(tx, s.siteId, () => clock), caller: { kind: 'ANONYMOUS_VISITOR' as const, siteId: s.siteId, subjectId: visitorId }, requestId: 'concurrent-add' };
+      const view = await t.app.services.commerce.cart.addToCurrentCart(ctx, { kind: 'visitor', id: visitorId }, {
+        lineItems: [{ catalogReference: { appId: STORES_APP_ID, catalogItemId: b.id }, quantity: 1 }], customLineItems: [],
+      });
+      let settled = false;
+      blocked = request().finally(() => { settled = true; });
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]);
+        if (n > 0) break;
+        if (settled) throw new Error(`the second request did not wait for the cart row: ${JSON.stringify((await blocked).json())}`);
+        if (Date.now() > deadline) throw new Error('the second request never waited for the cart row');
+      }
+      return view;
+    });
+    if (!blocked) throw new Error('no request started');
+    return { held: held.cart.lines.map((l) => l.catalogReference?.catalogItemId), answer: (await blocked).json() as { cart: WireCart } };
+  }
+
+  async function setup() {
+    const s = await t.createSite();
+    const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((name) => createProduct(t.app, s, { name, priceData: { price: 1 } })));
+    const visitor = await t.visitorToken(s);
+    const first = (await call(visitor, 'POST', '/add-to-cart', { lineItems: [catalogLine(a.id, 1)] })).json();
+    return { s, a, b, c, visitor, visitorId: first.cart.buyerInfo.visitorId as string, lineA: first.cart.lineItems[0].id as string };
+  }
+
+  it('add-to-cart answers the line the other add committed while it waited', async () => {
+    const { s, a, b, c, visitor, visitorId } = await setup();
+    const { held, answer } = await whileAnAddHoldsTheCart(s, visitorId, b, () => call(visitor, 'POST', '/add-to-cart', { lineItems: [catalogLine(c.id, 2)] }));
+    expect(held).toEqual([a.id, b.id]);
+    expect(products(answer.cart)).toEqual([a.id, b.id, c.id]);
+    expect(products((await call(visitor, 'GET', '')).json().cart)).toEqual([a.id, b.id, c.id]);
+  });
+
+  it('add-to-cart of the same item answers the summed quantity and the other line', async () => {
+    const { s, a, b, visitor, visitorId } = await setup();
+    const { answer } = await whileAnAddHoldsTheCart(s, visitorId, b, () => call(visitor, 'POST', '/add-to-cart', { lineItems: [catalogLine(a.id, 2)] }));
+    expect(answer.cart.lineItems.map((l) => [l.catalogReference.catalogItemId, l.quantity])).toEqual([[a.id, 3], [b.id, 1]]);
+  });
+
+  it('changing a quantity and removing a line answer the line the other add committed', async () => {
+    const { s, a, b, c, visitor, visitorId, lineA } = await setup();
+    const changed = await whileAnAddHoldsTheCart(s, visitorId, b, () => call(visitor, 'POST', '/update-line-items-quantity', { lineItems: [{ id: lineA, quantity: 4 }] }));
+    expect(changed.answer.cart.lineItems.map((l) => [l.catalogReference.catalogItemId, l.quantity])).toEqual([[a.id, 4], [b.id, 1]]);
+    const removed = await whileAnAddHoldsTheCart(s, visitorId, c, () => call(visitor, 'POST', '/remove-line-items', { lineItemIds: [lineA] }));
+    expect(products(removed.answer.cart)).toEqual([b.id, c.id]);
+  });
+});
+
 describe('the app id of line items', () => {
   it('is the Wix Stores app id', () => {
     expect(STORES_APP_ID).toBe('215238eb-22a5-4c36-9e7b-e7c08025e04e');
