@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { axeViolations, checkOutWithPickup, ready, screenshots, shopSite, startShop, type Shop } from './shop.js';
+import { axeViolations, checkOutWithPickup, freeShipping, ready, screenshots, shopSite, startShop, type Shop } from './shop.js';
 
 if (!hasChromium) console.warn(`Skipping the account browser tests: ${CHROMIUM} is missing.`);
 
@@ -89,6 +89,7 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
     await check(page, 'account-orders');
     await page.getByRole('link', { name: `Order #${number}` }).click();
     await page.getByRole('heading', { name: `Order #${number}` }).waitFor();
+    await freeShipping(page);
     await check(page, 'account-order');
 
     await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Addresses' }).click();

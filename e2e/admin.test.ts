@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { checkOutWithPickup, ready, screenshots, startShop, type Shop } from './shop.js';
+import { checkOutWithPickup, freeShipping, ready, screenshots, startShop, type Shop } from './shop.js';
 import { checkPage, adminNav, submitSignIn } from './admin-pages.js';
 
 if (!hasChromium) console.warn(`Skipping the back-office browser tests: ${CHROMIUM} is missing.`);
@@ -141,6 +141,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('link', { name: `#${number}` }).click();
     await owner.getByRole('heading', { name: `Order #${number}` }).waitFor();
     await checkPage(owner, 'admin-order');
+    await freeShipping(owner); // picked up in store
     // The line shows its own total, price × quantity, as the subtotal does (not the tax-inclusive figure).
     await owner.getByRole('region', { name: 'Items' }).getByRole('row', { name: /Trail Mug/ }).getByRole('cell', { name: '$40.00', exact: true }).waitFor();
     await owner.getByRole('button', { name: 'Mark as paid' }).first().click();

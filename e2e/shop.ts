@@ -83,7 +83,7 @@ export async function ready(page: Page): Promise<void> {
 
 /**
  * A signed-in member's checkout, from the checkout page to the thank-you page: their e-mail is
- * filled in for them, they give a name, pick up at the first location,
+ * filled in for them, they give a name, pick up at the first location (shipping reads "Free"),
  * give a billing address and pay later. `beforePlacing` runs just before the order is placed
  * (a screenshot). Answers the order's number and id.
  */
@@ -100,10 +100,17 @@ export async function checkOutWithPickup(
   await page.getByLabel('Billing city').fill('Boston');
   await page.getByLabel('Billing postal code').fill('02108');
   await page.getByRole('radio', { name: /Pay later/ }).check();
+  await freeShipping(page);
   await beforePlacing?.();
   await page.getByRole('button', { name: /Place order/ }).click();
   await page.waitForURL(/\/checkout\/thank-you\?orderId=/);
   const number = (await page.getByTestId('order-number').textContent()) ?? '';
   expect(number).toMatch(/^\d+$/);
+  await freeShipping(page);
   return { number, orderId: new URL(page.url()).searchParams.get('orderId') ?? '' };
+}
+
+/** The page's totals read "Free" for shipping that costs nothing, not "$0.00". */
+export async function freeShipping(page: Page): Promise<void> {
+  await page.locator('.totals div').filter({ has: page.getByText(/^Shipping/) }).getByRole('definition').getByText('Free', { exact: true }).waitFor();
 }

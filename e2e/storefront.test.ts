@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium } from './chromium.js';
 import { apiKey } from '../packages/server/src/test/commerce.js';
-import { axeViolations, ready, screenshots, shopSite, startShop, type Shop, type ShopSite } from './shop.js';
+import { axeViolations, freeShipping, ready, screenshots, shopSite, startShop, type Shop, type ShopSite } from './shop.js';
 
 if (!hasChromium) console.warn(`Skipping the storefront browser tests: ${CHROMIUM} is missing.`);
 
@@ -105,6 +105,7 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await page.getByRole('button', { name: 'Estimate' }).click();
     await page.getByRole('radio', { name: /Standard/ }).check();
     await page.locator('.totals').getByText('Shipping').waitFor();
+    await freeShipping(page); // over $75: Standard is free, and says so
     await page.locator('.totals').getByText('Tax').waitFor(); // New York sales tax in the estimate, as at checkout
     expect(await page.locator('.totals .discount').textContent()).toContain('−$');
     await check(page, 'cart');
