@@ -86,6 +86,11 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     const us = owner.getByRole('group', { name: 'United States' });
     const standard = us.getByRole('group', { name: 'Rule 1: Standard delivery', exact: true });
     await expect.poll(() => standard.getByLabel('Price').inputValue()).toBe('6.95');
+    // The demo's express option is offered on every order: it says so, with no "item count at least 0".
+    const express = us.getByRole('group', { name: 'Rule 3: Express delivery', exact: true });
+    expect(await express.getByLabel('Offered for').evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.text)).toBe('every order');
+    expect(await express.getByLabel('Items').count()).toBe(0);
+    expect(await standard.getByLabel('Offered for').evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.text)).toBe('an order total');
     await checkPage(owner, 'admin-settings-edit-commerce');
     await standard.getByLabel('Price').fill('4,95');
     await owner.getByRole('button', { name: 'Save shipping and tax' }).click();
