@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CommerceSettings, PickupOption, ShippingRegion, ShippingRule, TaxRate } from '@bodega/sdk';
 import { Field, SelectField } from '../../ui/Field.js';
@@ -37,6 +37,9 @@ type Tax = NonNullable<CommerceSettings['tax']>;
  */
 type DraftRule = ShippingRule & { any: boolean };
 type DraftRegion = Omit<ShippingRegion, 'rules'> & { rules: DraftRule[] };
+type Trigger = NonNullable<CommerceSettings['inventoryUpdateTrigger']>;
+/** The whole form: one save sends it all, as the settings call takes it. */
+interface Draft { trigger: Trigger; regions: DraftRegion[]; pickup: PickupOption[]; tax: Tax }
 
 const ZERO = /^0+(\.0+)?$/;
 const toDraft = (regions: ShippingRegion[]): DraftRegion[] =>
@@ -90,26 +93,59 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
   const { api } = useAdmin();
   const queryClient = useQueryClient();
   const result = useResult();
-  const [trigger, setTrigger] = useState(settings.inventoryUpdateTrigger ?? 'ON_ORDER_PLACED');
-  const [regions, setRegions] = useState<DraftRegion[]>(() => toDraft(settings.shippingRegions ?? []));
-  const [pickup, setPickup] = useState<PickupOption[]>(settings.pickupOptions ?? []);
-  const [tax, setTax] = useState<Tax>(settings.tax ?? { pricesIncludeTax: false, taxShipping: false, rates: [] });
+  // What was last loaded or saved: the save bar compares the draft with it and "Discard" returns to it.
+  const [saved, setSaved] = useState<Draft>(() => ({
+    trigger: settings.inventoryUpdateTrigger ?? 'ON_ORDER_PLACED',
+    regions: toDraft(settings.shippingRegions ?? []),
+    pickup: settings.pickupOptions ?? [],
+    tax: settings.tax ?? { pricesIncludeTax: false, taxShipping: false, rates: [] },
+  }));
+  const [trigger, setTrigger] = useState(saved.trigger);
+  const [regions, setRegions] = useState<DraftRegion[]>(saved.regions);
+  const [pickup, setPickup] = useState<PickupOption[]>(saved.pickup);
+  const [tax, setTax] = useState<Tax>(saved.tax);
   const [errors, setErrors] = useState<Errors>({});
+  const draft: Draft = { trigger, regions, pickup, tax };
+  const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
+  useEffect(() => {
+    if (!dirty) return undefined;
+    // Closing or reloading the tab with unsaved changes asks first.
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
   const saving = useMutation({
-    mutationFn: () => api.settings.updateCommerceSettings({ inventoryUpdateTrigger: trigger, shippingRegions: fromDraft(regions), pickupOptions: pickup, tax }),
-    onSuccess: async () => { result.ok('Shipping, pickup, tax and inventory settings saved.'); await queryClient.invalidateQueries({ queryKey: ['admin', 'commerce-settings'] }); },
+    mutationFn: (sent: Draft) => api.settings.updateCommerceSettings({ inventoryUpdateTrigger: sent.trigger, shippingRegions: fromDraft(sent.regions), pickupOptions: sent.pickup, tax: sent.tax }),
+    onSuccess: async (_answer, sent) => {
+      setSaved(sent);
+      result.ok('Shipping, pickup, tax and inventory settings saved.');
+      await queryClient.invalidateQueries({ queryKey: ['admin', 'commerce-settings'] });
+    },
     onError: (error) => result.fail(error),
   });
+  function discard() {
+    result.clear();
+    setErrors({});
+    setTrigger(saved.trigger);
+    setRegions(saved.regions);
+    setPickup(saved.pickup);
+    setTax(saved.tax);
+  }
   function save() {
     result.clear();
     const found = check(regions, pickup, tax);
     setErrors(found);
     if (Object.keys(found).length) {
       // Take the merchant to the first field to fix once the messages are drawn.
-      requestAnimationFrame(() => document.querySelector<HTMLElement>('.commerce-form [aria-invalid="true"]')?.focus());
+      // Centred, so the save bar at the bottom of the window never covers it.
+      requestAnimationFrame(() => {
+        const field = document.querySelector<HTMLElement>('.commerce-form [aria-invalid="true"]');
+        field?.focus({ preventScroll: true });
+        field?.scrollIntoView({ block: 'center' });
+      });
       return;
     }
-    saving.mutate();
+    saving.mutate(draft);
   }
   const setRegion = (i: number, change: Partial<DraftRegion>) => setRegions((l) => l.map((r, k) => (k === i ? { ...r, ...change } : r)));
   const setRule = (i: number, j: number, change: Partial<DraftRule>) =>
@@ -126,7 +162,7 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
       {problems > 0 && <Notice kind="error">{problems === 1 ? 'One field needs a change' : `${problems} fields need a change`} before saving; each says what is wrong.</Notice>}
       <section className="panel" aria-labelledby="inventory-heading">
         <h2 id="inventory-heading">Inventory</h2>
-        <SelectField label="Take items out of stock when" className="settings-form" value={trigger} onChange={(e) => setTrigger(e.target.value as typeof trigger)}>
+        <SelectField label="Take items out of stock when" className="settings-form" value={trigger} onChange={(e) => setTrigger(e.target.value as Trigger)}>
           <option value="ON_ORDER_PLACED">the order is placed</option>
           <option value="ON_ORDER_PAID">the order is paid</option>
         </SelectField>
@@ -217,7 +253,14 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
         ))}
         <p><button type="button" className="button secondary small" onClick={() => setTax((t) => ({ ...t, rates: [...t.rates, { country: '', rate: '' }] }))}>Add a rate</button></p>
       </section>
-      <div className="actions form-foot"><button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save shipping and tax'}</button></div>
+      {/* Stays in view at the bottom of the window, so Save is never a long scroll away. */}
+      <div className={`save-bar${dirty ? ' save-bar-dirty' : ''}`} role="region" aria-label="Save changes">
+        <p className="save-bar-status" aria-live="polite" data-testid="save-status">{dirty ? 'You have unsaved changes.' : 'No unsaved changes.'}</p>
+        <div className="actions">
+          {dirty && <button type="button" className="button secondary" onClick={discard} disabled={saving.isPending}>Discard<span className="visually-hidden"> changes</span></button>}
+          <button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save shipping and tax'}</button>
+        </div>
+      </div>
     </form>
   );
 }
