@@ -95,7 +95,7 @@ export default function DashboardPage() {
                       {d.recentOrders.map((o) => (
                         <tr key={o.id}>
                           <td className="card-title"><Link to={`/admin/orders/${o.id}`}>#{o.number}</Link><span className="block muted small nowrap">{shortDate(o.createdDate)}</span></td>
-                          <td className="truncate" data-label="Buyer">{o.buyerEmail}</td>
+                          <td className="truncate" data-label="Buyer" title={o.buyerEmail}>{o.buyerEmail}</td>
                           <td data-label="Status"><span><Status value={o.paymentStatus} /> <Status value={o.fulfillmentStatus} /></span></td>
                           <td className="num" data-label="Total">{money(o.total)}</td>
                         </tr>
