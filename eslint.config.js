@@ -1,5 +1,5 @@
-// Lint for the server, the SDK and the web app, with type information (typescript-eslint's
-// project service reads each package's tsconfig.json). Rules go by folder, so new files and
+// Lint for the server, the SDK (with its integration tests) and the web app, with type information
+// (typescript-eslint's project service reads each package's tsconfig.json). Rules go by folder, so new files and
 // folders are covered as they land. Each rule says in one line which house rule it checks.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -7,6 +7,28 @@ import globals from 'globals';
 
 const STATIC_CAST = { selector: "TSAsExpression > TSTypeReference[typeName.name='Static']", message: 'Type the route with withTypeProvider<TypeBoxTypeProvider>() and its schema instead of casting to Static<…>.' };
 const SOURCES = ['packages/server/src/**/*.ts', 'packages/sdk/src/**/*.ts', 'apps/web/src/**/*.{ts,tsx}'];
+
+/** The rules every linted file follows. */
+const HOUSE_RULES = {
+  // Type the shapes: no `any`, no silenced compiler.
+  '@typescript-eslint/no-explicit-any': 'error',
+  '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': true, 'ts-expect-error': true, 'ts-nocheck': true }],
+  // A promise is awaited or handed on on purpose (`void` marks fire-and-forget).
+  '@typescript-eslint/no-floating-promises': 'error',
+  // Unused code is deleted, not kept; `_name` marks a parameter an interface requires.
+  '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+  // Fastify handlers are async by contract even when they await nothing.
+  '@typescript-eslint/require-await': 'off',
+  // Signal and event handlers may be async; what they return is not awaited by design.
+  '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+  // Judgement calls the type checker already covers (unknown wire values are stringified on purpose,
+  // literal unions document the expected values, generic-call casts read more plainly).
+  '@typescript-eslint/no-base-to-string': 'off',
+  '@typescript-eslint/no-redundant-type-constituents': 'off',
+  '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+  // A closure may read a variable before its one assignment.
+  'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+};
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'apps/web/vite.config.*', '**/*.d.ts'] },
@@ -17,26 +39,18 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
       globals: { ...globals.node },
     },
-    rules: {
-      // Type the shapes: no `any`, no silenced compiler.
-      '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': true, 'ts-expect-error': true, 'ts-nocheck': true }],
-      // A promise is awaited or handed on on purpose (`void` marks fire-and-forget).
-      '@typescript-eslint/no-floating-promises': 'error',
-      // Unused code is deleted, not kept; `_name` marks a parameter an interface requires.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      // Fastify handlers are async by contract even when they await nothing.
-      '@typescript-eslint/require-await': 'off',
-      // Signal and event handlers may be async; what they return is not awaited by design.
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
-      // Judgement calls the type checker already covers (unknown wire values are stringified on purpose,
-      // literal unions document the expected values, generic-call casts read more plainly).
-      '@typescript-eslint/no-base-to-string': 'off',
-      '@typescript-eslint/no-redundant-type-constituents': 'off',
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
-      // A closure may read a variable before its one assignment.
-      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    rules: HOUSE_RULES,
+  },
+  {
+    // The SDK's integration tests are type-checked by tsconfig.tools.json, not the SDK's own tsconfig
+    // (which holds only src), so the project service cannot place them; they name that project.
+    files: ['packages/sdk/integration/**/*.ts'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+    languageOptions: {
+      parserOptions: { project: './tsconfig.tools.json', tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
     },
+    rules: HOUSE_RULES,
   },
   {
     files: ['packages/server/src/**/*.ts'],

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { axeViolations, ready, screenshots, shopSite, startShop, type Shop } from './shop.js';
+import { axeViolations, checkOutWithPickup, freeShipping, ready, screenshots, shopSite, startShop, type Shop } from './shop.js';
 
 if (!hasChromium) console.warn(`Skipping the account browser tests: ${CHROMIUM} is missing.`);
 
@@ -80,20 +80,8 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
     await page.getByRole('link', { name: 'Waxed Canvas Tote' }).waitFor();
     await page.getByRole('button', { name: 'Check out' }).click();
     await page.waitForURL(/\/checkout\?checkoutId=/);
-    await page.getByRole('heading', { name: 'Checkout' }).waitFor();
-    await expect.poll(() => page.getByLabel('E-mail').inputValue()).toBe(email);
-    await page.getByLabel('First name').fill('Grace');
-    await page.getByLabel('Last name').fill('Member');
-    await page.getByRole('radio', { name: 'Pick up in store' }).check();
-    await page.getByRole('group', { name: 'Pickup location' }).getByRole('radio').first().check();
-    await page.getByLabel('Billing street and number').fill('5 Elm St');
-    await page.getByLabel('Billing city').fill('Boston');
-    await page.getByLabel('Billing postal code').fill('02108');
-    await page.getByRole('radio', { name: /Pay later/ }).check();
-    await screenshots(page, 'checkout-pickup');
-    await page.getByRole('button', { name: /Place order/ }).click();
-    await page.waitForURL(/\/checkout\/thank-you\?orderId=/);
-    const number = await page.getByTestId('order-number').textContent();
+    const { number } = await checkOutWithPickup(page, { email, firstName: 'Grace', lastName: 'Member' }, () => screenshots(page, 'checkout-pickup'));
+    await screenshots(page, 'thank-you-pickup');
 
     await page.getByRole('link', { name: 'See your orders' }).click();
     await page.getByRole('heading', { name: 'Orders' }).waitFor();
@@ -101,6 +89,7 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
     await check(page, 'account-orders');
     await page.getByRole('link', { name: `Order #${number}` }).click();
     await page.getByRole('heading', { name: `Order #${number}` }).waitFor();
+    await freeShipping(page);
     await check(page, 'account-order');
 
     await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Addresses' }).click();

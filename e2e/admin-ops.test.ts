@@ -187,6 +187,16 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await expect.poll(() => dialog.getByLabel('Amount').inputValue()).toBe(fromMinor((toMinor(full, 'USD') ?? 0n) - 1235n, 'USD'));
     await owner.keyboard.press('Escape');
 
+    // The dashboard subtracts the refund: net sales, with gross and refunds beside them, and a
+    // money scale on the chart whose figures are also a table.
+    await adminNav(owner, 'Dashboard');
+    await owner.getByTestId('range-summary').getByText(/7 orders, \$[\d,.]+ net sales \(\$[\d,.]+ gross − \$12\.35 refunds/).waitFor();
+    expect((await owner.locator('.chart svg text.chart-label').allTextContents()).filter((l) => l.startsWith('$')).length).toBeGreaterThanOrEqual(2);
+    await owner.getByText('Show the figures as a table').click();
+    await owner.getByRole('columnheader', { name: 'Net sales' }).waitFor();
+    await owner.getByRole('row', { name: new RegExp(`^${localDay(1)} .*\\$12\\.35`) }).waitFor();
+    await checkPage(owner, 'admin-ops-dashboard-refunds');
+
     // Members, the store settings and the mail outbox, on the same data.
     await adminNav(owner, 'Members');
     await owner.getByRole('heading', { name: 'Members', level: 1 }).waitFor();

@@ -86,16 +86,38 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     const us = owner.getByRole('group', { name: 'United States' });
     const standard = us.getByRole('group', { name: 'Rule 1: Standard delivery', exact: true });
     await expect.poll(() => standard.getByLabel('Price').inputValue()).toBe('6.95');
+    // The demo's express option is offered on every order: it says so, with no "item count at least 0".
+    const express = us.getByRole('group', { name: 'Rule 3: Express delivery', exact: true });
+    expect(await express.getByLabel('Offered for').evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.text)).toBe('every order');
+    expect(await express.getByLabel('Items').count()).toBe(0);
+    expect(await standard.getByLabel('Offered for').evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.text)).toBe('an order total');
     await checkPage(owner, 'admin-settings-edit-commerce');
+    // The save bar stays at the bottom of the window and says when something is not saved yet.
+    const status = owner.getByTestId('save-status');
+    expect(await status.textContent()).toBe('No unsaved changes.');
+    await express.getByLabel('Price').fill('99');
+    expect(await status.textContent()).toBe('You have unsaved changes.');
+    await owner.getByRole('button', { name: 'Discard' }).click();
+    expect(await express.getByLabel('Price').inputValue()).toBe('14.95');
+    expect(await status.textContent()).toBe('No unsaved changes.');
     await standard.getByLabel('Price').fill('4,95');
+    expect(await status.textContent()).toBe('You have unsaved changes.');
+    const bar = await owner.getByRole('region', { name: 'Save changes' }).boundingBox();
+    expect((bar?.y ?? 0) + (bar?.height ?? 0)).toBeLessThanOrEqual(owner.viewportSize()?.height ?? 0); // in view, not below the fold
+    await checkPage(owner, 'admin-settings-commerce-unsaved', { fullPage: false });
     await owner.getByRole('button', { name: 'Save shipping and tax' }).click();
     await owner.getByText('One field needs a change before saving').waitFor();
     await standard.getByText('A number such as 5 or 4.95').waitFor();
     await expect.poll(() => standard.getByLabel('Price').evaluate((e) => e === document.activeElement)).toBe(true);
+    // Not hidden behind the save bar.
+    const field = await standard.getByLabel('Price').boundingBox();
+    const barTop = (await owner.getByRole('region', { name: 'Save changes' }).boundingBox())?.y ?? 0;
+    expect((field?.y ?? 0) + (field?.height ?? 0)).toBeLessThan(barTop);
     await checkPage(owner, 'admin-settings-edit-commerce-error');
     await standard.getByLabel('Price').fill('4.95');
     await owner.getByRole('button', { name: 'Save shipping and tax' }).click();
     await owner.getByText('Shipping, pickup, tax and inventory settings saved.').waitFor();
+    await expect.poll(() => status.textContent()).toBe('No unsaved changes.');
     await owner.reload();
     await ready(owner);
     await expect.poll(() => owner.getByRole('group', { name: 'United States' }).getByRole('group', { name: 'Rule 1: Standard delivery', exact: true }).getByLabel('Price').inputValue()).toBe('4.95');

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { ready, screenshots, startShop, type Shop } from './shop.js';
+import { checkOutWithPickup, freeShipping, ready, screenshots, startShop, type Shop } from './shop.js';
 import { checkPage, adminNav, submitSignIn } from './admin-pages.js';
 
 if (!hasChromium) console.warn(`Skipping the back-office browser tests: ${CHROMIUM} is missing.`);
@@ -120,21 +120,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await drawer.getByRole('link', { name: 'Trail Mug' }).waitFor();
     await drawer.getByRole('link', { name: /Check out/ }).or(drawer.getByRole('button', { name: /Check out/ })).first().click();
     await member.waitForURL(/\/checkout\?checkoutId=/);
-    await member.getByRole('heading', { name: 'Checkout' }).waitFor();
-    await expect.poll(() => member.getByLabel('E-mail').inputValue()).toBe(memberEmail);
-    await member.getByLabel('First name').fill('Bea');
-    await member.getByLabel('Last name').fill('Buyer');
-    await member.getByRole('radio', { name: 'Pick up in store' }).check();
-    await member.getByRole('group', { name: 'Pickup location' }).getByRole('radio').first().check();
-    await member.getByLabel('Billing street and number').fill('5 Elm St');
-    await member.getByLabel('Billing city').fill('Boston');
-    await member.getByLabel('Billing postal code').fill('02108');
-    await member.getByRole('radio', { name: /Pay later/ }).check();
-    await member.getByRole('button', { name: /Place order/ }).click();
-    await member.waitForURL(/\/checkout\/thank-you\?orderId=/);
-    const number = (await member.getByTestId('order-number').textContent()) ?? '';
-    const orderId = new URL(member.url()).searchParams.get('orderId') ?? '';
-    expect(number).toMatch(/^\d+$/);
+    const { number, orderId } = await checkOutWithPickup(member, { email: memberEmail, firstName: 'Bea', lastName: 'Buyer' });
 
     // The owner sees it on the dashboard, marks it paid and fulfils it with a tracking number.
     await adminNav(owner, 'Dashboard');
@@ -155,6 +141,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('link', { name: `#${number}` }).click();
     await owner.getByRole('heading', { name: `Order #${number}` }).waitFor();
     await checkPage(owner, 'admin-order');
+    await freeShipping(owner); // picked up in store
     // The line shows its own total, price × quantity, as the subtotal does (not the tax-inclusive figure).
     await owner.getByRole('region', { name: 'Items' }).getByRole('row', { name: /Trail Mug/ }).getByRole('cell', { name: '$40.00', exact: true }).waitFor();
     await owner.getByRole('button', { name: 'Mark as paid' }).first().click();

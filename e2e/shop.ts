@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { SmtpCapture } from '../packages/server/src/test/sign-in.js';
 import { storefrontApp, type ShopSite as ServerShopSite, type StorefrontTestApp } from '../packages/server/src/test/storefront.js';
 import { launchChromium, type Chromium } from './chromium.js';
@@ -78,4 +79,38 @@ export async function axeViolations(page: Page): Promise<string[]> {
 /** The app has hydrated when the header's cart button answers (it reads the shopper's cart). */
 export async function ready(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
+}
+
+/**
+ * A signed-in member's checkout, from the checkout page to the thank-you page: their e-mail is
+ * filled in for them, they give a name, pick up at the first location (shipping reads "Free"),
+ * give a billing address and pay later. `beforePlacing` runs just before the order is placed
+ * (a screenshot). Answers the order's number and id.
+ */
+export async function checkOutWithPickup(
+  page: Page, buyer: { email: string; firstName: string; lastName: string }, beforePlacing?: () => Promise<void>,
+): Promise<{ number: string; orderId: string }> {
+  await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+  await expect.poll(() => page.getByLabel('E-mail').inputValue()).toBe(buyer.email);
+  await page.getByLabel('First name').fill(buyer.firstName);
+  await page.getByLabel('Last name').fill(buyer.lastName);
+  await page.getByRole('radio', { name: 'Pick up in store' }).check();
+  await page.getByRole('group', { name: 'Pickup location' }).getByRole('radio').first().check();
+  await page.getByLabel('Billing street and number').fill('5 Elm St');
+  await page.getByLabel('Billing city').fill('Boston');
+  await page.getByLabel('Billing postal code').fill('02108');
+  await page.getByRole('radio', { name: /Pay later/ }).check();
+  await freeShipping(page);
+  await beforePlacing?.();
+  await page.getByRole('button', { name: /Place order/ }).click();
+  await page.waitForURL(/\/checkout\/thank-you\?orderId=/);
+  const number = (await page.getByTestId('order-number').textContent()) ?? '';
+  expect(number).toMatch(/^\d+$/);
+  await freeShipping(page);
+  return { number, orderId: new URL(page.url()).searchParams.get('orderId') ?? '' };
+}
+
+/** The page's totals read "Free" for shipping that costs nothing, not "$0.00". */
+export async function freeShipping(page: Page): Promise<void> {
+  await page.locator('.totals div').filter({ has: page.getByText(/^Shipping/) }).getByRole('definition').getByText('Free', { exact: true }).waitFor();
 }

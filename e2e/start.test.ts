@@ -50,7 +50,7 @@ beforeAll(async () => {
   expect(fs.existsSync(MAIN), 'run `npm run build` first (npm test does)').toBe(true);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  server = start({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' });
+  server = start({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
   await waitFor('/healthz', async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 90_000);
 }, 120_000);
 
@@ -73,6 +73,14 @@ describe('npm start', { timeout: 120_000 }, () => {
     const res = await fetch(`${base}/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId, grantType: 'anonymous' }) });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ access_token: expect.any(String), expires_in: 14400 });
+  });
+
+  it('seeds the demo without a log line per request, so the owner sign-in is not buried; requests after it are logged', async () => {
+    await waitFor('the owner banner', async () => (/owner:\s+\S+@/.test(server.output()) ? true : undefined));
+    const logged = () => server.output().split('Bodega is serving');
+    expect(logged()[0]).not.toMatch(/"msg":"request"/);
+    await fetch(`${base}/healthz`);
+    await waitFor('a request line', async () => (/"msg":"request"/.test(logged()[1] ?? '') ? true : undefined));
   });
 
   it('serves the web app page and its assets', async () => {

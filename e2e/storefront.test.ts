@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium } from './chromium.js';
 import { apiKey } from '../packages/server/src/test/commerce.js';
-import { axeViolations, ready, screenshots, shopSite, startShop, type Shop, type ShopSite } from './shop.js';
+import { axeViolations, freeShipping, ready, screenshots, shopSite, startShop, type Shop, type ShopSite } from './shop.js';
 
 if (!hasChromium) console.warn(`Skipping the storefront browser tests: ${CHROMIUM} is missing.`);
 
@@ -42,6 +42,9 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await ready(page);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain('Everyday goods');
     await check(page, 'home');
+    // Cards of products whose variants cost different amounts read "From" the lowest price; one price reads plainly.
+    expect(await page.locator('.card-price').filter({ hasText: /^From \$\d+\.\d{2}$/ }).count()).toBeGreaterThan(0);
+    expect(await page.locator('.card-price').filter({ hasText: /^\$\d+\.\d{2}$/ }).count()).toBeGreaterThan(0);
 
     await page.getByRole('link', { name: 'Shop all products' }).click();
     await page.waitForURL(/\/products$/);
@@ -52,12 +55,15 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     const names = await page.locator('.card-title').allTextContents();
     expect(names).toContain('Linen Camp Shirt');
     expect(names).not.toContain('Speckled Stoneware Mug');
+    // Its sizes cost different amounts (XL is dearer): the card shows the lowest, "From".
+    expect(await page.locator('.card', { hasText: 'Linen Camp Shirt' }).locator('.card-price').textContent()).toBe('From $58.00');
     await page.getByLabel('Sort by').selectOption('price_desc');
     await page.waitForURL(/sort=price_desc/);
     await check(page, 'listing');
 
     await page.getByRole('link', { name: 'Linen Camp Shirt' }).click();
     await page.getByRole('heading', { name: 'Linen Camp Shirt' }).waitFor();
+    expect(await page.locator('.product-price').textContent()).toBe('From $58.00'); // no size picked yet
     // XL in navy is sold out: once XL is picked, navy cannot be chosen; the XL price and SKU follow.
     await page.getByRole('radio', { name: 'XL', exact: true }).check();
     expect(await page.getByRole('radio', { name: /^Navy/ }).isDisabled()).toBe(true);
@@ -99,6 +105,7 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await page.getByRole('button', { name: 'Estimate' }).click();
     await page.getByRole('radio', { name: /Standard/ }).check();
     await page.locator('.totals').getByText('Shipping').waitFor();
+    await freeShipping(page); // over $75: Standard is free, and says so
     await page.locator('.totals').getByText('Tax').waitFor(); // New York sales tax in the estimate, as at checkout
     expect(await page.locator('.totals .discount').textContent()).toContain('−$');
     await check(page, 'cart');

@@ -26,7 +26,7 @@ describe('backOffice', () => {
     expect(dashboard.days).toHaveLength(30);
     expect(dashboard.averageOrderValue).toBe('0.00');
     const week = await admin.backOffice.dashboard({ from: '2026-01-01', to: '2026-01-07', timeZone: 'UTC' });
-    expect(week.range).toEqual({ from: '2026-01-01', to: '2026-01-07', timeZone: 'UTC', orders: 0, revenue: '0.00' });
+    expect(week.range).toEqual({ from: '2026-01-01', to: '2026-01-07', timeZone: 'UTC', orders: 0, revenue: '0.00', refunds: '0.00', net: '0.00' });
     expect(week.days).toHaveLength(7);
     await expect(admin.backOffice.dashboard({ from: '2026-01-08', to: '2026-01-07' })).rejects.toMatchObject({ status: 400 });
     await expect(admin.backOffice.orderPayments('no-such-order')).rejects.toMatchObject({ status: 404 });

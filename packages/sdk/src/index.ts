@@ -53,7 +53,7 @@ export type {
   ApiKeyInfo, BackOfficeApi, BackOfficeMe, BackOfficeRole, BulkProductAdjust, BulkProductSet, BulkProductsResponse,
   CreateImportJobInput, Dashboard, DashboardOptions, DayFigures, ExportKind, ImportFormat, ImportJob, ImportJobStatus,
   ImportTarget, ListMailsOptions, LowStockItem, Mail, MailStatus, MailSummary, OrdersExportFilters, PropertyAdjustment,
-  RecentOrder, SearchResults,
+  RecentOrder, SalesFigures, SearchResults,
 } from './modules/back-office.js';
 export type { BackOfficeProductsOptions, StockFilter } from './modules/back-office.js';
 export type { OrderPayment, OrderPayments } from './modules/back-office.js';

@@ -503,6 +503,8 @@ export interface Product {
   price?: ProductPriceData;
   priceData?: ProductPriceData;
   convertedPriceData?: ProductPriceData;
+  /** The lowest and highest price a shopper pays over the variants (after the product's discount). */
+  priceRange?: { minValue?: number; maxValue?: number };
   media?: { mainMedia?: Record<string, unknown>; items?: Record<string, unknown>[] };
   customTextFields?: Record<string, unknown>[];
   manageVariants?: boolean;

@@ -31,7 +31,17 @@ export async function seedDemoIfEmpty(app: FastifyInstance, config: Pick<Config,
     ownerPassword: DEMO_OWNER_PASSWORD,
     allowedOrigins: [config.publicUrl],
   });
-  const content = await seedDemoContent(app, { siteId: created.site.siteId, apiKey: created.apiKey });
+  // Seeding is ~50 API calls through app.inject; at `info` each would log a request line and bury
+  // the owner's sign-in that main.ts prints next. Request loggers take the level of app.log when
+  // the request starts, and nothing else is served yet (seeding runs before listen).
+  const level = app.log.level;
+  app.log.level = 'warn';
+  let content: Awaited<ReturnType<typeof seedDemoContent>>;
+  try {
+    content = await seedDemoContent(app, { siteId: created.site.siteId, apiKey: created.apiKey });
+  } finally {
+    app.log.level = level;
+  }
   return {
     siteId: created.site.siteId,
     clientId: created.clientId,

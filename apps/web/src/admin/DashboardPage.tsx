@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import type { SalesFigures } from '@bodega/sdk';
 import { Field } from '../ui/Field.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { DaysChart, longDate } from './Chart.js';
@@ -71,15 +72,15 @@ export default function DashboardPage() {
       {d && !invalid && (
         <>
           <section aria-label="Key figures" className="kpis">
-            <div className="kpi"><h2>Today</h2><p className="kpi-value" data-testid="today-revenue">{money(d.today.revenue)}</p><p className="muted small">{d.today.orders} {d.today.orders === 1 ? 'order' : 'orders'}</p></div>
-            <div className="kpi"><h2>This month</h2><p className="kpi-value">{money(d.thisMonth.revenue)}</p><p className="muted small">{d.thisMonth.orders} {d.thisMonth.orders === 1 ? 'order' : 'orders'}</p></div>
-            <div className="kpi"><h2>Average order</h2><p className="kpi-value">{money(d.averageOrderValue)}</p><p className="muted small">over the range</p></div>
+            <SalesKpi title="Net sales today" figures={d.today} money={money} testId="today-revenue" />
+            <SalesKpi title="Net sales this month" figures={d.thisMonth} money={money} testId="month-revenue" />
+            <div className="kpi"><h2>Average order</h2><p className="kpi-value">{money(d.averageOrderValue)}</p><p className="muted small">gross, over the range</p></div>
             <div className="kpi"><h2>To do</h2><p className="kpi-value"><Link to="/admin/orders?payment=NOT_PAID">{d.unpaidCount} unpaid</Link></p><p className="small"><Link to="/admin/orders?fulfillment=NOT_FULFILLED">{d.unfulfilledCount} to fulfil</Link></p></div>
           </section>
           <section className="panel" aria-labelledby="chart-heading">
-            <h2 id="chart-heading">Orders and revenue per day</h2>
+            <h2 id="chart-heading">Net sales and orders per day</h2>
             <p className="muted small" data-testid="range-summary">
-              {longDate(d.range.from)} – {longDate(d.range.to)}: {d.range.orders} {d.range.orders === 1 ? 'order' : 'orders'}, {money(d.range.revenue)} ({d.range.timeZone.replace(/_/g, ' ')} time)
+              {longDate(d.range.from)} – {longDate(d.range.to)}: {d.range.orders} {d.range.orders === 1 ? 'order' : 'orders'}, {money(d.range.net)} net sales ({money(d.range.revenue)} gross − {money(d.range.refunds)} refunds; {d.range.timeZone.replace(/_/g, ' ')} time)
             </p>
             <DaysChart days={d.days} money={money} currency={currency} />
           </section>
@@ -94,7 +95,7 @@ export default function DashboardPage() {
                       {d.recentOrders.map((o) => (
                         <tr key={o.id}>
                           <td className="card-title"><Link to={`/admin/orders/${o.id}`}>#{o.number}</Link><span className="block muted small nowrap">{shortDate(o.createdDate)}</span></td>
-                          <td className="truncate" data-label="Buyer">{o.buyerEmail}</td>
+                          <td className="truncate" data-label="Buyer" title={o.buyerEmail}>{o.buyerEmail}</td>
                           <td data-label="Status"><span><Status value={o.paymentStatus} /> <Status value={o.fulfillmentStatus} /></span></td>
                           <td className="num" data-label="Total">{money(o.total)}</td>
                         </tr>
@@ -118,6 +119,22 @@ export default function DashboardPage() {
         </>
       )}
     </>
+  );
+}
+
+/**
+ * Net sales (what the shop keeps) as the figure, with the orders and, when something was refunded,
+ * gross sales and refunds under it, as a merchant reads a sales report.
+ */
+function SalesKpi({ title, figures, money, testId }: { title: string; figures: SalesFigures; money: (v: string) => string; testId: string }) {
+  const refunded = /[1-9]/.test(figures.refunds);
+  return (
+    <div className="kpi">
+      <h2>{title}</h2>
+      <p className="kpi-value" data-testid={testId}>{money(figures.net)}</p>
+      <p className="muted small">{figures.orders} {figures.orders === 1 ? 'order' : 'orders'}{refunded ? '' : ', no refunds'}</p>
+      {refunded && <p className="muted small" data-testid={`${testId}-refunds`}>{money(figures.revenue)} gross − {money(figures.refunds)} refunds</p>}
+    </div>
   );
 }
 

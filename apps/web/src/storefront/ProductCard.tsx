@@ -20,7 +20,7 @@ export function ProductCard({ product, eager = false }: { product: Product; eage
         <h3 className="card-title">{product.name}</h3>
       </Link>
       <p className="card-price">
-        <Price price={price.price} was={price.was} />
+        <Price price={price.price} was={price.was} from={price.from} />
         {!available && <span className="visually-hidden"> – out of stock</span>}
       </p>
     </li>

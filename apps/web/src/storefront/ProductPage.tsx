@@ -99,7 +99,7 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
         </div>
         <div className="product-info">
           <h1>{product.name}</h1>
-          <p className="product-price" aria-live="polite"><Price price={price.price} was={price.was} /></p>
+          <p className="product-price" aria-live="polite"><Price price={price.price} was={price.was} from={'from' in price ? price.from : undefined} /></p>
           {product.description && <p className="product-description">{plainText(product.description)}</p>}
           <form className="buy" onSubmit={(e) => { e.preventDefault(); submit(); }}>
             {options.map((option) => (

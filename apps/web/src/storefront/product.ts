@@ -88,11 +88,19 @@ export interface PriceView {
   price: string;
   /** Set when the shopper pays less than the list price. */
   was?: string;
+  /** The variants cost different amounts; `price` is the lowest ("From $X"). */
+  from?: boolean;
   amount: number;
 }
 
 export function priceOf(product: Product): PriceView {
   const data = product.priceData ?? product.price;
+  const range = product.priceRange;
+  if (range?.minValue !== undefined && range.maxValue !== undefined && range.minValue < range.maxValue && data?.currency) {
+    // The wire's range is a number (as Wix sends it); only formatted here, never summed.
+    const lowest = new Intl.NumberFormat('en-US', { style: 'currency', currency: data.currency }).format(range.minValue);
+    return { price: lowest, from: true, amount: range.minValue };
+  }
   const price = data?.formatted?.price ?? '';
   const discounted = data?.formatted?.discountedPrice;
   const onSale = discounted !== undefined && data?.discountedPrice !== undefined && data.price !== undefined && data.discountedPrice < data.price;

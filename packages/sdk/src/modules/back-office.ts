@@ -30,12 +30,21 @@ export interface DashboardOptions {
   timeZone?: string;
 }
 
-export interface DayFigures {
+/**
+ * Sales as a merchant reads them, decimal strings in the site's currency: `revenue` is gross sales
+ * (order totals), `refunds` what has been refunded of those orders (counted on the order's day),
+ * `net` gross minus refunds.
+ */
+export interface SalesFigures {
+  orders: number;
+  revenue: string;
+  refunds: string;
+  net: string;
+}
+
+export interface DayFigures extends SalesFigures {
   /** `YYYY-MM-DD` */
   date: string;
-  orders: number;
-  /** Decimal string in the site's currency. */
-  revenue: string;
 }
 
 export interface RecentOrder {
@@ -58,11 +67,11 @@ export interface LowStockItem {
 export interface Dashboard {
   currency: string;
   /** The range the figures are for, with its totals. */
-  range: { from: string; to: string; timeZone: string; orders: number; revenue: string };
+  range: { from: string; to: string; timeZone: string } & SalesFigures;
   days: DayFigures[];
-  today: { orders: number; revenue: string };
-  thisMonth: { orders: number; revenue: string };
-  /** Over the chosen range; "0" when there were no orders. */
+  today: SalesFigures;
+  thisMonth: SalesFigures;
+  /** Gross sales over the chosen range ÷ its orders; "0" when there were no orders. */
   averageOrderValue: string;
   unpaidCount: number;
   unfulfilledCount: number;

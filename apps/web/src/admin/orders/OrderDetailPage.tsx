@@ -132,7 +132,7 @@ export default function OrderDetailPage() {
             <dl className="totals">
               <div><dt>Subtotal</dt><dd>{money(s?.subtotal?.amount)}</dd></div>
               {(toMinor(s?.discount?.amount ?? '', currency) ?? 0n) > 0n && <div className="discount"><dt>Discount</dt><dd>−{money(s?.discount?.amount)}</dd></div>}
-              <div><dt>Shipping{o.shippingInfo?.title ? ` (${o.shippingInfo.title})` : ''}</dt><dd>{money(s?.shipping?.amount)}</dd></div>
+              <div><dt>Shipping{o.shippingInfo?.title ? ` (${o.shippingInfo.title})` : ''}</dt><dd>{o.shippingInfo?.title && toMinor(s?.shipping?.amount ?? '', currency) === 0n ? 'Free' : money(s?.shipping?.amount)}</dd></div>
               <div><dt>Tax</dt><dd>{money(s?.tax?.amount)}</dd></div>
               <div className="grand"><dt>Total</dt><dd>{money(s?.total?.amount)}</dd></div>
               {(toMinor(o.balanceSummary?.refunded?.amount ?? '', currency) ?? 0n) > 0n && (

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CommerceSettings, PickupOption, ShippingRegion, ShippingRule, TaxRate } from '@bodega/sdk';
 import { Field, SelectField } from '../../ui/Field.js';
@@ -30,8 +30,28 @@ const MONEY_HINT = 'A number such as 5 or 4.95';
 type Errors = Record<string, string>;
 type Tax = NonNullable<CommerceSettings['tax']>;
 
+/**
+ * A rule as the form edits it. `any`: the option is offered on every order. The wire has no such
+ * condition, so it is sent as "item count at least 0", and such a rule reads as "every order" here;
+ * the flag (not the numbers) decides, so typing 0 into an amount does not hide the field.
+ */
+type DraftRule = ShippingRule & { any: boolean };
+type DraftRegion = Omit<ShippingRegion, 'rules'> & { rules: DraftRule[] };
+type Trigger = NonNullable<CommerceSettings['inventoryUpdateTrigger']>;
+/** The whole form: one save sends it all, as the settings call takes it. */
+interface Draft { trigger: Trigger; regions: DraftRegion[]; pickup: PickupOption[]; tax: Tax }
+
+const ZERO = /^0+(\.0+)?$/;
+const toDraft = (regions: ShippingRegion[]): DraftRegion[] =>
+  regions.map((r) => ({ ...r, rules: r.rules.map((rule) => ({ ...rule, any: rule.operator === 'GTE' && ZERO.test(rule.threshold) })) }));
+const fromDraft = (regions: DraftRegion[]): ShippingRegion[] =>
+  regions.map((r) => ({
+    ...r,
+    rules: r.rules.map(({ any, ...rule }) => (any ? { ...rule, type: 'BY_TOTAL_QUANTITY' as const, operator: 'GTE' as const, threshold: '0' } : rule)),
+  }));
+
 /** Everything wrong with the draft, by field path (the same paths the server names). */
-function check(regions: ShippingRegion[], pickup: PickupOption[], tax: Tax): Errors {
+function check(regions: DraftRegion[], pickup: PickupOption[], tax: Tax): Errors {
   const errors: Errors = {};
   const need = (path: string, value: string | undefined, message: string) => { if (!value?.trim()) errors[path] = message; };
   regions.forEach((r, i) => {
@@ -45,6 +65,7 @@ function check(regions: ShippingRegion[], pickup: PickupOption[], tax: Tax): Err
       need(`${p}.title`, rule.title, 'Give the option a name shoppers see');
       if (!/^[A-Za-z0-9_-]{1,100}$/.test(rule.code)) errors[`${p}.code`] = 'Letters, digits, - or _ (rules with the same code are tiers of one option)';
       if (!MONEY.test(rule.rate)) errors[`${p}.rate`] = MONEY_HINT;
+      if (rule.any) return;
       const threshold = rule.type === 'BY_TOTAL_PRICE' ? MONEY : rule.type === 'BY_TOTAL_QUANTITY' ? /^\d{1,9}$/ : DECIMAL;
       if (!threshold.test(rule.threshold)) errors[`${p}.threshold`] = rule.type === 'BY_TOTAL_QUANTITY' ? 'A whole number of items' : rule.type === 'BY_TOTAL_PRICE' ? MONEY_HINT : 'A weight such as 2 or 0.5';
     });
@@ -65,37 +86,73 @@ function check(regions: ShippingRegion[], pickup: PickupOption[], tax: Tax): Err
 }
 
 const newCode = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
-const newRule = (): ShippingRule => ({ code: 'standard', title: 'Standard delivery', rate: '', type: 'BY_TOTAL_PRICE', operator: 'GTE', threshold: '0' });
+const newRule = (): DraftRule => ({ code: 'standard', title: 'Standard delivery', rate: '', type: 'BY_TOTAL_QUANTITY', operator: 'GTE', threshold: '0', any: true });
 const optional = (value: string) => (value.trim() === '' ? undefined : value);
 
 function Commerce({ settings }: { settings: CommerceSettings }) {
   const { api } = useAdmin();
   const queryClient = useQueryClient();
   const result = useResult();
-  const [trigger, setTrigger] = useState(settings.inventoryUpdateTrigger ?? 'ON_ORDER_PLACED');
-  const [regions, setRegions] = useState<ShippingRegion[]>(settings.shippingRegions ?? []);
-  const [pickup, setPickup] = useState<PickupOption[]>(settings.pickupOptions ?? []);
-  const [tax, setTax] = useState<Tax>(settings.tax ?? { pricesIncludeTax: false, taxShipping: false, rates: [] });
+  // What was last loaded or saved: the save bar compares the draft with it and "Discard" returns to it.
+  const [saved, setSaved] = useState<Draft>(() => ({
+    trigger: settings.inventoryUpdateTrigger ?? 'ON_ORDER_PLACED',
+    regions: toDraft(settings.shippingRegions ?? []),
+    pickup: settings.pickupOptions ?? [],
+    tax: settings.tax ?? { pricesIncludeTax: false, taxShipping: false, rates: [] },
+  }));
+  const [trigger, setTrigger] = useState(saved.trigger);
+  const [regions, setRegions] = useState<DraftRegion[]>(saved.regions);
+  const [pickup, setPickup] = useState<PickupOption[]>(saved.pickup);
+  const [tax, setTax] = useState<Tax>(saved.tax);
   const [errors, setErrors] = useState<Errors>({});
+  const draft: Draft = { trigger, regions, pickup, tax };
+  const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
+  useEffect(() => {
+    if (!dirty) return undefined;
+    // Closing or reloading the tab with unsaved changes asks first.
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
   const saving = useMutation({
-    mutationFn: () => api.settings.updateCommerceSettings({ inventoryUpdateTrigger: trigger, shippingRegions: regions, pickupOptions: pickup, tax }),
-    onSuccess: async () => { result.ok('Shipping, pickup, tax and inventory settings saved.'); await queryClient.invalidateQueries({ queryKey: ['admin', 'commerce-settings'] }); },
+    mutationFn: (sent: Draft) => api.settings.updateCommerceSettings({ inventoryUpdateTrigger: sent.trigger, shippingRegions: fromDraft(sent.regions), pickupOptions: sent.pickup, tax: sent.tax }),
+    onSuccess: async (_answer, sent) => {
+      setSaved(sent);
+      result.ok('Shipping, pickup, tax and inventory settings saved.');
+      await queryClient.invalidateQueries({ queryKey: ['admin', 'commerce-settings'] });
+    },
     onError: (error) => result.fail(error),
   });
+  function discard() {
+    result.clear();
+    setErrors({});
+    setTrigger(saved.trigger);
+    setRegions(saved.regions);
+    setPickup(saved.pickup);
+    setTax(saved.tax);
+  }
   function save() {
     result.clear();
     const found = check(regions, pickup, tax);
     setErrors(found);
     if (Object.keys(found).length) {
       // Take the merchant to the first field to fix once the messages are drawn.
-      requestAnimationFrame(() => document.querySelector<HTMLElement>('.commerce-form [aria-invalid="true"]')?.focus());
+      // Centred, so the save bar at the bottom of the window never covers it.
+      requestAnimationFrame(() => {
+        const field = document.querySelector<HTMLElement>('.commerce-form [aria-invalid="true"]');
+        field?.focus({ preventScroll: true });
+        field?.scrollIntoView({ block: 'center' });
+      });
       return;
     }
-    saving.mutate();
+    saving.mutate(draft);
   }
-  const setRegion = (i: number, change: Partial<ShippingRegion>) => setRegions((l) => l.map((r, k) => (k === i ? { ...r, ...change } : r)));
-  const setRule = (i: number, j: number, change: Partial<ShippingRule>) =>
-    setRegions((l) => l.map((r, k) => (k === i ? { ...r, rules: r.rules.map((x, m) => (m === j ? { ...x, ...change } as ShippingRule : x)) } : r)));
+  const setRegion = (i: number, change: Partial<DraftRegion>) => setRegions((l) => l.map((r, k) => (k === i ? { ...r, ...change } : r)));
+  const setRule = (i: number, j: number, change: Partial<DraftRule>) =>
+    setRegions((l) => l.map((r, k) => (k === i ? { ...r, rules: r.rules.map((x, m) => (m === j ? { ...x, ...change } : x)) } : r)));
+  /** "every order", or a condition on the total, weight or item count (then its threshold is asked for). */
+  const setCondition = (i: number, j: number, value: string) =>
+    setRule(i, j, value === 'ANY' ? { any: true } : { any: false, type: value as ShippingRule['type'], threshold: '' });
   const setOption = (i: number, change: Partial<PickupOption>) => setPickup((l) => l.map((o, k) => (k === i ? { ...o, ...change } : o)));
   const setRate = (i: number, change: Partial<TaxRate>) => setTax((t) => ({ ...t, rates: t.rates.map((r, k) => (k === i ? { ...r, ...change } : r)) }));
   const problems = Object.keys(errors).length;
@@ -105,7 +162,7 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
       {problems > 0 && <Notice kind="error">{problems === 1 ? 'One field needs a change' : `${problems} fields need a change`} before saving; each says what is wrong.</Notice>}
       <section className="panel" aria-labelledby="inventory-heading">
         <h2 id="inventory-heading">Inventory</h2>
-        <SelectField label="Take items out of stock when" className="settings-form" value={trigger} onChange={(e) => setTrigger(e.target.value as typeof trigger)}>
+        <SelectField label="Take items out of stock when" className="settings-form" value={trigger} onChange={(e) => setTrigger(e.target.value as Trigger)}>
           <option value="ON_ORDER_PLACED">the order is placed</option>
           <option value="ON_ORDER_PAID">the order is paid</option>
         </SelectField>
@@ -134,13 +191,17 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
                     <Field label="Code" value={rule.code} onChange={(e) => setRule(i, j, { code: e.target.value })} error={errors[`${at}.code`]} />
                     <Field label="Price" inputMode="decimal" value={rule.rate} onChange={(e) => setRule(i, j, { rate: e.target.value.trim() })} error={errors[`${at}.rate`]} />
                     <Field label="Delivery time (optional)" value={rule.deliveryTime ?? ''} placeholder="e.g. 3–5 business days" onChange={(e) => setRule(i, j, { deliveryTime: optional(e.target.value) })} />
-                    <SelectField label="When the" value={rule.type} onChange={(e) => setRule(i, j, { type: e.target.value as ShippingRule['type'] })}>
-                      <option value="BY_TOTAL_PRICE">order total</option><option value="BY_TOTAL_WEIGHT">total weight</option><option value="BY_TOTAL_QUANTITY">item count</option>
+                    <SelectField label="Offered for" value={rule.any ? 'ANY' : rule.type} onChange={(e) => setCondition(i, j, e.target.value)}>
+                      <option value="ANY">every order</option><option value="BY_TOTAL_PRICE">an order total</option><option value="BY_TOTAL_WEIGHT">a total weight</option><option value="BY_TOTAL_QUANTITY">an item count</option>
                     </SelectField>
-                    <SelectField label="is" value={rule.operator} onChange={(e) => setRule(i, j, { operator: e.target.value as ShippingRule['operator'] })}>
-                      <option value="LT">less than</option><option value="LTE">at most</option><option value="EQ">exactly</option><option value="GTE">at least</option><option value="GT">more than</option>
-                    </SelectField>
-                    <Field label={rule.type === 'BY_TOTAL_PRICE' ? 'Amount' : rule.type === 'BY_TOTAL_WEIGHT' ? 'Weight' : 'Items'} inputMode="decimal" value={rule.threshold} onChange={(e) => setRule(i, j, { threshold: e.target.value.trim() })} error={errors[`${at}.threshold`]} />
+                    {!rule.any && (
+                      <>
+                        <SelectField label="that is" value={rule.operator} onChange={(e) => setRule(i, j, { operator: e.target.value as ShippingRule['operator'] })}>
+                          <option value="LT">less than</option><option value="LTE">at most</option><option value="EQ">exactly</option><option value="GTE">at least</option><option value="GT">more than</option>
+                        </SelectField>
+                        <Field label={rule.type === 'BY_TOTAL_PRICE' ? 'Amount' : rule.type === 'BY_TOTAL_WEIGHT' ? 'Weight' : 'Items'} inputMode="decimal" value={rule.threshold} onChange={(e) => setRule(i, j, { threshold: e.target.value.trim() })} error={errors[`${at}.threshold`]} />
+                      </>
+                    )}
                   </div>
                   <button type="button" className="link" onClick={() => setRegions((l) => l.map((x, k) => (k === i ? { ...x, rules: x.rules.filter((_, m) => m !== j) } : x)))}>Remove rule {j + 1}<span className="visually-hidden"> of {r.name}</span></button>
                 </fieldset>
@@ -192,7 +253,14 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
         ))}
         <p><button type="button" className="button secondary small" onClick={() => setTax((t) => ({ ...t, rates: [...t.rates, { country: '', rate: '' }] }))}>Add a rate</button></p>
       </section>
-      <div className="actions form-foot"><button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save shipping and tax'}</button></div>
+      {/* Stays in view at the bottom of the window, so Save is never a long scroll away. */}
+      <div className={`save-bar${dirty ? ' save-bar-dirty' : ''}`} role="region" aria-label="Save changes">
+        <p className="save-bar-status" aria-live="polite" data-testid="save-status">{dirty ? 'You have unsaved changes.' : 'No unsaved changes.'}</p>
+        <div className="actions">
+          {dirty && <button type="button" className="button secondary" onClick={discard} disabled={saving.isPending}>Discard<span className="visually-hidden"> changes</span></button>}
+          <button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save shipping and tax'}</button>
+        </div>
+      </div>
     </form>
   );
 }

@@ -55,25 +55,25 @@ describe('GET /bodega/v1/dashboard', () => {
     const d = await dashboard(s, '?from=2026-03-09&to=2026-03-15');
     expect(d.currency).toBe('USD');
     expect(d.days.map((x) => x.date)).toEqual(['2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12', '2026-03-13', '2026-03-14', '2026-03-15']);
-    expect(d.days.find((x) => x.date === '2026-03-10')).toEqual({ date: '2026-03-10', orders: 1, revenue: '25.00' });
-    expect(d.days.find((x) => x.date === '2026-03-15')).toEqual({ date: '2026-03-15', orders: 2, revenue: '62.50' });
-    expect(d.days.find((x) => x.date === '2026-03-11')).toEqual({ date: '2026-03-11', orders: 0, revenue: '0.00' });
-    expect(d.today).toEqual({ orders: 2, revenue: '62.50' });
-    expect(d.thisMonth).toEqual({ orders: 3, revenue: '87.50' });
+    expect(d.days.find((x) => x.date === '2026-03-10')).toEqual({ date: '2026-03-10', orders: 1, revenue: '25.00', refunds: '0.00', net: '25.00' });
+    expect(d.days.find((x) => x.date === '2026-03-15')).toEqual({ date: '2026-03-15', orders: 2, revenue: '62.50', refunds: '0.00', net: '62.50' });
+    expect(d.days.find((x) => x.date === '2026-03-11')).toEqual({ date: '2026-03-11', orders: 0, revenue: '0.00', refunds: '0.00', net: '0.00' });
+    expect(d.today).toEqual({ orders: 2, revenue: '62.50', refunds: '0.00', net: '62.50' });
+    expect(d.thisMonth).toEqual({ orders: 3, revenue: '87.50', refunds: '0.00', net: '87.50' });
     expect(d.averageOrderValue).toBe('29.17'); // 87.50 / 3, half-even
   });
 
   it('answers a custom range of up to 366 days with its totals, and an empty range with zeros', async () => {
     const year = await dashboard(s, '?from=2025-03-15&to=2026-03-15');
     expect(year.days).toHaveLength(366);
-    expect(year.range).toEqual({ from: '2025-03-15', to: '2026-03-15', timeZone: 'UTC', orders: 4, revenue: '100.00' });
+    expect(year.range).toEqual({ from: '2025-03-15', to: '2026-03-15', timeZone: 'UTC', orders: 4, revenue: '100.00', refunds: '0.00', net: '100.00' });
     const empty = await dashboard(s, '?from=2026-01-01&to=2026-01-31');
     expect(empty.days).toHaveLength(31);
     expect(empty.days.every((x) => x.orders === 0 && x.revenue === '0.00')).toBe(true);
-    expect(empty.range).toMatchObject({ orders: 0, revenue: '0.00' });
+    expect(empty.range).toMatchObject({ orders: 0, revenue: '0.00', refunds: '0.00', net: '0.00' });
     expect(empty.averageOrderValue).toBe('0.00');
     const oneDay = await dashboard(s, '?from=2026-03-10&to=2026-03-10');
-    expect(oneDay.days).toEqual([{ date: '2026-03-10', orders: 1, revenue: '25.00' }]);
+    expect(oneDay.days).toEqual([{ date: '2026-03-10', orders: 1, revenue: '25.00', refunds: '0.00', net: '25.00' }]);
   });
 
   it('refuses a range longer than 366 days, backwards or with a bad date, with a 400 naming the field', async () => {
@@ -92,8 +92,8 @@ describe('GET /bodega/v1/dashboard', () => {
   it('counts days in the asked time zone', async () => {
     const d = await dashboard(s, '?from=2026-03-14&to=2026-03-15&timeZone=America/New_York');
     expect(d.days).toEqual([
-      { date: '2026-03-14', orders: 1, revenue: '12.50' },
-      { date: '2026-03-15', orders: 1, revenue: '50.00' },
+      { date: '2026-03-14', orders: 1, revenue: '12.50', refunds: '0.00', net: '12.50' },
+      { date: '2026-03-15', orders: 1, revenue: '50.00', refunds: '0.00', net: '50.00' },
     ]);
   });
 
@@ -121,6 +121,40 @@ describe('GET /bodega/v1/dashboard', () => {
     expect(d.days.every((x) => x.orders === 0)).toBe(true);
     expect(d.recentOrders).toEqual([]);
     expect(d.unpaidCount).toBe(0);
+  });
+});
+
+describe('dashboard with refunds', () => {
+  it('shows gross sales, what was refunded of them and net sales, today, this month, per day and over the range', async () => {
+    clock = new Date('2026-06-10T09:00:00Z');
+    const s = await backOfficeSite(t);
+    const lamp = await createProduct(t.app, s.site, { name: 'Lamp', priceData: { price: 40 } });
+    const refunded = await orderAt(s, '2026-06-10T09:00:00Z', lamp.id, 1, 'back@example.com');
+    await orderAt(s, '2026-06-10T10:00:00Z', lamp.id, 2, 'keeps@example.com');
+    await orderAt(s, '2026-06-02T10:00:00Z', lamp.id, 1, 'early@example.com');
+    clock = new Date('2026-06-10T11:00:00Z');
+    const paid = await t.app.inject({ method: 'POST', url: `/ecom/v1/payments-collector/orders/${refunded}/mark-as-paid`, headers: s.headers.apiKey, payload: {} });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const payments = (await t.app.inject({ method: 'GET', url: `/bodega/v1/orders/${refunded}/payments`, headers: s.headers.apiKey })).json() as { payments: { id: string }[] };
+    const refund = async (amount: string) => t.app.inject({
+      method: 'POST', url: `/ecom/v1/payments-collector/orders/${refunded}/trigger-refund`, headers: s.headers.apiKey,
+      payload: { payments: [{ paymentId: payments.payments[0].id, amount: { amount } }] },
+    });
+    expect((await refund('15.05')).statusCode).toBe(200);
+
+    const part = await dashboard(s, '?from=2026-06-09&to=2026-06-10');
+    expect(part.today).toEqual({ orders: 2, revenue: '120.00', refunds: '15.05', net: '104.95' });
+    expect(part.days).toEqual([
+      { date: '2026-06-09', orders: 0, revenue: '0.00', refunds: '0.00', net: '0.00' },
+      { date: '2026-06-10', orders: 2, revenue: '120.00', refunds: '15.05', net: '104.95' },
+    ]);
+    expect(part.thisMonth).toEqual({ orders: 3, revenue: '160.00', refunds: '15.05', net: '144.95' });
+
+    expect((await refund('24.95')).statusCode).toBe(200);
+    const full = await dashboard(s, '?from=2026-06-01&to=2026-06-10');
+    expect(full.today).toEqual({ orders: 2, revenue: '120.00', refunds: '40.00', net: '80.00' });
+    expect(full.range).toMatchObject({ orders: 3, revenue: '160.00', refunds: '40.00', net: '120.00' });
+    expect(full.averageOrderValue).toBe('53.33'); // gross 160.00 / 3
   });
 });
 

@@ -46,13 +46,21 @@ export const LOW_STOCK_THRESHOLD = 5;
 const RECENT_ORDERS = 5;
 const LOW_STOCK_ROWS = 10;
 
+/**
+ * Sales figures as a merchant reads them: `revenue` is gross sales (order totals), `refunds` what
+ * has been refunded of those orders (counted on the order's day, not the refund's), `net` the
+ * difference. Decimal strings in the site's currency.
+ */
+export interface Sales { orders: number; revenue: string; refunds: string; net: string }
+
 export interface Dashboard {
   currency: string;
   /** The range asked for (days in `timeZone`), with its totals. */
-  range: { from: string; to: string; timeZone: string; orders: number; revenue: string };
-  days: { date: string; orders: number; revenue: string }[];
-  today: { orders: number; revenue: string };
-  thisMonth: { orders: number; revenue: string };
+  range: { from: string; to: string; timeZone: string } & Sales;
+  days: ({ date: string } & Sales)[];
+  today: Sales;
+  thisMonth: Sales;
+  /** Gross sales over the range ÷ its orders. */
   averageOrderValue: string;
   unpaidCount: number;
   unfulfilledCount: number;
@@ -163,27 +171,30 @@ export class BackOfficeService {
       catalogBackOffice.lowStock(ctx, LOW_STOCK_THRESHOLD, LOW_STOCK_ROWS),
     ]);
     const byDate = new Map(sales.map((d) => [d.date, d]));
+    const money = (minor: bigint) => formatAmount(minor, currency);
+    const figures = (orders: number, revenue: bigint, refunds: bigint): Sales =>
+      ({ orders, revenue: money(revenue), refunds: money(refunds), net: money(revenue - refunds) });
     const sum = (from: string, to: string) => {
       let orders = 0;
       let revenue = 0n;
-      for (const d of sales) if (d.date >= from && d.date <= to) { orders += d.orders; revenue += d.revenue; }
-      return { orders, revenue };
+      let refunds = 0n;
+      for (const d of sales) if (d.date >= from && d.date <= to) { orders += d.orders; revenue += d.revenue; refunds += d.refunds; }
+      return { orders, revenue, refunds };
     };
-    const money = (minor: bigint) => formatAmount(minor, currency);
     const days = Array.from({ length: daysBetween(range.from, range.to) + 1 }, (_, i) => {
       const date = addDays(range.from, i);
       const d = byDate.get(date);
-      return { date, orders: d?.orders ?? 0, revenue: money(d?.revenue ?? 0n) };
+      return { date, ...figures(d?.orders ?? 0, d?.revenue ?? 0n, d?.refunds ?? 0n) };
     });
     const inRange = sum(range.from, range.to);
     const today = sum(range.today, range.today);
     const month = sum(range.monthStart, range.today);
     return {
       currency,
-      range: { from: range.from, to: range.to, timeZone: range.timeZone, orders: inRange.orders, revenue: money(inRange.revenue) },
+      range: { from: range.from, to: range.to, timeZone: range.timeZone, ...figures(inRange.orders, inRange.revenue, inRange.refunds) },
       days,
-      today: { orders: today.orders, revenue: money(today.revenue) },
-      thisMonth: { orders: month.orders, revenue: money(month.revenue) },
+      today: figures(today.orders, today.revenue, today.refunds),
+      thisMonth: figures(month.orders, month.revenue, month.refunds),
       averageOrderValue: money(inRange.orders ? divideHalfEven(inRange.revenue, BigInt(inRange.orders)) : 0n),
       unpaidCount: counts.unpaid,
       unfulfilledCount: counts.unfulfilled,

@@ -15,14 +15,17 @@ export interface DaySales {
   date: string;
   orders: number;
   revenue: bigint;
+  /** What has been refunded of those orders so far (counted on the order's day). */
+  refunds: bigint;
 }
 
-/** Orders and their totals per day from `from` to `to` (inclusive dates in `timeZone`). */
+/** Orders, their totals and refunds per day from `from` to `to` (inclusive dates in `timeZone`). */
 export async function salesPerDay(ctx: SiteContext, range: { from: string; to: string; timeZone: string }): Promise<DaySales[]> {
   // Grouped by the local date's text: the planner hashes the few groups instead of sorting every
   // order of the range (the days are put in order here). The sales index covers every column read.
-  const rows = await ctx.db.query<{ day: string; orders: string | number; revenue: string | number }>(
-    `SELECT ((o.created_at AT TIME ZONE $2)::date)::text AS day, count(*) AS orders, coalesce(sum(o.total_minor), 0) AS revenue
+  const rows = await ctx.db.query<{ day: string; orders: string | number; revenue: string | number; refunds: string | number }>(
+    `SELECT ((o.created_at AT TIME ZONE $2)::date)::text AS day, count(*) AS orders, coalesce(sum(o.total_minor), 0) AS revenue,
+            coalesce(sum(o.refunded_minor), 0) AS refunds
        FROM orders o
       WHERE o.site_id = $1 AND ${COUNTED}
         AND o.created_at >= ($3::date)::timestamp AT TIME ZONE $2
@@ -31,7 +34,7 @@ export async function salesPerDay(ctx: SiteContext, range: { from: string; to: s
     [ctx.siteId, range.timeZone, range.from, range.to],
   );
   rows.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-  return rows.map((r) => ({ date: r.day, orders: Number(r.orders), revenue: BigInt(r.revenue) }));
+  return rows.map((r) => ({ date: r.day, orders: Number(r.orders), revenue: BigInt(r.revenue), refunds: BigInt(r.refunds) }));
 }
 
 /** Orders waiting for payment and for fulfilment (canceled ones excluded). */
