@@ -47,6 +47,12 @@ async function makeSite(databaseUrl: string | undefined, dataDir: string | undef
   }
 }
 
+/** User + system CPU seconds a process has used (/proc/<pid>/stat, in clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 export default async function memory(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   const workers = Number(process.env.WORKERS ?? (databaseUrl ? 2 : 1));
@@ -65,6 +71,7 @@ export default async function memory(): Promise<void> {
     const shoppers = await Promise.all(Array.from({ length: CONNECTIONS }, token));
     const add = { lineItems: fixture.productIds.map((id) => ({ catalogReference: { appId: STORES_APP_ID, catalogItemId: id }, quantity: 1 })) };
     const runs: Record<string, LoadResult[]> = { products: [], token: [], get: [], add: [] };
+    const cpuBefore = pids.map(cpuSeconds);
     for (let round = 0; round < ROUNDS; round++) {
       runs.products.push(await load(`${server.url}/stores-reader/v1/products/query`, { method: 'POST', body: { query: { paging: { limit: 50 } } }, headers: { authorization: shoppers[0] }, connections: CONNECTIONS, seconds }));
       runs.token.push(await load(`${server.url}/oauth2/token`, { method: 'POST', body: { clientId: fixture.clientId, grantType: 'anonymous' }, connections: CONNECTIONS, seconds }));
@@ -72,6 +79,9 @@ export default async function memory(): Promise<void> {
       runs.get.push(await load(`${server.url}/ecom/v1/carts/current`, { headers: { authorization: shoppers[1] }, connections: CONNECTIONS, seconds }));
     }
     const peaks = samplers.map((s) => s.stop());
+    // CPU per request hardly moves with the machine's load, unlike req/s: the price of a heap flag.
+    const cpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpuBefore[i], 0);
+    const requests = Object.values(runs).flat().reduce((sum, r) => sum + r.requests, 0);
     for (const [name, results] of Object.entries(runs)) for (const r of results) assertClean(name, r);
     const last = (name: string) => runs[name][runs[name].length - 1];
     printResults(`the built server under load, WORKERS=${workers} (last of ${ROUNDS} rounds)`, databaseUrl ? 'PostgreSQL' : 'embedded PGlite', [
@@ -80,6 +90,7 @@ export default async function memory(): Promise<void> {
       { name: `add-to-cart, ${CONNECTIONS} own carts`, result: last('add') },
       { name: `get-current-cart, ${CONNECTIONS} conn`, result: last('get') },
     ]);
+    console.log(`server CPU per request, all calls and workers: ${((cpu / requests) * 1e6).toFixed(0)} µs (${requests} requests); load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     const flags = process.env.BENCH_SERVER_NODE_OPTIONS ? ` (NODE_OPTIONS ${process.env.BENCH_SERVER_NODE_OPTIONS})` : '';
     console.log(`\npeak memory of each serving process${flags}, the server alone (load generator and bench in other processes):`);
     pids.forEach((pid, i) => {
