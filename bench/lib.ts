@@ -139,7 +139,7 @@ export interface Aim {
 export interface BenchRow {
   bench: string;
   path: string;
-  unit: 'req/s' | 'items/s' | 'events/s' | 'ms';
+  unit: 'req/s' | 'items/s' | 'events/s' | 'ms' | 'MB';
   rate?: number;
   p50Ms?: number;
   p99Ms?: number;
@@ -151,7 +151,7 @@ export interface BenchRow {
   errors?: number;
 }
 
-/** The peak resident memory of one process a bench ran (the bench with its in-process server, a worker…). */
+/** The peak resident memory of one process a bench ran (the bench process with its in-process server, a built server's worker…). */
 export interface PeakRss {
   bench: string;
   process: string;
@@ -182,6 +182,33 @@ export function collected(): { rows: BenchRow[]; peaks: PeakRss[] } {
 /** This process's peak RSS so far, in MB (Linux reports kilobytes). */
 export function selfPeakRssMb(): number {
   return process.resourceUsage().maxRSS / 1024;
+}
+
+/**
+ * Samples a process's memory from /proc while it runs: peak RSS is the kernel's (VmHWM); the peak
+ * of its private part (RSS less pages shared with other processes, chiefly the node binary's
+ * code, which every node process maps once) is the highest sample.
+ */
+export function sampleMemory(pid: number, everyMs = 200): { stop(): { peakRssMb: number; peakPrivateMb: number } } {
+  let peakPrivate = 0;
+  const sample = () => {
+    try {
+      const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+      const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(rollup)?.[1] ?? 0);
+      peakPrivate = Math.max(peakPrivate, (kb('Private_Clean') + kb('Private_Dirty')) / 1024);
+    } catch {
+      // gone
+    }
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return { peakRssMb: peakRssMbOf(pid), peakPrivateMb: peakPrivate };
+    },
+  };
 }
 
 /** A process's peak RSS from /proc (VmHWM), in MB; 0 when it is gone. */
@@ -231,7 +258,9 @@ export function printTable(rows: readonly BenchRow[], rss: readonly PeakRss[]): 
     ].join(' '));
   }
   if (rss.length) {
-    console.log('peak RSS per process (MB): ' + rss.map((r) => `${r.bench} ${r.process} ${r.mb.toFixed(0)}`).join(', '));
+    console.log('peak RSS per process (MB; "bench process" = bench code under tsx + its in-process server, without the load generator;'
+      + ' a server alone: the memory bench\'s rows and the cart bench\'s WORKERS figures): '
+      + rss.map((r) => `${r.bench} ${r.process} ${r.mb.toFixed(0)}`).join(', '));
   }
 }
 
@@ -294,6 +323,8 @@ const MAIN = fileURLToPath(new URL('../packages/server/dist/main.js', import.met
 
 export interface BuiltServer {
   url: string;
+  /** What the server printed so far (stdout and stderr). */
+  output(): string;
   /** The processes that serve (the workers; the one process when WORKERS=1). */
   servingPids(): number[];
   close(): Promise<void>;
@@ -303,7 +334,7 @@ export interface BuiltServer {
  * The built server (`packages/server/dist/main.js`, as in production) on DATABASE_URL with this
  * many WORKERS, rate limits off; resolves once every worker listens. Needs `npm run build`.
  */
-export async function startBuiltServer(workers: number): Promise<BuiltServer> {
+export async function startBuiltServer(workers: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<BuiltServer> {
   if (!fs.existsSync(MAIN)) throw new Error('the built server is missing: run `npm run build`');
   const port = await new Promise<number>((resolve) => {
     const probe = net.createServer().listen(0, '127.0.0.1', () => {
@@ -311,7 +342,7 @@ export async function startBuiltServer(workers: number): Promise<BuiltServer> {
       probe.close(() => resolve(free));
     });
   });
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: String(workers), LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_TOKEN: '0' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', WORKERS: String(workers), LOG_LEVEL: 'warn', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_TOKEN: '0', ...extraEnv };
   // BENCH_SERVER_NODE_OPTIONS: V8 flags for the server alone (e.g. heap sizes, to weigh memory against speed).
   if (process.env.BENCH_SERVER_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_SERVER_NODE_OPTIONS;
   const child = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -327,6 +358,7 @@ export async function startBuiltServer(workers: number): Promise<BuiltServer> {
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    output: () => output,
     servingPids: pids,
     async close() {
       child.kill('SIGTERM');

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { collected, printTable, recordPeakRss, recordRows, selfPeakRssMb, setCurrentBench, type BenchRow, type PeakRss } from './lib.js';
 
 /** What `all` runs, in this order; web (a browser budget) and soak (minutes long) run on their own. */
-const ALL = ['tokens', 'auth', 'cart', 'members', 'data', 'webhooks'];
+const ALL = ['tokens', 'auth', 'cart', 'members', 'data', 'webhooks', 'memory'];
 const ROWS_FILE_ENV = 'BENCH_ROWS_FILE';
 
 const name = process.argv[2];
@@ -69,7 +69,9 @@ try {
 } catch (error) {
   failure = error;
 }
-recordPeakRss('bench + in-process server', selfPeakRssMb());
+// This process: the bench's code and fixtures under tsx plus its in-process server (autocannon
+// runs in child processes, not counted). A worker's own figure is the memory bench's.
+recordPeakRss('bench process', selfPeakRssMb());
 const result = collected();
 const rowsFile = process.env[ROWS_FILE_ENV];
 if (rowsFile) fs.writeFileSync(rowsFile, JSON.stringify(result));
