@@ -369,6 +369,68 @@ export async function queryMembers(ctx: SiteContext, q: MemberQuery): Promise<{ 
   return { members: [], total: count[0].total };
 }
 
+// ─── a PUBLIC page built by PostgreSQL ─────────────────────────────────────────────────────────
+
+/*
+ * A PUBLIC page shows every member alike whoever asks (see projectionFor): id, statuses UNKNOWN,
+ * profile and dates. PostgreSQL writes each member's wire JSON with exactly the rules of toMember +
+ * toWireMember (absent or empty text omitted, images kept when they are non-empty objects, dates as
+ * toISOString writes them), so node neither parses rows nor serialises members: the page's text is
+ * joined from the members' texts. `json` (not jsonb) keeps the keys in the JS answer's order;
+ * json_strip_nulls drops the absent fields as the JS answer omits them.
+ */
+
+/** A non-empty JSON string at `path`, else NULL (store.ts `str`). */
+const sqlText = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'string' AND ${path} <> '""'::jsonb THEN ${path} END`;
+
+/**
+ * A JSON number at `path` as JavaScript would read and write it (store.ts `num`): through float8,
+ * so 1.0 is written 1; a number beyond float8 (Infinity to JavaScript) is omitted, one too small is
+ * 0. float8 text matches JavaScript's for 0 and magnitudes from 1e-4 up to 1e15 (beyond, PostgreSQL
+ * writes an exponent where JavaScript writes digits); image sizes and offsets stay well inside.
+ */
+const sqlNumber = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'number' THEN
+  CASE WHEN abs((${path})::numeric) >= 1e308 THEN NULL WHEN abs((${path})::numeric) < 1e-307 THEN 0 ELSE (${path})::float8 END END`;
+
+/** An image (store.ts `readImage`): only when a non-empty object; its fields in wire order. */
+const sqlImage = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'object' AND ${path} <> '{}'::jsonb THEN json_build_object(
+  'id', ${sqlText(`${path}->'id'`)}, 'url', ${sqlText(`${path}->'url'`)},
+  'height', ${sqlNumber(`${path}->'height'`)}, 'width', ${sqlNumber(`${path}->'width'`)},
+  'offsetX', ${sqlNumber(`${path}->'offsetX'`)}, 'offsetY', ${sqlNumber(`${path}->'offsetY'`)}) END`;
+
+/** Date.prototype.toISOString of the time truncated to the millisecond (what toMember reads). */
+const sqlIsoDate = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The PUBLIC wire member (wire.ts toWireMember with level PUBLIC) as JSON text. */
+export const PUBLIC_WIRE_MEMBER = `json_strip_nulls(json_build_object(
+  'id', m.member_id, 'contactId', m.member_id,
+  'status', 'UNKNOWN'::text, 'privacyStatus', 'UNKNOWN'::text, 'activityStatus', 'UNKNOWN'::text,
+  'profile', json_build_object(
+    'nickname', ${sqlText("m.profile->'nickname'")}, 'slug', m.slug,
+    'photo', ${sqlImage("m.profile->'photo'")}, 'cover', ${sqlImage("m.profile->'cover'")},
+    'title', ${sqlText("m.profile->'title'")}),
+  'createdDate', ${sqlIsoDate('m.created_at')}, 'updatedDate', ${sqlIsoDate('m.updated_at')}))::text`;
+
+/**
+ * The PUBLIC page of a query: each member's wire JSON text, in page order, and the total that
+ * matches (as queryMembers, in one statement unless the page is past the end).
+ */
+export async function queryPublicPage(ctx: SiteContext, q: Omit<MemberQuery, 'withContact'>): Promise<{ members: string[]; total: number }> {
+  const { db: db, siteId } = ctx;
+  const params: unknown[] = [];
+  const where = memberWhere(siteId, q, params);
+  const orderBy = compileSort(q.sort, MEMBER_FIELDS, { admin: q.admin, path: q.paths.sort }, 'm.member_id', 'm.created_at DESC, m.member_id DESC');
+  const rows = await db.query<{ wire: string; total: number }>(
+    queryStatement(`SELECT ${PUBLIC_WIRE_MEMBER} AS wire, (SELECT count(*)::int FROM members m WHERE ${where}) AS total
+     FROM members m WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`),
+    [...params, q.limit, q.offset],
+  );
+  if (rows.length > 0) return { members: rows.map((row) => row.wire), total: rows[0].total };
+  if (q.offset === 0) return { members: [], total: 0 };
+  const count = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM members m WHERE ${where}`, params);
+  return { members: [], total: count[0].total };
+}
+
 /** Every member a bulk call's filter matches (admins only), locked for the change. */
 export async function lockMembersMatching(ctx: SiteContext, filter: unknown, search: unknown, limit: number): Promise<Member[]> {
   const { db: tx, siteId } = ctx;
