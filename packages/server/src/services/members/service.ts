@@ -58,6 +58,8 @@ export interface BulkJobResult {
 }
 
 const FULL: Projection = { level: 'FULL', publicCustomFieldsOnly: false, role: true };
+/** What a PUBLIC page shows of every member, whoever asks (projectionFor with no wider fieldset). */
+const PUBLIC: Projection = { level: 'PUBLIC', publicCustomFieldsOnly: false, role: false };
 
 function slugViolation(slug: string, field = 'slug'): ApiError {
   return ApiError.validation([{
@@ -141,8 +143,9 @@ export class MembersService {
     };
     if (widestFieldset(fieldsets) === 'PUBLIC') {
       const { members, total } = await store.queryPublicPage(ctx, q);
+      const texts = members.map((m) => typeof m === 'string' ? m : JSON.stringify(toWireMember(m, PUBLIC, new Map())));
       const metadata = JSON.stringify(offsetMetadata(page, members.length, total));
-      return new SerialisedPage(`{"members":[${members.join(',')}],"metadata":${metadata}}`);
+      return new SerialisedPage(`{"members":[${texts.join(',')}],"metadata":${metadata}}`);
     }
     const { members, total } = await store.queryMembers(ctx, { ...q, withContact: true });
     const projections = members.map((m) => projectionFor(relationTo(viewer, m.memberId), fieldsets));

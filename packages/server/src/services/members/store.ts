@@ -385,12 +385,14 @@ const sqlText = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'string' AN
 
 /**
  * A JSON number at `path` as JavaScript would read and write it (store.ts `num`): through float8,
- * so 1.0 is written 1; a number beyond float8 (Infinity to JavaScript) is omitted, one too small is
- * 0. float8 text matches JavaScript's for 0 and magnitudes from 1e-4 up to 1e15 (beyond, PostgreSQL
- * writes an exponent where JavaScript writes digits); image sizes and offsets stay well inside.
+ * so 1.0 is written 1. float8's text is JavaScript's for 0 and magnitudes from 1e-4 up to 1e15;
+ * a member with an image number outside that is left to the JS path (ODD_IMAGE_NUMBER).
  */
-const sqlNumber = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'number' THEN
-  CASE WHEN abs((${path})::numeric) >= 1e308 THEN NULL WHEN abs((${path})::numeric) < 1e-307 THEN 0 ELSE (${path})::float8 END END`;
+const sqlNumber = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'number' THEN (${path})::float8 END`;
+
+/** Whether an image holds a number whose text PostgreSQL would write unlike JavaScript (or that JavaScript reads as Infinity). */
+const ODD_IMAGE_NUMBER = (image: string) =>
+  `jsonb_path_exists(m.profile, '$.${image}.* ? (@.type() == "number" && (@.abs() >= 1e15 || (@ != 0 && @.abs() < 0.0001)))')`;
 
 /** An image (store.ts `readImage`): only when a non-empty object; its fields in wire order. */
 const sqlImage = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'object' AND ${path} <> '{}'::jsonb THEN json_build_object(
@@ -412,20 +414,34 @@ export const PUBLIC_WIRE_MEMBER = `json_strip_nulls(json_build_object(
   'createdDate', ${sqlIsoDate('m.created_at')}, 'updatedDate', ${sqlIsoDate('m.updated_at')}))::text`;
 
 /**
- * The PUBLIC page of a query: each member's wire JSON text, in page order, and the total that
- * matches (as queryMembers, in one statement unless the page is past the end).
+ * The PUBLIC page of a query: each member's wire JSON text (or, rarely, the member, see
+ * ODD_IMAGE_NUMBER), in page order, and the total that matches (as queryMembers, in one statement
+ * unless the page is past the end). The members' status and privacy are not read: PUBLIC shows neither.
  */
-export async function queryPublicPage(ctx: SiteContext, q: Omit<MemberQuery, 'withContact'>): Promise<{ members: string[]; total: number }> {
+export async function queryPublicPage(ctx: SiteContext, q: Omit<MemberQuery, 'withContact'>): Promise<{ members: (string | Member)[]; total: number }> {
   const { db: db, siteId } = ctx;
   const params: unknown[] = [];
   const where = memberWhere(siteId, q, params);
   const orderBy = compileSort(q.sort, MEMBER_FIELDS, { admin: q.admin, path: q.paths.sort }, 'm.member_id', 'm.created_at DESC, m.member_id DESC');
-  const rows = await db.query<{ wire: string; total: number }>(
-    queryStatement(`SELECT ${PUBLIC_WIRE_MEMBER} AS wire, (SELECT count(*)::int FROM members m WHERE ${where}) AS total
-     FROM members m WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`),
+  // A member with odd image numbers comes as its PUBLIC columns instead, for the JS path.
+  const odd = `(m.profile ?| ARRAY['photo', 'cover'] AND (${ODD_IMAGE_NUMBER('photo')} OR ${ODD_IMAGE_NUMBER('cover')}))`;
+  const rows = await db.query<Partial<MemberRow> & { wire: string | null; total: number }>(
+    queryStatement(`SELECT CASE WHEN o.odd THEN NULL ELSE ${PUBLIC_WIRE_MEMBER} END AS wire,
+       CASE WHEN o.odd THEN m.member_id END AS member_id, CASE WHEN o.odd THEN m.slug END AS slug,
+       CASE WHEN o.odd THEN m.profile END AS profile, CASE WHEN o.odd THEN ${epochMs('m.created_at')} END AS created_at,
+       CASE WHEN o.odd THEN ${epochMs('m.updated_at')} END AS updated_at,
+       (SELECT count(*)::int FROM members m WHERE ${where}) AS total
+     FROM members m CROSS JOIN LATERAL (SELECT ${odd} AS odd) o
+     WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`),
     [...params, q.limit, q.offset],
   );
-  if (rows.length > 0) return { members: rows.map((row) => row.wire), total: rows[0].total };
+  if (rows.length > 0) {
+    const members = rows.map((row) => row.wire ?? toMember({
+      member_id: row.member_id ?? '', status: 'APPROVED', privacy_status: 'PUBLIC', slug: row.slug ?? '', profile: row.profile ?? null,
+      created_at: row.created_at ?? 0, updated_at: row.updated_at ?? 0,
+    }));
+    return { members, total: rows[0].total };
+  }
   if (q.offset === 0) return { members: [], total: 0 };
   const count = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM members m WHERE ${where}`, params);
   return { members: [], total: count[0].total };
