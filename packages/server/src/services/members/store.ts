@@ -376,12 +376,11 @@ export async function queryMembers(ctx: SiteContext, q: MemberQuery): Promise<{ 
  * profile and dates. PostgreSQL writes each member's wire JSON with exactly the rules of toMember +
  * toWireMember (absent or empty text omitted, images kept when they are non-empty objects, dates as
  * toISOString writes them), so node neither parses rows nor serialises members: the page's text is
- * joined from the members' texts. `json` (not jsonb) keeps the keys in the JS answer's order;
- * json_strip_nulls drops the absent fields as the JS answer omits them.
+ * joined from the members' texts, keys in the JS answer's order.
  */
 
-/** A non-empty JSON string at `path`, else NULL (store.ts `str`). */
-const sqlText = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'string' AND ${path} <> '""'::jsonb THEN ${path} END`;
+/** A non-empty JSON string at `path` as JSON text, else NULL (store.ts `str`). */
+const sqlText = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'string' AND ${path} <> '""'::jsonb THEN (${path})::text END`;
 
 /**
  * A JSON number at `path` as JavaScript would read and write it (store.ts `num`): through float8,
@@ -394,24 +393,26 @@ const sqlNumber = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'number' 
 const ODD_IMAGE_NUMBER = (image: string) =>
   `jsonb_path_exists(m.profile, '$.${image}.* ? (@.type() == "number" && (@.abs() >= 1e15 || (@ != 0 && @.abs() < 0.0001)))')`;
 
-/** An image (store.ts `readImage`): only when a non-empty object; its fields in wire order. */
-const sqlImage = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'object' AND ${path} <> '{}'::jsonb THEN json_build_object(
-  'id', ${sqlText(`${path}->'id'`)}, 'url', ${sqlText(`${path}->'url'`)},
+/** An image (store.ts `readImage`) as JSON text: only when a non-empty object; its fields in wire order. */
+const sqlImage = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'object' AND ${path} <> '{}'::jsonb THEN json_strip_nulls(json_build_object(
+  'id', ${sqlText(`${path}->'id'`)}::json, 'url', ${sqlText(`${path}->'url'`)}::json,
   'height', ${sqlNumber(`${path}->'height'`)}, 'width', ${sqlNumber(`${path}->'width'`)},
-  'offsetX', ${sqlNumber(`${path}->'offsetX'`)}, 'offsetY', ${sqlNumber(`${path}->'offsetY'`)}) END`;
+  'offsetX', ${sqlNumber(`${path}->'offsetX'`)}, 'offsetY', ${sqlNumber(`${path}->'offsetY'`)}))::text END`;
 
 /** Date.prototype.toISOString of the time truncated to the millisecond (what toMember reads). */
 const sqlIsoDate = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** The PUBLIC wire member (wire.ts toWireMember with level PUBLIC) as JSON text. */
-export const PUBLIC_WIRE_MEMBER = `json_strip_nulls(json_build_object(
-  'id', m.member_id, 'contactId', m.member_id,
-  'status', 'UNKNOWN'::text, 'privacyStatus', 'UNKNOWN'::text, 'activityStatus', 'UNKNOWN'::text,
-  'profile', json_build_object(
-    'nickname', ${sqlText("m.profile->'nickname'")}, 'slug', m.slug,
-    'photo', ${sqlImage("m.profile->'photo'")}, 'cover', ${sqlImage("m.profile->'cover'")},
-    'title', ${sqlText("m.profile->'title'")}),
-  'createdDate', ${sqlIsoDate('m.created_at')}, 'updatedDate', ${sqlIsoDate('m.updated_at')}))::text`;
+/**
+ * The PUBLIC wire member (wire.ts toWireMember with level PUBLIC) as JSON text, joined from
+ * pieces: concat_ws leaves out the absent (NULL) profile fields as the JS answer omits them.
+ * (json_build_object + json_strip_nulls cost PostgreSQL three times as much.)
+ */
+export const PUBLIC_WIRE_MEMBER = `'{"id":' || to_json(m.member_id)::text || ',"contactId":' || to_json(m.member_id)::text
+  || ',"status":"UNKNOWN","privacyStatus":"UNKNOWN","activityStatus":"UNKNOWN","profile":{' || concat_ws(',',
+    '"nickname":' || ${sqlText("m.profile->'nickname'")}, '"slug":' || to_json(m.slug)::text,
+    '"photo":' || ${sqlImage("m.profile->'photo'")}, '"cover":' || ${sqlImage("m.profile->'cover'")},
+    '"title":' || ${sqlText("m.profile->'title'")})
+  || '},"createdDate":"' || ${sqlIsoDate('m.created_at')} || '","updatedDate":"' || ${sqlIsoDate('m.updated_at')} || '"}'`;
 
 /**
  * The PUBLIC page of a query: each member's wire JSON text (or, rarely, the member, see
