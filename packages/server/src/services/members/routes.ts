@@ -5,10 +5,10 @@
  * `POST /members/v1/member-reports/members/{memberId}/mark-as-reviewed`.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ALL_CALLERS, BACK_OFFICE, type CallerKind } from '../../platform/caller.js';
 import * as s from './schemas.js';
-import type { MembersServices } from './service.js';
+import { SerialisedPage, type MemberPage, type MembersServices } from './service.js';
 
 const READ = ALL_CALLERS;
 const ADMIN = BACK_OFFICE;
@@ -18,6 +18,11 @@ const SELF_OR_ADMIN: readonly CallerKind[] = ['MEMBER', 'WIX_USER', 'APP'];
 
 function both(path: string): string[] {
   return [path, `/_api${path}`];
+}
+
+/** A page already written as JSON goes out as its text (Fastify sends a JSON-typed string unchanged). */
+function sendPage(reply: FastifyReply, page: MemberPage | SerialisedPage): MemberPage | FastifyReply {
+  return page instanceof SerialisedPage ? reply.type('application/json; charset=utf-8').send(page.json) : page;
 }
 
 
@@ -42,9 +47,9 @@ export function membersRoutes(services: MembersServices) {
       app.get(`${p}/:id`, { schema: { ...byId, querystring: s.FieldsetQuery }, config: { callers: READ } },
         async (req) => members.getMember(req.ctx, req.params.id, req.query.fieldsets));
       app.get(p, { schema: { querystring: s.ListMembersQuery }, config: { callers: READ } },
-        async (req) => members.listMembers(req.ctx, req.query));
+        async (req, reply) => sendPage(reply, await members.listMembers(req.ctx, req.query)));
       app.post(`${p}/query`, { schema: { body: s.QueryMembersBody }, config: { callers: READ } },
-        async (req) => members.queryMembers(req.ctx, req.body));
+        async (req, reply) => sendPage(reply, await members.queryMembers(req.ctx, req.body)));
       for (const action of ['mute', 'unmute', 'approve', 'block', 'disconnect'] as const) {
         app.post(`${p}/:id/${action}`, { schema: { ...byId, body: s.IdBody }, config: { callers: ADMIN } },
           async (req) => members.moderate(req.ctx, req.params.id, action));

@@ -40,6 +40,14 @@ export interface MemberPage {
   metadata: OffsetMetadata;
 }
 
+/**
+ * A page whose JSON text is already written (a PUBLIC page, built by PostgreSQL): the route sends
+ * the text as it is, with no parse and no serialisation in node.
+ */
+export class SerialisedPage {
+  constructor(readonly json: string) {}
+}
+
 export interface BulkItemResult {
   itemMetadata: { id: string; originalIndex: number; success: boolean; error?: { code: string; description: string; data: Record<string, unknown> } };
 }
@@ -50,6 +58,8 @@ export interface BulkJobResult {
 }
 
 const FULL: Projection = { level: 'FULL', publicCustomFieldsOnly: false, role: true };
+/** What a PUBLIC page shows of every member, whoever asks (projectionFor with no wider fieldset). */
+const PUBLIC: Projection = { level: 'PUBLIC', publicCustomFieldsOnly: false, role: false };
 
 function slugViolation(slug: string, field = 'slug'): ApiError {
   return ApiError.validation([{
@@ -125,23 +135,30 @@ export class MembersService {
     ctx: RequestContext, viewer: Viewer, fieldsets: Fieldset[] | undefined,
     query: { filter?: unknown; sort?: unknown; search?: unknown; paging?: { limit?: unknown; offset?: unknown } },
     paths: { filter: string; sort: string; search: string; paging: string },
-  ): Promise<MemberPage> {
+  ): Promise<MemberPage | SerialisedPage> {
     const page = offsetPage(query.paging, paths.paging);
-    const { members, total } = await store.queryMembers(ctx, {
+    const q = {
       filter: query.filter, sort: query.sort, search: query.search, admin: viewer.kind === 'ADMIN', selfId: selfId(viewer),
-      limit: page.limit, offset: page.offset, withContact: widestFieldset(fieldsets) !== 'PUBLIC', paths,
-    });
+      limit: page.limit, offset: page.offset, paths,
+    };
+    if (widestFieldset(fieldsets) === 'PUBLIC') {
+      const { members, total } = await store.queryPublicPage(ctx, q);
+      const texts = members.map((m) => typeof m === 'string' ? m : JSON.stringify(toWireMember(m, PUBLIC, new Map())));
+      const metadata = JSON.stringify(offsetMetadata(page, members.length, total));
+      return new SerialisedPage(`{"members":[${texts.join(',')}],"metadata":${metadata}}`);
+    }
+    const { members, total } = await store.queryMembers(ctx, { ...q, withContact: true });
     const projections = members.map((m) => projectionFor(relationTo(viewer, m.memberId), fieldsets));
     return { members: await this.toWire(ctx, members, projections), metadata: offsetMetadata(page, members.length, total) };
   }
 
-  async listMembers(ctx: RequestContext, request: ListMembersQuery): Promise<MemberPage> {
+  async listMembers(ctx: RequestContext, request: ListMembersQuery): Promise<MemberPage | SerialisedPage> {
     const viewer = await currentViewer(ctx);
     return this.page(ctx, viewer, request.fieldsets, { sort: request.sorting, paging: request.paging },
       { filter: 'filter', sort: 'sorting', search: 'search', paging: 'paging' });
   }
 
-  async queryMembers(ctx: RequestContext, request: QueryMembersBody): Promise<MemberPage> {
+  async queryMembers(ctx: RequestContext, request: QueryMembersBody): Promise<MemberPage | SerialisedPage> {
     const viewer = await currentViewer(ctx);
     const query = request.query ?? {};
     return this.page(ctx, viewer, request.fieldsets,
