@@ -10,20 +10,13 @@
  * PostgreSQL backends: unlike req/s, that figure hardly moves with other work on the machine.
  * The bench site is deleted afterwards.
  */
-import fs from 'node:fs';
-import { assertClean, BARE_ROUTE, load, printResults, recordRows, startServer, type BenchServer, type LoadResult } from './lib.js';
+import { assertClean, BARE_ROUTE, cpuText, load, printResults, recordRows, startNamedServer, withCpu, type LoadResult } from './lib.js';
 
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 100_000);
 
-const APPLICATION = `bodega-bench-${process.pid}`;
-
 export default async function members(): Promise<void> {
-  // Names the server's connections, so that their backends' CPU can be read from /proc.
-  const url = process.env.DATABASE_URL;
-  if (url) process.env.DATABASE_URL = `${url}${url.includes('?') ? '&' : '?'}application_name=${APPLICATION}`;
-  const server = await startServer().finally(() => {
-    process.env.DATABASE_URL = url;
-  });
+  // Named connections, so that their backends' CPU can be read from /proc.
+  const server = await startNamedServer();
   let siteId: string | undefined;
   try {
     const created = await server.app.services.sites.createSite({ name: 'bench members' });
@@ -85,10 +78,9 @@ export default async function members(): Promise<void> {
     ]);
     console.log(`${MEMBERS.toLocaleString('en')} members; ratios against the bare route (target ≥ 0.40 on PostgreSQL)`);
     if (server.db.kind === 'postgres') {
-      const bareCpu = await cpuPerRequest(server, () => load(bareUrl, { seconds: 2 }));
-      const queryCpu = await cpuPerRequest(server, () => load(queryUrl, { ...queryLoad, seconds: 2 }));
-      const text = (c: Cpu) => `${c.nodeUs + c.pgUs} µs (node ${c.nodeUs}, PostgreSQL ${c.pgUs})`;
-      console.log(`CPU per request: bare route ${text(bareCpu)}; query page ${text(queryCpu)}; ratio bare/page ${((bareCpu.nodeUs + bareCpu.pgUs) / (queryCpu.nodeUs + queryCpu.pgUs)).toFixed(2)}`);
+      const bareCpu = (await withCpu(server, () => load(bareUrl, { seconds: 2 }))).cpu;
+      const queryCpu = (await withCpu(server, () => load(queryUrl, { ...queryLoad, seconds: 2 }))).cpu;
+      console.log(`CPU per request: bare route ${cpuText(bareCpu)}; query page ${cpuText(queryCpu)}; ratio bare/page ${((bareCpu.nodeUs + bareCpu.pgUs) / (queryCpu.nodeUs + queryCpu.pgUs)).toFixed(2)}`);
       recordRows({
         path: `query page CPU/request ${queryCpu.nodeUs + queryCpu.pgUs} µs, bare ${bareCpu.nodeUs + bareCpu.pgUs} µs`, unit: 'ms',
         ratio: (bareCpu.nodeUs + bareCpu.pgUs) / (queryCpu.nodeUs + queryCpu.pgUs), versus: 'bare read CPU',
@@ -116,31 +108,3 @@ function combined(results: LoadResult[], seconds: number): LoadResult {
   };
 }
 
-interface Cpu {
-  nodeUs: number;
-  pgUs: number;
-}
-
-/** CPU of this process (the in-process server; the load runs in a child) and of its backends, per request. */
-async function cpuPerRequest(server: BenchServer, run: () => Promise<LoadResult>): Promise<Cpu> {
-  const backendMs = async () => {
-    const rows = await server.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APPLICATION]);
-    let ticks = 0;
-    for (const { pid } of rows) {
-      try {
-        // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second on Linux).
-        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
-      } catch {
-        // A backend on another machine, or gone: not counted.
-      }
-    }
-    return ticks * 10;
-  };
-  const pgBefore = await backendMs();
-  const before = process.cpuUsage();
-  const result = await run();
-  const used = process.cpuUsage(before);
-  const pgMs = (await backendMs()) - pgBefore;
-  return { nodeUs: Math.round((used.user + used.system) / result.requests), pgUs: Math.round((pgMs * 1000) / result.requests) };
-}
