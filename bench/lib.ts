@@ -375,7 +375,8 @@ const NAMED_APPLICATION = `bodega-bench-${process.pid}`;
 /** startServer whose PostgreSQL connections are named, for cpuPerRequest. */
 export async function startNamedServer(): Promise<BenchServer> {
   const url = process.env.DATABASE_URL;
-  if (url) process.env.DATABASE_URL = `${url}${url.includes('?') ? '&' : '?'}application_name=${NAMED_APPLICATION}`;
+  if (!url) return startServer();
+  process.env.DATABASE_URL = `${url}${url.includes('?') ? '&' : '?'}application_name=${NAMED_APPLICATION}`;
   try {
     return await startServer();
   } finally {
