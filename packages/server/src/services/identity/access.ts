@@ -34,7 +34,8 @@ export class MemberAccess {
 
   /**
    * Whether a member's signed access token is still honoured: not once they are blocked or taken
-   * offline. A token whose member has no row (yet) is honoured as signed.
+   * offline. A token whose member has no row (yet, or any more: deleted) is honoured as signed
+   * until it expires; deletion revokes the refresh tokens, so it cannot be renewed.
    */
   async mayCall(ctx: SiteContext, memberId: string): Promise<boolean> {
     const member = await this.standing(ctx, memberId);

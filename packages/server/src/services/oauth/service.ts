@@ -37,6 +37,11 @@ export interface NewSession {
   memberRole?: MemberRole;
 }
 
+/** The token endpoint's answer: a new access token beside the refresh token it came from. */
+function tokenResponse(accessToken: string, refreshToken: string): TokenResponse {
+  return { access_token: accessToken, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' };
+}
+
 /** A visitor's session id: `visitor:<clientId>:<uuid>` (stored sessions are bare UUIDs). */
 const VISITOR_SESSION_PREFIX = 'visitor:';
 
@@ -80,7 +85,7 @@ export class OAuthService {
     const sessionId = `${VISITOR_SESSION_PREFIX}${clientId}:${newId()}`;
     const refreshToken = await this.tokens.signVisitorRefresh(ctx, { clientId, subjectId, sessionId });
     const access = await this.tokens.sign(ctx, { subjectId, role: 'visitor', sessionId }, ACCESS_TOKEN_TTL_SECONDS);
-    return { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' };
+    return tokenResponse(access.token, refreshToken);
   }
 
   /**
@@ -110,7 +115,7 @@ export class OAuthService {
       { subjectId: row.subject_id, role: row.role, sessionId: row.session_id, memberRole },
       ACCESS_TOKEN_TTL_SECONDS,
     );
-    return { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' };
+    return tokenResponse(access.token, refreshToken);
   }
 
   /** A visitor's signed refresh token: its MAC, its client and site, and no revocation of its session. */
@@ -122,7 +127,7 @@ export class OAuthService {
     if (site.siteId !== session.siteId || await store.isSessionRevoked(ctx, session.sessionId)) throw refused();
     const access = await this.tokens.sign(
       ctx, { subjectId: session.subjectId, role: 'visitor', sessionId: session.sessionId }, ACCESS_TOKEN_TTL_SECONDS);
-    return { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' };
+    return tokenResponse(access.token, refreshToken);
   }
 
   /** Starts a sign-in session: stores a refresh token and signs the first access token. */
@@ -147,7 +152,7 @@ export class OAuthService {
       { subjectId: session.subjectId, role: session.role, sessionId, memberRole: session.memberRole },
       ACCESS_TOKEN_TTL_SECONDS,
     );
-    return { tokens: { access_token: access.token, refresh_token: refreshToken, expires_in: ACCESS_TOKEN_TTL_SECONDS, token_type: 'Bearer' }, sessionId };
+    return { tokens: tokenResponse(access.token, refreshToken), sessionId };
   }
 
   /** Ends one sign-in (logout): its refresh token stops working at once. */
