@@ -28,8 +28,6 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     await shop?.close();
   });
 
-
-
   /** A product as the catalog answers it, less what differs between two stores by nature. */
   async function productOf(siteKey: { apiKey: string; siteId: string }, name: string) {
     const res = await shop.t.app.inject({

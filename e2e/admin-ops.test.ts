@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storefrontApp, type ShopSite, type StorefrontTestApp } from '../packages/server/src/test/storefront.js';
 import { catalogLine, placeOrder } from '../packages/server/src/test/commerce.js';
-import { formatMoney, fromMinor, splitRefund, toMinor } from '../apps/web/src/admin/money.js';
+import { formatMoney, fromMinor, splitRefund, toMinor } from '../apps/web/src/ui/money.js';
 import { CHROMIUM, hasChromium, launchChromium, type Chromium } from './chromium.js';
 import { ready } from './shop.js';
 import { checkPage, adminNav, submitSignIn } from './admin-pages.js';
@@ -97,7 +97,6 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await chromium?.close();
     await t?.close();
   });
-
 
   const localDay = (daysAgo: number) => new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(Date.now() - daysAgo * DAY_MS));
 

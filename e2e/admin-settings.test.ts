@@ -25,7 +25,6 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     await shop?.close();
   });
 
-
   it('edits, deletes and creates a coupon, changes a shipping rule the shop then charges, and pauses, resumes and deletes a webhook', async () => {
     const site = await shop.t.createShop({ name: 'Settings test store', ownerEmail: OWNER_EMAIL, ownerPassword: OWNER_PASSWORD });
     const app = shop.t.app;

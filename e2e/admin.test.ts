@@ -27,8 +27,6 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await shop?.close();
   });
 
-
-
   it('runs the store: approve a member, create a product with variants, see the sale, mark it paid and fulfil it; a contributor has no API keys', async () => {
     const memberHost = `member-${Date.now()}.localhost`;
     const site = await shop.t.createShop({

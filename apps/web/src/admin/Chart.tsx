@@ -1,19 +1,18 @@
 import { useSyncExternalStore } from 'react';
 import type { DayFigures } from '@bodega/sdk';
-import { currencyExponent, fromMinor, isDecimal, toMinor } from './money.js';
+import { currencyExponent, fromMinor, toMinor } from '../ui/money.js';
 
 const NARROW = '(max-width: 520px)';
 /** On a phone the chart is drawn on a narrower canvas, so its labels stay readable when scaled. */
+function subscribeNarrow(change: () => void): () => void {
+  const query = window.matchMedia(NARROW);
+  query.addEventListener('change', change);
+  return () => query.removeEventListener('change', change);
+}
+const isNarrow = () => window.matchMedia(NARROW).matches;
+const notNarrow = () => false;
 function useNarrow(): boolean {
-  return useSyncExternalStore(
-    (change) => {
-      const query = window.matchMedia(NARROW);
-      query.addEventListener('change', change);
-      return () => query.removeEventListener('change', change);
-    },
-    () => window.matchMedia(NARROW).matches,
-    () => false,
-  );
+  return useSyncExternalStore(subscribeNarrow, isNarrow, notNarrow);
 }
 
 /**
@@ -41,8 +40,8 @@ function tickLabel(minor: bigint, currency: string): string {
     style: 'currency', currency, maximumFractionDigits: major >= 10_000n ? 1 : 0, minimumFractionDigits: 0,
     ...(major >= 10_000n ? { notation: 'compact' as const } : {}),
   });
-  // Intl reads the decimal string exactly (ES2023).
-  return isDecimal(amount) ? format.format(amount) : amount;
+  // Intl reads the decimal string exactly (ES2023); fromMinor always gives a plain decimal.
+  return format.format(amount as `${number}`);
 }
 
 /**

@@ -4,7 +4,7 @@ import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { useAdmin } from './context.js';
-import { formatMoney } from './money.js';
+import { formatMoney } from '../ui/money.js';
 
 /** The page's heading and its main actions; sets the tab title too. */
 export function PageHead({ title, children, lead }: { title: string; children?: ReactNode; lead?: ReactNode }) {

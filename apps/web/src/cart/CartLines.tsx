@@ -4,6 +4,7 @@ import type { AppliedDiscount, Cart, LineItem, PriceSummary, Violation } from '@
 import { localUrl } from '../storefront/product.js';
 import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
+import { isPositiveAmount, isZeroAmount } from '../ui/money.js';
 import { Quantity } from '../ui/Quantity.js';
 import { useApplyCoupon, useRemoveCoupon, useRemoveLine, useSetQuantity, useStartCheckout } from './queries.js';
 
@@ -89,24 +90,19 @@ export function CouponForm({ cart }: { cart: Cart }) {
   );
 }
 
-/** A wire amount ("0", "0.00") that is nothing at all: free shipping reads "Free", not $0.00. */
-function isZero(amount: string | undefined): boolean {
-  return amount !== undefined && /^0+(\.0+)?$/.test(amount.trim());
-}
-
 /** Totals as the server computed them; rows it did not send are left out. */
 /** `shippingLater`: no destination yet, so the shipping line reads "At checkout" rather than a misleading $0.00. */
 export function Totals({ summary, note, shippingLater }: { summary: PriceSummary | undefined; note?: string; shippingLater?: boolean }) {
   if (!summary) return null;
-  const discount = summary.discount?.amount && Number(summary.discount.amount) > 0 ? summary.discount : undefined;
+  const discount = isPositiveAmount(summary.discount?.amount) ? summary.discount : undefined;
   return (
     <>
     <dl className="totals">
       <div><dt>Subtotal</dt><dd>{summary.subtotal?.formattedAmount}</dd></div>
       {discount && <div className="discount"><dt>Discount</dt><dd>−{discount.formattedAmount}</dd></div>}
       {shippingLater ? <div><dt>Shipping</dt><dd className="muted">At checkout</dd></div>
-        : summary.shipping?.formattedAmount && <div><dt>Shipping</dt><dd>{isZero(summary.shipping.amount) ? 'Free' : summary.shipping.formattedAmount}</dd></div>}
-      {summary.tax?.amount && Number(summary.tax.amount) > 0 && <div><dt>Tax</dt><dd>{summary.tax.formattedAmount}</dd></div>}
+        : summary.shipping?.formattedAmount && <div><dt>Shipping</dt><dd>{isZeroAmount(summary.shipping.amount) ? 'Free' : summary.shipping.formattedAmount}</dd></div>}
+      {isPositiveAmount(summary.tax?.amount) && <div><dt>Tax</dt><dd>{summary.tax?.formattedAmount}</dd></div>}
       <div className="grand"><dt>Total</dt><dd>{summary.total?.formattedAmount}</dd></div>
     </dl>
     {note && <p className="muted small totals-note">{note}</p>}

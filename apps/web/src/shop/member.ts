@@ -48,7 +48,6 @@ export function useCurrentMember() {
     enabled: signedIn,
     refetchInterval: MEMBER_RECHECK_MS,
     refetchOnWindowFocus: true,
-    retry: (failures, error) => failures < 1 && !(client && memberRefused(client, error)),
     queryFn: async () => {
       const shopper = need(client);
       try {

@@ -1,4 +1,5 @@
 import type { Product } from '@bodega/sdk';
+import { formatMoney } from '../ui/money.js';
 
 /** The catalog's loosely typed parts, narrowed to what the pages show. */
 export interface ProductImage {
@@ -98,8 +99,7 @@ export function priceOf(product: Product): PriceView {
   const range = product.priceRange;
   if (range?.minValue !== undefined && range.maxValue !== undefined && range.minValue < range.maxValue && data?.currency) {
     // The wire's range is a number (as Wix sends it); only formatted here, never summed.
-    const lowest = new Intl.NumberFormat('en-US', { style: 'currency', currency: data.currency }).format(range.minValue);
-    return { price: lowest, from: true, amount: range.minValue };
+    return { price: formatMoney(range.minValue, data.currency), from: true, amount: range.minValue };
   }
   const price = data?.formatted?.price ?? '';
   const discounted = data?.formatted?.discountedPrice;

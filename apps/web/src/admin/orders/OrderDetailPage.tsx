@@ -8,7 +8,7 @@ import { Field } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
-import { fromMinor, splitRefund, toMinor } from '../money.js';
+import { fromMinor, splitRefund, toMinor } from '../../ui/money.js';
 import { Confirm, dateTime, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
 
 function Address({ info }: { info: AddressWithContact | undefined }) {

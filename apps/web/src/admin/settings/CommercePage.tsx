@@ -4,6 +4,7 @@ import type { CommerceSettings, PickupOption, ShippingRegion, ShippingRule, TaxR
 import { Field, SelectField } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
+import { isZeroAmount } from '../../ui/money.js';
 import { useAdmin } from '../context.js';
 import { PageHead, useResult } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
@@ -41,9 +42,8 @@ type Trigger = NonNullable<CommerceSettings['inventoryUpdateTrigger']>;
 /** The whole form: one save sends it all, as the settings call takes it. */
 interface Draft { trigger: Trigger; regions: DraftRegion[]; pickup: PickupOption[]; tax: Tax }
 
-const ZERO = /^0+(\.0+)?$/;
 const toDraft = (regions: ShippingRegion[]): DraftRegion[] =>
-  regions.map((r) => ({ ...r, rules: r.rules.map((rule) => ({ ...rule, any: rule.operator === 'GTE' && ZERO.test(rule.threshold) })) }));
+  regions.map((r) => ({ ...r, rules: r.rules.map((rule) => ({ ...rule, any: rule.operator === 'GTE' && isZeroAmount(rule.threshold) })) }));
 const fromDraft = (regions: DraftRegion[]): ShippingRegion[] =>
   regions.map((r) => ({
     ...r,

@@ -1,5 +1,5 @@
 /**
- * Money in the back office: decimal strings as the server sends them, never turned into floats.
+ * Money in the web app: decimal strings as the server sends them, never turned into floats.
  * Formatting hands the string itself to Intl.NumberFormat, which reads it as an exact decimal
  * (ES2023; Node 20, Chromium 106+); arithmetic is on integer minor units (bigint).
  */
@@ -9,6 +9,16 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 export function isDecimal(text: string): text is Decimal {
   return DECIMAL.test(text);
+}
+
+/** A wire amount ("0", "0.00") that is nothing at all; undefined and non-decimals are not zero. */
+export function isZeroAmount(amount: string | undefined): boolean {
+  return amount !== undefined && /^0+(\.0+)?$/.test(amount.trim());
+}
+
+/** A wire amount above zero ("0.01"), read as a decimal string, never a float. */
+export function isPositiveAmount(amount: string | undefined): boolean {
+  return amount !== undefined && /^\d+(\.\d+)?$/.test(amount.trim()) && /[1-9]/.test(amount);
 }
 
 const formats = new Map<string, Intl.NumberFormat>();
