@@ -55,7 +55,7 @@ function ProfileForm({ member }: { member: Member }) {
   return (
     <>
       <h1>Profile</h1>
-      <p className="muted">Signed in as <strong>{member.loginEmail}</strong></p>
+      <p className="muted">Signed in as <strong className="email">{member.loginEmail}</strong></p>
       <form className="panel form-grid" onSubmit={handleSubmit(submit)} noValidate>
         <div className="two">
           <Field label="First name" autoComplete="given-name" {...register('firstName')} error={errors.firstName?.message} />

@@ -110,7 +110,7 @@ export function DaysChart({ days, money, currency }: { days: DayFigures[]; money
       <figcaption className="chart-legend small"><span className="key key-bar" aria-hidden="true" /> Net sales (left scale) <span className="key key-dot" aria-hidden="true" /> Orders (right scale)</figcaption>
       <details className="chart-table">
         <summary>Show the figures as a table</summary>
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Figures per day">
           <table className="table">
             <thead><tr><th scope="col">Day</th><th scope="col" className="num">Orders</th><th scope="col" className="num">Gross sales</th><th scope="col" className="num">Refunds</th><th scope="col" className="num">Net sales</th></tr></thead>
             <tbody>{days.map((d) => <tr key={d.date}><td>{d.date}</td><td className="num">{d.orders}</td><td className="num">{money(d.revenue)}</td><td className="num">{money(d.refunds)}</td><td className="num">{money(d.net)}</td></tr>)}</tbody>

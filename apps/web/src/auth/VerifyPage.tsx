@@ -52,7 +52,7 @@ export default function VerifyPage() {
   return (
     <>
       <h1>Enter your code</h1>
-      <p>We sent a 6-digit code to {email ? <strong>{email}</strong> : 'your e-mail'}. It is valid for 15 minutes.</p>
+      <p>We sent a 6-digit code to {email ? <strong className="email">{email}</strong> : 'your e-mail'}. It is valid for 15 minutes.</p>
       {outcome.error && <Notice kind="error">{outcome.error}</Notice>}
       {outcome.info && <Notice kind="info">{outcome.info}</Notice>}
       <form onSubmit={submit} noValidate aria-busy={outcome.busy}>

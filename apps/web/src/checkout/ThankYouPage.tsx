@@ -20,7 +20,7 @@ export default function ThankYouPage() {
           : (
             <div className="panel">
               <p className="order-number">Order number <strong data-testid="order-number">{order.data.number}</strong></p>
-              <p>We sent a confirmation to <strong>{order.data.buyerInfo?.email ?? 'your e-mail'}</strong>.</p>
+              <p>We sent a confirmation to <strong className="email">{order.data.buyerInfo?.email ?? 'your e-mail'}</strong>.</p>
               <ul className="mini-lines" role="list">
                 {order.data.lineItems.map((line) => (
                   <li key={line._id}>
