@@ -349,7 +349,7 @@ function PickupFields({ index: i, parts: { control, register, errors }, onRemove
     <fieldset className="rule">
       <legend>{place}</legend>
       <div className="rule-grid">
-        <Field label="Name" {...register(`${at}.title`)} error={message(errors, `${at}.title`)} />
+        <Field label="Name" className="span-2" {...register(`${at}.title`)} error={message(errors, `${at}.title`)} />
         <Field label="Code" {...register(`${at}.code`)} error={message(errors, `${at}.code`)} />
         <Field label="Price" inputMode="decimal" {...register(`${at}.cost`, { setValueAs: (v: string) => v.trim() })} error={message(errors, `${at}.cost`)} />
         <Field label="Instructions (optional)" className="wide" {...register(`${at}.instructions`)} />
