@@ -6,6 +6,8 @@
 -- The functions are IMMUTABLE, as a generated column requires. They call to_json and to_char, which
 -- PostgreSQL marks STABLE for settings this text does not depend on: dates are rendered in UTC with a
 -- fixed numeric pattern (no TM, no locale), and no other setting enters.
+-- The two functions that call the others keep the search_path they were made with, so that a
+-- restore (which empties it) still finds them.
 -- To change the text, replace the function and drop and re-add the column (PostgreSQL 15 cannot
 -- change a generation expression in place).
 
@@ -23,7 +25,7 @@ CREATE FUNCTION members_wire_number(value jsonb) RETURNS float8
 
 -- An image (store.ts `readImage`) as JSON text: only a non-empty object; its fields in wire order.
 CREATE FUNCTION members_wire_image(image jsonb) RETURNS text
-  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT
   AS $$ SELECT CASE WHEN jsonb_typeof(image) = 'object' AND image <> '{}'::jsonb THEN json_strip_nulls(json_build_object(
     'id', members_wire_text(image->'id')::json, 'url', members_wire_text(image->'url')::json,
     'height', members_wire_number(image->'height'), 'width', members_wire_number(image->'width'),
@@ -39,7 +41,7 @@ CREATE FUNCTION members_wire_date(moment timestamptz) RETURNS text
 -- concat_ws leaves out the absent (NULL) profile fields as the JS answer omits them.
 CREATE FUNCTION members_public_wire(member_id text, slug text, profile jsonb, created_at timestamptz, updated_at timestamptz)
   RETURNS text
-  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT
   AS $$ SELECT CASE
     WHEN profile ?| ARRAY['photo', 'cover'] AND (
       jsonb_path_exists(profile, '$.photo.* ? (@.type() == "number" && (@.abs() >= 1e15 || (@ != 0 && @.abs() < 0.0001)))')
