@@ -141,13 +141,16 @@ export class MembersService {
       filter: query.filter, sort: query.sort, search: query.search, admin: viewer.kind === 'ADMIN', selfId: selfId(viewer),
       limit: page.limit, offset: page.offset, paths,
     };
-    if (widestFieldset(fieldsets) === 'PUBLIC') {
-      const { members, total } = await store.queryPublicPage(ctx, q);
-      const texts = members.map((m) => typeof m === 'string' ? m : JSON.stringify(toWireMember(m, PUBLIC, new Map())));
-      const metadata = JSON.stringify(offsetMetadata(page, members.length, total));
-      return new SerialisedPage(`{"members":[${texts.join(',')}],"metadata":${metadata}}`);
+    const publicOnly = widestFieldset(fieldsets) === 'PUBLIC';
+    if (publicOnly) {
+      const ready = await store.queryPublicPage(ctx, q);
+      if (ready) {
+        const metadata = JSON.stringify(offsetMetadata(page, ready.count, ready.total));
+        return new SerialisedPage(`{"members":[${ready.members}],"metadata":${metadata}}`);
+      }
     }
-    const { members, total } = await store.queryMembers(ctx, { ...q, withContact: true });
+    const { members, total } = await store.queryMembers(ctx, q);
+    if (publicOnly) return { members: members.map((m) => toWireMember(m, PUBLIC, new Map())), metadata: offsetMetadata(page, members.length, total) };
     const projections = members.map((m) => projectionFor(relationTo(viewer, m.memberId), fieldsets));
     return { members: await this.toWire(ctx, members, projections), metadata: offsetMetadata(page, members.length, total) };
   }

@@ -14,20 +14,20 @@ import { compileFilter, compileSearch, compileSort, type FieldMap } from './quer
 
 // ─── reading rows ──────────────────────────────────────────────────────────────────────────────
 
-/** The optional columns are absent from a PUBLIC page (PUBLIC_PAGE_COLUMNS). */
+/** MEMBER_COLUMNS as read. */
 interface MemberRow extends Row {
   member_id: string;
-  login_email?: string;
+  login_email: string;
   status: MemberStatus;
-  role?: MemberRole;
+  role: MemberRole;
   privacy_status: PrivacyStatus;
-  activity_status?: ActivityStatus;
+  activity_status: ActivityStatus;
   slug: string;
   profile: Record<string, unknown> | null;
-  contact?: Record<string, unknown> | null;
+  contact: Record<string, unknown> | null;
   created_at: number;
   updated_at: number;
-  last_login_at?: number | null;
+  last_login_at: number | null;
 }
 
 /**
@@ -134,10 +134,10 @@ function date(value: Date | string | number): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
-export function toMember(row: MemberRow): Member {
+function toMember(row: MemberRow): Member {
   return {
     memberId: row.member_id,
-    loginEmail: row.login_email ?? '',
+    loginEmail: row.login_email,
     status: oneOf(row.status, MEMBER_STATUSES, 'PENDING'),
     role: oneOf(row.role, MEMBER_ROLES, 'MEMBER'),
     privacyStatus: oneOf(row.privacy_status, PRIVACY_STATUSES, 'PRIVATE'),
@@ -147,7 +147,7 @@ export function toMember(row: MemberRow): Member {
     contact: readContact(row.contact),
     createdAt: date(row.created_at),
     updatedAt: date(row.updated_at),
-    lastLoginAt: row.last_login_at === null || row.last_login_at === undefined ? null : date(row.last_login_at),
+    lastLoginAt: row.last_login_at === null ? null : date(row.last_login_at),
   };
 }
 
@@ -294,8 +294,6 @@ export interface MemberQuery {
   selfId?: string;
   limit: number;
   offset: number;
-  /** Whether the answer needs contact details; a PUBLIC list does not read them. */
-  withContact: boolean;
   /** Wire paths for error messages. */
   paths: { filter: string; sort: string; search: string };
 }
@@ -317,14 +315,6 @@ function memberWhere(siteId: string, q: Pick<MemberQuery, 'filter' | 'search' | 
   if (search !== 'TRUE') conditions.push(search);
   return conditions.join(' AND ');
 }
-
-/**
- * A page without contact details is PUBLIC for every member on it (see projectionFor), which shows
- * only the id, profile, slug and dates: the columns nothing shows are not read (toMember's
- * defaults stand in for them), since each column of each row costs the driver a parse.
- */
-const PUBLIC_PAGE_COLUMNS = `m.member_id, m.status, m.privacy_status, m.slug, m.profile,
-  ${epochMs('m.created_at')} AS created_at, ${epochMs('m.updated_at')} AS updated_at`;
 
 /**
  * Query shapes (filter, sort and columns; the values are parameters) each get a named statement,
@@ -356,10 +346,9 @@ export async function queryMembers(ctx: SiteContext, q: MemberQuery): Promise<{ 
   const { db: db, siteId } = ctx;
   const params: unknown[] = [];
   const where = memberWhere(siteId, q, params);
-  const orderBy = compileSort(q.sort, MEMBER_FIELDS, { admin: q.admin, path: q.paths.sort }, 'm.member_id', 'm.created_at DESC, m.member_id DESC');
-  const columns = q.withContact ? MEMBER_COLUMNS : PUBLIC_PAGE_COLUMNS;
+  const orderBy = memberOrder(q);
   const rows = await db.query<MemberRow & { total: number }>(
-    queryStatement(`SELECT ${columns}, (SELECT count(*)::int FROM members m WHERE ${where}) AS total
+    queryStatement(`SELECT ${MEMBER_COLUMNS}, (SELECT count(*)::int FROM members m WHERE ${where}) AS total
      FROM members m WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`),
     [...params, q.limit, q.offset],
   );
@@ -369,83 +358,32 @@ export async function queryMembers(ctx: SiteContext, q: MemberQuery): Promise<{ 
   return { members: [], total: count[0].total };
 }
 
-// ─── a PUBLIC page built by PostgreSQL ─────────────────────────────────────────────────────────
+function memberOrder(q: Pick<MemberQuery, 'sort' | 'admin' | 'paths'>): string {
+  return compileSort(q.sort, MEMBER_FIELDS, { admin: q.admin, path: q.paths.sort }, 'm.member_id', 'm.created_at DESC, m.member_id DESC');
+}
 
-/*
+/**
  * A PUBLIC page shows every member alike whoever asks (see projectionFor): id, statuses UNKNOWN,
- * profile and dates. PostgreSQL writes each member's wire JSON with exactly the rules of toMember +
- * toWireMember (absent or empty text omitted, images kept when they are non-empty objects, dates as
- * toISOString writes them), so node neither parses rows nor serialises members: the page's text is
- * joined from the members' texts, keys in the JS answer's order.
+ * profile and dates. Each member's wire JSON for it is kept written in members.public_wire
+ * (migration 0406), so the page is their texts joined in page order, with how many members the
+ * page holds and the total that matches, in one statement (the aggregate answers one row even past
+ * the end). Undefined when a member on the page has no text (see members_public_wire): that page is
+ * written in JS.
  */
-
-/** A non-empty JSON string at `path` as JSON text, else NULL (store.ts `str`). */
-const sqlText = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'string' AND ${path} <> '""'::jsonb THEN (${path})::text END`;
-
-/**
- * A JSON number at `path` as JavaScript would read and write it (store.ts `num`): through float8,
- * so 1.0 is written 1. float8's text is JavaScript's for 0 and magnitudes from 1e-4 up to 1e15;
- * a member with an image number outside that is left to the JS path (ODD_IMAGE_NUMBER).
- */
-const sqlNumber = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'number' THEN (${path})::float8 END`;
-
-/** Whether an image holds a number whose text PostgreSQL would write unlike JavaScript (or that JavaScript reads as Infinity). */
-const ODD_IMAGE_NUMBER = (image: string) =>
-  `jsonb_path_exists(m.profile, '$.${image}.* ? (@.type() == "number" && (@.abs() >= 1e15 || (@ != 0 && @.abs() < 0.0001)))')`;
-
-/** An image (store.ts `readImage`) as JSON text: only when a non-empty object; its fields in wire order. */
-const sqlImage = (path: string) => `CASE WHEN jsonb_typeof(${path}) = 'object' AND ${path} <> '{}'::jsonb THEN json_strip_nulls(json_build_object(
-  'id', ${sqlText(`${path}->'id'`)}::json, 'url', ${sqlText(`${path}->'url'`)}::json,
-  'height', ${sqlNumber(`${path}->'height'`)}, 'width', ${sqlNumber(`${path}->'width'`)},
-  'offsetX', ${sqlNumber(`${path}->'offsetX'`)}, 'offsetY', ${sqlNumber(`${path}->'offsetY'`)}))::text END`;
-
-/** Date.prototype.toISOString of the time truncated to the millisecond (what toMember reads). */
-const sqlIsoDate = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * The PUBLIC wire member (wire.ts toWireMember with level PUBLIC) as JSON text, joined from
- * pieces: concat_ws leaves out the absent (NULL) profile fields as the JS answer omits them.
- * (json_build_object + json_strip_nulls cost PostgreSQL three times as much.)
- */
-export const PUBLIC_WIRE_MEMBER = `'{"id":' || to_json(m.member_id)::text || ',"contactId":' || to_json(m.member_id)::text
-  || ',"status":"UNKNOWN","privacyStatus":"UNKNOWN","activityStatus":"UNKNOWN","profile":{' || concat_ws(',',
-    '"nickname":' || ${sqlText("m.profile->'nickname'")}, '"slug":' || to_json(m.slug)::text,
-    '"photo":' || ${sqlImage("m.profile->'photo'")}, '"cover":' || ${sqlImage("m.profile->'cover'")},
-    '"title":' || ${sqlText("m.profile->'title'")})
-  || '},"createdDate":"' || ${sqlIsoDate('m.created_at')} || '","updatedDate":"' || ${sqlIsoDate('m.updated_at')} || '"}'`;
-
-/**
- * The PUBLIC page of a query: each member's wire JSON text (or, rarely, the member, see
- * ODD_IMAGE_NUMBER), in page order, and the total that matches (as queryMembers, in one statement
- * unless the page is past the end). The members' status and privacy are not read: PUBLIC shows neither.
- */
-export async function queryPublicPage(ctx: SiteContext, q: Omit<MemberQuery, 'withContact'>): Promise<{ members: (string | Member)[]; total: number }> {
+export async function queryPublicPage(ctx: SiteContext, q: MemberQuery): Promise<{ members: string; count: number; total: number } | undefined> {
   const { db: db, siteId } = ctx;
   const params: unknown[] = [];
   const where = memberWhere(siteId, q, params);
-  const orderBy = compileSort(q.sort, MEMBER_FIELDS, { admin: q.admin, path: q.paths.sort }, 'm.member_id', 'm.created_at DESC, m.member_id DESC');
-  // A member with odd image numbers comes as its PUBLIC columns instead, for the JS path.
-  const odd = `(m.profile ?| ARRAY['photo', 'cover'] AND (${ODD_IMAGE_NUMBER('photo')} OR ${ODD_IMAGE_NUMBER('cover')}))`;
-  const rows = await db.query<Partial<MemberRow> & { wire: string | null; total: number }>(
-    queryStatement(`SELECT CASE WHEN o.odd THEN NULL ELSE ${PUBLIC_WIRE_MEMBER} END AS wire,
-       CASE WHEN o.odd THEN m.member_id END AS member_id, CASE WHEN o.odd THEN m.slug END AS slug,
-       CASE WHEN o.odd THEN m.profile END AS profile, CASE WHEN o.odd THEN ${epochMs('m.created_at')} END AS created_at,
-       CASE WHEN o.odd THEN ${epochMs('m.updated_at')} END AS updated_at,
+  const orderBy = memberOrder(q);
+  const [row] = await db.query<{ members: string | null; count: number; ready: number; total: number }>(
+    queryStatement(`SELECT string_agg(p.wire, ',' ORDER BY p.n) AS members, count(*)::int AS count, count(p.wire)::int AS ready,
        (SELECT count(*)::int FROM members m WHERE ${where}) AS total
-     FROM members m CROSS JOIN LATERAL (SELECT ${odd} AS odd) o
-     WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`),
+     FROM (SELECT m.public_wire AS wire, row_number() OVER (ORDER BY ${orderBy}) AS n
+       FROM members m WHERE ${where} ORDER BY ${orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}) p`),
     [...params, q.limit, q.offset],
   );
-  if (rows.length > 0) {
-    const members = rows.map((row) => row.wire ?? toMember({
-      member_id: row.member_id ?? '', status: 'APPROVED', privacy_status: 'PUBLIC', slug: row.slug ?? '', profile: row.profile ?? null,
-      created_at: row.created_at ?? 0, updated_at: row.updated_at ?? 0,
-    }));
-    return { members, total: rows[0].total };
-  }
-  if (q.offset === 0) return { members: [], total: 0 };
-  const count = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM members m WHERE ${where}`, params);
-  return { members: [], total: count[0].total };
+  if (row.ready < row.count) return undefined;
+  return { members: row.members ?? '', count: row.count, total: row.total };
 }
 
 /** Every member a bulk call's filter matches (admins only), locked for the change. */
