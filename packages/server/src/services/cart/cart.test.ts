@@ -483,6 +483,13 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('a change that waited on the c
     expect(answer.cart.lineItems.map((l) => [l.catalogReference.catalogItemId, l.quantity])).toEqual([[a.id, 3], [b.id, 1]]);
   });
 
+  it('add-to-cart of the item the other add also added answers both quantities on one line', async () => {
+    const { s, a, visitor, visitorId } = await setup();
+    const { answer } = await whileAnAddHoldsTheCart(s, visitorId, a, () => call(visitor, 'POST', '/add-to-cart', { lineItems: [catalogLine(a.id, 2)] }));
+    expect(answer.cart.lineItems.map((l) => [l.catalogReference.catalogItemId, l.quantity])).toEqual([[a.id, 4]]);
+    expect((await call(visitor, 'GET', '')).json().cart.lineItems.map((l: { quantity: number }) => l.quantity)).toEqual([4]);
+  });
+
   it('changing a quantity and removing a line answer the line the other add committed', async () => {
     const { s, a, b, c, visitor, visitorId, lineA } = await setup();
     const changed = await whileAnAddHoldsTheCart(s, visitorId, b, () => call(visitor, 'POST', '/update-line-items-quantity', { lineItems: [{ id: lineA, quantity: 4 }] }));

@@ -172,10 +172,13 @@ export class LineQuantityExceeded extends Error {}
  * events.ts's outbox insert). A line with the same key gains the quantity: ON CONFLICT … DO
  * UPDATE takes the line's row lock, so concurrent adds all count; a line pushed past the maximum
  * fails the CHECK on quantity (SQLSTATE 23514), which undoes everything. Answers the cart, its
- * lines as they were before the statement ("existing") and the lines it wrote ("added").
- * "existing" is read under the statement's snapshot, taken before it waited for the cart row:
- * "current" says whether the row it updated is the one that snapshot saw (revision + 1), i.e. no
- * other change to the cart committed in between; if not, the caller reads the lines again.
+ * lines ("existing") and the lines it wrote ("added"), which the caller lays over "existing".
+ * "existing" is read under the statement's snapshot, taken before it waited for the cart row,
+ * when the row it updated is the one that snapshot saw (revision + 1), i.e. no other change to the
+ * cart committed in between; otherwise by cart_lines_now (0307), a VOLATILE function whose query
+ * takes a new snapshot, so a waiting add answers the other change without a second round trip.
+ * That read may or may not see this statement's own lines; laying "added" over it gives the
+ * same lines either way.
  * Both rows stay upserts: plain UPDATEs write ~120 B less WAL (no lock record), but tried under a
  * hot cart they cost more PostgreSQL CPU per add (a waiting UPDATE re-checks through
  * EvalPlanQual), so they were not kept.
@@ -199,8 +202,9 @@ const ADD_TO_CART = prepared(`WITH cart AS (
       payload: `$10::jsonb || jsonb_build_object('cartId', cart.cart_id, 'addedLineItemIds', (SELECT jsonb_agg(line_item_id) FROM added))`,
     }, 'cart')}
   )
-  SELECT cart.*, current.ok AS current,
-    CASE WHEN current.ok THEN (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = cart.cart_id) END AS existing,
+  SELECT cart.*,
+    CASE WHEN current.ok THEN (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = cart.cart_id)
+      ELSE cart_lines_now($1, cart.cart_id) END AS existing,
     (SELECT json_agg(added) FROM added) AS added
   FROM cart, LATERAL (SELECT cart.inserted OR cart.revision - 1 IS NOT DISTINCT FROM
     (SELECT c0.revision FROM carts c0 WHERE c0.site_id = $1 AND c0.buyer_kind = $3 AND c0.buyer_id = $4 AND c0.cart_id = cart.cart_id) AS ok) current`);
@@ -213,7 +217,7 @@ export async function addLines(
   at: Date,
 ): Promise<AddResult> {
   const { db, siteId } = ctx;
-  let rows: (CartRow & { inserted: boolean; current: boolean; existing: LineRow[] | null; added: LineRow[] | null })[];
+  let rows: (CartRow & { inserted: boolean; existing: LineRow[] | null; added: LineRow[] | null })[];
   try {
     rows = await db.query(ADD_TO_CART, [siteId, cart.id, cart.buyer.kind, cart.buyer.id, cart.currency, cart.businessLocationId, at,
       JSON.stringify(lines.map((l) => ({ id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? customLineToJson(l.custom) : null }))),
@@ -225,12 +229,6 @@ export async function addLines(
   const row = rows[0];
   const added = (row.added ?? []).map(toLine);
   const written = added.map((l) => l.id);
-  // The statement's snapshot missed a change committed before it got the cart row: the lines
-  // are read again by a new statement, which sees that change and this add.
-  if (!row.current) {
-    const lines = await linesOf(ctx, row.cart_id);
-    return { cart: toCart(row, lines), inserted: row.inserted, lines, written };
-  }
   const byId = new Map(added.map((l) => [l.id, l]));
   const merged = (row.existing ?? []).map(toLine).map((l) => byId.get(l.id) ?? l);
   for (const l of added) if (!merged.some((m) => m.id === l.id)) merged.push(l);
