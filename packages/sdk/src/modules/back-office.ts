@@ -87,8 +87,10 @@ export interface OrderPayment {
   /** Decimal strings in the order's currency. */
   amount: string;
   refunded: string;
-  /** What is left to refund of this payment. */
+  /** What is left to refund of this payment: "0.00" where the server would refuse a refund. */
   refundable: string;
+  /** Why this payment cannot be refunded, when it cannot (as trigger-refund's error code). */
+  reason?: 'NOT_PAID' | 'ALREADY_REFUNDED' | 'ZERO_PRICE';
   createdDate: string;
 }
 

@@ -186,6 +186,14 @@ describe('GET /bodega/v1/orders/:id/payments', () => {
     expect(tooMuch.statusCode, tooMuch.body).toBe(400);
     expect(tooMuch.json()).toMatchObject({ details: { applicationError: { code: 'AMOUNT_EXCEEDS_REFUNDABLE' } } });
 
+    // Once the server would refuse any refund, the view offers none and says why, as trigger-refund would.
+    expect((await refund('27.65')).statusCode).toBe(200);
+    const refunded = (await payments()).json() as typeof before & { payments: { reason?: string }[] };
+    expect(refunded.refundable).toBe('0.00');
+    expect(refunded.payments[0]).toMatchObject({ refunded: '40.00', refundable: '0.00', reason: 'ALREADY_REFUNDED' });
+    const refused = await refund('0.01');
+    expect(refused.json()).toMatchObject({ details: { applicationError: { code: refunded.payments[0].reason } } });
+
     const other = await backOfficeSite(t);
     const foreign = await payments(other.headers.apiKey);
     expect(foreign.statusCode, foreign.body).toBe(404);

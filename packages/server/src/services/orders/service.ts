@@ -471,5 +471,6 @@ export async function findOrder(ctx: SiteContext, orderId: string): Promise<Orde
 }
 
 // For the back office (services/backoffice): dashboard aggregates, search and export batches.
+export { refundableOf, type NonRefundableReason } from './model.js';
 export * as ordersBackOffice from './back-office.js';
 export type { OrderExportFilters } from './back-office.js';
