@@ -32,8 +32,9 @@ export interface DashboardOptions {
 
 /**
  * Sales as a merchant reads them, decimal strings in the site's currency: `revenue` is gross sales
- * (order totals), `refunds` what has been refunded of those orders (counted on the order's day),
- * `net` gross minus refunds.
+ * (totals of the orders placed in the period), `refunds` the refunds made in the period (on the
+ * refund's day, whenever the order was placed), `net` gross minus refunds (below zero on a day
+ * with refunds and few sales).
  */
 export interface SalesFigures {
   orders: number;

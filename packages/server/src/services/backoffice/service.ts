@@ -47,9 +47,10 @@ const RECENT_ORDERS = 5;
 const LOW_STOCK_ROWS = 10;
 
 /**
- * Sales figures as a merchant reads them: `revenue` is gross sales (order totals), `refunds` what
- * has been refunded of those orders (counted on the order's day, not the refund's), `net` the
- * difference. Decimal strings in the site's currency.
+ * Sales figures as a merchant reads them: `revenue` is gross sales (the totals of the orders placed
+ * in the period), `refunds` the refunds made in the period (on the refund's day, as merchants and
+ * Shopify count them, whenever the order was placed), `net` the difference, which may be below
+ * zero. Decimal strings in the site's currency.
  */
 export interface Sales { orders: number; revenue: string; refunds: string; net: string }
 
