@@ -171,7 +171,7 @@ describe('dashboard with refunds', () => {
     const s = await backOfficeSite(t);
     const lamp = await createProduct(t.app, s.site, { name: 'Lamp', priceData: { price: 40 } });
     const orderId = await orderAt(s, '2026-07-01T09:00:00Z', lamp.id, 1);
-    const call = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url, headers: s.headers.apiKey, payload });
+    const call = (url: string, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url, headers: s.headers.apiKey, payload });
     expect((await call(`/ecom/v1/payments-collector/orders/${orderId}/mark-as-paid`, {})).statusCode).toBe(200);
     const payments = (await t.app.inject({ method: 'GET', url: `/bodega/v1/orders/${orderId}/payments`, headers: s.headers.apiKey })).json() as { payments: { id: string }[] };
     clock = new Date('2026-07-02T09:00:00Z');
