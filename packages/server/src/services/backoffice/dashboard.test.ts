@@ -273,7 +273,7 @@ describe('CSV exports', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toBe('attachment; filename="products-2026-05-03.csv"');
     const [header, row] = res.body.trim().split('\n');
-    expect(header).toBe(['id,name,slug,description,price,discountType,discountValue,sku,weight,visible,ribbon,brand,trackInventory,quantity,inStock,collections,images,productType,infoSections,customTextFields,manageVariants',
+    expect(header).toBe(['id,name,slug,description,price,discountType,discountValue,sku,weight,visible,ribbon,brand,trackInventory,quantity,inStock,collections,images,imageTitles,imageAltTexts,productType,infoSections,customTextFields,manageVariants,hiddenChoices,outOfStockChoices',
       ...[1, 2, 3, 4, 5, 6].map((n) => `option${n}Name,option${n}Value`), 'variantPrice,variantSku,variantWeight,variantQuantity,variantInStock,variantVisible'].join(','));
     expect(row).toContain('"Kettle, ""steel"""');
     expect(row).toContain(',30.00,NONE,');
