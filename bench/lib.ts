@@ -211,6 +211,16 @@ export function sampleMemory(pid: number, everyMs = 200): { stop(): { peakRssMb:
   };
 }
 
+/**
+ * User + system CPU seconds a process has used: utime and stime, fields 14 and 15 of
+ * /proc/<pid>/stat, in clock ticks (100 a second on Linux). Throws when the process is gone.
+ */
+export function cpuSecondsOf(pid: number): number {
+  // The command name (field 2) may hold ") ": the fields that follow start after its last one.
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** A process's peak RSS from /proc (VmHWM), in MB; 0 when it is gone. */
 export function peakRssMbOf(pid: number): number {
   try {
@@ -396,17 +406,15 @@ export async function withCpu(server: BenchServer, run: () => Promise<LoadResult
   const backendMs = async () => {
     if (server.db.kind !== 'postgres') return 0;
     const rows = await server.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [NAMED_APPLICATION]);
-    let ticks = 0;
+    let seconds = 0;
     for (const { pid } of rows) {
       try {
-        // utime and stime, fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second on Linux).
-        const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+        seconds += cpuSecondsOf(pid);
       } catch {
         // A backend on another machine, or gone: not counted.
       }
     }
-    return ticks * 10;
+    return seconds * 1000;
   };
   const pgBefore = await backendMs();
   const before = process.cpuUsage();

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { openDb } from '../packages/server/src/platform/db.js';
 import { migrate } from '../packages/server/src/platform/migrate.js';
 import { buildApp } from '../packages/server/src/app.js';
-import { assertClean, load, loadPerConnection, printResults, recordRows, sampleMemory, startBuiltServer, type LoadResult } from './lib.js';
+import { assertClean, cpuSecondsOf, load, loadPerConnection, printResults, recordRows, sampleMemory, startBuiltServer, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -47,12 +47,6 @@ async function makeSite(databaseUrl: string | undefined, dataDir: string | undef
   }
 }
 
-/** User + system CPU seconds a process has used (/proc/<pid>/stat, in clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 export default async function memory(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   const workers = Number(process.env.WORKERS ?? (databaseUrl ? 2 : 1));
@@ -71,7 +65,7 @@ export default async function memory(): Promise<void> {
     const shoppers = await Promise.all(Array.from({ length: CONNECTIONS }, token));
     const add = { lineItems: fixture.productIds.map((id) => ({ catalogReference: { appId: STORES_APP_ID, catalogItemId: id }, quantity: 1 })) };
     const runs: Record<string, LoadResult[]> = { products: [], token: [], get: [], add: [] };
-    const cpuBefore = pids.map(cpuSeconds);
+    const cpuBefore = pids.map(cpuSecondsOf);
     for (let round = 0; round < ROUNDS; round++) {
       runs.products.push(await load(`${server.url}/stores-reader/v1/products/query`, { method: 'POST', body: { query: { paging: { limit: 50 } } }, headers: { authorization: shoppers[0] }, connections: CONNECTIONS, seconds }));
       runs.token.push(await load(`${server.url}/oauth2/token`, { method: 'POST', body: { clientId: fixture.clientId, grantType: 'anonymous' }, connections: CONNECTIONS, seconds }));
@@ -80,7 +74,7 @@ export default async function memory(): Promise<void> {
     }
     const peaks = samplers.map((s) => s.stop());
     // CPU per request hardly moves with the machine's load, unlike req/s: the price of a heap flag.
-    const cpu = pids.reduce((sum, pid, i) => sum + cpuSeconds(pid) - cpuBefore[i], 0);
+    const cpu = pids.reduce((sum, pid, i) => sum + cpuSecondsOf(pid) - cpuBefore[i], 0);
     const requests = Object.values(runs).flat().reduce((sum, r) => sum + r.requests, 0);
     for (const [name, results] of Object.entries(runs)) for (const r of results) assertClean(name, r);
     const last = (name: string) => runs[name][runs[name].length - 1];

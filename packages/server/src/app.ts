@@ -250,6 +250,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.webhooks?.deliver) app.addHook('onReady', async () => services.webhooks.worker.start());
   app.addHook('onClose', async () => services.webhooks.worker.stop());
   await app.register(siteSettingsRoutes(services.sites));
+  services.sites.reportErrorsTo((error) => app.log.warn({ err: error }, "an API key's last use could not be recorded"));
+  app.addHook('onClose', async () => services.sites.settled());
   await registerBackOffice(app, services, data, deps.db, now);
   openApiRoute(app);
 

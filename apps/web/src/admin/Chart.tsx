@@ -97,7 +97,8 @@ export function DaysChart({ days, money, currency }: { days: DayFigures[]; money
         <line x1={pad.left} x2={width - pad.right} y1={base} y2={base} className="chart-axis" />
         {days.map((d, i) => {
           const x = pad.left + i * step + (step - bar) / 2;
-          const h = base - yMoney(net[i]);
+          // Refunds are counted on their own day, so a day's net may be below zero: no bar (the table has it).
+          const h = Math.max(0, base - yMoney(net[i]));
           const cy = base - (d.orders / ordersTop) * plot;
           return (
             <g key={d.date}>

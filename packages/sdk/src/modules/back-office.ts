@@ -32,8 +32,9 @@ export interface DashboardOptions {
 
 /**
  * Sales as a merchant reads them, decimal strings in the site's currency: `revenue` is gross sales
- * (order totals), `refunds` what has been refunded of those orders (counted on the order's day),
- * `net` gross minus refunds.
+ * (totals of the orders placed in the period), `refunds` the refunds made in the period (on the
+ * refund's day, whenever the order was placed), `net` gross minus refunds (below zero on a day
+ * with refunds and few sales).
  */
 export interface SalesFigures {
   orders: number;
@@ -87,8 +88,10 @@ export interface OrderPayment {
   /** Decimal strings in the order's currency. */
   amount: string;
   refunded: string;
-  /** What is left to refund of this payment. */
+  /** What is left to refund of this payment: "0.00" where the server would refuse a refund. */
   refundable: string;
+  /** Why this payment cannot be refunded, when it cannot (as trigger-refund's error code). */
+  reason?: 'NOT_PAID' | 'ALREADY_REFUNDED' | 'ZERO_PRICE';
   createdDate: string;
 }
 

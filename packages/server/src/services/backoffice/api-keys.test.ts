@@ -19,6 +19,7 @@ afterAll(async () => t.close());
 
 /** Read with the site's own key (the owner's access token would expire as the clock moves on). */
 async function lastUsed(keyId: string): Promise<string | undefined> {
+  await t.app.services.sites.settled(); // the write runs beside the request that used the key
   const res = await t.app.inject({ method: 'GET', url: '/bodega/v1/api-keys', headers: s.headers.apiKey });
   expect(res.statusCode, res.body).toBe(200);
   const key = (res.json() as { apiKeys: { id: string; lastUsedDate?: string }[] }).apiKeys.find((k) => k.id === keyId);
@@ -49,6 +50,7 @@ describe("an API key's last use", () => {
     clock += 49 * MINUTE;
     await use();
     await otherServer.checkApiKey(s.site.siteId, key);
+    await otherServer.settled();
     expect(await lastUsed(apiKey.id)).toBe(first);
 
     // An hour after the recorded use, the next use is recorded, once.
@@ -58,6 +60,7 @@ describe("an API key's last use", () => {
     clock += MINUTE;
     await otherServer.checkApiKey(s.site.siteId, key);
     await use();
+    await otherServer.settled();
     expect(await lastUsed(apiKey.id)).toBe(second);
   });
 
@@ -72,5 +75,45 @@ describe("an API key's last use", () => {
     // The same key sent for this site is refused and records nothing here.
     expect((await t.app.inject({ method: 'GET', url: '/bodega/v1/me', headers: { authorization: key, 'wix-site-id': s.site.siteId } })).statusCode).toBe(401);
     expect(await lastUsed(unusedId)).toBeUndefined();
+  });
+});
+
+/** Makes the database refuse to record this key's use (a real failed write, not a stand-in); undo with the returned function. */
+async function refuseKeyUse(keyId: string): Promise<() => Promise<void>> {
+  if (!/^[\w-]+$/.test(keyId)) throw new Error(`unexpected key id ${keyId}`);
+  const name = `bodega_test_refuse_key_use_${keyId.replace(/-/g, '_')}`;
+  await t.db.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'last use refused by the test'; END $$`);
+  await t.db.query(`CREATE TRIGGER ${name} BEFORE UPDATE OF last_used_at ON api_keys FOR EACH ROW WHEN (NEW.key_id = '${keyId}') EXECUTE FUNCTION ${name}()`);
+  return async () => {
+    await t.db.query(`DROP TRIGGER ${name} ON api_keys`);
+    await t.db.query(`DROP FUNCTION ${name}()`);
+  };
+}
+
+describe('when the last use cannot be written', () => {
+  it('still answers the request, reports the failure, and records the use on the next request', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/bodega/v1/api-keys', headers: s.headers.apiKey, payload: { name: 'Flaky bookkeeping' } });
+    const { apiKey, key } = created.json() as { apiKey: { id: string }; key: string };
+    const withKey = { authorization: key, 'wix-site-id': s.site.siteId };
+    clock += 5 * KEY_USE_RESOLUTION_MS;
+    const allow = await refuseKeyUse(apiKey.id);
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/bodega/v1/me', headers: withKey });
+      expect(res.statusCode, res.body).toBe(200);
+      const reported: unknown[] = [];
+      const server = new SitesService(t.db, now);
+      server.reportErrorsTo((error) => reported.push(error));
+      await expect(server.checkApiKey(s.site.siteId, key)).resolves.toMatchObject({ keyId: apiKey.id });
+      await server.settled();
+      expect(reported.map((e) => (e instanceof Error ? e.message : String(e)))).toEqual([expect.stringContaining('last use refused by the test')]);
+      expect(await lastUsed(apiKey.id)).toBeUndefined();
+    } finally {
+      await allow();
+    }
+    // The failed write is not taken as done: the next use, in the same hour, records it.
+    clock += MINUTE;
+    const recorded = new Date(clock).toISOString();
+    expect((await t.app.inject({ method: 'GET', url: '/bodega/v1/me', headers: withKey })).statusCode).toBe(200);
+    expect(await lastUsed(apiKey.id)).toBe(recorded);
   });
 });

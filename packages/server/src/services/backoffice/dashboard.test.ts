@@ -125,7 +125,7 @@ describe('GET /bodega/v1/dashboard', () => {
 });
 
 describe('dashboard with refunds', () => {
-  it('shows gross sales, what was refunded of them and net sales, today, this month, per day and over the range', async () => {
+  it('shows gross sales on the order\'s day and each refund on the day it was made, with net sales, today, this month, per day and over the range', async () => {
     clock = new Date('2026-06-10T09:00:00Z');
     const s = await backOfficeSite(t);
     const lamp = await createProduct(t.app, s.site, { name: 'Lamp', priceData: { price: 40 } });
@@ -150,11 +150,36 @@ describe('dashboard with refunds', () => {
     ]);
     expect(part.thisMonth).toEqual({ orders: 3, revenue: '160.00', refunds: '15.05', net: '144.95' });
 
+    // Two days later (late on 11 June in New York), the rest: it counts on the day it was made, not on the order's.
+    clock = new Date('2026-06-12T02:30:00Z');
     expect((await refund('24.95')).statusCode).toBe(200);
-    const full = await dashboard(s, '?from=2026-06-01&to=2026-06-10');
-    expect(full.today).toEqual({ orders: 2, revenue: '120.00', refunds: '40.00', net: '80.00' });
-    expect(full.range).toMatchObject({ orders: 3, revenue: '160.00', refunds: '40.00', net: '120.00' });
-    expect(full.averageOrderValue).toBe('53.33'); // gross 160.00 / 3
+    const later = await dashboard(s, '?from=2026-06-01&to=2026-06-12');
+    expect(later.days.find((d) => d.date === '2026-06-10')).toEqual({ date: '2026-06-10', orders: 2, revenue: '120.00', refunds: '15.05', net: '104.95' });
+    expect(later.days.find((d) => d.date === '2026-06-12')).toEqual({ date: '2026-06-12', orders: 0, revenue: '0.00', refunds: '24.95', net: '-24.95' });
+    expect(later.today).toEqual({ orders: 0, revenue: '0.00', refunds: '24.95', net: '-24.95' });
+    expect(later.thisMonth).toEqual({ orders: 3, revenue: '160.00', refunds: '40.00', net: '120.00' });
+    expect(later.range).toMatchObject({ orders: 3, revenue: '160.00', refunds: '40.00', net: '120.00' });
+    expect(later.averageOrderValue).toBe('53.33'); // gross 160.00 / 3
+    // A range without the order's day still has the refund made in it.
+    expect((await dashboard(s, '?from=2026-06-11&to=2026-06-12')).range).toMatchObject({ orders: 0, revenue: '0.00', refunds: '24.95', net: '-24.95' });
+    const newYork = await dashboard(s, '?from=2026-06-10&to=2026-06-12&timeZone=America/New_York');
+    expect(newYork.days.map((d) => [d.date, d.refunds])).toEqual([['2026-06-10', '15.05'], ['2026-06-11', '24.95'], ['2026-06-12', '0.00']]);
+  });
+
+  it('leaves out the refunds of an order canceled after them, as it leaves out the order', async () => {
+    clock = new Date('2026-07-01T09:00:00Z');
+    const s = await backOfficeSite(t);
+    const lamp = await createProduct(t.app, s.site, { name: 'Lamp', priceData: { price: 40 } });
+    const orderId = await orderAt(s, '2026-07-01T09:00:00Z', lamp.id, 1);
+    const call = (url: string, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url, headers: s.headers.apiKey, payload });
+    expect((await call(`/ecom/v1/payments-collector/orders/${orderId}/mark-as-paid`, {})).statusCode).toBe(200);
+    const payments = (await t.app.inject({ method: 'GET', url: `/bodega/v1/orders/${orderId}/payments`, headers: s.headers.apiKey })).json() as { payments: { id: string }[] };
+    clock = new Date('2026-07-02T09:00:00Z');
+    expect((await call(`/ecom/v1/payments-collector/orders/${orderId}/trigger-refund`, { payments: [{ paymentId: payments.payments[0].id, amount: { amount: '10.00' } }] })).statusCode).toBe(200);
+    expect((await dashboard(s, '?from=2026-07-01&to=2026-07-02')).range).toMatchObject({ orders: 1, revenue: '40.00', refunds: '10.00', net: '30.00' });
+    const canceled = await call(`/ecom/v1/orders/${orderId}/cancel`, {});
+    expect(canceled.statusCode, canceled.body).toBe(200);
+    expect((await dashboard(s, '?from=2026-07-01&to=2026-07-02')).range).toMatchObject({ orders: 0, revenue: '0.00', refunds: '0.00', net: '0.00' });
   });
 });
 
@@ -185,6 +210,14 @@ describe('GET /bodega/v1/orders/:id/payments', () => {
     const tooMuch = await refund('27.66');
     expect(tooMuch.statusCode, tooMuch.body).toBe(400);
     expect(tooMuch.json()).toMatchObject({ details: { applicationError: { code: 'AMOUNT_EXCEEDS_REFUNDABLE' } } });
+
+    // Once the server would refuse any refund, the view offers none and says why, as trigger-refund would.
+    expect((await refund('27.65')).statusCode).toBe(200);
+    const refunded = (await payments()).json() as typeof before & { payments: { reason?: string }[] };
+    expect(refunded.refundable).toBe('0.00');
+    expect(refunded.payments[0]).toMatchObject({ refunded: '40.00', refundable: '0.00', reason: 'ALREADY_REFUNDED' });
+    const refused = await refund('0.01');
+    expect(refused.json()).toMatchObject({ details: { applicationError: { code: refunded.payments[0].reason } } });
 
     const other = await backOfficeSite(t);
     const foreign = await payments(other.headers.apiKey);
@@ -240,7 +273,7 @@ describe('CSV exports', () => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toBe('attachment; filename="products-2026-05-03.csv"');
     const [header, row] = res.body.trim().split('\n');
-    expect(header).toBe(['id,name,slug,description,price,discountType,discountValue,sku,weight,visible,ribbon,brand,trackInventory,quantity,inStock,collections,images,productType,infoSections,customTextFields,manageVariants',
+    expect(header).toBe(['id,name,slug,description,price,discountType,discountValue,sku,weight,visible,ribbon,brand,trackInventory,quantity,inStock,collections,images,imageTitles,imageAltTexts,productType,infoSections,customTextFields,manageVariants,hiddenChoices,outOfStockChoices',
       ...[1, 2, 3, 4, 5, 6].map((n) => `option${n}Name,option${n}Value`), 'variantPrice,variantSku,variantWeight,variantQuantity,variantInStock,variantVisible'].join(','));
     expect(row).toContain('"Kettle, ""steel"""');
     expect(row).toContain(',30.00,NONE,');

@@ -164,6 +164,66 @@ describe('importing products', () => {
     expect(await read(from)).toEqual(original);
   });
 
+  it("round-trips each choice's own visible and in-stock flags and each image's title and alt text", async () => {
+    const from = await backOfficeSite(t);
+    const mug = await createProduct(t.app, from.site, {
+      name: 'Mug', priceData: { price: 12 },
+      media: { items: [
+        { image: { url: 'https://img.example/mug-front.jpg', altText: 'A white mug, handle right' }, title: 'Front | white' },
+        { image: { url: 'https://img.example/mug-side.jpg' } },
+        { image: { url: 'https://img.example/mug-box.jpg', altText: 'The box' }, title: 'Box' },
+      ] },
+      productOptions: [
+        { name: 'Size', optionType: 'drop_down', choices: [{ value: 'S', description: 'S' }, { value: 'M', description: 'M', inStock: false }, { value: 'XL', description: 'XL', visible: false }] },
+        { name: 'Glaze', optionType: 'color', choices: [{ value: 'Sea', description: '#1f4e9c', visible: false, inStock: false }, { value: 'Sand', description: '#e0c9a6' }] },
+      ],
+    });
+    const exported = (await t.app.inject({ method: 'GET', url: '/bodega/v1/exports/products.csv', headers: from.headers.owner })).body;
+    const rows = parse(exported, { columns: true }) as Record<string, string>[];
+    expect(rows[0]).toMatchObject({
+      images: 'https://img.example/mug-front.jpg|https://img.example/mug-side.jpg|https://img.example/mug-box.jpg',
+      imageTitles: 'Front \\| white||Box', imageAltTexts: 'A white mug, handle right||The box',
+      hiddenChoices: 'Size: XL|Glaze: Sea', outOfStockChoices: 'Size: M|Glaze: Sea',
+    });
+    expect(rows.slice(1).every((r) => r.hiddenChoices === '' && r.imageTitles === '')).toBe(true);
+
+    const read = async (site: BackOfficeSite, id?: string) => {
+      const res = id
+        ? await t.app.inject({ method: 'GET', url: `/stores-reader/v1/products/${id}`, headers: site.headers.owner })
+        : await t.app.inject({ method: 'POST', url: '/stores-reader/v1/products/query', headers: site.headers.owner, payload: { query: {} } });
+      const body = res.json() as { product?: WireProduct; products?: WireProduct[] };
+      const p = body.product ?? body.products?.[0];
+      return {
+        options: p?.productOptions.map((o) => ({ name: o.name, choices: o.choices.map((c) => ({ value: c.value, inStock: c.inStock, visible: c.visible })) })),
+        media: p?.media.items.map((m) => ({ url: m.image.url, title: m.title, altText: m.image.altText })),
+      };
+    };
+    type WireProduct = { productOptions: { name: string; choices: { value: string; inStock: boolean; visible: boolean }[] }[]; media: { items: { title?: string; image: { url: string; altText?: string } }[] } };
+    const original = await read(from, mug.id);
+    expect(original.options).toEqual([
+      { name: 'Size', choices: [{ value: 'S', inStock: true, visible: true }, { value: 'M', inStock: false, visible: true }, { value: 'XL', inStock: true, visible: false }] },
+      { name: 'Glaze', choices: [{ value: 'Sea', inStock: false, visible: false }, { value: 'Sand', inStock: true, visible: true }] },
+    ]);
+    expect(original.media?.map((m) => [m.title, m.altText])).toEqual([['Front | white', 'A white mug, handle right'], ['', undefined], ['Box', 'The box']]);
+
+    const to = await backOfficeSite(t);
+    const job = await finished(to, (await startImport(to, { target: 'products', format: 'csv', content: exported })).id);
+    expect(job, (await failures(to, job.id)).join('\n')).toMatchObject({ status: 'DONE', succeeded: rows.length, failed: 0 });
+    expect(await read(to)).toEqual(original);
+
+    // Named choices that the product does not have, and more titles than images, fail the row with the column.
+    const bad = await finished(to, (await startImport(to, { target: 'products', format: 'csv', content: [
+      'name,price,option1Name,option1Value,hiddenChoices,images,imageTitles',
+      'Cup,3,Size,S,Size: XXL,,',
+      'Plate,4,,,,https://img.example/plate.jpg,One|Two',
+    ].join('\n') })).id);
+    const failed = parse((await failures(to, bad.id)).join('\n'), { columns: true }) as { row: string; error: string }[];
+    expect(failed.map((f) => [f.row, f.error])).toEqual([
+      ['1', 'hiddenChoices: "Size: XXL" is no Option: choice of this product'],
+      ['2', 'imageTitles: 2 for 1 image'],
+    ]);
+  });
+
   it('fails a product whose variant rows are wrong, naming the row at fault and its siblings', async () => {
     const site = await backOfficeSite(t);
     const csv = [
@@ -208,10 +268,12 @@ describe('import batches', () => {
     const single = Array.from({ length: IMPORT_BATCH - 2 }, (_, i) => ({ name: `P${i}`, price: '1' }));
     const shirt = ['S', 'M', 'L', 'XL'].map((size) => ({ name: 'Shirt', price: '9', option1Name: 'Size', option1Value: size }));
     const rows = [...single, ...shirt, { name: 'Last', price: '2' }];
-    const sizes = (processed: number) => [...batches('products', rows, processed)].map((b) => [b[0].row, b.length]);
-    expect(sizes(0)).toEqual([[1, IMPORT_BATCH - 2], [IMPORT_BATCH - 1, 5]]);
-    expect(sizes(IMPORT_BATCH - 2)).toEqual([[IMPORT_BATCH - 1, 5]]);
-    expect([...batches('data-items', rows, 0)].map((b) => b.length)).toEqual([IMPORT_BATCH, 3]);
+    const sizes = (processed: number) => [...batches('products', rows, processed)].map((b) => [b[0][0].row, b.flat().length, b.length]);
+    expect(sizes(0)).toEqual([[1, IMPORT_BATCH - 2, IMPORT_BATCH - 2], [IMPORT_BATCH - 1, 5, 2]]);
+    expect(sizes(IMPORT_BATCH - 2)).toEqual([[IMPORT_BATCH - 1, 5, 2]]);
+    // The products come grouped: the shirt's four rows are one group.
+    expect([...batches('products', rows, IMPORT_BATCH - 2)][0].map((group) => group.map((r) => r.row))).toEqual([[IMPORT_BATCH - 1, IMPORT_BATCH, IMPORT_BATCH + 1, IMPORT_BATCH + 2], [IMPORT_BATCH + 3]]);
+    expect([...batches('data-items', rows, 0)].map((b) => b.flat().length)).toEqual([IMPORT_BATCH, 3]);
   });
 });
 

@@ -98,25 +98,29 @@ function cellsOf(data: Row): ProductCsvRow {
   return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v === null || v === undefined ? '' : String(v)]));
 }
 
+/** A row of the file: its number (1 = the first data row), its cells as read and as text. */
+export interface SourceRow extends NumberedRow {
+  data: Row;
+}
+
 /**
- * The rows from `processed` on, a batch of about IMPORT_BATCH rows at a time (1 = the first data
- * row). A product's rows (one per variant) stay in one batch, so a saved `processed` always ends
- * on a product's last row.
+ * The rows from `processed` on, a batch of about IMPORT_BATCH rows at a time, as groups: a
+ * product's rows (one per variant), grouped here once, or a data item's one row. A group stays in
+ * one batch, so a saved `processed` always ends on a product's last row.
  */
-export function* batches(target: store.ImportTarget, rows: readonly Row[], processed: number): Generator<{ row: number; data: Row }[]> {
-  const numbered = rows.map((data, i) => ({ row: i + 1, data })).slice(processed);
-  if (target !== 'products') {
-    for (let start = 0; start < numbered.length; start += IMPORT_BATCH) yield numbered.slice(start, start + IMPORT_BATCH);
-    return;
-  }
-  const groups = groupProductRows(numbered.map((r) => ({ row: r.row, cells: cellsOf(r.data) })));
-  let batch: { row: number; data: Row }[] = [];
+export function* batches(target: store.ImportTarget, rows: readonly Row[], processed: number): Generator<SourceRow[][]> {
+  const numbered: SourceRow[] = rows.slice(processed).map((data, i) => ({ row: processed + i + 1, data, cells: target === 'products' ? cellsOf(data) : {} }));
+  const groups = target === 'products' ? groupProductRows(numbered) : numbered.map((r) => [r]);
+  let batch: SourceRow[][] = [];
+  let size = 0;
   for (const group of groups) {
-    if (batch.length > 0 && batch.length + group.length > IMPORT_BATCH) {
+    if (size > 0 && size + group.length > IMPORT_BATCH) {
       yield batch;
       batch = [];
+      size = 0;
     }
-    for (const g of group) batch.push({ row: g.row, data: rows[g.row - 1] });
+    batch.push(group);
+    size += group.length;
   }
   if (batch.length) yield batch;
 }
@@ -185,12 +189,13 @@ export class ImportJobs {
       const fields = job.target === 'data-items' && job.dataCollectionId ? new Map((await this.deps.data.collections.load(ctx, job.dataCollectionId)).fields.map((f) => [f.key, f.type as string])) : undefined;
       for (const batch of batches(job.target, rows, job.processed)) {
         if (this.closed) return; // the lease runs out and the job is taken up again
-        const failures = job.target === 'products' ? await this.importProducts(ctx, batch) : await this.importItems(ctx, job.dataCollectionId ?? '', fields ?? new Map<string, string>(), batch);
+        const failures = job.target === 'products' ? await this.importProducts(ctx, batch) : await this.importItems(ctx, job.dataCollectionId ?? '', fields ?? new Map<string, string>(), batch.flat());
+        const last = batch[batch.length - 1];
         await db.transaction(async (tx) => {
           await store.insertFailures(tx, siteId, jobId, failures);
-          progress.processed = batch[batch.length - 1].row;
+          progress.processed = last[last.length - 1].row;
           progress.failed += failures.length;
-          progress.succeeded += batch.length - failures.length;
+          progress.succeeded += batch.reduce((n, group) => n + group.length, 0) - failures.length;
           progress.leaseUntil = this.lease();
           await store.saveProgress(tx, siteId, jobId, progress);
         });
@@ -202,26 +207,23 @@ export class ImportJobs {
     }
   }
 
-  private async importProducts(ctx: RequestContext, batch: { row: number; data: Row }[]): Promise<Failure[]> {
+  private async importProducts(ctx: RequestContext, products: SourceRow[][]): Promise<Failure[]> {
     const { db, catalog, sites } = this.deps;
     const failures: Failure[] = [];
     const currency = (await sites.activeSite(ctx)).settings.currency;
     const bySlug = new Map([...(await catalogBackOffice.collectionSlugs(ctx))].map(([id, slug]) => [slug, id]));
     // A product is its group of rows; when it fails, each of its rows is in the failures file.
-    type Read = { row: number; rows: { row: number; data: Row }[]; item: ProductImport; collectionIds: string[] };
-    const fail = (rows: { row: number; data: Row }[], error: unknown, at = rows[0].row) => {
+    type Read = { rows: SourceRow[]; item: ProductImport; collectionIds: string[] };
+    const fail = (rows: SourceRow[], error: unknown, at = rows[0].row) => {
       for (const r of rows) failures.push({ row: r.row, error: r.row === at ? reason(error) : `not imported: row ${at} of the same product failed: ${reason(error)}`, data: r.data });
     };
     const read: Read[] = [];
-    const data = new Map(batch.map((r) => [r.row, r.data]));
-    const numbered: NumberedRow[] = batch.map(({ row, data: d }) => ({ row, cells: cellsOf(d) }));
-    for (const group of groupProductRows(numbered)) {
-      const rows = group.map((g) => ({ row: g.row, data: data.get(g.row) ?? {} }));
+    for (const rows of products) {
       try {
-        const item = productFromRows(group, currency);
+        const item = productFromRows(rows, currency);
         const unknown = (item.collectionSlugs ?? []).filter((s) => !bySlug.has(s));
         if (unknown.length) throw new RowError(`collections: no collection with the slug ${unknown.map((s) => `"${s}"`).join(', ')}`);
-        read.push({ row: group[0].row, rows, item, collectionIds: (item.collectionSlugs ?? []).map((s) => bySlug.get(s) as string) });
+        read.push({ rows, item, collectionIds: (item.collectionSlugs ?? []).map((s) => bySlug.get(s) as string) });
       } catch (error) {
         fail(rows, error, error instanceof ProductRowsError ? error.row : rows[0].row);
       }

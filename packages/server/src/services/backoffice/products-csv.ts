@@ -5,7 +5,8 @@
 // one after another: the first carries the product's columns, each row its variant's choices
 // (optionNName / optionNValue) and, when variants are managed, the variant's own price, SKU,
 // weight and stock. Later rows repeat `id`, `slug` and `name` so they read on their own; any other
-// product column there must be empty or the same as on the first row.
+// product column there must be empty or the same as on the first row. In a list cell a `|` that
+// belongs to an item is written `\|` (and a backslash `\\`).
 import { formatAmount, MoneyError, parseAmount } from '../../platform/money.js';
 import type { Product, ProductPatch } from '../catalog/service.js';
 
@@ -30,10 +31,14 @@ const PRODUCT_COLUMNS = [
   { name: 'inStock', description: 'true or false when inventory is not tracked (variants not managed)' },
   { name: 'collections', description: 'collection slugs joined with |' },
   { name: 'images', description: 'image URLs joined with |' },
+  { name: 'imageTitles', description: 'each image\'s title, in the order of images, joined with | (empty between two | for none)' },
+  { name: 'imageAltTexts', description: 'each image\'s alt text (what a screen reader says), in the order of images, joined with |' },
   { name: 'productType', description: 'physical (default) or digital' },
   { name: 'infoSections', description: 'the product page\'s extra sections as JSON: [{"title": "Care", "description": "…"}]' },
   { name: 'customTextFields', description: 'text the buyer types in, as JSON: [{"title": "Engraving", "maxLength": 20, "mandatory": false}]' },
   { name: 'manageVariants', description: 'true: each variant row has its own price, SKU, weight and stock (default: true when a variant column is filled)' },
+  { name: 'hiddenChoices', description: 'choices not shown in the shop, as Option: choice joined with |, e.g. Size: XXL|Colour: Green' },
+  { name: 'outOfStockChoices', description: 'choices sold out whatever the stock, as Option: choice joined with |, e.g. Size: XS' },
 ] as const;
 
 const OPTION_COLUMNS = Array.from({ length: CSV_OPTION_SLOTS }, (_, i) => [
@@ -76,7 +81,37 @@ const amount = (column: string, value: string, currency: string): bigint => {
   }
 };
 
-const list = (value: string | undefined): string[] => (value ?? '').split('|').map((s) => s.trim()).filter(Boolean);
+const DECIMAL = /^\d+(\.\d+)?$/;
+const WHOLE = /^\d+$/;
+/** A colour choice's code, alone or in brackets after the choice: "Red [#c0392b]". */
+const COLOR_CODE = '#[0-9a-f]{3,8}';
+const IS_COLOR_CODE = new RegExp(`^${COLOR_CODE}$`, 'i');
+const CODED_CHOICE = new RegExp(`^(.*?)\\s*\\[(${COLOR_CODE})\\]$`, 'i');
+
+const decimal = (column: string, value: string): string => {
+  if (!DECIMAL.test(value.trim())) throw new RowError(`${column}: "${value}" is not a number`);
+  return value.trim();
+};
+
+const whole = (column: string, value: string): number => {
+  if (!WHOLE.test(value.trim())) throw new RowError(`${column}: "${value}" is not a whole number`);
+  return Number(value.trim());
+};
+
+/** A list cell's items in order, empty ones kept; `\|` is a | inside an item. */
+const items = (value: string | undefined): string[] => {
+  if (value === undefined || value === '') return [];
+  const out = [''];
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === '\\' && i + 1 < value.length) out[out.length - 1] += value[++i];
+    else if (c === '|') out.push('');
+    else out[out.length - 1] += c;
+  }
+  return out.map((item) => item.trim());
+};
+const list = (value: string | undefined): string[] => items(value).filter(Boolean);
+const joinList = (values: readonly string[]): string => values.map((v) => v.replace(/[\\|]/g, (c) => `\\${c}`)).join('|');
 
 /** A JSON array in a cell, each object read by `read` (undefined: not of the shape `shape`). */
 function jsonList<T>(column: string, text: string, read: (o: Record<string, unknown>) => T | undefined, shape: string): T[] {
@@ -129,17 +164,14 @@ export function productFromRow(row: ProductCsvRow, currency: string): ProductImp
     if (discountType === 'AMOUNT') patch.discount = { type: 'AMOUNT', value: amount('discountValue', value, currency).toString() };
     else if (discountType === 'PERCENT') {
       const percent = Number(value);
-      if (!/^\d+(\.\d+)?$/.test(value.trim()) || percent > 100) throw new RowError(`discountValue: "${value}" is not a percent from 0 to 100`);
+      if (!DECIMAL.test(value.trim()) || percent > 100) throw new RowError(`discountValue: "${value}" is not a percent from 0 to 100`);
       patch.discount = { type: 'PERCENT', value: value.trim() };
     } else patch.discount = { type: 'NONE', value: '0' };
   }
   const sku = given('sku');
   if (sku !== undefined) patch.sku = sku.trim();
   const weight = given('weight');
-  if (weight !== undefined) {
-    if (!/^\d+(\.\d+)?$/.test(weight.trim())) throw new RowError(`weight: "${weight}" is not a number`);
-    patch.weight = weight.trim();
-  }
+  if (weight !== undefined) patch.weight = decimal('weight', weight);
   const visible = given('visible');
   if (visible !== undefined) patch.visible = bool('visible', visible);
   const ribbon = given('ribbon');
@@ -150,8 +182,7 @@ export function productFromRow(row: ProductCsvRow, currency: string): ProductImp
   if (track !== undefined) patch.trackInventory = bool('trackInventory', track);
   const quantity = given('quantity');
   if (quantity !== undefined) {
-    if (!/^\d+$/.test(quantity.trim())) throw new RowError(`quantity: "${quantity}" is not a whole number`);
-    patch.quantity = Number(quantity.trim());
+    patch.quantity = whole('quantity', quantity);
     if (track === undefined) patch.trackInventory = true;
   }
   const inStock = given('inStock');
@@ -160,7 +191,14 @@ export function productFromRow(row: ProductCsvRow, currency: string): ProductImp
   for (const url of images) {
     if (!/^https?:\/\/\S+$/.test(url) && !url.startsWith('/')) throw new RowError(`images: "${url}" is not a URL`);
   }
-  if (images.length) patch.media = images.map((url) => ({ url, width: 0, height: 0, title: '' }));
+  const titles = items(given('imageTitles'));
+  const altTexts = items(given('imageAltTexts'));
+  for (const [column, texts] of [['imageTitles', titles], ['imageAltTexts', altTexts]] as const) {
+    if (texts.length > images.length) throw new RowError(`${column}: ${texts.length} for ${images.length} ${images.length === 1 ? 'image' : 'images'}`);
+  }
+  if (images.length) {
+    patch.media = images.map((url, i) => ({ url, width: 0, height: 0, title: titles[i] ?? '', ...(altTexts[i] ? { altText: altTexts[i] } : {}) }));
+  }
   const productType = given('productType')?.trim().toLowerCase();
   if (productType !== undefined) {
     if (productType !== 'physical' && productType !== 'digital') throw new RowError(`productType: "${productType}" is not physical or digital`);
@@ -215,8 +253,8 @@ const keyOf = (cells: ProductCsvRow) => filled(cells, 'id') ?? filled(cells, 'sl
  * The file's rows as products: a row with choices continues the product above when it names the
  * same product (the first of id, slug, name) and that product has choices too.
  */
-export function groupProductRows(rows: readonly NumberedRow[]): NumberedRow[][] {
-  const groups: NumberedRow[][] = [];
+export function groupProductRows<R extends NumberedRow>(rows: readonly R[]): R[][] {
+  const groups: R[][] = [];
   for (const r of rows) {
     const last = groups[groups.length - 1];
     const key = keyOf(r.cells);
@@ -277,7 +315,7 @@ export function productFromRows(rows: readonly NumberedRow[], currency: string):
         }
         if (name !== undefined && name !== filled(first.cells, optionName(i))) throw new RowError(`${optionName(i)}: "${name}" is not "${filled(first.cells, optionName(i)) ?? ''}" as on row ${first.row}`);
         if (value === undefined) throw new RowError(`${optionValue(i)}: this variant needs a choice of ${slot.option.name}`);
-        const coded = slot.option.optionType === 'color' ? /^(.*?)\s*\[(#[0-9a-f]{3,8})\]$/i.exec(value) : null;
+        const coded = slot.option.optionType === 'color' ? CODED_CHOICE.exec(value) : null;
         const choice = coded ? coded[1] : value;
         if (!choice || choice.length > 50) throw new RowError(`${optionValue(i)}: a choice is 1 to 50 characters`);
         if (!slot.option.choices.some((c) => c.value === choice)) slot.option.choices.push({ value: choice, description: coded ? coded[2] : choice, inStock: true, visible: true });
@@ -294,15 +332,9 @@ export function productFromRows(rows: readonly NumberedRow[], currency: string):
       const sku = filled(r.cells, 'variantSku');
       if (sku !== undefined) variant.sku = sku;
       const weight = filled(r.cells, 'variantWeight');
-      if (weight !== undefined) {
-        if (!/^\d+(\.\d+)?$/.test(weight)) throw new RowError(`variantWeight: "${weight}" is not a number`);
-        variant.weight = weight;
-      }
+      if (weight !== undefined) variant.weight = decimal('variantWeight', weight);
       const quantity = filled(r.cells, 'variantQuantity');
-      if (quantity !== undefined) {
-        if (!/^\d+$/.test(quantity)) throw new RowError(`variantQuantity: "${quantity}" is not a whole number`);
-        variant.quantity = Number(quantity);
-      }
+      if (quantity !== undefined) variant.quantity = whole('variantQuantity', quantity);
       const inStock = filled(r.cells, 'variantInStock');
       if (inStock !== undefined) variant.inStock = bool('variantInStock', inStock);
       const visible = filled(r.cells, 'variantVisible');
@@ -312,6 +344,16 @@ export function productFromRows(rows: readonly NumberedRow[], currency: string):
     });
   }
   if (rows.length > 1 && slots.length === 0) throw new ProductRowsError(rows[1].row, 'option1Name: rows of one product differ by their options; name them on the first row');
+  at(first.row, () => {
+    for (const column of ['hiddenChoices', 'outOfStockChoices'] as const) {
+      for (const entry of list(filled(first.cells, column))) {
+        const choice = choiceNamed(slots.map((s) => s.option), entry);
+        if (!choice) throw new RowError(`${column}: "${entry}" is no Option: choice of this product`);
+        if (column === 'hiddenChoices') choice.visible = false;
+        else choice.inStock = false;
+      }
+    }
+  });
   const patch = { ...item.patch };
   if (slots.length) {
     patch.options = slots.map((s) => s.option);
@@ -329,6 +371,21 @@ export function productFromRows(rows: readonly NumberedRow[], currency: string):
   if (patch.manageVariants && slots.length === 0) throw new ProductRowsError(first.row, 'manageVariants: a product without options has no variants to manage');
   return { ...item, patch };
 }
+
+/** The choice an `Option: choice` entry names (an option's name may itself hold ": "). */
+function choiceNamed(options: readonly ProductOption[], entry: string): ProductOption['choices'][number] | undefined {
+  for (const option of options) {
+    if (!entry.startsWith(`${option.name}:`)) continue;
+    const value = entry.slice(option.name.length + 1).trim();
+    const choice = option.choices.find((c) => c.value === value);
+    if (choice) return choice;
+  }
+  return undefined;
+}
+
+/** The `Option: choice` entries of the choices `pick` selects. */
+const choiceEntries = (p: Product, pick: (c: ProductOption['choices'][number]) => boolean): string =>
+  joinList(p.options.flatMap((o) => o.choices.filter(pick).map((c) => `${o.name}: ${c.value}`)));
 
 /**
  * One product as its CSV rows (the export), in PRODUCT_CSV_COLUMNS order: one row, or one per
@@ -351,12 +408,16 @@ export function productToRows(p: Product, currency: string, collectionSlugs: rea
     trackInventory: String(p.trackInventory),
     quantity: p.trackInventory && p.quantity !== null ? String(p.quantity) : '',
     inStock: String(p.inStock),
-    collections: collectionSlugs.join('|'),
-    images: p.media.map((m) => m.url).join('|'),
+    collections: joinList(collectionSlugs),
+    images: joinList(p.media.map((m) => m.url)),
+    imageTitles: p.media.some((m) => m.title) ? joinList(p.media.map((m) => m.title)) : '',
+    imageAltTexts: p.media.some((m) => m.altText) ? joinList(p.media.map((m) => m.altText ?? '')) : '',
     productType: p.productType,
     infoSections: p.additionalInfoSections.length ? JSON.stringify(p.additionalInfoSections.map((x) => ({ title: x.title, description: x.description }))) : '',
     customTextFields: p.customTextFields.length ? JSON.stringify(p.customTextFields.map((x) => ({ title: x.title, maxLength: x.maxLength, mandatory: x.mandatory }))) : '',
     manageVariants: String(p.manageVariants),
+    hiddenChoices: choiceEntries(p, (c) => !c.visible),
+    outOfStockChoices: choiceEntries(p, (c) => !c.inStock),
   };
   const variants = p.options.length ? p.variants : [undefined];
   return variants.map((v, n) => {
@@ -366,7 +427,7 @@ export function productToRows(p: Product, currency: string, collectionSlugs: rea
         row[optionName(i)] = o.optionType === 'color' ? `${o.name}${COLOR_SUFFIX}` : o.name;
         const value = v.choices[o.name] ?? '';
         const code = o.optionType === 'color' ? o.choices.find((c) => c.value === value)?.description : undefined;
-        row[optionValue(i)] = code && /^#[0-9a-f]{3,8}$/i.test(code) ? `${value} [${code}]` : value;
+        row[optionValue(i)] = code && IS_COLOR_CODE.test(code) ? `${value} [${code}]` : value;
       });
       if (p.manageVariants) {
         row.variantPrice = v.price === null ? '' : formatAmount(v.price, currency);

@@ -170,7 +170,8 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
         refundable: money(p.refundable),
         payments: p.payments.map((x) => ({
           id: x.id, method: x.method, ...(x.methodName !== undefined && { methodName: x.methodName }),
-          amount: money(x.amount), refunded: money(x.refunded), refundable: money(x.refundable), createdDate: x.createdDate.toISOString(),
+          amount: money(x.amount), refunded: money(x.refunded), refundable: money(x.refundable), ...(x.reason && { reason: x.reason }),
+          createdDate: x.createdDate.toISOString(),
         })),
       };
     });

@@ -9,7 +9,7 @@ import type { Mailer, MailStatus, StoredMail } from '../../platform/mail.js';
 import { divideHalfEven, formatAmount } from '../../platform/money.js';
 import { catalogBackOffice, type CatalogService } from '../catalog/service.js';
 import { membersBackOffice } from '../members/service.js';
-import { findOrder, ordersBackOffice, type Order, type OrderExportFilters } from '../orders/service.js';
+import { findOrder, ordersBackOffice, refundableOf, type NonRefundableReason, type Order, type OrderExportFilters } from '../orders/service.js';
 import type { ApiKeyInfo, SitesService } from '../sites/service.js';
 import { adjustChange, setChange, type BulkAdjust, type BulkItemResult, type BulkSet } from './bulk-products.js';
 import { addDays, dashboardRange, daysBetween } from './dates.js';
@@ -47,9 +47,10 @@ const RECENT_ORDERS = 5;
 const LOW_STOCK_ROWS = 10;
 
 /**
- * Sales figures as a merchant reads them: `revenue` is gross sales (order totals), `refunds` what
- * has been refunded of those orders (counted on the order's day, not the refund's), `net` the
- * difference. Decimal strings in the site's currency.
+ * Sales figures as a merchant reads them: `revenue` is gross sales (the totals of the orders placed
+ * in the period), `refunds` the refunds made in the period (on the refund's day, as merchants and
+ * Shopify count them, whenever the order was placed), `net` the difference, which may be below
+ * zero. Decimal strings in the site's currency.
  */
 export interface Sales { orders: number; revenue: string; refunds: string; net: string }
 
@@ -77,7 +78,8 @@ export interface SearchResults {
 /** An order's payments with what is left to refund of each (minor units), for a partial refund. */
 export interface OrderPayments {
   currency: string;
-  payments: { id: string; method: string; methodName?: string; amount: bigint; refunded: bigint; refundable: bigint; createdDate: Date }[];
+  /** `refundable` is what trigger-refund would accept: 0, with `reason`, where the server refuses a refund. */
+  payments: { id: string; method: string; methodName?: string; amount: bigint; refunded: bigint; refundable: bigint; reason?: NonRefundableReason; createdDate: Date }[];
   refundable: bigint;
 }
 
@@ -210,7 +212,7 @@ export class BackOfficeService {
     if (!order) throw ApiError.notFound('ORDER_NOT_FOUND', `Order ${orderId} was not found`, { orderId });
     const payments = order.payments.map((p) => ({
       id: p.id, method: p.method, ...(p.methodName !== undefined && { methodName: p.methodName }),
-      amount: p.amount, refunded: p.refunded, refundable: p.amount > p.refunded ? p.amount - p.refunded : 0n, createdDate: p.createdDate,
+      amount: p.amount, refunded: p.refunded, ...refundableOf(order, p), createdDate: p.createdDate,
     }));
     return { currency: order.currency, payments, refundable: payments.reduce((sum, p) => sum + p.refundable, 0n) };
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../platform/errors.js';
 import { priceCart } from '../cart/pricing.js';
 import type { ResolvedLine } from '../cart/lines.js';
-import { balanceDue, cancel, fulfill, markPaid, markRestocked, recordPayment, refund, snapshotOrder, unitsToRestock, type Order } from './model.js';
+import { balanceDue, cancel, fulfill, markPaid, markRestocked, recordPayment, refund, refundableOf, snapshotOrder, unitsToRestock, type Order } from './model.js';
 
 const AT = new Date('2026-05-01T10:00:00Z');
 let n = 0;
@@ -77,6 +77,25 @@ describe('payments', () => {
     expect(all.order).toMatchObject({ paymentStatus: 'FULLY_REFUNDED', refunded: 3000n });
     expect(code(() => refund(all.order, { payments: [{ paymentId, amount: 1n }], lineItems: [], shippingIncluded: false }, AT, newId))).toBe('ALREADY_REFUNDED');
     expect(code(() => refund(order(), { payments: [{ paymentId: 'x', amount: 1n }], lineItems: [], shippingIncluded: false }, AT, newId))).toBe('NOT_PAID');
+  });
+
+  it('offers as refundable exactly what refund accepts, and names the code refund would refuse with', () => {
+    const paid = markPaid(order(), AT, newId).order;
+    const payment = paid.payments[0];
+    const cases: [string, Order, bigint, string | undefined][] = [
+      ['paid', paid, 3000n, undefined],
+      ['partly refunded', refund(paid, { payments: [{ paymentId: payment.id, amount: 1000n }], lineItems: [], shippingIncluded: false }, AT, newId).order, 2000n, undefined],
+      ['fully refunded', refund(paid, { payments: [{ paymentId: payment.id, amount: 3000n }], lineItems: [], shippingIncluded: false }, AT, newId).order, 0n, 'ALREADY_REFUNDED'],
+      // A payment left on an order whose paid total is zero: refund refuses it whatever its own amounts say.
+      ['order with nothing paid', { ...paid, paid: 0n }, 0n, 'NOT_PAID'],
+      ['zero payment', { ...paid, payments: [{ ...payment, amount: 0n }] }, 0n, 'ZERO_PRICE'],
+    ];
+    for (const [name, o, refundable, reason] of cases) {
+      const p = o.payments[0];
+      expect(refundableOf(o, p), name).toEqual({ refundable, ...(reason && { reason }) });
+      const attempt = code(() => refund(o, { payments: [{ paymentId: p.id, amount: refundable || 1n }], lineItems: [], shippingIncluded: false }, AT, newId));
+      expect(attempt, name).toBe(reason ?? 'no error');
+    }
   });
 });
 

@@ -337,6 +337,12 @@ export function refundBlock(order: Order, payment: OrderPayment | undefined): No
   return undefined;
 }
 
+/** What `refund` would take of a payment: nothing, and why, when refundBlock refuses it. */
+export function refundableOf(order: Order, payment: OrderPayment): { refundable: bigint; reason?: NonRefundableReason } {
+  const reason = refundBlock(order, payment);
+  return reason ? { refundable: 0n, reason } : { refundable: payment.amount - payment.refunded };
+}
+
 /** A manual refund of some or all of the payments (the money goes back outside Bodega). */
 export function refund(order: Order, request: RefundRequest, at: Date, newId: () => string): Change {
   if (order.paid === 0n) throw new ApiError(400, 'NOT_PAID', `Order ${order.number} has no payment to refund`);

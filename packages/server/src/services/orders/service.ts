@@ -416,6 +416,7 @@ export class OrdersService {
   async refund(ctx: RequestContext, orderId: string, request: RefundRequest, restock: 'NO_ITEMS' | 'ALL_ITEMS' | { lineItemId: string; quantity: number }[]): Promise<{ order: Order; refundId: string }> {
     const order = await this.mutate(ctx, orderId, async (current, tx) => {
       const change = refund(current, request, ctx.now(), newId);
+      await store.insertRefund(tx, orderId, change.order.refunds[change.order.refunds.length - 1]);
       if (restock === 'NO_ITEMS' || current.stockState !== 'DECREMENTED') return change;
       const units = unitsToRestock(change.order, restock === 'ALL_ITEMS' ? undefined : restock);
       await this.catalog.restock(tx, stockChanges(change.order, units), ctx.now());
@@ -471,5 +472,6 @@ export async function findOrder(ctx: SiteContext, orderId: string): Promise<Orde
 }
 
 // For the back office (services/backoffice): dashboard aggregates, search and export batches.
+export { refundableOf, type NonRefundableReason } from './model.js';
 export * as ordersBackOffice from './back-office.js';
 export type { OrderExportFilters } from './back-office.js';

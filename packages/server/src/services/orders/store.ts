@@ -119,6 +119,14 @@ export async function updateOrder(ctx: SiteContext, order: Order): Promise<void>
   );
 }
 
+/** A refund's row for the dashboard's sums by the day it was made (the order's document holds the rest). */
+export async function insertRefund(ctx: SiteContext, orderId: string, refund: { id: string; amount: bigint; createdDate: Date }): Promise<void> {
+  await ctx.db.query(
+    'INSERT INTO order_refunds (site_id, order_id, refund_id, amount_minor, created_at) VALUES ($1, $2, $3, $4, $5)',
+    [ctx.siteId, orderId, refund.id, refund.amount.toString(), refund.createdDate],
+  );
+}
+
 export async function findOrder(ctx: SiteContext, orderId: string, forUpdate = false): Promise<Order | undefined> {
   const { db, siteId } = ctx;
   const rows = await db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.site_id = $1 AND o.order_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [siteId, orderId]);

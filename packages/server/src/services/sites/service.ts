@@ -101,6 +101,9 @@ export class SitesService {
   private readonly hosts: TtlCache<string, string | undefined>;
   /** Keys whose use this process recorded within the hour; spares the database even the conditional UPDATE. */
   private readonly keyUses: TtlCache<string, true>;
+  /** Last-use writes under way: they run beside the request, which never waits for them. */
+  private readonly keyUseWrites = new Set<Promise<void>>();
+  private reportError: (error: unknown) => void = () => undefined;
 
   constructor(private readonly db: Db, private readonly now: () => Date = () => new Date()) {
     this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
@@ -280,16 +283,36 @@ export class SitesService {
     const site = await this.cachedSite(ctx);
     const key = site && site.status !== 'DISABLED' ? await store.findActiveApiKey(ctx, hashSecret(apiKey)) : undefined;
     if (!site || !key) throw ApiError.unauthenticated('Invalid API key or site');
-    await this.noteKeyUse(ctx, key.key_id);
+    this.noteKeyUse(ctx, key.key_id);
     return { site, keyId: key.key_id };
   }
 
-  /** Records that a key was used, at most once per key per KEY_USE_RESOLUTION_MS (per process, and per database). */
-  private async noteKeyUse(ctx: SiteContext, keyId: string): Promise<void> {
+  /** Where a failed last-use write is reported (the app's log); the request it came from has its answer. */
+  reportErrorsTo(report: (error: unknown) => void): void {
+    this.reportError = report;
+  }
+
+  /** Waits for the last-use writes under way (before the database closes; tests). */
+  async settled(): Promise<void> {
+    while (this.keyUseWrites.size > 0) await Promise.allSettled([...this.keyUseWrites]);
+  }
+
+  /**
+   * Records that a key was used, at most once per key per KEY_USE_RESOLUTION_MS (per process, and
+   * per database). Bookkeeping: the request does not wait for it, and its failure fails no
+   * request; the key's next use tries again.
+   */
+  private noteKeyUse(ctx: SiteContext, keyId: string): void {
     const cacheKey = `${ctx.siteId}/${keyId}`;
     if (this.keyUses.get(cacheKey)) return;
     this.keyUses.set(cacheKey, true);
-    await store.noteApiKeyUse(ctx, keyId, this.now(), KEY_USE_RESOLUTION_MS);
+    const write: Promise<void> = store.noteApiKeyUse(ctx, keyId, this.now(), KEY_USE_RESOLUTION_MS)
+      .then(() => undefined, (error: unknown) => {
+        this.keyUses.delete(cacheKey);
+        this.reportError(error);
+      })
+      .finally(() => this.keyUseWrites.delete(write));
+    this.keyUseWrites.add(write);
   }
 
   // ─── for the back office (services/backoffice) ───
