@@ -1,5 +1,6 @@
 import { ConfigError } from '../../platform/config.js';
 import type { Db, Queryable } from '../../platform/db.js';
+import { MAILED_EVENT_TYPES } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import { transactionContext } from '../../platform/context.js';
 import type { Mailer } from '../../platform/mail.js';
@@ -184,7 +185,7 @@ export class WebhookWorker {
       for (const row of events) {
         const matching = subscriptions.filter((s) => s.site_id === row.site_id && subscribes(s.event_types, row.type));
         let order: Order | undefined;
-        const mails = row.type === 'order.created' || row.type === 'order.fulfillment_created';
+        const mails = MAILED_EVENT_TYPES.includes(row.type);
         if (row.entity_type === 'order' && (mails || matching.length > 0)) {
           const key = `${row.site_id}/${row.entity_id}`;
           if (!orders.has(key)) orders.set(key, await findOrder(transactionContext(tx, row.site_id, this.deps.now), row.entity_id));
@@ -222,7 +223,7 @@ export class WebhookWorker {
   }
 
   private async enqueueOrderMails(tx: Queryable, row: OutboxRow, order: Order): Promise<boolean> {
-    if (row.type !== 'order.created' && row.type !== 'order.fulfillment_created') return false;
+    if (!MAILED_EVENT_TYPES.includes(row.type)) return false;
     const [site] = await tx.query<{ name: string }>('SELECT name FROM sites WHERE site_id = $1', [row.site_id]);
     const owners = row.type === 'order.created'
       ? await tx.query<{ login_email: string }>(`SELECT login_email FROM members WHERE site_id = $1 AND role = 'OWNER' AND status = 'APPROVED' ORDER BY login_email`, [row.site_id])
