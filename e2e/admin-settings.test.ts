@@ -121,6 +121,35 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
     await ready(owner);
     await expect.poll(() => owner.getByRole('group', { name: 'United States' }).getByRole('group', { name: 'Rule 1: Standard delivery', exact: true }).getByLabel('Price').inputValue()).toBe('4.95');
 
+    // The weight unit, a region's own tax-on-shipping switch and the pickup place's address.
+    await owner.getByLabel('Weight unit').selectOption('LB');
+    const abroad = owner.getByRole('group', { name: 'Rest of the world' });
+    await abroad.getByRole('group', { name: 'Rule 1: International delivery', exact: true }).getByLabel('Weight (lb)').waitFor();
+    expect(await abroad.getByLabel('Tax on shipping here').evaluate((e) => (e as HTMLSelectElement).selectedOptions[0]?.text)).toBe('as set under Tax');
+    await abroad.getByLabel('Tax on shipping here').selectOption('YES');
+    const brooklyn = owner.getByRole('group', { name: 'Pick up at Bodega Brooklyn', exact: true });
+    const address = brooklyn.getByRole('group', { name: 'Address of Pick up at Bodega Brooklyn (optional)' });
+    expect(await address.getByLabel('City').inputValue()).toBe('Brooklyn');
+    await address.getByLabel('Street and number').fill('1 Kent Avenue');
+    await address.getByLabel('Country').fill('u');
+    await owner.getByRole('button', { name: 'Save shipping and tax' }).click();
+    await address.getByText('A two-letter country code such as US').waitFor();
+    await expect.poll(() => address.getByLabel('Country').evaluate((e) => e === document.activeElement)).toBe(true);
+    await checkPage(owner, 'admin-settings-edit-commerce-pickup-error');
+    await address.getByLabel('Country').fill('us');
+    await owner.getByRole('button', { name: 'Save shipping and tax' }).click();
+    await owner.getByText('Shipping, pickup, tax and inventory settings saved.').waitFor();
+    await expect.poll(() => status.textContent()).toBe('No unsaved changes.');
+    const stored = (await app.inject({ method: 'GET', url: '/_api/bodega/v1/commerce-settings', headers: key })).json() as { settings: { weightUnit: string; shippingRegions: { id: string; taxShipping?: boolean }[]; pickupOptions: { address?: Record<string, unknown> }[] } };
+    expect(stored.settings.weightUnit).toBe('LB');
+    expect(stored.settings.shippingRegions.map((r) => [r.id, r.taxShipping])).toEqual([['us', undefined], ['international', true]]);
+    expect(stored.settings.pickupOptions[0].address).toEqual({ country: 'US', subdivision: 'US-NY', city: 'Brooklyn', addressLine: '1 Kent Avenue', postalCode: '11249' });
+    await owner.reload();
+    await ready(owner);
+    await expect.poll(() => owner.getByLabel('Weight unit').inputValue()).toBe('LB');
+    expect(await owner.getByRole('group', { name: 'Rest of the world' }).getByLabel('Tax on shipping here').inputValue()).toBe('YES');
+    await checkPage(owner, 'admin-settings-edit-commerce-saved');
+
     // The shop's estimate for a $10 order to the US now offers standard delivery at $4.95.
     const product = await app.inject({ method: 'POST', url: '/stores/v1/products', headers: key, payload: { product: { name: 'Sticker', productType: 'physical', priceData: { price: 10 } } } });
     const visitor = await shop.t.visitorToken(site);

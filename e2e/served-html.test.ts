@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProduct } from '../packages/server/src/test/commerce.js';
 import { hasWebBuild, storefrontApp, WEB_DIST, type ShopSite, type StorefrontTestApp } from '../packages/server/src/test/storefront.js';
 
 interface Served { status: number; headers: http.IncomingHttpHeaders; body: string }
@@ -85,6 +86,18 @@ describe('served HTML without JavaScript', { timeout: 60_000 }, () => {
     expect(rootText(sweater.body)).toContain('$120.00');
     const beanie = await get(t.port, host, '/products/wool-rib-beanie');
     expect(jsonLd(beanie.body).find((d) => d['@type'] === 'Product')).toMatchObject({ offers: { availability: 'https://schema.org/OutOfStock' } });
+  });
+
+  it('the price in JSON-LD and Open Graph has the currency’s own digits: none for yen, three for dinar', async () => {
+    for (const [currency, price, expected] of [['JPY', 1200, '1200'], ['KWD', 12.345, '12.345'], ['KWD', 7, '7.000']] as const) {
+      const site = await t.createShop({ demo: false, currency });
+      const created = await createProduct(t.app, site, { name: `Tea ${currency} ${expected}`, priceData: { price } });
+      const res = await get(t.port, `${site.domain}:${t.port}`, `/products/${created.slug}`);
+      expect(res.status, currency).toBe(200);
+      expect(jsonLd(res.body).find((d) => d['@type'] === 'Product'), currency).toMatchObject({ offers: { price: expected, priceCurrency: currency } });
+      expect(res.body).toContain(`<meta property="product:price:amount" content="${expected}">`);
+      expect(res.body).toContain(`<meta property="product:price:currency" content="${currency}">`);
+    }
   });
 
   it('a listing filtered by collection holds that collection’s products only', async () => {

@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import type { DayFigures } from '@bodega/sdk';
 import { currencyExponent, fromMinor, toMinor } from '../ui/money.js';
+import { longDate } from './ui.js';
 
 const NARROW = '(max-width: 520px)';
 /** On a phone the chart is drawn on a narrower canvas, so its labels stay readable when scaled. */
@@ -119,11 +120,4 @@ export function DaysChart({ days, money, currency }: { days: DayFigures[]; money
       </details>
     </figure>
   );
-}
-
-/** `2026-03-01` → `Mar 1, 2026`, read as a calendar date (no time zone shift). */
-export function longDate(date: string | undefined): string {
-  if (!date) return '';
-  const d = new Date(`${date}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) ? date : d.toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
 }

@@ -4,9 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { SalesFigures } from '@bodega/sdk';
 import { Field } from '../ui/Field.js';
 import { ErrorState, Loading } from '../ui/States.js';
-import { DaysChart, longDate } from './Chart.js';
+import { DaysChart } from './Chart.js';
 import { useAdmin } from './context.js';
-import { PageHead, shortDate, Status, useMoney } from './ui.js';
+import { longDate, PageHead, shortDate, Status, useMoney } from './ui.js';
 
 const PRESETS = [['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days']] as const;
 /** The server's limit too (services/backoffice/dates.ts). */

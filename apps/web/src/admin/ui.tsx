@@ -52,6 +52,12 @@ export function shortDate(date: Date | string | undefined): string {
   const d = new Date(date);
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 }
+/** `2026-03-01` → `Mar 1, 2026`, read as a calendar date (no time zone shift). */
+export function longDate(date: string | undefined): string {
+  if (!date) return '';
+  const d = new Date(`${date}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) ? date : d.toLocaleDateString('en-US', { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' });
+}
 export function dateTime(date: Date | string | undefined): string {
   if (!date) return '';
   const d = new Date(date);

@@ -1,5 +1,6 @@
 import type { Product } from '@bodega/sdk';
 import { inStock, plainText, priceOf, productImages } from '../storefront/product.js';
+import { decimalAmount } from '../ui/money.js';
 
 /** The server-rendered <head> parts: title, description, canonical, Open Graph, JSON-LD. */
 export interface HeadInput {
@@ -46,8 +47,14 @@ function absolute(origin: string, url: string): string {
   }
 }
 
-export function productJsonLd(product: Product, origin: string, currency: string) {
-  const price = priceOf(product);
+/** The product's currency, else the site's. */
+function currencyOf(product: Product, siteCurrency: string): string {
+  return product.priceData?.currency ?? product.price?.currency ?? siteCurrency;
+}
+
+export function productJsonLd(product: Product, origin: string, siteCurrency: string) {
+  const currency = currencyOf(product, siteCurrency);
+  const price = decimalAmount(priceOf(product).amount, currency);
   const url = `${origin}/products/${product.slug}`;
   return {
     '@context': 'https://schema.org',
@@ -61,16 +68,18 @@ export function productJsonLd(product: Product, origin: string, currency: string
     offers: {
       '@type': 'Offer',
       url,
-      price: price.amount.toFixed(2),
-      priceCurrency: product.priceData?.currency ?? currency,
+      ...(price !== undefined && { price }),
+      priceCurrency: currency,
       availability: inStock(product) ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
     },
   };
 }
 
-export function productHead(product: Product, origin: string, siteName: string, currency: string): string {
+export function productHead(product: Product, origin: string, siteName: string, siteCurrency: string): string {
   const image = productImages(product)[0];
   const price = priceOf(product);
+  const currency = currencyOf(product, siteCurrency);
+  const amount = decimalAmount(price.amount, currency);
   const description = plainText(product.description).slice(0, 300) || `${product.name} from ${siteName}.`;
   return headHtml({
     title: `${product.name} · ${siteName}`,
@@ -78,8 +87,8 @@ export function productHead(product: Product, origin: string, siteName: string, 
     canonical: `${origin}/products/${product.slug}`,
     image: image ? absolute(origin, image.url) : undefined,
     type: 'product',
-    extra: [['product:price:amount', price.amount.toFixed(2)], ['product:price:currency', product.priceData?.currency ?? currency], ['og:site_name', siteName]],
-    jsonLd: productJsonLd(product, origin, currency),
+    extra: [...(amount !== undefined ? [['product:price:amount', amount] as [string, string]] : []), ['product:price:currency', currency], ['og:site_name', siteName]],
+    jsonLd: productJsonLd(product, origin, siteCurrency),
   });
 }
 

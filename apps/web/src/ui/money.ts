@@ -36,6 +36,26 @@ export function currencyExponent(currency: string): number {
   return currencyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
+const plainFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * The amount as a plain decimal with exactly the currency's digits after the point, no symbol or
+ * grouping: 58 → `"58.00"` in USD, `"1200"` in JPY, `"12.345"` in KWD — what schema.org offers and
+ * `product:price:amount` expect. Undefined when the amount is not a finite number or a decimal.
+ */
+export function decimalAmount(amount: string | number | undefined, currency: string): string | undefined {
+  if (amount === undefined) return undefined;
+  const value = typeof amount === 'number' ? (Number.isFinite(amount) ? amount : undefined) : isDecimal(amount.trim()) ? (amount.trim() as Decimal) : undefined;
+  if (value === undefined) return undefined;
+  let format = plainFormats.get(currency);
+  if (!format) {
+    const exponent = currencyExponent(currency);
+    format = new Intl.NumberFormat('en-US', { useGrouping: false, minimumFractionDigits: exponent, maximumFractionDigits: exponent });
+    plainFormats.set(currency, format);
+  }
+  return format.format(value);
+}
+
 /**
  * `"1234.5"` → `"$1,234.50"`. A number (some catalog wire fields are numbers) is formatted as it
  * is; anything that is not a decimal shows as a dash rather than `$NaN`.

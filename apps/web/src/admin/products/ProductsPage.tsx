@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Product, StockFilter } from '@bodega/sdk';
-import { ErrorState, Loading } from '../../ui/States.js';
+import { ListTable } from '../ListTable.js';
 import { useAdmin } from '../context.js';
 import { Modal, PageHead, Pager, Status, useMoney } from '../ui.js';
 import { useStoreCollections } from './queries.js';
@@ -114,47 +114,35 @@ export default function ProductsPage() {
         <button type="button" className="button small" disabled={selected.size === 0} onClick={() => setBulkIds([...selected])}>Bulk edit</button>
         {selected.size > 0 && <button type="button" className="link" onClick={() => setSelected(new Set())}>Clear selection</button>}
       </div>
-      {products.isPending && <Loading label="Loading products…" />}
-      {products.isError && <ErrorState error={products.error} retry={() => void products.refetch()} />}
-      {products.data && (
-        <>
-          <div className="table-wrap" aria-busy={products.isFetching}>
-            <table className="table cards">
-              <caption className="visually-hidden">Products</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className="select-col"><label className="select-all"><input type="checkbox" checked={allOnPage}
-                    onChange={() => { const next = new Set(selected); for (const p of list) { if (allOnPage) next.delete(p._id ?? ''); else next.add(p._id ?? ''); } setSelected(next); }} />
-                    <span className="select-all-text">Select every product on this page</span></label></th>
-                  <th scope="col">Product</th><th scope="col">SKU</th><th scope="col">Stock</th><th scope="col">Visibility</th><th scope="col" className="num">Price</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.length === 0 && <tr><td colSpan={6} className="muted">No products match.</td></tr>}
-                {list.map((p) => {
-                  const image = (p.media?.mainMedia as { image?: { url?: string } } | undefined)?.image?.url;
-                  return (
-                    <tr key={p._id} className={selected.has(p._id ?? '') ? 'selected' : ''}>
-                      <td className="select-col"><input type="checkbox" aria-label={`Select ${p.name}`} checked={selected.has(p._id ?? '')} onChange={() => toggle(p._id ?? '')} /></td>
-                      <td className="card-title">
-                        <span className="product-cell">
-                          {image ? <img src={image} alt="" width={40} height={40} /> : <span className="thumb" aria-hidden="true" />}
-                          <span><Link to={`/admin/products/${p._id}`}>{p.name}</Link>{p.ribbon && <span className="block muted small">{p.ribbon}</span>}</span>
-                        </span>
-                      </td>
-                      <td data-label="SKU">{p.sku}</td>
-                      <td data-label="Stock"><span>{stockText(p)}{p.manageVariants && <span className="block muted small">{p.variants?.length ?? 0} variants</span>}</span></td>
-                      <td data-label="Visibility">{p.visible === false ? <Status value="HIDDEN" /> : <Status value="VISIBLE" />}</td>
-                      <td className="num" data-label="Price">{money(p.priceData?.price)}</td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          <Pager label="Products" offset={offset} limit={LIMIT} total={products.data.totalResults ?? products.data.metadata?.total} count={list.length} onOffset={(o) => set({ offset: String(o) })} />
-        </>
-      )}
+      <ListTable query={products} items={products.data?.products} caption="Products" loading="Loading products…" empty="No products match."
+        columns={[
+          {
+            className: 'select-col',
+            label: <label className="select-all"><input type="checkbox" checked={allOnPage}
+              onChange={() => { const next = new Set(selected); for (const p of list) { if (allOnPage) next.delete(p._id ?? ''); else next.add(p._id ?? ''); } setSelected(next); }} />
+              <span className="select-all-text">Select every product on this page</span></label>,
+          },
+          { label: 'Product' }, { label: 'SKU' }, { label: 'Stock' }, { label: 'Visibility' }, { label: 'Price', className: 'num' },
+        ]}
+        row={(p) => {
+          const image = (p.media?.mainMedia as { image?: { url?: string } } | undefined)?.image?.url;
+          return (
+            <tr key={p._id} className={selected.has(p._id ?? '') ? 'selected' : ''}>
+              <td className="select-col"><input type="checkbox" aria-label={`Select ${p.name}`} checked={selected.has(p._id ?? '')} onChange={() => toggle(p._id ?? '')} /></td>
+              <td className="card-title">
+                <span className="product-cell">
+                  {image ? <img src={image} alt="" width={40} height={40} /> : <span className="thumb" aria-hidden="true" />}
+                  <span><Link to={`/admin/products/${p._id}`}>{p.name}</Link>{p.ribbon && <span className="block muted small">{p.ribbon}</span>}</span>
+                </span>
+              </td>
+              <td data-label="SKU">{p.sku}</td>
+              <td data-label="Stock"><span>{stockText(p)}{p.manageVariants && <span className="block muted small">{p.variants?.length ?? 0} variants</span>}</span></td>
+              <td data-label="Visibility">{p.visible === false ? <Status value="HIDDEN" /> : <Status value="VISIBLE" />}</td>
+              <td className="num" data-label="Price">{money(p.priceData?.price)}</td>
+            </tr>
+          );
+        }} />
+      {products.data && <Pager label="Products" offset={offset} limit={LIMIT} total={products.data.totalResults ?? products.data.metadata?.total} count={list.length} onOffset={(o) => set({ offset: String(o) })} />}
       {bulkIds && <BulkEdit open onOpenChange={(o) => { if (!o) setBulkIds(null); }} products={list.filter((p) => bulkIds.includes(p._id ?? ''))} ids={bulkIds} onDone={() => setSelected(new Set())} />}
     </>
   );

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CommerceSettings, PickupOption, ShippingRegion, ShippingRule, TaxRate } from '@bodega/sdk';
+import { get, set, useFieldArray, useForm, useWatch, type Control, type FieldErrors, type FieldPath, type Resolver, type UseFormRegister, type UseFormSetValue } from 'react-hook-form';
+import { BodegaError, type CommerceSettings, type PickupOption, type ShippingRegion, type ShippingRule } from '@bodega/sdk';
 import { Field, SelectField } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
@@ -27,142 +28,210 @@ export default function CommercePage() {
 const MONEY = /^\d{1,9}(\.\d{1,2})?$/;
 const DECIMAL = /^\d{1,9}(\.\d{1,4})?$/;
 const MONEY_HINT = 'A number such as 5 or 4.95';
-
-type Errors = Record<string, string>;
-type Tax = NonNullable<CommerceSettings['tax']>;
+const CODE = /^[A-Za-z0-9_-]{1,100}$/;
 
 /**
- * A rule as the form edits it. `any`: the option is offered on every order. The wire has no such
- * condition, so it is sent as "item count at least 0", and such a rule reads as "every order" here;
- * the flag (not the numbers) decides, so typing 0 into an amount does not hide the field.
+ * The whole form as one draft (react-hook-form keeps it; its defaults are what was last loaded or
+ * saved, so "dirty" and "Discard" compare with and return to that). Text the wire leaves out is ""
+ * here. A rule's `condition` ANY means "every order": the wire has no such condition, so it is sent
+ * as "item count at least 0", and such a rule reads back as ANY.
  */
-type DraftRule = ShippingRule & { any: boolean };
-type DraftRegion = Omit<ShippingRegion, 'rules'> & { rules: DraftRule[] };
-type Trigger = NonNullable<CommerceSettings['inventoryUpdateTrigger']>;
-/** The whole form: one save sends it all, as the settings call takes it. */
-interface Draft { trigger: Trigger; regions: DraftRegion[]; pickup: PickupOption[]; tax: Tax }
+interface DraftRule { code: string; title: string; rate: string; deliveryTime: string; condition: 'ANY' | ShippingRule['type']; operator: ShippingRule['operator']; threshold: string }
+/** A region's own tax-on-shipping switch; STORE: the Tax section's setting decides. */
+type TaxShipping = 'STORE' | 'YES' | 'NO';
+interface DraftRegion { regionId: string; name: string; country: string; subdivision: string; taxShipping: TaxShipping; rules: DraftRule[] }
+interface DraftAddress { addressLine: string; city: string; postalCode: string; subdivision: string; country: string }
+/** `otherAddress`: what the wire's address holds beyond the fields edited here, kept as it is. */
+interface DraftPickup { code: string; title: string; cost: string; instructions: string; address: DraftAddress; otherAddress: Record<string, unknown> }
+interface DraftRate { country: string; subdivision: string; rate: string; name: string }
+interface Draft {
+  trigger: NonNullable<CommerceSettings['inventoryUpdateTrigger']>;
+  weightUnit: NonNullable<CommerceSettings['weightUnit']>;
+  shippingRegions: DraftRegion[];
+  pickupOptions: DraftPickup[];
+  tax: { pricesIncludeTax: boolean; taxShipping: boolean; rates: DraftRate[] };
+}
 
-const toDraft = (regions: ShippingRegion[]): DraftRegion[] =>
-  regions.map((r) => ({ ...r, rules: r.rules.map((rule) => ({ ...rule, any: rule.operator === 'GTE' && isZeroAmount(rule.threshold) })) }));
-const fromDraft = (regions: DraftRegion[]): ShippingRegion[] =>
-  regions.map((r) => ({
-    ...r,
-    rules: r.rules.map(({ any, ...rule }) => (any ? { ...rule, type: 'BY_TOTAL_QUANTITY' as const, operator: 'GTE' as const, threshold: '0' } : rule)),
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+/** "" is "not given": left out of what is sent. */
+const optional = (value: string) => (value.trim() === '' ? undefined : value.trim());
+const ADDRESS_FIELDS = ['addressLine', 'city', 'postalCode', 'subdivision', 'country'] as const;
+
+function toDraft(s: CommerceSettings): Draft {
+  return {
+    trigger: s.inventoryUpdateTrigger ?? 'ON_ORDER_PLACED',
+    weightUnit: s.weightUnit ?? 'KG',
+    shippingRegions: (s.shippingRegions ?? []).map((r) => ({
+      regionId: r.id, name: r.name, country: r.country, subdivision: r.subdivision ?? '',
+      taxShipping: r.taxShipping === undefined ? 'STORE' : r.taxShipping ? 'YES' : 'NO',
+      rules: r.rules.map((rule) => ({
+        code: rule.code, title: rule.title, rate: rule.rate, deliveryTime: rule.deliveryTime ?? '', operator: rule.operator, threshold: rule.threshold,
+        condition: rule.operator === 'GTE' && rule.type === 'BY_TOTAL_QUANTITY' && isZeroAmount(rule.threshold) ? 'ANY' : rule.type,
+      })),
+    })),
+    pickupOptions: (s.pickupOptions ?? []).map((o) => {
+      // A formatted address would no longer match once a line is edited here.
+      const { addressLine, city, postalCode, subdivision, country, formattedAddress: _formatted, ...otherAddress } = o.address ?? {};
+      return {
+        code: o.code, title: o.title, cost: o.cost, instructions: o.instructions ?? '', otherAddress,
+        address: { addressLine: text(addressLine), city: text(city), postalCode: text(postalCode), subdivision: text(subdivision), country: text(country) },
+      };
+    }),
+    tax: {
+      pricesIncludeTax: s.tax?.pricesIncludeTax ?? false,
+      taxShipping: s.tax?.taxShipping ?? false,
+      rates: (s.tax?.rates ?? []).map((r) => ({ country: r.country, subdivision: r.subdivision ?? '', rate: r.rate, name: r.name ?? '' })),
+    },
+  };
+}
+
+/** The draft as the settings call takes it: one save sends it all. */
+function fromDraft(d: Draft): CommerceSettings {
+  const shippingRegions = d.shippingRegions.map((r): ShippingRegion => ({
+    id: r.regionId, name: r.name.trim(), country: r.country, subdivision: optional(r.subdivision),
+    ...(r.taxShipping !== 'STORE' && { taxShipping: r.taxShipping === 'YES' }),
+    rules: r.rules.map(({ condition, ...rule }): ShippingRule => ({
+      code: rule.code, title: rule.title.trim(), rate: rule.rate, deliveryTime: optional(rule.deliveryTime),
+      ...(condition === 'ANY' ? { type: 'BY_TOTAL_QUANTITY', operator: 'GTE', threshold: '0' } : { type: condition, operator: rule.operator, threshold: rule.threshold }),
+    })),
   }));
+  const pickupOptions = d.pickupOptions.map((o): PickupOption => {
+    const address: Record<string, unknown> = { ...o.otherAddress };
+    for (const key of ADDRESS_FIELDS) {
+      const value = optional(o.address[key]);
+      if (value !== undefined) address[key] = value;
+    }
+    return { code: o.code, title: o.title.trim(), cost: o.cost, instructions: optional(o.instructions), ...(Object.keys(address).length > 0 && { address }) };
+  });
+  const rates = d.tax.rates.map((r) => ({ country: r.country, subdivision: optional(r.subdivision), rate: r.rate, name: optional(r.name) }));
+  return { inventoryUpdateTrigger: d.trigger, weightUnit: d.weightUnit, shippingRegions, pickupOptions, tax: { pricesIncludeTax: d.tax.pricesIncludeTax, taxShipping: d.tax.taxShipping, rates } };
+}
 
-/** Everything wrong with the draft, by field path (the same paths the server names). */
-function check(regions: DraftRegion[], pickup: PickupOption[], tax: Tax): Errors {
-  const errors: Errors = {};
-  const need = (path: string, value: string | undefined, message: string) => { if (!value?.trim()) errors[path] = message; };
-  regions.forEach((r, i) => {
-    const at = `shippingRegions[${i}]`;
+/** Everything wrong with the draft, by field path (the server's paths, with `.0` for `[0]`). */
+function check(d: Draft): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const need = (path: string, value: string, message: string) => { if (!value.trim()) errors[path] = message; };
+  const subdivision = (path: string, value: string) => { if (value.length > 10) errors[path] = 'At most 10 characters, such as US-CA'; };
+  d.shippingRegions.forEach((r, i) => {
+    const at = `shippingRegions.${i}`;
     need(`${at}.name`, r.name, 'Name the region');
     if (!/^([A-Z]{2}|\*)$/.test(r.country)) errors[`${at}.country`] = 'A two-letter country code such as US, or * for everywhere else';
-    if ((r.subdivision ?? '').length > 10) errors[`${at}.subdivision`] = 'At most 10 characters, such as US-CA';
+    subdivision(`${at}.subdivision`, r.subdivision);
     if (r.rules.length === 0) errors[`${at}.rules`] = 'Add at least one rule, or remove the region';
     r.rules.forEach((rule, j) => {
-      const p = `${at}.rules[${j}]`;
+      const p = `${at}.rules.${j}`;
       need(`${p}.title`, rule.title, 'Give the option a name shoppers see');
-      if (!/^[A-Za-z0-9_-]{1,100}$/.test(rule.code)) errors[`${p}.code`] = 'Letters, digits, - or _ (rules with the same code are tiers of one option)';
+      if (!CODE.test(rule.code)) errors[`${p}.code`] = 'Letters, digits, - or _ (rules with the same code are tiers of one option)';
       if (!MONEY.test(rule.rate)) errors[`${p}.rate`] = MONEY_HINT;
-      if (rule.any) return;
-      const threshold = rule.type === 'BY_TOTAL_PRICE' ? MONEY : rule.type === 'BY_TOTAL_QUANTITY' ? /^\d{1,9}$/ : DECIMAL;
-      if (!threshold.test(rule.threshold)) errors[`${p}.threshold`] = rule.type === 'BY_TOTAL_QUANTITY' ? 'A whole number of items' : rule.type === 'BY_TOTAL_PRICE' ? MONEY_HINT : 'A weight such as 2 or 0.5';
+      if (rule.condition === 'ANY') return;
+      const threshold = rule.condition === 'BY_TOTAL_PRICE' ? MONEY : rule.condition === 'BY_TOTAL_QUANTITY' ? /^\d{1,9}$/ : DECIMAL;
+      if (!threshold.test(rule.threshold)) {
+        errors[`${p}.threshold`] = rule.condition === 'BY_TOTAL_QUANTITY' ? 'A whole number of items' : rule.condition === 'BY_TOTAL_PRICE' ? MONEY_HINT : 'A weight such as 2 or 0.5';
+      }
     });
   });
-  pickup.forEach((o, i) => {
-    const at = `pickupOptions[${i}]`;
+  d.pickupOptions.forEach((o, i) => {
+    const at = `pickupOptions.${i}`;
     need(`${at}.title`, o.title, 'Name the pickup place');
-    if (!/^[A-Za-z0-9_-]{1,100}$/.test(o.code)) errors[`${at}.code`] = 'Letters, digits, - or _';
+    if (!CODE.test(o.code)) errors[`${at}.code`] = 'Letters, digits, - or _';
     if (!MONEY.test(o.cost)) errors[`${at}.cost`] = MONEY_HINT;
+    if (o.address.country !== '' && !/^[A-Z]{2}$/.test(o.address.country)) errors[`${at}.address.country`] = 'A two-letter country code such as US';
+    subdivision(`${at}.address.subdivision`, o.address.subdivision);
   });
-  tax.rates.forEach((r, i) => {
-    const at = `tax.rates[${i}]`;
+  d.tax.rates.forEach((r, i) => {
+    const at = `tax.rates.${i}`;
     if (!/^[A-Z]{2}$/.test(r.country)) errors[`${at}.country`] = 'A two-letter country code such as US';
-    if ((r.subdivision ?? '').length > 10) errors[`${at}.subdivision`] = 'At most 10 characters, such as US-CA';
+    subdivision(`${at}.subdivision`, r.subdivision);
     if (!DECIMAL.test(r.rate) || Number(r.rate) > 100) errors[`${at}.rate`] = 'A percent such as 7.25';
   });
   return errors;
 }
 
+/** `check` as the form's resolver: its messages nested as react-hook-form keeps errors. */
+const resolver: Resolver<Draft> = (values) => {
+  const found = Object.entries(check(values));
+  if (found.length === 0) return { values, errors: {} };
+  const errors: FieldErrors<Draft> = {};
+  for (const [path, message] of found) set(errors, path, { type: 'check', message });
+  return { values: {}, errors };
+};
+
+/** The server's field path (`shippingRegions[0].country`) as the form's (`shippingRegions.0.country`). */
+const formPath = (field: string) => field.replace(/\[(\d+)\]/g, '.$1');
+
+/** How many messages the errors hold (each field says its own). */
+function countErrors(errors: unknown): number {
+  if (!errors || typeof errors !== 'object') return 0;
+  if (typeof (errors as { message?: unknown }).message === 'string') return 1;
+  return Object.entries(errors).reduce((n, [key, value]) => (key === 'ref' ? n : n + countErrors(value)), 0);
+}
+
 const newCode = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
-const newRule = (): DraftRule => ({ code: 'standard', title: 'Standard delivery', rate: '', type: 'BY_TOTAL_QUANTITY', operator: 'GTE', threshold: '0', any: true });
-const optional = (value: string) => (value.trim() === '' ? undefined : value);
+const newRule = (): DraftRule => ({ code: 'standard', title: 'Standard delivery', rate: '', deliveryTime: '', condition: 'ANY', operator: 'GTE', threshold: '0' });
+const NO_ADDRESS: DraftAddress = { addressLine: '', city: '', postalCode: '', subdivision: '', country: '' };
+/** Country and subdivision codes are capitals; what is typed is kept so. */
+const upper = { setValueAs: (value: string) => value.toUpperCase() };
+
+interface Parts {
+  control: Control<Draft>;
+  register: UseFormRegister<Draft>;
+  setValue: UseFormSetValue<Draft>;
+  errors: FieldErrors<Draft>;
+}
+const message = (errors: FieldErrors<Draft>, path: string): string | undefined => (get(errors, path) as { message?: string } | undefined)?.message;
 
 function Commerce({ settings }: { settings: CommerceSettings }) {
   const { api } = useAdmin();
   const queryClient = useQueryClient();
   const result = useResult();
-  // What was last loaded or saved: the save bar compares the draft with it and "Discard" returns to it.
-  const [saved, setSaved] = useState<Draft>(() => ({
-    trigger: settings.inventoryUpdateTrigger ?? 'ON_ORDER_PLACED',
-    regions: toDraft(settings.shippingRegions ?? []),
-    pickup: settings.pickupOptions ?? [],
-    tax: settings.tax ?? { pricesIncludeTax: false, taxShipping: false, rates: [] },
-  }));
-  const [trigger, setTrigger] = useState(saved.trigger);
-  const [regions, setRegions] = useState<DraftRegion[]>(saved.regions);
-  const [pickup, setPickup] = useState<PickupOption[]>(saved.pickup);
-  const [tax, setTax] = useState<Tax>(saved.tax);
-  const [errors, setErrors] = useState<Errors>({});
-  const draft: Draft = { trigger, regions, pickup, tax };
-  const dirty = JSON.stringify(draft) !== JSON.stringify(saved);
+  const { control, register, handleSubmit, reset, setValue, setError, formState: { errors, isDirty } } = useForm<Draft>({
+    defaultValues: toDraft(settings), resolver, shouldFocusError: false,
+  });
+  const regions = useFieldArray({ control, name: 'shippingRegions' });
+  const pickup = useFieldArray({ control, name: 'pickupOptions' });
+  const rates = useFieldArray({ control, name: 'tax.rates' });
+  const weightUnit = useWatch({ control, name: 'weightUnit' });
   useEffect(() => {
-    if (!dirty) return undefined;
+    if (!isDirty) return undefined;
     // Closing or reloading the tab with unsaved changes asks first.
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  }, [isDirty]);
   const saving = useMutation({
-    mutationFn: (sent: Draft) => api.settings.updateCommerceSettings({ inventoryUpdateTrigger: sent.trigger, shippingRegions: fromDraft(sent.regions), pickupOptions: sent.pickup, tax: sent.tax }),
-    onSuccess: async (_answer, sent) => {
-      setSaved(sent);
+    mutationFn: (draft: Draft) => api.settings.updateCommerceSettings(fromDraft(draft)),
+    onSuccess: async (_answer, draft) => {
+      reset(draft); // what was saved is the new "unchanged"
       result.ok('Shipping, pickup, tax and inventory settings saved.');
       await queryClient.invalidateQueries({ queryKey: ['admin', 'commerce-settings'] });
     },
-    onError: (error) => result.fail(error),
+    onError: (error) => {
+      // A field the server refuses says so beside it, as the form's own checks do.
+      if (error instanceof BodegaError) {
+        for (const v of error.details.validationError?.fieldViolations ?? []) setError(formPath(v.field) as FieldPath<Draft>, { type: 'server', message: v.description });
+      }
+      result.fail(error);
+    },
   });
-  function discard() {
-    result.clear();
-    setErrors({});
-    setTrigger(saved.trigger);
-    setRegions(saved.regions);
-    setPickup(saved.pickup);
-    setTax(saved.tax);
-  }
-  function save() {
-    result.clear();
-    const found = check(regions, pickup, tax);
-    setErrors(found);
-    if (Object.keys(found).length) {
-      // Take the merchant to the first field to fix once the messages are drawn.
-      // Centred, so the save bar at the bottom of the window never covers it.
-      requestAnimationFrame(() => {
-        const field = document.querySelector<HTMLElement>('.commerce-form [aria-invalid="true"]');
-        field?.focus({ preventScroll: true });
-        field?.scrollIntoView({ block: 'center' });
-      });
-      return;
-    }
-    saving.mutate(draft);
-  }
-  const setRegion = (i: number, change: Partial<DraftRegion>) => setRegions((l) => l.map((r, k) => (k === i ? { ...r, ...change } : r)));
-  const setRule = (i: number, j: number, change: Partial<DraftRule>) =>
-    setRegions((l) => l.map((r, k) => (k === i ? { ...r, rules: r.rules.map((x, m) => (m === j ? { ...x, ...change } : x)) } : r)));
-  /** "every order", or a condition on the total, weight or item count (then its threshold is asked for). */
-  const setCondition = (i: number, j: number, value: string) =>
-    setRule(i, j, value === 'ANY' ? { any: true } : { any: false, type: value as ShippingRule['type'], threshold: '' });
-  const setOption = (i: number, change: Partial<PickupOption>) => setPickup((l) => l.map((o, k) => (k === i ? { ...o, ...change } : o)));
-  const setRate = (i: number, change: Partial<TaxRate>) => setTax((t) => ({ ...t, rates: t.rates.map((r, k) => (k === i ? { ...r, ...change } : r)) }));
-  const problems = Object.keys(errors).length;
+  const focusFirstError = () => {
+    // Once the messages are drawn, take the merchant to the first field to fix, centred so the
+    // save bar at the bottom of the window never covers it.
+    requestAnimationFrame(() => {
+      const field = document.querySelector<HTMLElement>('.commerce-form [aria-invalid="true"]');
+      field?.focus({ preventScroll: true });
+      field?.scrollIntoView({ block: 'center' });
+    });
+  };
+  const submit = handleSubmit((draft) => saving.mutate(draft), focusFirstError);
+  const parts: Parts = { control, register, setValue, errors };
+  const problems = countErrors(errors);
   return (
-    <form className="commerce-form" noValidate onSubmit={(e) => { e.preventDefault(); save(); }}>
+    <form className="commerce-form" noValidate onSubmit={(e) => { result.clear(); void submit(e); }}>
       {result.view}
       {problems > 0 && <Notice kind="error">{problems === 1 ? 'One field needs a change' : `${problems} fields need a change`} before saving; each says what is wrong.</Notice>}
       <section className="panel" aria-labelledby="inventory-heading">
         <h2 id="inventory-heading">Inventory</h2>
-        <SelectField label="Take items out of stock when" className="settings-form" value={trigger} onChange={(e) => setTrigger(e.target.value as Trigger)}>
+        <SelectField label="Take items out of stock when" className="settings-form" {...register('trigger')}>
           <option value="ON_ORDER_PLACED">the order is placed</option>
           <option value="ON_ORDER_PAID">the order is paid</option>
         </SelectField>
@@ -171,96 +240,148 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
       <section className="panel" aria-labelledby="shipping-heading">
         <h2 id="shipping-heading">Shipping regions</h2>
         <p className="muted">A buyer's address picks the region: a state or region first, then its country, then <code>*</code>. Each rule is an option with its price; rules with the same code are tiers of one option, and the cheapest tier that matches the order is offered.</p>
-        {regions.length === 0 && <p className="muted">No shipping regions: buyers can only pick up.</p>}
-        {regions.map((r, i) => (
-          <fieldset key={r.id} className="region">
-            <legend>{r.name || `Region ${i + 1}`}</legend>
-            <div className="three-cols">
-              <Field label="Region name" value={r.name} onChange={(e) => setRegion(i, { name: e.target.value })} error={errors[`shippingRegions[${i}].name`]} />
-              <Field label="Country" value={r.country} maxLength={2} autoCapitalize="characters" hint="Two letters, or * for everywhere else" onChange={(e) => setRegion(i, { country: e.target.value.toUpperCase() })} error={errors[`shippingRegions[${i}].country`]} />
-              <Field label="State or region (optional)" value={r.subdivision ?? ''} placeholder="e.g. US-CA" onChange={(e) => setRegion(i, { subdivision: optional(e.target.value.toUpperCase()) })} error={errors[`shippingRegions[${i}].subdivision`]} />
-            </div>
-            {errors[`shippingRegions[${i}].rules`] && <p className="error">{errors[`shippingRegions[${i}].rules`]}</p>}
-            {r.rules.map((rule, j) => {
-              const at = `shippingRegions[${i}].rules[${j}]`;
-              return (
-                <fieldset key={j} className="rule">
-                  <legend>Rule {j + 1}{rule.title ? `: ${rule.title}` : ''}</legend>
-                  <div className="rule-grid">
-                    <Field label="Option name" value={rule.title} onChange={(e) => setRule(i, j, { title: e.target.value })} error={errors[`${at}.title`]} />
-                    <Field label="Code" value={rule.code} onChange={(e) => setRule(i, j, { code: e.target.value })} error={errors[`${at}.code`]} />
-                    <Field label="Price" inputMode="decimal" value={rule.rate} onChange={(e) => setRule(i, j, { rate: e.target.value.trim() })} error={errors[`${at}.rate`]} />
-                    <Field label="Delivery time (optional)" value={rule.deliveryTime ?? ''} placeholder="e.g. 3–5 business days" onChange={(e) => setRule(i, j, { deliveryTime: optional(e.target.value) })} />
-                    <SelectField label="Offered for" value={rule.any ? 'ANY' : rule.type} onChange={(e) => setCondition(i, j, e.target.value)}>
-                      <option value="ANY">every order</option><option value="BY_TOTAL_PRICE">an order total</option><option value="BY_TOTAL_WEIGHT">a total weight</option><option value="BY_TOTAL_QUANTITY">an item count</option>
-                    </SelectField>
-                    {!rule.any && (
-                      <>
-                        <SelectField label="that is" value={rule.operator} onChange={(e) => setRule(i, j, { operator: e.target.value as ShippingRule['operator'] })}>
-                          <option value="LT">less than</option><option value="LTE">at most</option><option value="EQ">exactly</option><option value="GTE">at least</option><option value="GT">more than</option>
-                        </SelectField>
-                        <Field label={rule.type === 'BY_TOTAL_PRICE' ? 'Amount' : rule.type === 'BY_TOTAL_WEIGHT' ? 'Weight' : 'Items'} inputMode="decimal" value={rule.threshold} onChange={(e) => setRule(i, j, { threshold: e.target.value.trim() })} error={errors[`${at}.threshold`]} />
-                      </>
-                    )}
-                  </div>
-                  <button type="button" className="link" onClick={() => setRegions((l) => l.map((x, k) => (k === i ? { ...x, rules: x.rules.filter((_, m) => m !== j) } : x)))}>Remove rule {j + 1}<span className="visually-hidden"> of {r.name}</span></button>
-                </fieldset>
-              );
-            })}
-            <div className="actions">
-              <button type="button" className="button secondary small" onClick={() => setRegions((l) => l.map((x, k) => (k === i ? { ...x, rules: [...x.rules, newRule()] } : x)))}>Add a rule<span className="visually-hidden"> to {r.name}</span></button>
-              <button type="button" className="button secondary small danger-outline" onClick={() => setRegions((l) => l.filter((_, k) => k !== i))}>Remove region<span className="visually-hidden"> {r.name}</span></button>
-            </div>
-          </fieldset>
+        <SelectField label="Weight unit" className="settings-form" {...register('weightUnit')}>
+          <option value="KG">kilograms (kg)</option>
+          <option value="LB">pounds (lb)</option>
+        </SelectField>
+        {regions.fields.length === 0 && <p className="muted">No shipping regions: buyers can only pick up.</p>}
+        {regions.fields.map((field, i) => (
+          <RegionFields key={field.id} index={i} parts={parts} weightUnit={weightUnit} onRemove={() => regions.remove(i)} />
         ))}
-        <p><button type="button" className="button secondary small" onClick={() => setRegions((l) => [...l, { id: newCode('region'), name: '', country: '', rules: [newRule()] }])}>Add a region</button></p>
+        <p>
+          <button type="button" className="button secondary small" onClick={() => regions.append({ regionId: newCode('region'), name: '', country: '', subdivision: '', taxShipping: 'STORE', rules: [newRule()] })}>Add a region</button>
+        </p>
       </section>
 
       <section className="panel" aria-labelledby="pickup-heading">
         <h2 id="pickup-heading">Pickup</h2>
-        {pickup.length === 0 && <p className="muted">No pickup: every order is shipped.</p>}
-        {pickup.map((o, i) => (
-          <fieldset key={i} className="rule">
-            <legend>{o.title || `Pickup place ${i + 1}`}</legend>
-            <div className="rule-grid">
-              <Field label="Name" value={o.title} onChange={(e) => setOption(i, { title: e.target.value })} error={errors[`pickupOptions[${i}].title`]} />
-              <Field label="Code" value={o.code} onChange={(e) => setOption(i, { code: e.target.value })} error={errors[`pickupOptions[${i}].code`]} />
-              <Field label="Price" inputMode="decimal" value={o.cost} onChange={(e) => setOption(i, { cost: e.target.value.trim() })} error={errors[`pickupOptions[${i}].cost`]} />
-              <Field label="Instructions (optional)" className="wide" value={o.instructions ?? ''} onChange={(e) => setOption(i, { instructions: optional(e.target.value) })} />
-            </div>
-            <button type="button" className="link" onClick={() => setPickup((l) => l.filter((_, k) => k !== i))}>Remove pickup place {i + 1}</button>
-          </fieldset>
-        ))}
-        <p><button type="button" className="button secondary small" onClick={() => setPickup((l) => [...l, { code: newCode('pickup'), title: '', cost: '0' }])}>Add a pickup place</button></p>
+        {pickup.fields.length === 0 && <p className="muted">No pickup: every order is shipped.</p>}
+        {pickup.fields.map((field, i) => <PickupFields key={field.id} index={i} parts={parts} onRemove={() => pickup.remove(i)} />)}
+        <p>
+          <button type="button" className="button secondary small" onClick={() => pickup.append({ code: newCode('pickup'), title: '', cost: '0', instructions: '', address: NO_ADDRESS, otherAddress: {} })}>Add a pickup place</button>
+        </p>
       </section>
 
       <section className="panel" aria-labelledby="tax-heading">
         <h2 id="tax-heading">Tax</h2>
-        <label className="check"><input type="checkbox" checked={tax.pricesIncludeTax ?? false} onChange={(e) => setTax((t) => ({ ...t, pricesIncludeTax: e.target.checked }))} /> Prices already include tax</label>
-        <label className="check"><input type="checkbox" checked={tax.taxShipping ?? false} onChange={(e) => setTax((t) => ({ ...t, taxShipping: e.target.checked }))} /> Charge tax on shipping</label>
-        {tax.rates.length === 0 && <p className="muted">No tax rates: no tax is charged.</p>}
-        {tax.rates.map((r, i) => (
-          <fieldset key={i} className="rule">
-            <legend>{r.name || `Rate ${i + 1}`}</legend>
-            <div className="rule-grid">
-              <Field label="Country" value={r.country} maxLength={2} autoCapitalize="characters" onChange={(e) => setRate(i, { country: e.target.value.toUpperCase() })} error={errors[`tax.rates[${i}].country`]} />
-              <Field label="Region (optional)" value={r.subdivision ?? ''} placeholder="e.g. US-CA" onChange={(e) => setRate(i, { subdivision: optional(e.target.value.toUpperCase()) })} error={errors[`tax.rates[${i}].subdivision`]} />
-              <Field label="Rate (%)" inputMode="decimal" value={r.rate} onChange={(e) => setRate(i, { rate: e.target.value.trim() })} error={errors[`tax.rates[${i}].rate`]} />
-              <Field label="Name (optional)" value={r.name ?? ''} onChange={(e) => setRate(i, { name: optional(e.target.value) })} />
-            </div>
-            <button type="button" className="link" onClick={() => setTax((t) => ({ ...t, rates: t.rates.filter((_, k) => k !== i) }))}>Remove rate {i + 1}</button>
-          </fieldset>
-        ))}
-        <p><button type="button" className="button secondary small" onClick={() => setTax((t) => ({ ...t, rates: [...t.rates, { country: '', rate: '' }] }))}>Add a rate</button></p>
+        <label className="check"><input type="checkbox" {...register('tax.pricesIncludeTax')} /> Prices already include tax</label>
+        <label className="check"><input type="checkbox" {...register('tax.taxShipping')} /> <span>Charge tax on shipping <span className="muted">(where a region does not say otherwise)</span></span></label>
+        {rates.fields.length === 0 && <p className="muted">No tax rates: no tax is charged.</p>}
+        {rates.fields.map((field, i) => <RateFields key={field.id} index={i} parts={parts} onRemove={() => rates.remove(i)} />)}
+        <p><button type="button" className="button secondary small" onClick={() => rates.append({ country: '', subdivision: '', rate: '', name: '' })}>Add a rate</button></p>
       </section>
       {/* Stays in view at the bottom of the window, so Save is never a long scroll away. */}
-      <div className={`save-bar${dirty ? ' save-bar-dirty' : ''}`} role="region" aria-label="Save changes">
-        <p className="save-bar-status" aria-live="polite" data-testid="save-status">{dirty ? 'You have unsaved changes.' : 'No unsaved changes.'}</p>
+      <div className={`save-bar${isDirty ? ' save-bar-dirty' : ''}`} role="region" aria-label="Save changes">
+        <p className="save-bar-status" aria-live="polite" data-testid="save-status">{isDirty ? 'You have unsaved changes.' : 'No unsaved changes.'}</p>
         <div className="actions">
-          {dirty && <button type="button" className="button secondary" onClick={discard} disabled={saving.isPending}>Discard<span className="visually-hidden"> changes</span></button>}
+          {isDirty && <button type="button" className="button secondary" onClick={() => { result.clear(); reset(); }} disabled={saving.isPending}>Discard<span className="visually-hidden"> changes</span></button>}
           <button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save shipping and tax'}</button>
         </div>
       </div>
     </form>
+  );
+}
+
+function RegionFields({ index: i, parts: { control, register, setValue, errors }, weightUnit, onRemove }: { index: number; parts: Parts; weightUnit: Draft['weightUnit']; onRemove: () => void }) {
+  const at = `shippingRegions.${i}` as const;
+  const rules = useFieldArray({ control, name: `${at}.rules` });
+  const name = useWatch({ control, name: `${at}.name` });
+  const watched = useWatch({ control, name: `${at}.rules` });
+  const unit = weightUnit === 'LB' ? 'lb' : 'kg';
+  return (
+    <fieldset className="region">
+      <legend>{name || `Region ${i + 1}`}</legend>
+      <div className="rule-grid region-head">
+        <Field label="Region name" {...register(`${at}.name`)} error={message(errors, `${at}.name`)} />
+        <Field label="Country" className="upper" maxLength={2} autoCapitalize="characters" hint="Two letters, or * for everywhere else" {...register(`${at}.country`, upper)} error={message(errors, `${at}.country`)} />
+        <Field label="State or region" className="upper" hint="Optional, such as US-CA" {...register(`${at}.subdivision`, upper)} error={message(errors, `${at}.subdivision`)} />
+        <SelectField label="Tax on shipping here" {...register(`${at}.taxShipping`)}>
+          <option value="STORE">as set under Tax</option>
+          <option value="YES">charged</option>
+          <option value="NO">not charged</option>
+        </SelectField>
+      </div>
+      {message(errors, `${at}.rules`) && <p className="error">{message(errors, `${at}.rules`)}</p>}
+      {rules.fields.map((field, j) => {
+        const p = `${at}.rules.${j}` as const;
+        const rule = watched[j] ?? field;
+        return (
+          <fieldset key={field.id} className="rule">
+            <legend>Rule {j + 1}{rule.title ? `: ${rule.title}` : ''}</legend>
+            <div className="rule-grid">
+              <Field label="Option name" {...register(`${p}.title`)} error={message(errors, `${p}.title`)} />
+              <Field label="Code" {...register(`${p}.code`)} error={message(errors, `${p}.code`)} />
+              <Field label="Price" inputMode="decimal" {...register(`${p}.rate`, { setValueAs: (v: string) => v.trim() })} error={message(errors, `${p}.rate`)} />
+              <Field label="Delivery time (optional)" placeholder="e.g. 3–5 business days" {...register(`${p}.deliveryTime`)} />
+              {/* Another condition asks for its own threshold: what was typed for the last one does not carry over. */}
+              <SelectField label="Offered for" {...register(`${p}.condition`, { onChange: () => setValue(`${p}.threshold`, '', { shouldDirty: true }) })}>
+                <option value="ANY">every order</option><option value="BY_TOTAL_PRICE">an order total</option><option value="BY_TOTAL_WEIGHT">a total weight</option><option value="BY_TOTAL_QUANTITY">an item count</option>
+              </SelectField>
+              {rule.condition !== 'ANY' && (
+                <>
+                  <SelectField label="that is" {...register(`${p}.operator`)}>
+                    <option value="LT">less than</option><option value="LTE">at most</option><option value="EQ">exactly</option><option value="GTE">at least</option><option value="GT">more than</option>
+                  </SelectField>
+                  <Field
+                    label={rule.condition === 'BY_TOTAL_PRICE' ? 'Amount' : rule.condition === 'BY_TOTAL_WEIGHT' ? `Weight (${unit})` : 'Items'} inputMode="decimal"
+                    {...register(`${p}.threshold`, { setValueAs: (v: string) => v.trim() })} error={message(errors, `${p}.threshold`)}
+                  />
+                </>
+              )}
+            </div>
+            <button type="button" className="link" onClick={() => rules.remove(j)}>Remove rule {j + 1}<span className="visually-hidden"> of {name}</span></button>
+          </fieldset>
+        );
+      })}
+      <div className="actions">
+        <button type="button" className="button secondary small" onClick={() => rules.append(newRule())}>Add a rule<span className="visually-hidden"> to {name}</span></button>
+        <button type="button" className="button secondary small danger-outline" onClick={onRemove}>Remove region<span className="visually-hidden"> {name}</span></button>
+      </div>
+    </fieldset>
+  );
+}
+
+function PickupFields({ index: i, parts: { control, register, errors }, onRemove }: { index: number; parts: Parts; onRemove: () => void }) {
+  const at = `pickupOptions.${i}` as const;
+  const title = useWatch({ control, name: `${at}.title` });
+  const place = title || `Pickup place ${i + 1}`;
+  return (
+    <fieldset className="rule">
+      <legend>{place}</legend>
+      <div className="rule-grid">
+        <Field label="Name" className="span-2" {...register(`${at}.title`)} error={message(errors, `${at}.title`)} />
+        <Field label="Code" {...register(`${at}.code`)} error={message(errors, `${at}.code`)} />
+        <Field label="Price" inputMode="decimal" {...register(`${at}.cost`, { setValueAs: (v: string) => v.trim() })} error={message(errors, `${at}.cost`)} />
+        <Field label="Instructions (optional)" className="wide" {...register(`${at}.instructions`)} />
+      </div>
+      <fieldset className="address">
+        <legend>Address<span className="visually-hidden"> of {place}</span> (optional)</legend>
+        <div className="rule-grid">
+          <Field label="Street and number" className="span-2" autoComplete="off" {...register(`${at}.address.addressLine`)} />
+          <Field label="City" autoComplete="off" {...register(`${at}.address.city`)} />
+          <Field label="Postal code" autoComplete="off" {...register(`${at}.address.postalCode`)} />
+          <Field label="State or region" className="upper" placeholder="e.g. US-NY" {...register(`${at}.address.subdivision`, upper)} error={message(errors, `${at}.address.subdivision`)} />
+          <Field label="Country" className="upper" maxLength={2} autoCapitalize="characters" placeholder="e.g. US" {...register(`${at}.address.country`, upper)} error={message(errors, `${at}.address.country`)} />
+        </div>
+      </fieldset>
+      <button type="button" className="link" onClick={onRemove}>Remove pickup place {i + 1}</button>
+    </fieldset>
+  );
+}
+
+function RateFields({ index: i, parts: { control, register, errors }, onRemove }: { index: number; parts: Parts; onRemove: () => void }) {
+  const at = `tax.rates.${i}` as const;
+  const name = useWatch({ control, name: `${at}.name` });
+  return (
+    <fieldset className="rule">
+      <legend>{name || `Rate ${i + 1}`}</legend>
+      <div className="rule-grid">
+        <Field label="Country" className="upper" maxLength={2} autoCapitalize="characters" {...register(`${at}.country`, upper)} error={message(errors, `${at}.country`)} />
+        <Field label="Region (optional)" className="upper" placeholder="e.g. US-CA" {...register(`${at}.subdivision`, upper)} error={message(errors, `${at}.subdivision`)} />
+        <Field label="Rate (%)" inputMode="decimal" {...register(`${at}.rate`, { setValueAs: (v: string) => v.trim() })} error={message(errors, `${at}.rate`)} />
+        <Field label="Name (optional)" {...register(`${at}.name`)} />
+      </div>
+      <button type="button" className="link" onClick={onRemove}>Remove rate {i + 1}</button>
+    </fieldset>
   );
 }

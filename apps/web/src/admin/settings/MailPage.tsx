@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { MailStatus, MailSummary } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
+import { ListTable } from '../ListTable.js';
 import { useAdmin, usePermissions } from '../context.js';
 import { dateTime, Modal, PageHead, Status } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
@@ -31,36 +32,24 @@ export default function MailPage() {
           </select>
         </div>
       </div>
-      {mails.isPending && <Loading label="Loading mail…" />}
-      {mails.isError && <ErrorState error={mails.error} retry={() => void mails.refetch()} />}
-      {mails.data && (
-        <>
-          <div className="table-wrap">
-            <table className="table cards">
-              <caption className="visually-hidden">Mail</caption>
-              <thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Created</th></tr></thead>
-              <tbody>
-                {mails.data.mails.length === 0 && <tr><td colSpan={4} className="muted">{status ? 'No mail with this status.' : 'No mail yet. Sign-up, verification and password-reset e-mails appear here.'}</td></tr>}
-                {mails.data.mails.map((m) => (
-                  <tr key={m.id}>
-                    <td className="card-title">{m.ownerOnly && !owner
-                      ? <>{m.subject}<span className="block muted small">Sign-in mail: only the owner opens it.</span></>
-                      : <button type="button" className="link" onClick={() => setOpen(m)}>{m.subject}</button>}{m.error && <span className="block error">{m.error}</span>}</td>
-                    <td className="truncate" data-label="To">{m.to}</td><td data-label="Status"><Status value={m.status} /></td><td data-label="Created">{dateTime(m.createdDate)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {(cursors.length > 0 || mails.data.nextCursor) && <nav className="pager" aria-label="Mail pages">
-            <span />
-            <div className="actions">
-              <button type="button" className="button secondary small" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>Previous</button>
-              <button type="button" className="button secondary small" disabled={!mails.data.nextCursor} onClick={() => setCursors((c) => [...c, mails.data.nextCursor ?? ''])}>Next</button>
-            </div>
-          </nav>}
-        </>
-      )}
+      <ListTable query={mails} items={mails.data?.mails} caption="Mail" loading="Loading mail…"
+        empty={status ? 'No mail with this status.' : 'No mail yet. Sign-up, verification and password-reset e-mails appear here.'}
+        columns={[{ label: 'Subject' }, { label: 'To' }, { label: 'Status' }, { label: 'Created' }]}
+        row={(m) => (
+          <tr key={m.id}>
+            <td className="card-title">{m.ownerOnly && !owner
+              ? <>{m.subject}<span className="block muted small">Sign-in mail: only the owner opens it.</span></>
+              : <button type="button" className="link" onClick={() => setOpen(m)}>{m.subject}</button>}{m.error && <span className="block error">{m.error}</span>}</td>
+            <td className="truncate" data-label="To">{m.to}</td><td data-label="Status"><Status value={m.status} /></td><td data-label="Created">{dateTime(m.createdDate)}</td>
+          </tr>
+        )} />
+      {mails.data && (cursors.length > 0 || mails.data.nextCursor) && <nav className="pager" aria-label="Mail pages">
+        <span />
+        <div className="actions">
+          <button type="button" className="button secondary small" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>Previous</button>
+          <button type="button" className="button secondary small" disabled={!mails.data.nextCursor} onClick={() => setCursors((c) => [...c, mails.data.nextCursor ?? ''])}>Next</button>
+        </div>
+      </nav>}
       <Modal open={open !== null} onOpenChange={(o) => { if (!o) setOpen(null); }} title={open?.subject ?? 'Mail'} description={open ? `To ${open.to}` : undefined} wide>
         {mail.isPending ? <Loading label="Opening the mail…" /> : mail.isError ? <ErrorState error={mail.error} /> : <pre className="mail-body" tabIndex={0} role="region" aria-label="The mail’s text">{mail.data?.mail.text}</pre>}
       </Modal>

@@ -47,4 +47,40 @@ describe('/_api/bodega/v1/commerce-settings', () => {
     const read = (await t.app.inject({ method: 'GET', url: URL, headers: s.headers.owner })).json() as { settings: { pickupOptions: unknown[] } };
     expect(read.settings.pickupOptions).toEqual([]);
   });
+
+  it('keeps the weight unit, each region’s own tax-shipping switch and a pickup address', async () => {
+    const s = await backOfficeSite(t);
+    const settings = {
+      weightUnit: 'LB',
+      shippingRegions: [
+        { id: 'us', name: 'US', country: 'US', taxShipping: true, rules: [{ code: 'std', title: 'Standard', rate: '5', type: 'BY_TOTAL_QUANTITY', operator: 'GTE', threshold: '0' }] },
+        { id: 'rest', name: 'Rest', country: '*', taxShipping: false, rules: [{ code: 'intl', title: 'International', rate: '20', type: 'BY_TOTAL_WEIGHT', operator: 'LTE', threshold: '4.5' }] },
+      ],
+      pickupOptions: [{ code: 'shop', title: 'At the shop', cost: '0', address: { country: 'US', subdivision: 'US-NY', city: 'Brooklyn', addressLine: '1 Main St', postalCode: '11249' } }],
+    };
+    const patched = await t.app.inject({ method: 'PATCH', url: URL, headers: s.headers.owner, payload: { settings } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const read = (await t.app.inject({ method: 'GET', url: URL, headers: s.headers.owner })).json() as { settings: Record<string, unknown> };
+    expect(read.settings).toMatchObject(settings);
+  });
+
+  it('refuses a weight unit, a tax-shipping switch or a country it does not know, with a 400 naming the field', async () => {
+    const s = await backOfficeSite(t);
+    const rule = { code: 'std', title: 'Standard', rate: '5', type: 'BY_TOTAL_QUANTITY', operator: 'GTE', threshold: '0' };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ weightUnit: 'STONE' }, 'weightUnit'],
+      [{ shippingRegions: [{ id: 'us', name: 'US', country: 'US', taxShipping: 'yes', rules: [rule] }] }, 'taxShipping'],
+      [{ shippingRegions: [{ id: 'us', name: 'US', country: 'USA', rules: [rule] }] }, 'shippingRegions[0].country'],
+      [{ pickupOptions: [{ code: 'shop', title: 'Shop', cost: '0', address: { country: 'Brooklyn' } }] }, 'pickupOptions[0].address.country'],
+      [{ pickupOptions: [{ code: 'shop', title: 'Shop', cost: '0', address: { country: 'us', city: 'Brooklyn' } }] }, 'pickupOptions[0].address.country'],
+      [{ pickupOptions: [{ code: 'shop', title: 'Shop', cost: '0', address: { city: 'x'.repeat(101) } }] }, 'city'],
+    ];
+    for (const [settings, field] of cases) {
+      const res = await t.app.inject({ method: 'PATCH', url: URL, headers: s.headers.owner, payload: { settings } });
+      expect(res.statusCode, JSON.stringify(settings)).toBe(400);
+      expect(res.json(), JSON.stringify(settings)).toMatchObject({ details: { validationError: { fieldViolations: expect.arrayContaining([expect.objectContaining({ field: expect.stringContaining(field) })]) } } });
+    }
+    const read = (await t.app.inject({ method: 'GET', url: URL, headers: s.headers.owner })).json() as { settings: Record<string, unknown> };
+    expect(read.settings).toMatchObject({ weightUnit: 'KG', shippingRegions: [{ id: 'worldwide', country: '*' }], pickupOptions: [] });
+  });
 });

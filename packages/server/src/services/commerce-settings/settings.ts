@@ -86,6 +86,15 @@ export function readCommerceSettings(stored: StoredCommerceSettings | undefined,
   if (s.weightUnit !== 'KG' && s.weightUnit !== 'LB') {
     violations.push({ field: 'weightUnit', rule: 'INVALID_ENUM_VALUE', description: 'must be KG or LB', data: { allowedValues: ['KG', 'LB'] } });
   }
+  const countryCode = (field: string, value: unknown, rest: boolean) => {
+    if (typeof value === 'string' && (/^[A-Z]{2}$/.test(value) || (rest && value === '*'))) return;
+    violations.push({ field, rule: 'FORMAT', description: rest ? 'must be a two-letter country code such as US, or * for everywhere else' : 'must be a two-letter country code such as US' });
+  };
+  (s.shippingRegions ?? []).forEach((region, i) => countryCode(`shippingRegions[${i}].country`, region.country, true));
+  (s.pickupOptions ?? []).forEach((p, i) => {
+    const country = p.address?.country;
+    if (country !== undefined && country !== null) countryCode(`pickupOptions[${i}].address.country`, country, false);
+  });
   const shippingRegions: ShippingRegion[] = (s.shippingRegions ?? []).map((region, i) => ({
     id: region.id,
     name: region.name,
