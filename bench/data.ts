@@ -70,6 +70,20 @@ export default async function data(args: string[]): Promise<void> {
     // afterwards), taking turns a tenth of the items at a time.
     const loaded = { ms: 0, failures: 0 };
     const bareLoaded = { ms: 0, failures: 0 };
+    // The outbox keeps only events something consumes: the plain site has no webhook subscription,
+    // so its inserts write no events. A second site subscribes to data_item.created (no worker
+    // runs here, so its events stay in the outbox): its inserts write an event per item.
+    const subscribed = await server.app.services.sites.createSite({ name: 'bench data, subscribed' });
+    const subscribedAuth = { authorization: subscribed.apiKey, 'wix-site-id': subscribed.site.siteId, 'content-type': 'application/json' };
+    for (const [path, body] of [
+      ['/wix-data/v2/collections', { collection: { id: COLLECTION, fields: [{ key: 'category', type: 'TEXT' }, { key: 'price', type: 'NUMBER' }], permissions: { read: 'ANYONE', insert: 'ADMIN', update: 'ADMIN', remove: 'ADMIN' } } }],
+      ['/bodega/v1/webhooks', { subscription: { url: 'https://hooks.example.com/bench', eventTypes: ['data_item.created'], format: 'STANDARD' } }],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: subscribedAuth, body: JSON.stringify(body) });
+      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    }
+    const subscribedLoaded = { ms: 0, failures: 0, items: 0 };
+    const subscribedTotal = Math.min(total, 100_000);
     const slice = Math.ceil(total / 10 / 1000) * 1000;
     for (let from = 0; from < total; from += slice) {
       const range = { START: String(from), TOTAL: String(Math.min(total, from + slice)) };
@@ -78,12 +92,28 @@ export default async function data(args: string[]): Promise<void> {
         into.ms += run.ms;
         into.failures += run.failures;
       }
+      // The subscribed site takes its turn too, up to 100,000 items (its events are not kept).
+      const subscribedRange = { START: String(Math.min(from, subscribedTotal)), TOTAL: String(Math.min(subscribedTotal, from + slice)) };
+      if (from < subscribedTotal) {
+        const run = JSON.parse(await runChild(LOADER, {
+          ...loaderEnv, ...subscribedRange, AUTH: JSON.stringify(subscribedAuth), URL: `${server.url}/wix-data/v2/bulk/items/insert`, COLLECTION,
+        })) as { ms: number; failures: number };
+        subscribedLoaded.ms += run.ms;
+        subscribedLoaded.failures += run.failures;
+        subscribedLoaded.items += Number(subscribedRange.TOTAL) - Number(subscribedRange.START);
+      }
     }
     if (loaded.failures > 0) throw new Error(`${loaded.failures} bulk calls failed while loading`);
     if (bareLoaded.failures > 0) throw new Error(`${bareLoaded.failures} bare bulk calls failed`);
+    if (subscribedLoaded.failures > 0) throw new Error(`${subscribedLoaded.failures} bulk calls failed on the subscribed site`);
     const itemsPerSecond = total / (loaded.ms / 1000);
     const bareItemsPerSecond = total / (bareLoaded.ms / 1000);
+    const subscribedItemsPerSecond = subscribedLoaded.items / (subscribedLoaded.ms / 1000);
+    const [kept] = await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox_events WHERE site_id = $1 AND type = 'data_item.created'", [subscribed.site.siteId]);
+    if (kept.n !== subscribedLoaded.items) throw new Error(`the subscribed site kept ${kept.n} events for ${subscribedLoaded.items} items`);
     await server.db.query('DELETE FROM data_items WHERE site_id = $1 AND collection_id = $2', [siteId, BARE_COLLECTION]);
+    await server.db.query('DELETE FROM data_items WHERE site_id = $1', [subscribed.site.siteId]);
+    await server.db.query('DELETE FROM outbox_events WHERE site_id = $1', [subscribed.site.siteId]);
     if (server.db.kind === 'postgres') await server.db.exec('VACUUM ANALYZE data_items');
 
     // A storefront reads as a visitor: its token is verified in memory, where an API key costs a lookup.
@@ -124,7 +154,8 @@ export default async function data(args: string[]): Promise<void> {
       `bulk insert, 1000 items a call, 4 calls at a time:`,
       `  through the API:                    ${Math.round(itemsPerSecond).toLocaleString('en').padStart(9)} items/s (${(loaded.ms / 1000).toFixed(1)} s)`,
       `  one hand-written INSERT … SELECT:   ${Math.round(bareItemsPerSecond).toLocaleString('en').padStart(9)} items/s (${(bareLoaded.ms / 1000).toFixed(1)} s)`,
-      `  ratio API/hand-written: ${(itemsPerSecond / bareItemsPerSecond).toFixed(2)} (aim ≥ 0.5)`,
+      `  ratio API/hand-written: ${(itemsPerSecond / bareItemsPerSecond).toFixed(2)} (aim ≥ 0.5; no subscription, so no events written)`,
+      `  through the API, a data_item.created subscription: ${Math.round(subscribedItemsPerSecond).toLocaleString('en').padStart(9)} items/s (${subscribedLoaded.items.toLocaleString('en')} items, an event each); ratio ${(subscribedItemsPerSecond / bareItemsPerSecond).toFixed(2)}`,
       `no index, under load (10 connections, ${scanLoad})${' '.repeat(4)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'ratio'.padStart(7)}`,
       loadRow('  hand-written JSONB SQL (->, jsonb compare), bare', scanBare),
       loadRow('  hand-written JSONB SQL (->>, ::numeric), bare', scanBareText),
@@ -137,6 +168,7 @@ export default async function data(args: string[]): Promise<void> {
 
     recordRows(
       { path: 'data bulk insert, 1000 a call (API)', unit: 'items/s', rate: itemsPerSecond, ratio: itemsPerSecond / bareItemsPerSecond, versus: 'INSERT…SELECT', aim: { atLeast: 0.5 } },
+      { path: 'data bulk insert, with a data-item webhook subscription', unit: 'items/s', rate: subscribedItemsPerSecond, ratio: subscribedItemsPerSecond / bareItemsPerSecond, versus: 'INSERT…SELECT' },
       { path: 'data bulk insert, hand-written INSERT…SELECT', unit: 'items/s', rate: bareItemsPerSecond },
       { path: 'data page, no index, hand-written (->>) bare', unit: 'req/s', rate: scanBareText.requestsPerSecond, p50Ms: scanBareText.p50Ms, p99Ms: scanBareText.p99Ms },
       {

@@ -57,13 +57,16 @@ describe(`the database interface (${process.env.DATABASE_URL ? 'PostgreSQL' : 'P
   it('records an outbox event only when its transaction commits', async () => {
     const siteId = newId();
     const entityId = newId();
-    await db.transaction((tx) => recordEvent(tx, { siteId, type: 'test.kept', entityType: 'test', entityId, payload: { a: 1 } }));
+    // A mailed type: written without a subscription (this site has no row to subscribe with).
+    await db.transaction((tx) => recordEvent(tx, { siteId, type: 'order.created', entityType: 'test', entityId, payload: { a: 1 } }));
     await db.transaction(async (tx) => {
-      await recordEvent(tx, { siteId, type: 'test.dropped', entityType: 'test', entityId, payload: {} });
+      await recordEvent(tx, { siteId, type: 'order.created', entityType: 'test', entityId, payload: { dropped: true } });
       throw new Error('rolled back');
     }).catch(() => undefined);
     const events = await db.query<{ type: string; payload: unknown }>('SELECT type, payload FROM outbox_events WHERE site_id = $1', [siteId]);
-    expect(events).toEqual([{ type: 'test.kept', payload: { a: 1 } }]);
+    // The worker would look this order up and find none; the row goes before any worker sees it.
+    await db.query('DELETE FROM outbox_events WHERE site_id = $1', [siteId]);
+    expect(events).toEqual([{ type: 'order.created', payload: { a: 1 } }]);
   });
 });
 

@@ -12,6 +12,24 @@ export interface OutboxEvent {
 
 const OUTBOX_COLUMNS = 'site_id, event_id, type, entity_type, entity_id, payload';
 
+/** Event types the worker turns into e-mails (order mails): recorded whether or not a webhook wants them. */
+export const MAILED_EVENT_TYPES: readonly string[] = ['order.created', 'order.fulfillment_created'];
+
+/**
+ * SQL: is an event of this site and type consumed? Apart from the order e-mails, the outbox's only
+ * reader is the webhook fan-out, so a row nobody subscribes to is never written. It is read in the
+ * writing statement's own snapshot (no cache): a subscription committed before the change always
+ * gets its event. A subscription names a Bodega type, `bodega.<type>`, `*`, or a Wix type; every
+ * Wix type starts with `wix.` (envelope.ts), and any Wix name keeps the site's every event, so the
+ * guard never needs the Wix mapping (it may keep an event nobody takes, never drop one). The
+ * lookup is the subscriptions' primary key on site_id (at most 50 rows a site).
+ */
+export function outboxWanted(siteId: string, type: string): string {
+  return `(${type} IN (${MAILED_EVENT_TYPES.map((t) => `'${t}'`).join(', ')}) OR EXISTS (SELECT 1 FROM webhook_subscriptions ws
+      WHERE ws.site_id = ${siteId} AND (ws.event_types && ARRAY['*', ${type}, 'bodega.' || ${type}]
+        OR EXISTS (SELECT 1 FROM unnest(ws.event_types) AS wt(name) WHERE wt.name LIKE 'wix.%'))))`;
+}
+
 /** A new event's id (what recordEvent gives each row). */
 export function newEventId(): string {
   return newId();
@@ -20,18 +38,22 @@ export function newEventId(): string {
 /**
  * The outbox insert as one step of a larger statement, for a write that must stay one statement
  * (add-to-cart): each field is an SQL expression over `from`, e.g. a CTE's RETURNING rows, so the
- * event commits exactly with the change. Use it inside `WITH event AS (…)`.
+ * event commits exactly with the change. Use it inside `WITH event AS (…)`. `from` is a FROM list
+ * (no WHERE): the statement adds the outboxWanted guard, so it writes no row nobody will read.
  */
 export function outboxInsertFrom(row: { siteId: string; eventId: string; type: string; entityType: string; entityId: string; payload: string }, from: string): string {
   return `INSERT INTO outbox_events (${OUTBOX_COLUMNS})
-    SELECT ${row.siteId}, ${row.eventId}, ${row.type}, ${row.entityType}, ${row.entityId}, ${row.payload} FROM ${from}`;
+    SELECT ${row.siteId}, ${row.eventId}, ${row.type}, ${row.entityType}, ${row.entityId}, ${row.payload} FROM ${from}
+    WHERE ${outboxWanted(row.siteId, row.type)}`;
 }
 
-const RECORD_EVENT = prepared(`INSERT INTO outbox_events (${OUTBOX_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`);
+const RECORD_EVENT = prepared(`INSERT INTO outbox_events (${OUTBOX_COLUMNS}) SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb
+  WHERE ${outboxWanted('$1::text', '$3::text')}`);
 
 /**
  * Records an event in the outbox inside the caller's transaction, so it exists exactly when the
- * change it describes committed. Delivery (webhooks, mail) claims rows later.
+ * change it describes committed. Delivery (webhooks, mail) claims rows later. An event nothing
+ * consumes (outboxWanted) is not written; the id is returned either way.
  */
 export async function recordEvent(tx: Queryable, event: OutboxEvent): Promise<string> {
   const eventId = newId();
@@ -56,7 +78,8 @@ export async function recordEvents(tx: Queryable, events: readonly OutboxEvent[]
   await tx.query(
     `INSERT INTO outbox_events (${OUTBOX_COLUMNS})
      SELECT ${OUTBOX_COLUMNS}
-     FROM jsonb_to_recordset($1::jsonb) AS e(site_id text, event_id text, type text, entity_type text, entity_id text, payload jsonb)`,
+     FROM jsonb_to_recordset($1::jsonb) AS e(site_id text, event_id text, type text, entity_type text, entity_id text, payload jsonb)
+     WHERE ${outboxWanted('e.site_id', 'e.type')}`,
     [JSON.stringify(rows)],
   );
 }

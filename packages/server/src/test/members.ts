@@ -10,6 +10,7 @@ import type { MemberRole } from '../platform/caller.js';
 import type { Db } from '../platform/db.js';
 import type { CreateSiteInput } from '../services/sites/service.js';
 import { testApp, type TestApp, type TestSite } from './harness.js';
+import { keepEveryEvent } from './webhooks.js';
 import { listen, redirectWixFetch } from './wix-fetch.js';
 
 const modules = { members, badges, customFields, memberFollowers, memberReport, membersAbout };
@@ -62,9 +63,10 @@ export function membersTestApp(): TestApp {
   return t;
 }
 
-/** A fresh site and an API-key client for it. */
+/** A fresh site and an API-key client for it; its outbox keeps every event (webhooks.ts keepEveryEvent). */
 export async function newSite(t: TestApp, input: Partial<CreateSiteInput> = {}): Promise<{ site: TestSite; admin: MembersClient }> {
   const site = await t.createSite(input);
+  await keepEveryEvent(t.db, site.siteId); // the tests read its outbox rows
   return { site, admin: adminClient(site) };
 }
 

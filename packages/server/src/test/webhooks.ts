@@ -1,6 +1,7 @@
 /** A webhook receiver on loopback that keeps what it gets and answers what the test says. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Queryable } from '../platform/db.js';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -44,4 +45,18 @@ export class Receiver {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/**
+ * Gives the site a paused subscription to every event: the outbox keeps only events something
+ * consumes, so a test that reads a site's outbox rows makes them wanted first. Paused, so a worker
+ * run by the test never sends them.
+ */
+export async function keepEveryEvent(db: Queryable, siteId: string): Promise<void> {
+  await db.query(
+    `INSERT INTO webhook_subscriptions (site_id, subscription_id, url, event_types, format, secret, status, created_at, updated_at)
+     VALUES ($1, 'keep-every-event', 'http://127.0.0.1:9/never', '{*}', 'STANDARD', 'whsec_dGVzdA==', 'PAUSED', now(), now())
+     ON CONFLICT DO NOTHING`,
+    [siteId],
+  );
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, OAuthStrategy } from '@wix/sdk';
 import { currentCart } from '@wix/ecom';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
+import { keepEveryEvent } from '../../test/webhooks.js';
 import { transactionContext } from '../../platform/context.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, memberToken, STORES_APP_ID, type WireProduct } from '../../test/commerce.js';
@@ -345,6 +346,7 @@ describe('current cart over HTTP', () => {
 
   it('records cart events in the outbox', async () => {
     const s = await t.createSite();
+    await keepEveryEvent(t.db, s.siteId);
     const p = await createProduct(t.app, s, { name: 'Sticker', priceData: { price: 1 } });
     const token = await t.visitorToken(s);
     const cart = (await call(token, 'POST', '/add-to-cart', { lineItems: [catalogLine(p.id)] })).json().cart;
@@ -381,6 +383,7 @@ describe('concurrency', () => {
 describe('merge at sign-in', () => {
   async function setup() {
     const s = await t.createSite();
+    await keepEveryEvent(t.db, s.siteId);
     const a = await createProduct(t.app, s, { name: 'A', priceData: { price: 1 } });
     const b = await createProduct(t.app, s, { name: 'B', priceData: { price: 1 } });
     const c = await createProduct(t.app, s, { name: 'C', priceData: { price: 1 } });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyStrategy, createClient, OAuthStrategy } from '@wix/sdk';
 import { checkout, currentCart } from '@wix/ecom';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
+import { keepEveryEvent } from '../../test/webhooks.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, memberToken, NEW_YORK, placeOrder, type WireProduct } from '../../test/commerce.js';
 
@@ -233,6 +234,7 @@ describe('what create-order refuses', () => {
   });
 
   it('records checkout events', async () => {
+    await keepEveryEvent(t.db, site.siteId);
     const token = await t.visitorToken(site);
     const { checkoutId } = await placeOrder(t.app, site, token, [catalogLine(ebook.id)]);
     const events = await t.db.query<{ type: string }>('SELECT type FROM outbox_events WHERE site_id = $1 AND entity_id = $2', [site.siteId, checkoutId]);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
 import { catalogLine, createProduct } from '../../test/commerce.js';
+import { keepEveryEvent } from '../../test/webhooks.js';
 
 const clock = new Date('2026-03-01T12:00:00Z');
 let t: TestApp;
@@ -88,6 +89,7 @@ describe('PATCH /stores/v2/coupons/{id}', () => {
 
   it('applies the new value to a cart that uses the coupon', async () => {
     const site = await backOfficeSite(t);
+    await keepEveryEvent(t.db, site.site.siteId);
     const id = await create(site, { code: 'CHANGE', percentOffRate: 10 });
     const pin = await createProduct(t.app, site.site, { name: 'Pin', priceData: { price: 20 } });
     const token = await t.visitorToken(site.site);
@@ -107,6 +109,7 @@ describe('PATCH /stores/v2/coupons/{id}', () => {
 describe('DELETE /stores/v2/coupons/{id}', () => {
   it('deletes the coupon: it is gone from the list, its code is free, and a cart can no longer apply it', async () => {
     const site = await backOfficeSite(t);
+    await keepEveryEvent(t.db, site.site.siteId);
     const id = await create(site, { code: 'GONE', percentOffRate: 10 });
     const res = await call(site, 'DELETE', `/_api/bodega/v1/coupons/${id}`);
     expect(res.statusCode, res.body).toBe(200);

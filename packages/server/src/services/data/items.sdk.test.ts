@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
+import { keepEveryEvent } from '../../test/webhooks.js';
 import { apiKeyClient, sdkTokens, serveForSdk, tokenClient, type SdkServer } from '../../test/data-sdk.js';
 
 let t: TestApp;
@@ -11,6 +12,7 @@ let admin: ReturnType<typeof apiKeyClient>;
 beforeAll(async () => {
   t = await testApp();
   site = await t.createSite();
+  await keepEveryEvent(t.db, site.siteId);
   server = await serveForSdk(t.app);
   admin = apiKeyClient(site);
   await admin.collections.createDataCollection({

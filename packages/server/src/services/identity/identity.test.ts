@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { signInApp, type SignInApp } from '../../test/sign-in.js';
 import type { TestSite } from '../../test/harness.js';
+import { keepEveryEvent } from '../../test/webhooks.js';
 import { DEMO_OWNER_EMAIL, DEMO_OWNER_PASSWORD } from '../../demo.js';
 
 let offsetMs = 0;
@@ -66,6 +67,7 @@ async function memberTokens(site: TestSite, sessionToken: string) {
 describe('register', () => {
   it('signs a member in at once on an open site, with an APPROVED member row and an event', async () => {
     const site = await t.createSite({ signupPolicy: 'open' });
+    await keepEveryEvent(t.db, site.siteId);
     const email = newEmail();
     const res = await register(site, email, 'a-good-password', { profile: { nickname: 'Jane D', firstName: 'Jane', customFields: [{ name: 'shoe', value: { numValue: 42 } }] } });
     expect(res.statusCode, res.body).toBe(200);

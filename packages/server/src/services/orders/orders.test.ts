@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyStrategy, createClient, OAuthStrategy } from '@wix/sdk';
 import { orderFulfillments, orders } from '@wix/ecom';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
+import { keepEveryEvent } from '../../test/webhooks.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, memberToken, placeOrder, type PaymentsCollector, type WireProduct } from '../../test/commerce.js';
 
@@ -255,6 +256,7 @@ describe('stock, numbers and events', () => {
   });
 
   it('records order events in the outbox', async () => {
+    await keepEveryEvent(t.db, site.siteId);
     const { orderId } = await placeOrder(t.app, site, await t.visitorToken(site), [catalogLine(print.id)], { paymentToken: 'tok_test_ok' });
     await merchant().orderFulfillments.createFulfillment(orderId, { lineItems: [] });
     const other = await placeOrder(t.app, site, await t.visitorToken(site), [catalogLine(print.id)]);

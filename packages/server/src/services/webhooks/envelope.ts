@@ -36,7 +36,7 @@ const CHECKOUT = 'wix.ecom.v1.checkout';
 const MEMBER = 'wix.members.v1.member';
 
 /** Bodega event → the Wix event the official SDK's modules subscribe to. */
-const WIX_EVENTS: Record<string, WixEvent> = {
+export const WIX_EVENTS: Readonly<Record<string, WixEvent>> = {
   'order.created': { eventType: 'wix.ecom.v1.order_created', fqdn: ORDER, slug: 'created', kind: 'created' },
   'order.paid': { eventType: 'wix.ecom.v1.order_payment_status_updated', fqdn: ORDER, slug: 'payment_status_updated', kind: 'action', bodyKey: 'order' },
   'order.payment_updated': { eventType: 'wix.ecom.v1.order_payment_status_updated', fqdn: ORDER, slug: 'payment_status_updated', kind: 'action', bodyKey: 'order' },
