@@ -2,7 +2,8 @@
  * Current cart throughput (`npm run bench -- cart`, DATABASE_URL for PostgreSQL), in one run:
  *   get-current-cart (10 connections, one shopper)       against the bare read route (aim ≥ 0.6);
  *   add-to-cart, 50 shoppers each with their own cart     against the bare write route, one row
- *                                                         per connection (aim ≥ 0.5);
+ *                                                         per connection (aim ≥ 0.5), on a site
+ *                                                         without and one with a webhook subscription;
  *   add-to-cart, 50 connections on one shopper's cart     against the bare write on one hot row
  *                                                         (aim ≥ 0.6, 0 errors);
  *   estimate-totals;
@@ -12,6 +13,7 @@
  */
 import type { Queryable, Row, Sql } from '../packages/server/src/platform/db.js';
 import { PRODUCT_CACHE_MS } from '../packages/server/src/services/catalog/service.js';
+import { keepEveryEvent } from '../packages/server/src/test/webhooks.js';
 import { assertClean, BARE_ROUTE, BARE_WRITE_ROUTE, load, loadPerConnection, peakRssMbOf, printResults, recordPeakRss, startBuiltServer, startServer, type BenchServer, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
@@ -66,27 +68,33 @@ export default async function cart(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const server = await startServer();
   try {
-    const created = await server.app.services.sites.createSite({ name: 'bench cart' });
-    const site = created.site.siteId;
-    const apiKey = { authorization: created.apiKey, 'wix-site-id': site };
-    const productIds: string[] = [];
-    for (const [name, price] of [['Mug', 14], ['Beans', 11.5], ['Tote', 18]] as const) {
-      const res = await server.app.inject({ method: 'POST', url: '/stores/v1/products', headers: apiKey, payload: { product: { name, productType: 'physical', priceData: { price }, weight: 0.4 } } });
-      if (res.statusCode !== 200) throw new Error(res.body);
-      productIds.push((res.json() as { product: { id: string } }).product.id);
-    }
+    /** A site with the three products, and how to make a shopper there whose cart holds them. */
+    const storeOf = async (name: string) => {
+      const created = await server.app.services.sites.createSite({ name });
+      const apiKey = { authorization: created.apiKey, 'wix-site-id': created.site.siteId };
+      const productIds: string[] = [];
+      for (const [productName, price] of [['Mug', 14], ['Beans', 11.5], ['Tote', 18]] as const) {
+        const res = await server.app.inject({ method: 'POST', url: '/stores/v1/products', headers: apiKey, payload: { product: { name: productName, productType: 'physical', priceData: { price }, weight: 0.4 } } });
+        if (res.statusCode !== 200) throw new Error(res.body);
+        productIds.push((res.json() as { product: { id: string } }).product.id);
+      }
+      const shopper = async () => {
+        const grant = await server.app.inject({ method: 'POST', url: '/oauth2/token', payload: { clientId: created.clientId, grantType: 'anonymous' } });
+        const token = (grant.json() as { access_token: string }).access_token;
+        const res = await server.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: { authorization: token }, payload: { lineItems: productIds.map(line) } });
+        if (res.statusCode !== 200) throw new Error(res.body);
+        return token;
+      };
+      return { site: created.site.siteId, productIds, shopper };
+    };
     const line = (id: string) => ({ catalogReference: { appId: STORES_APP_ID, catalogItemId: id }, quantity: 1 });
-    const visitor = async () => {
-      const res = await server.app.inject({ method: 'POST', url: '/oauth2/token', payload: { clientId: created.clientId, grantType: 'anonymous' } });
-      return (res.json() as { access_token: string }).access_token;
-    };
-    /** A shopper whose cart holds the three products. */
-    const shopper = async () => {
-      const token = await visitor();
-      const res = await server.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: { authorization: token }, payload: { lineItems: productIds.map(line) } });
-      if (res.statusCode !== 200) throw new Error(res.body);
-      return token;
-    };
+    const { site, productIds, shopper } = await storeOf('bench cart');
+    // A second store whose site has a webhook subscription to every event, so its adds write their
+    // outbox event (a site without one writes none): the cost an add has when events are wanted.
+    const subscribed = await storeOf('bench cart, webhook subscription');
+    await keepEveryEvent(server.db, subscribed.site);
+    const subscribedShoppers = await Promise.all(Array.from({ length: WRITERS }, subscribed.shopper));
+    const subscribedBody = { lineItems: [line(subscribed.productIds[0])] };
     const shoppers = await Promise.all(Array.from({ length: WRITERS }, shopper));
     // One hot cart per round, so its line never nears the maximum quantity.
     const hot = await Promise.all(Array.from({ length: ROUNDS }, shopper));
@@ -122,16 +130,18 @@ export default async function cart(): Promise<void> {
     await load(bareUrl, { seconds: 1, connections: CONNECTIONS }); // warm-up
     await load(cartUrl, { seconds: 1, connections: CONNECTIONS, headers: { authorization: reader } });
     await loadPerConnection(`${cartUrl}/add-to-cart`, shoppers, addBody, 1);
+    await loadPerConnection(`${cartUrl}/add-to-cart`, subscribedShoppers, subscribedBody, 1);
     // The loads run in turn, ROUNDS times, each right after its baseline; each rate is the median
     // of its rounds and each ratio the median of the rounds' ratios, so a burst of other work on
     // the machine moves one round, not the ratios.
-    const kinds = ['bare', 'get', 'bareWrite', 'add', 'bareHot', 'addHot', 'estimate'] as const;
+    const kinds = ['bare', 'get', 'bareWrite', 'add', 'addSubscribed', 'bareHot', 'addHot', 'estimate'] as const;
     const runs = Object.fromEntries(kinds.map((k) => [k, [] as LoadResult[]])) as Record<(typeof kinds)[number], LoadResult[]>;
     for (let round = 0; round < ROUNDS; round++) {
       runs.bare.push(await load(bareUrl, { connections: CONNECTIONS, seconds }));
       runs.get.push(await load(cartUrl, { connections: CONNECTIONS, seconds, headers: { authorization: reader } }));
       runs.bareWrite.push(await loadPerConnection(bareWriteUrl, shoppers, writeBody, seconds));
       runs.add.push(await loadPerConnection(`${cartUrl}/add-to-cart`, shoppers, addBody, seconds));
+      runs.addSubscribed.push(await loadPerConnection(`${cartUrl}/add-to-cart`, subscribedShoppers, subscribedBody, seconds));
       runs.bareHot.push(await loadPerConnection(`${bareWriteUrl}?key=hot`, Array.from({ length: WRITERS }, () => `hot-${round}`), writeBody, seconds));
       runs.addHot.push(await loadPerConnection(`${cartUrl}/add-to-cart`, Array.from({ length: WRITERS }, () => hot[round]), addBody, seconds));
       runs.estimate.push(await load(`${cartUrl}/estimate-totals`, { method: 'POST', connections: CONNECTIONS, seconds, headers: { authorization: reader }, body: estimateBody }));
@@ -144,6 +154,7 @@ export default async function cart(): Promise<void> {
       { name: `get-current-cart, ${CONNECTIONS} conn`, result: m.get, ratio: ratioOf(runs.get, runs.bare), versus: 'bare read', aim: { atLeast: 0.6 } },
       { name: `bare write (upsert), ${WRITERS} conn own rows`, result: m.bareWrite },
       { name: `add-to-cart, ${WRITERS} shoppers own carts`, result: m.add, ratio: ratioOf(runs.add, runs.bareWrite), versus: 'bare write', aim: { atLeast: 0.5 } },
+      { name: `add-to-cart, ${WRITERS} own carts, site with webhooks`, result: m.addSubscribed, ratio: ratioOf(runs.addSubscribed, runs.bareWrite), versus: 'bare write', aim: { atLeast: 0.5 } },
       { name: `bare write (upsert), ${WRITERS} conn one row`, result: m.bareHot },
       { name: `add-to-cart, ${WRITERS} conn one cart`, result: m.addHot, ratio: ratioOf(runs.addHot, runs.bareHot), versus: 'bare write hot', aim: { atLeast: 0.6 } },
       { name: `estimate-totals, ${CONNECTIONS} conn`, result: m.estimate, ratio: ratioOf(runs.estimate, runs.bare), versus: 'bare read' },
@@ -158,13 +169,17 @@ export default async function cart(): Promise<void> {
         const res = await server.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: { authorization: shoppers[i++ % WRITERS] }, payload: addBody });
         if (res.statusCode !== 200) throw new Error(`add-to-cart: ${res.body}`);
       });
+      const addSubscribed = await walPerCommit(server, async () => {
+        const res = await server.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: { authorization: subscribedShoppers[i++ % WRITERS] }, payload: subscribedBody });
+        if (res.statusCode !== 200) throw new Error(`add-to-cart: ${res.body}`);
+      });
       const bare = await walPerCommit(server, async () => {
         const res = await server.app.inject({ method: 'POST', url: BARE_WRITE_ROUTE, headers: { authorization: shoppers[i++ % WRITERS] }, payload: writeBody });
         if (res.statusCode !== 200) throw new Error(`bare write: ${res.body}`);
       });
       const bytes = (w: WalPerCommit) => `${w.bytes.toFixed(0)} B (${w.withoutImages.toFixed(0)} B without full-page images)`;
-      console.log(add && bare
-        ? `WAL per commit, ${WAL_REQUESTS} requests one at a time (pg_walinspect): add-to-cart ${bytes(add)}, bare write ${bytes(bare)}`
+      console.log(add && addSubscribed && bare
+        ? `WAL per commit, ${WAL_REQUESTS} requests one at a time (pg_walinspect): add-to-cart ${bytes(add)}, on the site with webhooks ${bytes(addSubscribed)}, bare write ${bytes(bare)}`
         : 'WAL per commit: not measured (the pg_walinspect extension of PostgreSQL 15+ could not be created)');
     }
 
