@@ -4,22 +4,15 @@
  * places an order and sees it in ORDERS; every account and sign-in page is axe-clean and
  * photographed at desktop and phone width. Needs `npm run build` and /usr/bin/chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { axeViolations, checkOutWithPickup, freeShipping, ready, screenshots, shopSite, startShop, type Shop } from './shop.js';
+import { axeViolations, checkOutWithPickup, freeShipping, ready, screenshots, shopSite, useShop } from './shop.js';
 
 if (!hasChromium) console.warn(`Skipping the account browser tests: ${CHROMIUM} is missing.`);
 
 describe.skipIf(!hasChromium)('member account in Chromium', () => {
-  let shop: Shop;
-
-  beforeAll(async () => {
-    shop = await startShop();
-  }, 60_000);
-  afterAll(async () => {
-    await shop?.close();
-  });
+  const shop = useShop();
 
   async function check(page: Page, name: string) {
     expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
@@ -27,8 +20,8 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
   }
 
   it('registers with the e-mailed code, finds the visitor cart, orders, and sees the order in ORDERS', async () => {
-    const site = await shopSite(shop, 'email-verification');
-    const page = await shop.chromium.context.newPage();
+    const site = await shopSite(shop(), 'email-verification');
+    const page = await shop().chromium.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const email = `member.${Date.now()}@example.com`;
@@ -51,13 +44,13 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
     await page.getByRole('heading', { name: 'Create an account' }).waitFor();
     await check(page, 'register');
 
-    const before = shop.mail.count();
+    const before = shop().mail.count();
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password', { exact: true }).fill('a-good-password');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Enter your code' }).waitFor();
     await check(page, 'verify');
-    const mail = await shop.mail.waitFor(email, (m) => /verification code/i.test(m.subject), 10_000, before);
+    const mail = await shop().mail.waitFor(email, (m) => /verification code/i.test(m.subject), 10_000, before);
     const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
     expect(code, mail.text).toBeDefined();
     await page.getByLabel('Verification code').fill(code ?? '');

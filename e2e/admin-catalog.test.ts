@@ -9,9 +9,9 @@
 import fs from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { startShop, type Shop } from './shop.js';
+import { useShop } from './shop.js';
 import { checkPage, adminNav, signInToAdmin } from './admin-pages.js';
 
 if (!hasChromium) console.warn(`Skipping the back-office catalog browser tests: ${CHROMIUM} is missing.`);
@@ -19,18 +19,11 @@ if (!hasChromium) console.warn(`Skipping the back-office catalog browser tests: 
 const PASSWORD = 'owner-password-1';
 
 describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => {
-  let shop: Shop;
-
-  beforeAll(async () => {
-    shop = await startShop();
-  }, 60_000);
-  afterAll(async () => {
-    await shop?.close();
-  });
+  const shop = useShop();
 
   /** A product as the catalog answers it, less what differs between two stores by nature. */
   async function productOf(siteKey: { apiKey: string; siteId: string }, name: string) {
-    const res = await shop.t.app.inject({
+    const res = await shop().t.app.inject({
       method: 'POST', url: '/stores-reader/v1/products/query', headers: { authorization: siteKey.apiKey, 'wix-site-id': siteKey.siteId },
       payload: { query: { filter: JSON.stringify({ name }) } },
     });
@@ -46,9 +39,9 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
 
   it('filters products by stock, round-trips a product with variants through CSV, and edits a collection\'s permissions and indexes', async () => {
     const n = Date.now();
-    const first = await shop.t.createShop({ name: 'Catalog test store', ownerEmail: `owner.a.${n}@example.com`, ownerPassword: PASSWORD });
-    const second = await shop.t.createShop({ name: 'Empty store', ownerEmail: `owner.b.${n}@example.com`, ownerPassword: PASSWORD, demo: false });
-    const owner = await shop.chromium.context.newPage();
+    const first = await shop().t.createShop({ name: 'Catalog test store', ownerEmail: `owner.a.${n}@example.com`, ownerPassword: PASSWORD });
+    const second = await shop().t.createShop({ name: 'Empty store', ownerEmail: `owner.b.${n}@example.com`, ownerPassword: PASSWORD, demo: false });
+    const owner = await shop().chromium.context.newPage();
     const errors: string[] = [];
     owner.on('pageerror', (e) => errors.push(e.message));
     await signInToAdmin(owner, first.origin, `owner.a.${n}@example.com`, PASSWORD);
@@ -80,7 +73,7 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     expect(shirtRows.map((r) => `${r.option1Value}/${r.option2Value}`).slice(0, 3)).toEqual(['S/Sand', 'S/Sage', 'S/Navy']);
 
     // The empty store gets the shirt's collection, then the shirt's rows and a product with a bad variant row.
-    const other = await shop.chromium.context.newPage();
+    const other = await shop().chromium.context.newPage();
     other.on('pageerror', (e) => errors.push(e.message));
     await signInToAdmin(other, second.origin, `owner.b.${n}@example.com`, PASSWORD);
     await adminNav(other, 'Products');
@@ -141,9 +134,9 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
     await indexRow.getByText('Ready').waitFor();
     await checkPage(owner, 'admin-catalog-data-collection');
     const key = { authorization: first.apiKey, 'wix-site-id': first.siteId };
-    const collection = await shop.t.app.inject({ method: 'GET', url: '/wix-data/v2/collections/reviews', headers: key });
+    const collection = await shop().t.app.inject({ method: 'GET', url: '/wix-data/v2/collections/reviews', headers: key });
     expect(collection.json()).toMatchObject({ collection: { permissions: { read: 'SITE_MEMBER', insert: 'SITE_MEMBER_AUTHOR', update: 'ADMIN', remove: 'ADMIN' } } });
-    const indexes = await shop.t.app.inject({ method: 'GET', url: '/wix-data/v2/indexes?dataCollectionId=reviews', headers: key });
+    const indexes = await shop().t.app.inject({ method: 'GET', url: '/wix-data/v2/indexes?dataCollectionId=reviews', headers: key });
     expect(indexes.json()).toMatchObject({ indexes: [{ name: 'by title', fields: [{ path: 'title', order: 'DESC' }], status: 'ACTIVE' }] });
     await indexRow.getByRole('button', { name: 'Drop index by title' }).click();
     await owner.getByRole('dialog', { name: 'Drop the index “by title”?' }).getByRole('button', { name: 'Drop index' }).click();

@@ -5,9 +5,9 @@
  * delivery from its log. Every page and dialog is checked with axe and photographed at desktop and
  * phone width (e2e/output/admin-settings-edit-*). Needs `npm run build` and /usr/bin/chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { ready, startShop, type Shop } from './shop.js';
+import { ready, useShop } from './shop.js';
 import { checkPage, signInToAdmin } from './admin-pages.js';
 
 if (!hasChromium) console.warn(`Skipping the settings browser tests: ${CHROMIUM} is missing.`);
@@ -16,23 +16,16 @@ const OWNER_EMAIL = 'owner@admin-settings.example.com';
 const OWNER_PASSWORD = 'owner-password-1';
 
 describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
-  let shop: Shop;
-
-  beforeAll(async () => {
-    shop = await startShop();
-  }, 60_000);
-  afterAll(async () => {
-    await shop?.close();
-  });
+  const shop = useShop();
 
   it('edits, deletes and creates a coupon, changes a shipping rule the shop then charges, and pauses, resumes and deletes a webhook', async () => {
-    const site = await shop.t.createShop({ name: 'Settings test store', ownerEmail: OWNER_EMAIL, ownerPassword: OWNER_PASSWORD });
-    const app = shop.t.app;
+    const site = await shop().t.createShop({ name: 'Settings test store', ownerEmail: OWNER_EMAIL, ownerPassword: OWNER_PASSWORD });
+    const app = shop().t.app;
     const key = { authorization: site.apiKey, 'wix-site-id': site.siteId };
     const hook = await app.inject({ method: 'POST', url: '/bodega/v1/webhooks', headers: key, payload: { subscription: { url: 'https://hooks.example.com/bodega', eventTypes: ['order.created'] } } });
     expect(hook.statusCode, hook.body).toBe(200);
 
-    const owner = await shop.chromium.context.newPage();
+    const owner = await shop().chromium.context.newPage();
     const errors: string[] = [];
     owner.on('pageerror', (e) => errors.push(e.message));
     await signInToAdmin(owner, site.origin, OWNER_EMAIL, OWNER_PASSWORD, '/admin/settings/coupons');
@@ -152,7 +145,7 @@ describe.skipIf(!hasChromium)('back-office settings in Chromium', () => {
 
     // The shop's estimate for a $10 order to the US now offers standard delivery at $4.95.
     const product = await app.inject({ method: 'POST', url: '/stores/v1/products', headers: key, payload: { product: { name: 'Sticker', productType: 'physical', priceData: { price: 10 } } } });
-    const visitor = await shop.t.visitorToken(site);
+    const visitor = await shop().t.visitorToken(site);
     const cart = (url: string, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: `/ecom/v1/carts/current${url}`, headers: { authorization: visitor }, payload });
     await cart('/add-to-cart', { lineItems: [{ catalogReference: { appId: '215238eb-22a5-4c36-9e7b-e7c08025e04e', catalogItemId: (product.json() as { product: { id: string } }).product.id }, quantity: 1 }] });
     const estimate = (await cart('/estimate-totals', { shippingAddress: { country: 'US', subdivision: 'US-TX' }, selectedShippingOption: { code: 'standard' } })).json() as { priceSummary: { shipping: { amount: string } } };

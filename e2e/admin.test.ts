@@ -7,9 +7,9 @@
  * (e2e/output/admin-*). The owner and the member use two host names of one site, so each has its
  * own cookies in the one browser. Needs `npm run build` and /usr/bin/chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { checkOutWithPickup, freeShipping, ready, screenshots, startShop, type Shop } from './shop.js';
+import { checkOutWithPickup, freeShipping, ready, screenshots, useShop } from './shop.js';
 import { checkPage, adminNav, submitSignIn } from './admin-pages.js';
 
 if (!hasChromium) console.warn(`Skipping the back-office browser tests: ${CHROMIUM} is missing.`);
@@ -18,25 +18,18 @@ const OWNER_EMAIL = 'owner@admin-test.example.com';
 const OWNER_PASSWORD = 'owner-password-1';
 
 describe.skipIf(!hasChromium)('back office in Chromium', () => {
-  let shop: Shop;
-
-  beforeAll(async () => {
-    shop = await startShop();
-  }, 60_000);
-  afterAll(async () => {
-    await shop?.close();
-  });
+  const shop = useShop();
 
   it('runs the store: approve a member, create a product with variants, see the sale, mark it paid and fulfil it; a contributor has no API keys', async () => {
     const memberHost = `member-${Date.now()}.localhost`;
-    const site = await shop.t.createShop({
+    const site = await shop().t.createShop({
       name: 'Admin test store', signupPolicy: 'owner-approval', ownerEmail: OWNER_EMAIL, ownerPassword: OWNER_PASSWORD,
-      domains: [memberHost], allowedOrigins: [`http://${memberHost}:${shop.t.port}`],
+      domains: [memberHost], allowedOrigins: [`http://${memberHost}:${shop().t.port}`],
     });
     const ownerUrl = site.origin;
-    const memberUrl = `http://${memberHost}:${shop.t.port}`;
-    const owner = await shop.chromium.context.newPage();
-    const member = await shop.chromium.context.newPage();
+    const memberUrl = `http://${memberHost}:${shop().t.port}`;
+    const owner = await shop().chromium.context.newPage();
+    const member = await shop().chromium.context.newPage();
     const errors: string[] = [];
     for (const page of [owner, member]) page.on('pageerror', (e) => errors.push(e.message));
 

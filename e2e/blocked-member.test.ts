@@ -4,25 +4,18 @@
  * offers "Sign in" again) instead of showing them as signed in until the token expires.
  * Needs `npm run build` and /usr/bin/chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { ready, shopSite, startShop, type Shop } from './shop.js';
+import { ready, shopSite, useShop } from './shop.js';
 
 if (!hasChromium) console.warn(`Skipping the blocked-member browser test: ${CHROMIUM} is missing.`);
 
 describe.skipIf(!hasChromium)('a blocked member in Chromium', () => {
-  let shop: Shop;
-
-  beforeAll(async () => {
-    shop = await startShop();
-  }, 60_000);
-  afterAll(async () => {
-    await shop?.close();
-  });
+  const shop = useShop();
 
   it('is signed out of the storefront on their next page', async () => {
-    const site = await shopSite(shop);
-    const page = await shop.chromium.context.newPage();
+    const site = await shopSite(shop());
+    const page = await shop().chromium.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const email = `blocked.${Date.now()}@example.com`;
@@ -38,9 +31,9 @@ describe.skipIf(!hasChromium)('a blocked member in Chromium', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('button', { name: /account menu/ }).waitFor();
 
-    const [member] = await shop.t.db.query<{ member_id: string }>(
+    const [member] = await shop().t.db.query<{ member_id: string }>(
       'SELECT member_id FROM members WHERE site_id = $1 AND lower(login_email) = $2', [site.siteId, email]);
-    const blocked = await shop.t.app.inject({
+    const blocked = await shop().t.app.inject({
       method: 'POST', url: `/members/v1/members/${member.member_id}/block`,
       headers: { authorization: site.apiKey, 'wix-site-id': site.siteId }, payload: {},
     });

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { SmtpCapture } from '../packages/server/src/test/sign-in.js';
 import { storefrontApp, type ShopSite as ServerShopSite, type StorefrontTestApp } from '../packages/server/src/test/storefront.js';
 import { launchChromium, type Chromium } from './chromium.js';
@@ -34,6 +34,24 @@ export async function startShop(): Promise<Shop> {
       await t.close();
       await mail.stop();
     },
+  };
+}
+
+/**
+ * One shop for a describe block: started before its tests, closed after them. Call it in the
+ * describe body; the returned function gives the shop inside a test.
+ */
+export function useShop(): () => Shop {
+  let shop: Shop | undefined;
+  beforeAll(async () => {
+    shop = await startShop();
+  }, 60_000);
+  afterAll(async () => {
+    await shop?.close();
+  });
+  return () => {
+    if (!shop) throw new Error('the shop did not start (see the beforeAll error)');
+    return shop;
   };
 }
 

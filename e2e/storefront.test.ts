@@ -4,26 +4,19 @@
  * and the whole checkout with the keyboard alone. Every page is checked with axe and photographed
  * at desktop and phone width (e2e/output/). Needs `npm run build` and /usr/bin/chromium.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium } from './chromium.js';
 import { apiKey } from '../packages/server/src/test/commerce.js';
-import { axeViolations, freeShipping, ready, screenshots, shopSite, startShop, type Shop, type ShopSite } from './shop.js';
+import { axeViolations, freeShipping, ready, screenshots, type ShopSite, shopSite, useShop } from './shop.js';
 
 if (!hasChromium) console.warn(`Skipping the storefront browser tests: ${CHROMIUM} is missing.`);
 
 describe.skipIf(!hasChromium)('storefront in Chromium', () => {
-  let shop: Shop;
-
-  beforeAll(async () => {
-    shop = await startShop();
-  }, 60_000);
-  afterAll(async () => {
-    await shop?.close();
-  });
+  const shop = useShop();
 
   async function orderCount(site: ShopSite): Promise<number> {
-    const res = await shop.t.app.inject({ method: 'POST', url: '/ecom/v1/orders/search', headers: apiKey(site), payload: { search: {} } });
+    const res = await shop().t.app.inject({ method: 'POST', url: '/ecom/v1/orders/search', headers: apiKey(site), payload: { search: {} } });
     return (res.json() as { orders: unknown[] }).orders.length;
   }
 
@@ -33,8 +26,8 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
   }
 
   it('a visitor browses, filters, picks a variant, uses the coupon, estimates shipping and pays (declined, then approved: one order)', async () => {
-    const site = await shopSite(shop);
-    const page = await shop.chromium.context.newPage();
+    const site = await shopSite(shop());
+    const page = await shop().chromium.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
 
@@ -160,8 +153,8 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
   }
 
   it('the whole checkout works with the keyboard alone', async () => {
-    const site = await shopSite(shop);
-    const page = await shop.chromium.context.newPage();
+    const site = await shopSite(shop());
+    const page = await shop().chromium.context.newPage();
     await page.goto(`${site.url}/products/waxed-canvas-tote`);
     await ready(page);
     await tabTo(page, /^Add to cart$/);
@@ -197,8 +190,8 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
   }, 90_000);
 
   it('answers an unknown path with the 404 page (status 404), axe-clean', async () => {
-    const site = await shopSite(shop);
-    const page = await shop.chromium.context.newPage();
+    const site = await shopSite(shop());
+    const page = await shop().chromium.context.newPage();
     const response = await page.goto(`${site.url}/no/such/page`);
     expect(response?.status()).toBe(404);
     await ready(page);
