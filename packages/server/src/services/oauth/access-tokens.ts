@@ -44,6 +44,7 @@ interface JwtPayload {
 }
 
 interface SigningKey {
+  kid: string;
   /** For jose's verification. */
   verify: CryptoKey;
   /** For signing with node:crypto's HMAC. */
@@ -74,8 +75,7 @@ export class AccessTokens {
   }
 
   async sign(ctx: SiteContext, claims: Omit<AccessClaims, 'expiresAt' | 'siteId'>, ttlSeconds: number): Promise<{ token: string; expiresAt: number }> {
-    const kid = await this.currentKid(ctx);
-    const key = await this.key(ctx, kid);
+    const key = await this.signingKey(ctx);
     const issuedAt = Math.floor(this.now().getTime() / 1000);
     const expiresAt = issuedAt + ttlSeconds;
     const payload: JwtPayload & { iat: number } = {
@@ -92,9 +92,8 @@ export class AccessTokens {
    * nothing is written, so the anonymous grant costs no database commit.
    */
   async signVisitorRefresh(ctx: SiteContext, session: Omit<VisitorSession, 'siteId'>): Promise<string> {
-    const kid = await this.currentKid(ctx);
-    const key = await this.key(ctx, kid);
-    const body = Buffer.from([kid, session.clientId, session.subjectId, session.sessionId].join('\n')).toString('base64url');
+    const key = await this.signingKey(ctx);
+    const body = Buffer.from([key.kid, session.clientId, session.subjectId, session.sessionId].join('\n')).toString('base64url');
     const signed = `${ctx.siteId}.${body}`;
     return `${signed}.${refreshMac(key, signed)}`;
   }
@@ -105,7 +104,7 @@ export class AccessTokens {
     if (!siteId || !body || !mac || extra !== undefined) return undefined;
     const [kid, clientId, subjectId, sessionId, more] = Buffer.from(body, 'base64url').toString('utf8').split('\n');
     if (!kid || !clientId || !subjectId || !sessionId || more !== undefined) return undefined;
-    const key = await this.key(this.contextFor(siteId), kid).catch(() => undefined);
+    const key = await this.knownKey(siteId, kid);
     if (!key) return undefined;
     const given = Buffer.from(mac);
     const expected = Buffer.from(refreshMac(key, `${siteId}.${body}`));
@@ -128,7 +127,7 @@ export class AccessTokens {
       throw ApiError.unauthenticated('The access token is malformed');
     }
     if (typeof kid !== 'string' || typeof siteId !== 'string') throw ApiError.unauthenticated('The access token is malformed');
-    const key = await this.key(this.contextFor(siteId), kid).catch(() => undefined);
+    const key = await this.knownKey(siteId, kid);
     if (!key) throw ApiError.unauthenticated('The access token was not issued here');
     let payload: JwtPayload;
     try {
@@ -162,14 +161,33 @@ export class AccessTokens {
     return row.kid;
   }
 
-  private async key(ctx: SiteContext, kid: string): Promise<SigningKey> {
+  /** The site's own current key, which signs what this server issues. */
+  private async signingKey(ctx: SiteContext): Promise<SigningKey> {
+    const kid = await this.currentKid(ctx);
+    const key = await this.key(ctx, kid);
+    if (!key) throw new Error(`site ${ctx.siteId} has no signing key ${kid}`);
+    return key;
+  }
+
+  /**
+   * The key a presented token names, or undefined when there is none (a forged or foreign token).
+   * Ids are checked for shape before any query, so token text never reaches SQL as an id the
+   * database would refuse; a database failure is not taken for a bad token and propagates.
+   */
+  private async knownKey(siteId: string, kid: string): Promise<SigningKey | undefined> {
+    if (!TOKEN_ID.test(siteId) || !TOKEN_ID.test(kid)) return undefined;
+    return this.key(this.contextFor(siteId), kid);
+  }
+
+  private async key(ctx: SiteContext, kid: string): Promise<SigningKey | undefined> {
     const cacheKey = `${ctx.siteId}/${kid}`;
     const cached = this.keys.get(cacheKey);
     if (cached) return cached;
     const row = await store.findSigningKey(ctx, kid);
-    if (!row || row.algorithm !== ALGORITHM) throw new Error('unknown signing key');
+    if (!row || row.algorithm !== ALGORITHM) return undefined;
     const secret = Buffer.from(row.secret, 'base64url');
     const key: SigningKey = {
+      kid,
       verify: await webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']),
       sign: createSecretKey(secret),
       header: Buffer.from(JSON.stringify({ alg: ALGORITHM, kid, typ: 'JWT' })).toString('base64url'),
@@ -178,6 +196,9 @@ export class AccessTokens {
     return key;
   }
 }
+
+/** What a site id or key id looks like (UUIDs and the like); anything else names no key. */
+const TOKEN_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 function refreshMac(key: SigningKey, signed: string): string {
   return createHmac('sha256', key.sign).update(VISITOR_REFRESH_CONTEXT).update(signed).digest('base64url');

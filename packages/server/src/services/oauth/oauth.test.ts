@@ -138,6 +138,9 @@ describe('visitor refresh tokens (signed, not stored)', () => {
       `${siteId}.${body}.${mac.slice(0, -4)}AAAA`,
       `${siteId}.${body}.${mac}x`,
       `${siteId}.${encode([kid, clientId, subjectId])}.${mac}`,
+      // Ids in no id's shape: refused before any key lookup.
+      `${siteId}'.${body}.${mac}`,
+      `${siteId}.${encode([`${kid} `, clientId, subjectId, sessionId])}.${mac}`,
     ];
     for (const refreshToken of forged) {
       for (const clientBody of [{}, { clientId: site.clientId }, { clientId: other.clientId }]) {
