@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import type { SalesFigures } from '@bodega/sdk';
 import { Field } from '../ui/Field.js';
+import { isPositiveAmount } from '../ui/money.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { DaysChart } from './Chart.js';
 import { useAdmin } from './context.js';
@@ -127,7 +128,7 @@ export default function DashboardPage() {
  * gross sales and refunds under it, as a merchant reads a sales report.
  */
 function SalesKpi({ title, figures, money, testId }: { title: string; figures: SalesFigures; money: (v: string) => string; testId: string }) {
-  const refunded = /[1-9]/.test(figures.refunds);
+  const refunded = isPositiveAmount(figures.refunds);
   return (
     <div className="kpi">
       <h2>{title}</h2>
