@@ -251,7 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => services.webhooks.worker.stop());
   await app.register(siteSettingsRoutes(services.sites));
   services.sites.reportErrorsTo((error) => app.log.warn({ err: error }, "an API key's last use could not be recorded"));
-  app.addHook('onClose', async () => services.sites.settled());
+  app.addHook('onClose', async () => services.sites.close());
   await registerBackOffice(app, services, data, deps.db, now);
   openApiRoute(app);
 

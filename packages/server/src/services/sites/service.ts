@@ -104,6 +104,8 @@ export class SitesService {
   /** Last-use writes under way: they run beside the request, which never waits for them. */
   private readonly keyUseWrites = new Set<Promise<void>>();
   private reportError: (error: unknown) => void = () => undefined;
+  /** Set when the app closes: no last-use write starts after the database may be gone. */
+  private closed = false;
 
   constructor(private readonly db: Db, private readonly now: () => Date = () => new Date()) {
     this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
@@ -297,6 +299,12 @@ export class SitesService {
     while (this.keyUseWrites.size > 0) await Promise.allSettled([...this.keyUseWrites]);
   }
 
+  /** Starts no more last-use writes and waits for those under way (the app's close). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.settled();
+  }
+
   /**
    * Records that a key was used, at most once per key per KEY_USE_RESOLUTION_MS (per process, and
    * per database). Bookkeeping: the request does not wait for it, and its failure fails no
@@ -304,7 +312,7 @@ export class SitesService {
    */
   private noteKeyUse(ctx: SiteContext, keyId: string): void {
     const cacheKey = `${ctx.siteId}/${keyId}`;
-    if (this.keyUses.get(cacheKey)) return;
+    if (this.closed || this.keyUses.get(cacheKey)) return;
     this.keyUses.set(cacheKey, true);
     const write: Promise<void> = store.noteApiKeyUse(ctx, keyId, this.now(), KEY_USE_RESOLUTION_MS)
       .then(() => undefined, (error: unknown) => {
