@@ -28,7 +28,7 @@ async function serve(config: Config, operations: OperationsConfig): Promise<void
   const { seedDemoIfEmpty } = await import('./demo.js');
   // In a cluster only the first worker seeds the demo store and prints the welcome.
   const speaks = cluster.isPrimary || process.env[FIRST_WORKER_ENV] === '1';
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pooler: operations.databasePooler });
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pooler: operations.databasePooler, directUrl: operations.databaseDirectUrl });
   await migrateDatabase(db, operations);
   const app = await buildApp({ db, config, operations, webhooks: { deliver: true } });
   const stopBackups = db.kind === 'pglite' ? (await import('./platform/backup.js')).serveBackupRequests(db, config.dataDir) : () => undefined;

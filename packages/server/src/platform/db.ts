@@ -64,6 +64,13 @@ export interface Db extends Queryable {
   dump?(): Promise<Blob>;
   /** PostgreSQL only: the pool's connections, for /metrics. */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * Hears `NOTIFY` on a channel (absent behind a transaction pooler without a direct URL, where a
+   * session cannot LISTEN). `onState(false)` says notices may be missed from now on (the listening
+   * connection is lost; it is opened again), `onState(true)` that they are heard again. Resolves
+   * once listening; the returned function stops.
+   */
+  listen?(channel: string, onNotice: (payload: string) => void, onState: (live: boolean) => void): Promise<() => Promise<void>>;
 }
 
 export class DbLockedError extends Error {}
@@ -100,16 +107,21 @@ export interface OpenDbOptions {
    * session: prepared statements run as plain SQL.
    */
   pooler?: 'none' | 'transaction';
+  /** A connection that bypasses the pooler (DATABASE_DIRECT_URL): where LISTEN goes behind one. */
+  directUrl?: string;
 }
 
 export async function openDb(options: OpenDbOptions): Promise<Db> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.pooler !== 'transaction');
+  if (options.databaseUrl) {
+    const pooled = options.pooler === 'transaction';
+    return openPostgres(options.databaseUrl, !pooled, pooled ? options.directUrl : options.databaseUrl);
+  }
   if (options.memory) return openPglite(undefined, options.snapshot);
   if (!options.dataDir) throw new Error('openDb needs a databaseUrl, a dataDir or memory');
   return openPglite(options.dataDir);
 }
 
-async function openPostgres(databaseUrl: string, prepare: boolean): Promise<Db> {
+async function openPostgres(databaseUrl: string, prepare: boolean, listenUrl: string | undefined): Promise<Db> {
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       if (oid === INT8) return parseInt8;
@@ -164,6 +176,63 @@ async function openPostgres(databaseUrl: string, prepare: boolean): Promise<Db> 
     poolStats() {
       return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },
+    ...(listenUrl !== undefined && { listen: (channel, onNotice, onState) => listenPostgres(listenUrl, channel, onNotice, onState) }),
+  };
+}
+
+/** How long a lost listening connection waits before it is opened again. */
+const RELISTEN_DELAY_MS = 1000;
+
+/**
+ * LISTEN on a connection of its own (a pooled one goes back to the pool between queries). When
+ * it fails (or cannot be opened), `onState(false)` and a new one after a second, until stopped.
+ */
+async function listenPostgres(
+  url: string, channel: string, onNotice: (payload: string) => void, onState: (live: boolean) => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      next.removeAllListeners('notification');
+      void next.end().catch(() => undefined);
+      if (client === next) client = undefined;
+      if (stopped) return;
+      onState(false);
+      retry = setTimeout(() => void connect(), RELISTEN_DELAY_MS);
+      retry.unref();
+    };
+    next.on('error', onLost);
+    next.on('end', onLost);
+    next.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onNotice(message.payload);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${next.escapeIdentifier(channel)}`);
+    } catch {
+      onLost();
+      return;
+    }
+    if (stopped) {
+      await next.end().catch(() => undefined);
+      return;
+    }
+    client = next;
+    onState(true);
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const last = client;
+    client = undefined;
+    await last?.end().catch(() => undefined);
   };
 }
 
@@ -216,6 +285,12 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     },
     async dump() {
       return db.dumpDataDir('none');
+    },
+    // One process holds the embedded database, so its notices are always heard.
+    async listen(channel, onNotice, onState) {
+      const stop = await db.listen(channel, onNotice);
+      onState(true);
+      return async () => stop();
     },
   };
 }

@@ -27,10 +27,21 @@ export async function createProduct(app: FastifyInstance, site: TestSite, produc
   return (res.json() as { product: WireProduct }).product;
 }
 
-/** A member's access token, signed like the ones sign-in issues. */
-export async function memberToken(app: FastifyInstance, site: TestSite, memberId: string = randomUUID()): Promise<{ token: string; memberId: string }> {
+/**
+ * A member's access token, signed like the ones sign-in issues, for a new member of the site (or
+ * the given one): tokens of a member without a row are refused.
+ */
+export async function memberToken(app: FastifyInstance, site: TestSite, existingId?: string): Promise<{ token: string; memberId: string }> {
+  const memberId = existingId ?? await newMemberId(app, site);
   const tokens = await app.services.oauth.startSession(app.services.sites.contextFor(site.siteId), { clientId: site.clientId, role: 'member', subjectId: memberId });
   return { token: tokens.access_token, memberId };
+}
+
+/** Creates a member with the site's API key; returns its id. */
+export async function newMemberId(app: FastifyInstance, site: TestSite): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/members/v1/members', headers: apiKey(site), payload: { member: { loginEmail: `shopper.${randomUUID()}@example.com` } } });
+  if (res.statusCode !== 200) throw new Error(`member create failed: ${res.statusCode} ${res.body}`);
+  return (res.json() as { member: { id: string } }).member.id;
 }
 
 export function catalogLine(productId: string, quantity = 1, options?: Record<string, unknown>) {

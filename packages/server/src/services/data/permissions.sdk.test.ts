@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
+import { apiKey, newMemberId } from '../../test/commerce.js';
 import { apiKeyClient, sdkTokens, serveForSdk, tokenClient, type SdkServer } from '../../test/data-sdk.js';
 
 let t: TestApp;
@@ -10,6 +11,7 @@ let visitor: ReturnType<typeof tokenClient>;
 let alice: ReturnType<typeof tokenClient>;
 let bob: ReturnType<typeof tokenClient>;
 let owner: ReturnType<typeof tokenClient>;
+let aliceId: string;
 
 /** A signed-in client; member tokens come from the token service as the sign-in flow would issue them. */
 async function member(subjectId: string, memberRole?: 'OWNER') {
@@ -33,9 +35,13 @@ beforeAll(async () => {
   server = await serveForSdk(t.app);
   admin = apiKeyClient(site);
   visitor = tokenClient(site);
-  alice = await member('alice');
-  bob = await member('bob');
-  owner = await member('site-owner', 'OWNER');
+  aliceId = await newMemberId(t.app, site);
+  alice = await member(aliceId);
+  bob = await member(await newMemberId(t.app, site));
+  const ownerId = await newMemberId(t.app, site);
+  const promoted = await t.app.inject({ method: 'POST', url: `/members/v1/members/${ownerId}/role`, headers: apiKey(site), payload: { role: 'OWNER' } });
+  expect(promoted.statusCode, promoted.body).toBe(200);
+  owner = await member(ownerId, 'OWNER');
   await admin.collections.createDataCollection({ _id: 'Board', permissions: { read: 'ANYONE', insert: 'SITE_MEMBER', update: 'SITE_MEMBER_AUTHOR', remove: 'ADMIN' } });
   await admin.collections.createDataCollection({ _id: 'Diary', permissions: { read: 'SITE_MEMBER_AUTHOR', insert: 'SITE_MEMBER', update: 'SITE_MEMBER_AUTHOR', remove: 'SITE_MEMBER_AUTHOR' } });
   await admin.collections.createDataCollection({ _id: 'Club', permissions: { read: 'SITE_MEMBER', insert: 'ANYONE', update: 'ADMIN', remove: 'ADMIN' } });
@@ -50,7 +56,7 @@ describe('per-operation permissions by caller', () => {
   it('lets anyone read a public board but only members post, as its owners', async () => {
     expect(await codeOf(visitor.items.insert('Board', { text: 'anon' }))).toBe('WDE0027');
     const post = await alice.items.insert('Board', { _id: 'post', text: 'hi', _owner: 'someone-else' });
-    expect(post._owner).toBe('alice');
+    expect(post._owner).toBe(aliceId);
     expect(await visitor.items.get('Board', 'post')).toMatchObject({ text: 'hi' });
   });
 
@@ -72,7 +78,7 @@ describe('per-operation permissions by caller', () => {
     await admin.collections.createDataCollection({ _id: 'Guestbook', permissions: { read: 'ANYONE', insert: 'SITE_MEMBER', update: 'ADMIN', remove: 'ADMIN' } });
     await admin.items.insert('Guestbook', { _id: 'saved' });
     expect(await codeOf(alice.items.save('Guestbook', { _id: 'saved', text: 'x' }))).toBe('WDE0027');
-    expect((await alice.items.save('Guestbook', { _id: 'fresh', text: 'x' }))._owner).toBe('alice');
+    expect((await alice.items.save('Guestbook', { _id: 'fresh', text: 'x' }))._owner).toBe(aliceId);
     const result = await alice.items.bulkSave('Guestbook', [{ _id: 'fresh2' }, { _id: 'saved' }]);
     expect(result).toMatchObject({ inserted: 1, updated: 0 });
     expect(result.errors.map((error) => error.code)).toEqual(['WDE0027']);

@@ -4,10 +4,11 @@
 import type { MemberRole } from '../../platform/caller.js';
 import { DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from '../../platform/config.js';
 import { withTransaction, type SiteContext } from '../../platform/context.js';
+import type { Db } from '../../platform/db.js';
 import { ApiError } from '../../platform/errors.js';
 import { hashSecret } from '../../platform/ids.js';
 import type { AccessClaims } from '../oauth/service.js';
-import { MemberAccess } from './access.js';
+import { MemberAccess, type AccessFeed } from './access.js';
 import * as accounts from './accounts.js';
 import type { IdentityDeps, IdentityServiceDeps } from './deps.js';
 import { entryOf, type MemberStatus } from './entry.js';
@@ -45,7 +46,7 @@ export class IdentityService {
     this.parts = { ...deps, access: new MemberAccess(deps.now) };
     deps.sites.onSiteCreated((ctx, _site, input) => accounts.createOwner(ctx, input));
     deps.oauth.setMemberAccessCheck((ctx, memberId) => this.memberAccess(ctx, memberId));
-    deps.oauth.setMemberCallCheck((ctx, memberId) => this.parts.access.mayCall(ctx, memberId));
+    deps.oauth.setMemberStandingCheck((ctx, memberId) => this.parts.access.standing(ctx, memberId));
   }
 
   /** Where failures that must not fail the request (hand-off hooks) are reported. */
@@ -72,9 +73,36 @@ export class IdentityService {
     }
   }
 
-  /** The OAuth member access check: only APPROVED members renew tokens, with their role (kept 2 s). */
-  async memberAccess(ctx: SiteContext, memberId: string): Promise<{ memberRole: MemberRole } | null> {
+  /** The OAuth member access check: only APPROVED members renew tokens, with their current role. */
+  async memberAccess(ctx: SiteContext, memberId: string): Promise<{ memberRole: MemberRole; accessEpoch: number } | null> {
     return this.parts.access.check(ctx, memberId);
+  }
+
+  /**
+   * Drops this process's cached standing of a member after a change commits (other processes
+   * hear the members trigger's notice).
+   */
+  forgetAccess(ctx: Pick<SiteContext, 'siteId'>, memberId: string): void {
+    this.parts.access.forget(ctx, memberId);
+  }
+
+  /** Hears every server's member changes (the members trigger's notices) until `close`. */
+  async listenForAccessChanges(db: Db): Promise<void> {
+    await this.parts.access.listen(db);
+  }
+
+  async close(): Promise<void> {
+    await this.parts.access.close();
+  }
+
+  /** How this process hears member changes: `heard`, `deaf` (behind a pooler) or `lost` (reconnecting). */
+  get accessFeed(): AccessFeed {
+    return this.parts.access.feedState;
+  }
+
+  /** Resolves when this process hears the next change to a member (ask before the change). */
+  whenAccessChangeHeard(ctx: Pick<SiteContext, 'siteId'>, memberId: string): Promise<void> {
+    return this.parts.access.whenHeard(ctx, memberId);
   }
 
   // Sign-in -------------------------------------------------------------------------------------

@@ -31,11 +31,15 @@ export async function endSession(ctx: SiteContext, sessionId: string): Promise<v
 }
 
 /**
- * Ends every sign-in of an identity: refresh tokens and session tokens. Called after a change
+ * Ends every sign-in of an identity: access tokens (by the member's epoch), refresh tokens and
+ * session tokens. Called after a change
  * to the member commits, it also drops the access check's cached answer, so the next sign-in
  * on this server reads the new status and role.
  */
 export async function endAllSessions(deps: IdentityDeps, ctx: SiteContext, identityId: string): Promise<void> {
+  deps.access.forget(ctx, identityId);
+  // Access tokens issued so far stop too (they carry the epoch; every server hears the change).
+  await store.bumpAccessEpoch(ctx, identityId);
   deps.access.forget(ctx, identityId);
   await deps.oauth.revokeSubject(ctx, identityId);
   await store.revokeIdentitySessions(ctx, identityId, ctx.now());

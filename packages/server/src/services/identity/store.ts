@@ -1,6 +1,7 @@
 // SQL for identities, their sessions, codes and tokens, and the core columns of members. Every
 // function reads the handle and the site from the context (the open transaction, if any).
 import type { SiteContext } from '../../platform/context.js';
+import { prepared } from '../../platform/db.js';
 import type { MemberRole } from '../../platform/caller.js';
 import type { IdentityStatus, MemberStatus } from './entry.js';
 
@@ -175,10 +176,18 @@ export async function findMember(ctx: Ctx, memberId: string): Promise<MemberRow 
 }
 
 /** The one query behind every member token renewal: status and role by primary key. */
-export async function findMemberAccess(ctx: Ctx, memberId: string): Promise<{ status: MemberStatus; role: MemberRole } | undefined> {
-  const rows = await ctx.db.query<{ status: MemberStatus; role: MemberRole }>(
-    'SELECT status, role FROM members WHERE site_id = $1 AND member_id = $2', [ctx.siteId, memberId]);
+const FIND_MEMBER_ACCESS = prepared('SELECT status, role, access_epoch FROM members WHERE site_id = $1 AND member_id = $2');
+
+export async function findMemberAccess(
+  ctx: Ctx, memberId: string,
+): Promise<{ status: MemberStatus; role: MemberRole; access_epoch: number } | undefined> {
+  const rows = await ctx.db.query<{ status: MemberStatus; role: MemberRole; access_epoch: number }>(FIND_MEMBER_ACCESS, [ctx.siteId, memberId]);
   return rows[0];
+}
+
+/** Ends every access token issued so far to the member (they carry the epoch they were issued in). */
+export async function bumpAccessEpoch(ctx: Ctx, memberId: string): Promise<void> {
+  await ctx.db.query('UPDATE members SET access_epoch = access_epoch + 1 WHERE site_id = $1 AND member_id = $2', [ctx.siteId, memberId]);
 }
 
 /** Changes a member's status under a row lock; returns the previous one (undefined: no such member). */

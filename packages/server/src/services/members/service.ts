@@ -81,7 +81,7 @@ function deleteActorOf(viewer: AdminViewer): DeleteActor {
  * clears the identity's wait for the owner; block and disconnect end every sign-in, session
  * tokens included).
  */
-export type MemberIdentities = Pick<IdentityService, 'createIdentity' | 'deleteIdentities' | 'setMemberStatus' | 'endAllSessions'>;
+export type MemberIdentities = Pick<IdentityService, 'createIdentity' | 'deleteIdentities' | 'setMemberStatus' | 'endAllSessions' | 'forgetAccess'>;
 
 export class MembersService {
   constructor(
@@ -276,8 +276,9 @@ export class MembersService {
   }
 
   /**
-   * Roles are an owner's decision; the site always keeps at least one owner. Access tokens carry
-   * the role, so a change ends the member's sign-ins: the next one carries the new role.
+   * Roles are an owner's decision; the site always keeps at least one owner. Every call reads the
+   * member's role as it is now (the token's is not trusted), so sign-ins stay open: the member's
+   * next call, and their next renewed token, have the new role.
    */
   async changeRole(ctx: RequestContext, memberId: string, role: MemberRole): Promise<{ member: WireMember }> {
     await requireOwner(ctx);
@@ -294,7 +295,7 @@ export class MembersService {
       });
       return { member: updated!, changed: target.role !== role };
     });
-    if (changed) await this.identities.endAllSessions(ctx, memberId);
+    if (changed) this.identities.forgetAccess(ctx, memberId);
     return { member: await this.one(ctx, member) };
   }
 

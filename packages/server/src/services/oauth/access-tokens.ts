@@ -19,6 +19,8 @@ export interface AccessClaims {
   role: TokenRole;
   sessionId: string;
   memberRole?: MemberRole;
+  /** A member's access epoch when the token was issued; a later one (sign out everywhere) refuses it. */
+  accessEpoch?: number;
   /** Expiry in epoch seconds. */
   expiresAt: number;
 }
@@ -40,6 +42,7 @@ interface JwtPayload {
   role: TokenRole;
   sid: string;
   mrole?: MemberRole;
+  ep?: number;
   exp: number;
 }
 
@@ -80,6 +83,7 @@ export class AccessTokens {
     const expiresAt = issuedAt + ttlSeconds;
     const payload: JwtPayload & { iat: number } = {
       site: ctx.siteId, role: claims.role, sid: claims.sessionId, ...(claims.memberRole && { mrole: claims.memberRole }),
+      ...(claims.accessEpoch !== undefined && { ep: claims.accessEpoch }),
       sub: claims.subjectId, iat: issuedAt, exp: expiresAt,
     };
     const signingInput = `${key.header}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
@@ -146,6 +150,7 @@ export class AccessTokens {
       role: payload.role,
       sessionId: payload.sid,
       memberRole: payload.mrole,
+      accessEpoch: typeof payload.ep === 'number' ? payload.ep : 0,
       expiresAt: payload.exp,
     };
     this.verified.set(token, claims, claims.expiresAt * 1000);

@@ -3,7 +3,7 @@ import type { Caller, CallerResolver, MemberRole } from '../../platform/caller.j
 import { ApiError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { SitesService } from '../sites/service.js';
-import { AccessTokens } from './access-tokens.js';
+import { AccessTokens, type AccessClaims } from './access-tokens.js';
 import * as store from './store.js';
 import type { TokenRole } from './store.js';
 
@@ -21,13 +21,21 @@ export interface TokenResponse {
  * Decides, when a member's refresh token is used, whether they may still enter and with which
  * role; null refuses (blocked, deleted). The identity service supplies it.
  */
-export type MemberAccessCheck = (ctx: SiteContext, memberId: string) => Promise<{ memberRole: MemberRole } | null>;
+export type MemberAccessCheck = (ctx: SiteContext, memberId: string) => Promise<{ memberRole: MemberRole; accessEpoch: number } | null>;
+
+/** A member row's standing now: what every call with a member's access token is judged by. */
+export interface MemberStanding {
+  status: 'PENDING' | 'APPROVED' | 'BLOCKED' | 'OFFLINE';
+  role: MemberRole;
+  accessEpoch: number;
+}
 
 /**
- * Decides, at every call with a member's access token, whether the token is still honoured
- * (false: blocked or taken offline). The identity service supplies it; it must be cheap.
+ * The member's standing now, or undefined when there is no such member (deleted). Asked at every
+ * call with a member's access token, so it must be cheap (the identity service caches it, and no
+ * change outlives the cache: see identity/access.ts).
  */
-export type MemberCallCheck = (ctx: SiteContext, memberId: string) => Promise<boolean>;
+export type MemberStandingCheck = (ctx: SiteContext, memberId: string) => Promise<MemberStanding | undefined>;
 
 /** A sign-in session to start: who, through which client, as what. */
 export interface NewSession {
@@ -59,8 +67,8 @@ function siteOfRefreshToken(token: string): string | undefined {
 
 export class OAuthService {
   readonly tokens: AccessTokens;
-  private memberAccess: MemberAccessCheck = async () => ({ memberRole: 'MEMBER' });
-  private memberMayCall: MemberCallCheck = async () => true;
+  private memberAccess: MemberAccessCheck = async () => ({ memberRole: 'MEMBER', accessEpoch: 0 });
+  private memberStanding: MemberStandingCheck = async () => undefined;
 
   constructor(private readonly sites: SitesService, now: () => Date) {
     this.tokens = new AccessTokens((siteId) => sites.contextFor(siteId), now);
@@ -71,8 +79,8 @@ export class OAuthService {
     this.memberAccess = check;
   }
 
-  setMemberCallCheck(check: MemberCallCheck): void {
-    this.memberMayCall = check;
+  setMemberStandingCheck(check: MemberStandingCheck): void {
+    this.memberStanding = check;
   }
 
   /**
@@ -104,15 +112,16 @@ export class OAuthService {
     if (!row || row.revoked_at || row.client_id !== effectiveClientId || (siteId !== undefined && siteId !== site.siteId)) {
       throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
     }
-    let memberRole: MemberRole | undefined;
+    let member: { memberRole: MemberRole; accessEpoch: number } | undefined;
     if (row.role === 'member') {
+      // The role and epoch of now: a demoted member's renewed token carries the new role.
       const access = await this.memberAccess(ctx, row.subject_id);
       if (!access) throw new ApiError(400, 'INVALID_GRANT', 'The member may not sign in');
-      memberRole = access.memberRole;
+      member = access;
     }
     const access = await this.tokens.sign(
       ctx,
-      { subjectId: row.subject_id, role: row.role, sessionId: row.session_id, memberRole },
+      { subjectId: row.subject_id, role: row.role, sessionId: row.session_id, ...member },
       ACCESS_TOKEN_TTL_SECONDS,
     );
     return tokenResponse(access.token, refreshToken);
@@ -147,9 +156,11 @@ export class OAuthService {
       role: session.role,
       subjectId: session.subjectId,
     });
+    // A member's token carries their access epoch of now (sign out everywhere raises it).
+    const accessEpoch = session.role === 'member' ? (await this.memberStanding(ctx, session.subjectId))?.accessEpoch ?? 0 : undefined;
     const access = await this.tokens.sign(
       ctx,
-      { subjectId: session.subjectId, role: session.role, sessionId, memberRole: session.memberRole },
+      { subjectId: session.subjectId, role: session.role, sessionId, memberRole: session.memberRole, accessEpoch },
       ACCESS_TOKEN_TTL_SECONDS,
     );
     return { tokens: tokenResponse(access.token, refreshToken), sessionId };
@@ -175,6 +186,27 @@ export class OAuthService {
     await store.revokeSubject(ctx, subjectId);
   }
 
+  /**
+   * A member's caller, judged by their member row as it is now, never by the role the token was
+   * signed with: a deleted member's tokens, a blocked or offline member's, and tokens issued
+   * before the member was signed out everywhere are refused; an owner or contributor is a
+   * back-office caller only while APPROVED with that role.
+   */
+  private async memberCaller(claims: AccessClaims): Promise<Caller> {
+    const standing = await this.memberStanding(this.sites.contextFor(claims.siteId), claims.subjectId);
+    if (!standing) throw ApiError.unauthenticated('The member no longer exists');
+    if (standing.status === 'BLOCKED' || standing.status === 'OFFLINE') throw ApiError.unauthenticated('The member may no longer sign in');
+    if ((claims.accessEpoch ?? 0) < standing.accessEpoch) throw ApiError.unauthenticated('The member was signed out');
+    const backOffice = standing.status === 'APPROVED' && standing.role !== 'MEMBER';
+    return {
+      kind: backOffice ? 'WIX_USER' : 'MEMBER',
+      siteId: claims.siteId,
+      subjectId: claims.subjectId,
+      memberRole: backOffice ? standing.role : 'MEMBER',
+      sessionId: claims.sessionId,
+    };
+  }
+
   callerResolver(): CallerResolver {
     return {
       fromAccessToken: async (token: string): Promise<Caller> => {
@@ -183,18 +215,7 @@ export class OAuthService {
         if (claims.role === 'visitor') {
           return { kind: 'ANONYMOUS_VISITOR', siteId: claims.siteId, subjectId: claims.subjectId, sessionId: claims.sessionId };
         }
-        // A blocked member's tokens stop at once, not when they expire.
-        if (!(await this.memberMayCall(this.sites.contextFor(claims.siteId), claims.subjectId))) {
-          throw ApiError.unauthenticated('The member may no longer sign in');
-        }
-        const memberRole = claims.memberRole ?? 'MEMBER';
-        return {
-          kind: memberRole === 'MEMBER' ? 'MEMBER' : 'WIX_USER',
-          siteId: claims.siteId,
-          subjectId: claims.subjectId,
-          memberRole,
-          sessionId: claims.sessionId,
-        };
+        return this.memberCaller(claims);
       },
       fromApiKey: async (apiKey: string, siteId: string | undefined): Promise<Caller> => {
         const { site, keyId } = await this.sites.checkApiKey(siteId, apiKey);
