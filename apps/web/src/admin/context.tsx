@@ -20,5 +20,6 @@ export function useAdmin(): Admin {
 export function usePermissions() {
   const { me } = useAdmin();
   const owner = me.role === 'OWNER' || me.role === 'APP';
-  return { owner, manageApiKeys: owner, changeRoles: owner };
+  // The server's role matrix (README, "Roles and access"): API keys, webhooks, roles and the store settings are the owner's.
+  return { owner, manageApiKeys: owner, changeRoles: owner, manageWebhooks: owner, changeStoreSettings: owner };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 import type { Db } from './db.js';
 import { siteContext, type SiteContext } from './context.js';
+import { admits, type Actor, type Permission, type RouteAccess } from './access-matrix.js';
 
 export type CallerKind = 'ANONYMOUS_VISITOR' | 'MEMBER' | 'WIX_USER' | 'APP';
 export type MemberRole = 'MEMBER' | 'CONTRIBUTOR' | 'OWNER';
@@ -33,19 +34,30 @@ export interface CallerResolver {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Which callers a route admits; a route without it is public. */
-    callers?: readonly CallerKind[];
+    /** What the route requires, a row of the role matrix (access-matrix.ts); a route without it is public. */
+    access?: Permission;
+  }
+  interface FastifyInstance {
+    /** Every route and its permission, as added (the role matrix's test and README walk it). */
+    routeAccess: readonly RouteAccess[];
   }
   interface FastifyRequest {
     /** The resolved caller, or null on a public route called without valid credentials. */
     caller: Caller | null;
-    /** Set whenever `caller` is; routes that declare `callers` may rely on it. */
+    /** Set whenever `caller` is; routes that declare `access` may rely on it. */
     ctx: RequestContext;
   }
 }
 
-export const ALL_CALLERS: readonly CallerKind[] = ['ANONYMOUS_VISITOR', 'MEMBER', 'WIX_USER', 'APP'];
-export const BACK_OFFICE: readonly CallerKind[] = ['WIX_USER', 'APP'];
+/** The caller's actor in the role matrix: an owner or contributor only while their member row says so. */
+export function actorOf(caller: Caller): Actor {
+  switch (caller.kind) {
+    case 'APP': return 'API_KEY';
+    case 'ANONYMOUS_VISITOR': return 'VISITOR';
+    case 'MEMBER': return 'MEMBER';
+    case 'WIX_USER': return caller.memberRole === 'OWNER' || caller.memberRole === 'CONTRIBUTOR' ? caller.memberRole : 'MEMBER';
+  }
+}
 
 /** Access tokens are JWTs (three dot-separated base64url parts); anything else is taken for an API key. */
 function looksLikeJwt(value: string): boolean {
@@ -70,19 +82,28 @@ async function resolveCaller(req: FastifyRequest, resolver: CallerResolver): Pro
   return resolver.fromApiKey(credential, siteId);
 }
 
-/** One hook decides who is asking and whether the route admits them; handlers never check. */
+/**
+ * One hook decides who is asking and whether the role matrix admits them to the route; handlers
+ * never check the kind of caller (services may still narrow further, e.g. by a collection's own
+ * permissions or the member a call is about).
+ */
 export function registerCallerCheck(app: FastifyInstance, resolver: CallerResolver, db: Db, now: () => Date): void {
   app.decorateRequest('caller', null);
   app.decorateRequest('ctx', null as unknown as RequestContext);
+  const routes: RouteAccess[] = [];
+  app.decorate('routeAccess', routes);
+  app.addHook('onRoute', (route) => {
+    const access = (route.config as { access?: Permission } | undefined)?.access;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url, access });
+  });
   app.addHook('onRequest', async (req) => {
-    const admitted = req.routeOptions.config?.callers;
+    const permission = req.routeOptions.config?.access;
     let caller: Caller | null;
-    if (admitted) {
+    if (permission) {
       caller = await resolveCaller(req, resolver);
       if (!caller) throw ApiError.unauthenticated('This call needs an access token or an API key');
-      if (!admitted.includes(caller.kind)) {
-        throw ApiError.forbidden(`A ${caller.kind} caller may not use this call`);
-      }
+      const actor = actorOf(caller);
+      if (!admits(permission, actor)) throw ApiError.forbidden(`A caller of role ${actor} may not use this call (it needs "${permission}")`);
     } else {
       caller = await resolveCaller(req, resolver).catch(() => null);
     }

@@ -290,7 +290,10 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     async listen(channel, onNotice, onState) {
       const stop = await db.listen(channel, onNotice);
       onState(true);
-      return async () => stop();
+      // Nothing to stop once the database is closed (unlisten would wait for it for ever).
+      return async () => {
+        if (!db.closed) await stop();
+      };
     },
   };
 }

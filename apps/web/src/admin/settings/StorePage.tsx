@@ -4,8 +4,9 @@ import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SiteSettings } from '@bodega/sdk';
 import { Field, SelectField } from '../../ui/Field.js';
+import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { useAdmin } from '../context.js';
+import { useAdmin, usePermissions } from '../context.js';
 import { PageHead, useResult } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
 
@@ -34,6 +35,7 @@ export default function StorePage() {
 
 function StoreForm({ settings }: { settings: SiteSettings }) {
   const { api } = useAdmin();
+  const { changeStoreSettings } = usePermissions();
   const queryClient = useQueryClient();
   const result = useResult();
   const { register, handleSubmit, formState: { errors } } = useForm<Form>({
@@ -49,6 +51,8 @@ function StoreForm({ settings }: { settings: SiteSettings }) {
     <form className="panel settings-form" noValidate onSubmit={(e) => { result.clear(); void handleSubmit((f) => saving.mutate(f))(e); }}>
       <h2>Store</h2>
       {result.view}
+      {!changeStoreSettings && <Notice kind="info">Only the store’s owner changes these settings.</Notice>}
+      <fieldset className="plain" disabled={!changeStoreSettings}>
       <Field label="Store name" {...register('name')} error={errors.name?.message} />
       <Field label="Currency" {...register('currency')} error={errors.currency?.message} hint="ISO code; prices are not converted." />
       <SelectField label="Who can sign up" {...register('signupPolicy')}>
@@ -63,7 +67,8 @@ function StoreForm({ settings }: { settings: SiteSettings }) {
         <p id="domains-hint" className="hint">One host name per line; the shop answers at each.</p>
         {errors.domains && <p className="error">{errors.domains.message}</p>}
       </div>
-      <div className="actions"><button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save'}</button></div>
+      {changeStoreSettings && <div className="actions"><button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save'}</button></div>}
+      </fieldset>
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { WebhookDelivery, WebhookSubscription } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { useAdmin } from '../context.js';
+import { useAdmin, usePermissions } from '../context.js';
 import { Notice } from '../../ui/Notice.js';
 import { plainError } from '../../shop/errors.js';
 import { Confirm, dateTime, Modal, PageHead, Status, useResult } from '../ui.js';
@@ -16,6 +16,20 @@ function pauseReason(h: WebhookSubscription): string {
 }
 
 export default function WebhooksPage() {
+  const { manageWebhooks } = usePermissions();
+  if (!manageWebhooks) {
+    return (
+      <>
+        <PageHead title="Webhooks" />
+        <SettingsNav />
+        <Notice kind="info">Only the store’s owner manages webhooks.</Notice>
+      </>
+    );
+  }
+  return <Webhooks />;
+}
+
+function Webhooks() {
   const { api } = useAdmin();
   const queryClient = useQueryClient();
   const result = useResult();

@@ -1,5 +1,5 @@
 // Who may call each back-office call: anonymous and shoppers never; a contributor all but API
-// keys; the owner and API keys everything. Each call is scoped to the caller's site.
+// keys and site settings; the owner and API keys everything. Each call is scoped to the caller's site.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, CALLERS, type BackOfficeSite, type CallerName } from '../../test/backoffice.js';
@@ -34,6 +34,8 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['none'], set: { ribbon: 'Sale' } } },
   { method: 'POST', url: '/stores/v1/bulk/products/adjust-properties', payload: { ids: ['none'], adjust: { price: { amount: 1 } } } },
   { method: 'GET', url: '/_api/bodega/v1/site-settings' },
+  // Domains, sign-up policy and the like are the owner's.
+  { method: 'PATCH', url: '/_api/bodega/v1/site-settings', payload: { settings: {} }, ownerOnly: true },
   { method: 'POST', url: '/bodega/v1/products/query', payload: { stock: 'OUT_OF_STOCK' } },
   // Coupons and commerce settings (services/coupons, services/commerce-settings).
   { method: 'POST', url: '/stores/v2/coupons/query', payload: {} },

@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { BACK_OFFICE } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import type { StoredMail } from '../../platform/mail.js';
 import { formatAmount } from '../../platform/money.js';
@@ -144,7 +143,8 @@ const csvResponse = { produces: ['text/csv'] };
 export function backOfficeRoutes(backOffice: BackOfficeService) {
   return async (plain: FastifyInstance) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
-    const config = { callers: BACK_OFFICE };
+    const config = { access: 'staff' } as const;
+    const ownerOnly = { access: 'owner' } as const;
 
     app.get(`${PREFIX}/me`, { config, schema: { tags, summary: 'Who is signed in to the back office, their role and the site' } }, async (req) => backOffice.me(req.ctx));
 
@@ -176,14 +176,14 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
       };
     });
 
-    app.get(`${PREFIX}/api-keys`, { config, schema: { tags, summary: "The site's API keys (owner and API keys only)" } }, async (req) => ({
+    app.get(`${PREFIX}/api-keys`, { config: ownerOnly, schema: { tags, summary: "The site's API keys (owner and API keys only)" } }, async (req) => ({
       apiKeys: (await backOffice.listApiKeys(req.ctx)).map(wireKey),
     }));
-    app.post(`${PREFIX}/api-keys`, { config, schema: { tags, summary: 'Creates an API key; the answer holds the secret this once', body: CreateKeyBody } }, async (req) => {
+    app.post(`${PREFIX}/api-keys`, { config: ownerOnly, schema: { tags, summary: 'Creates an API key; the answer holds the secret this once', body: CreateKeyBody } }, async (req) => {
       const { apiKey, key } = await backOffice.createApiKey(req.ctx, req.body.name);
       return { apiKey: wireKey(apiKey), key };
     });
-    app.delete(`${PREFIX}/api-keys/:id`, { config, schema: { tags, summary: 'Revokes an API key', params: IdParams } }, async (req) => {
+    app.delete(`${PREFIX}/api-keys/:id`, { config: ownerOnly, schema: { tags, summary: 'Revokes an API key', params: IdParams } }, async (req) => {
       await backOffice.revokeApiKey(req.ctx, req.params.id);
       return {};
     });

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ALL_CALLERS } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import type { CartService } from './service.js';
 import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, MAX_LINE_QUANTITY, namedBuyer } from './service.js';
@@ -61,7 +60,7 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
     const currency = async (req: FastifyRequest) => (await cart.site(req.ctx)).settings.currency;
 
     for (const prefix of CURRENT_CART_PREFIXES) {
-      const config = { callers: ALL_CALLERS };
+      const config = { access: 'shop' } as const;
       // The answer is kept serialized: an unchanged cart is read, checked and sent, not priced again.
       app.get(prefix, { config }, async (req, reply) => {
         const body = await cart.currentCartAnswer(req.ctx, buyer(req), (view) => JSON.stringify({ cart: toWireCart(view, publicUrl) }));

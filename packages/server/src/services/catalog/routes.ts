@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { ALL_CALLERS, BACK_OFFICE, type RequestContext } from '../../platform/caller.js';
+import { type RequestContext } from '../../platform/caller.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { DEMO_MEDIA } from './demo.js';
 import { DEFAULT_LOW_STOCK, isShopper, type CatalogService, type PageQuery } from './service.js';
@@ -209,7 +209,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
 
     for (const prefix of WRITE_PREFIXES) {
       app.route({
-        method: 'POST', url: prefix + '/products', config: { callers: BACK_OFFICE }, schema: { body: ProductBody },
+        method: 'POST', url: prefix + '/products', config: { access: 'staff' }, schema: { body: ProductBody },
         handler: async (req) => {
           const o = await options(req.ctx);
           const patch = fromWireProduct(req.body.product, o.currency);
@@ -217,7 +217,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
         },
       });
       app.route({
-        method: 'PATCH', url: prefix + '/products/:id', config: { callers: BACK_OFFICE }, schema: { body: ProductBody, params: IdParams },
+        method: 'PATCH', url: prefix + '/products/:id', config: { access: 'staff' }, schema: { body: ProductBody, params: IdParams },
         handler: async (req) => {
           const o = await options(req.ctx);
           const patch = fromWireProduct(req.body.product, o.currency);
@@ -225,14 +225,14 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
         },
       });
       app.route({
-        method: 'DELETE', url: prefix + '/products/:id', config: { callers: BACK_OFFICE }, schema: { params: IdParams },
+        method: 'DELETE', url: prefix + '/products/:id', config: { access: 'staff' }, schema: { params: IdParams },
         handler: async (req) => {
           await catalog.deleteProduct(req.ctx, req.params.id);
           return {};
         },
       });
       app.route({
-        method: 'PATCH', url: prefix + '/products/:id/variants', config: { callers: BACK_OFFICE }, schema: { body: VariantsBody, params: IdParams },
+        method: 'PATCH', url: prefix + '/products/:id/variants', config: { access: 'staff' }, schema: { body: VariantsBody, params: IdParams },
         handler: async (req) => {
           const o = await options(req.ctx);
           const violations: FieldViolation[] = [];
@@ -243,14 +243,14 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/products/:id/variants/resetToDefault', config: { callers: BACK_OFFICE }, schema: { params: IdParams },
+        method: 'POST', url: prefix + '/products/:id/variants/resetToDefault', config: { access: 'staff' }, schema: { params: IdParams },
         handler: async (req) => {
           await catalog.resetVariants(req.ctx, req.params.id);
           return {};
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/products/:id/media', config: { callers: BACK_OFFICE }, schema: { body: MediaBody, params: IdParams },
+        method: 'POST', url: prefix + '/products/:id/media', config: { access: 'staff' }, schema: { body: MediaBody, params: IdParams },
         handler: async (req) => {
           const media = req.body.media.map((m, i) => {
             if (!m.url || !/^(https?:\/\/|\/media\/)/.test(m.url)) {
@@ -263,7 +263,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/products/:id/media/delete', config: { callers: BACK_OFFICE }, schema: { body: MediaIdsBody, params: IdParams },
+        method: 'POST', url: prefix + '/products/:id/media/delete', config: { access: 'staff' }, schema: { body: MediaIdsBody, params: IdParams },
         handler: async (req) => {
           await catalog.removeMedia(req.ctx, req.params.id, req.body.mediaIds);
           return {};
@@ -272,7 +272,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
       // Three calls that each empty one field of a product.
       for (const [method, path, field] of [['DELETE', '/products/:id/options', 'options'], ['POST', '/products/:id/remove-ribbon', 'ribbon'], ['POST', '/products/:id/remove-brand', 'brand']] as const) {
         app.route({
-          method, url: prefix + path, config: { callers: BACK_OFFICE }, schema: { params: IdParams },
+          method, url: prefix + path, config: { access: 'staff' }, schema: { params: IdParams },
           handler: async (req) => {
             await catalog.clearField(req.ctx, req.params.id, field);
             return {};
@@ -280,7 +280,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
         });
       }
       app.route({
-        method: 'POST', url: prefix + '/collections', config: { callers: BACK_OFFICE }, schema: { body: CollectionBody },
+        method: 'POST', url: prefix + '/collections', config: { access: 'staff' }, schema: { body: CollectionBody },
         handler: async (req) => {
           const input = req.body.collection;
           const collection = await catalog.createCollection(req.ctx, { ...input, media: collectionMedia(input.media) });
@@ -288,7 +288,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
         },
       });
       app.route({
-        method: 'PATCH', url: prefix + '/collections/:id', config: { callers: BACK_OFFICE }, schema: { body: CollectionBody, params: IdParams },
+        method: 'PATCH', url: prefix + '/collections/:id', config: { access: 'staff' }, schema: { body: CollectionBody, params: IdParams },
         handler: async (req) => {
           const input = req.body.collection;
           const collection = await catalog.updateCollection(req.ctx, req.params.id, { ...input, media: collectionMedia(input.media) });
@@ -296,21 +296,21 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
         },
       });
       app.route({
-        method: 'DELETE', url: prefix + '/collections/:id', config: { callers: BACK_OFFICE }, schema: { params: IdParams },
+        method: 'DELETE', url: prefix + '/collections/:id', config: { access: 'staff' }, schema: { params: IdParams },
         handler: async (req) => {
           await catalog.deleteCollection(req.ctx, req.params.id);
           return {};
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/collections/:id/productIds', config: { callers: BACK_OFFICE }, schema: { body: ProductIdsBody, params: IdParams },
+        method: 'POST', url: prefix + '/collections/:id/productIds', config: { access: 'staff' }, schema: { body: ProductIdsBody, params: IdParams },
         handler: async (req) => {
           await catalog.addProductsToCollection(req.ctx, req.params.id, req.body.productIds);
           return {};
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/collections/:id/productIds/delete', config: { callers: BACK_OFFICE }, schema: { body: ProductIdsBody, params: IdParams },
+        method: 'POST', url: prefix + '/collections/:id/productIds/delete', config: { access: 'staff' }, schema: { body: ProductIdsBody, params: IdParams },
         handler: async (req) => {
           await catalog.removeProductsFromCollection(req.ctx, req.params.id, req.body.productIds);
           return {};
@@ -327,7 +327,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
 
     app.route({
       // Hidden products included; the answer is query-platformized's (products, metadata.total).
-      method: 'POST', url: BACK_OFFICE_QUERY_PATH, config: { callers: BACK_OFFICE },
+      method: 'POST', url: BACK_OFFICE_QUERY_PATH, config: { access: 'staff' },
       schema: { tags: ['back office'], summary: 'Products for the back office: the Stores v1 query (filter, sort, paging) plus a stock filter', body: BackOfficeQueryBody },
       handler: async (req) => {
         const { stock, lowStockAtMost } = req.body;
@@ -338,20 +338,20 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
     });
 
     for (const prefix of READ_PREFIXES) {
-      app.route({ method: 'GET', url: prefix + '/products/query-platformized', config: { callers: ALL_CALLERS }, schema: { querystring: GetQuery }, handler: async (req) => queryPlatformized(req.ctx, req.query) });
-      app.route({ method: 'POST', url: prefix + '/products/query-platformized', config: { callers: ALL_CALLERS }, schema: { body: QueryBody }, handler: async (req) => queryPlatformized(req.ctx, req.body) });
+      app.route({ method: 'GET', url: prefix + '/products/query-platformized', config: { access: 'shop' }, schema: { querystring: GetQuery }, handler: async (req) => queryPlatformized(req.ctx, req.query) });
+      app.route({ method: 'POST', url: prefix + '/products/query-platformized', config: { access: 'shop' }, schema: { body: QueryBody }, handler: async (req) => queryPlatformized(req.ctx, req.body) });
       app.route({
         // The older query call: same filter, `metadata.items` and `totalResults`.
-        method: 'POST', url: prefix + '/products/query', config: { callers: ALL_CALLERS }, schema: { body: QueryBody },
+        method: 'POST', url: prefix + '/products/query', config: { access: 'shop' }, schema: { body: QueryBody },
         handler: async (req) => {
           const page = await catalog.queryProducts(req.ctx, readQuery(req.body.query));
           const o = await options(req.ctx);
           return { products: page.items.map((p) => toWireProduct(p, o)), metadata: { items: page.items.length, offset: page.offset }, totalResults: page.total };
         },
       });
-      app.route({ method: 'GET', url: prefix + '/products/:id', config: { callers: ALL_CALLERS }, schema: { params: IdParams }, handler: async (req) => wireProduct(req.ctx, req.params.id) });
+      app.route({ method: 'GET', url: prefix + '/products/:id', config: { access: 'shop' }, schema: { params: IdParams }, handler: async (req) => wireProduct(req.ctx, req.params.id) });
       app.route({
-        method: 'POST', url: prefix + '/products/:id/productOptionsAvailability', config: { callers: ALL_CALLERS }, schema: { body: AvailabilityBody, params: IdParams },
+        method: 'POST', url: prefix + '/products/:id/productOptionsAvailability', config: { access: 'shop' }, schema: { body: AvailabilityBody, params: IdParams },
         handler: async (req) => {
           const result = await catalog.optionsAvailability(req.ctx, req.params.id, req.body.options ?? {});
           const o = await options(req.ctx);
@@ -387,7 +387,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/products/:id/variants/query', config: { callers: ALL_CALLERS }, schema: { body: VariantsQueryBody, params: IdParams },
+        method: 'POST', url: prefix + '/products/:id/variants/query', config: { access: 'shop' }, schema: { body: VariantsQueryBody, params: IdParams },
         handler: async (req) => {
           const result = await catalog.queryVariants(req.ctx, req.params.id, req.body);
           const o = await options(req.ctx);
@@ -399,15 +399,15 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
         },
       });
       app.route({
-        method: 'GET', url: prefix + '/collections/slug/:slug', config: { callers: ALL_CALLERS }, schema: { params: SlugParams },
+        method: 'GET', url: prefix + '/collections/slug/:slug', config: { access: 'shop' }, schema: { params: SlugParams },
         handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { slug: req.params.slug }), publicUrl) }),
       });
       app.route({
-        method: 'GET', url: prefix + '/collections/:id', config: { callers: ALL_CALLERS }, schema: { params: IdParams },
+        method: 'GET', url: prefix + '/collections/:id', config: { access: 'shop' }, schema: { params: IdParams },
         handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { id: req.params.id }), publicUrl) }),
       });
       app.route({
-        method: 'POST', url: prefix + '/collections/query', config: { callers: ALL_CALLERS }, schema: { body: QueryBody },
+        method: 'POST', url: prefix + '/collections/query', config: { access: 'shop' }, schema: { body: QueryBody },
         handler: async (req) => {
           const page = await catalog.queryCollections(req.ctx, readQuery(req.body.query));
           return { collections: page.items.map((c) => toWireCollection(c, publicUrl)), metadata: { items: page.items.length, offset: page.offset }, totalResults: page.total };
@@ -422,14 +422,14 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
       return { collections: page.items.map((c) => toWireCollection(c, publicUrl)), metadata: { count: page.items.length, offset: page.offset, total: page.total } };
     };
     for (const prefix of ['/v2', '/stores-reader/v2']) {
-      app.route({ method: 'GET', url: prefix + '/collections/query', config: { callers: ALL_CALLERS }, schema: { querystring: GetQuery }, handler: async (req) => queryCollectionsV2(req.ctx, req.query) });
-      app.route({ method: 'POST', url: prefix + '/collections/query', config: { callers: ALL_CALLERS }, schema: { body: QueryBody }, handler: async (req) => queryCollectionsV2(req.ctx, req.body) });
+      app.route({ method: 'GET', url: prefix + '/collections/query', config: { access: 'shop' }, schema: { querystring: GetQuery }, handler: async (req) => queryCollectionsV2(req.ctx, req.query) });
+      app.route({ method: 'POST', url: prefix + '/collections/query', config: { access: 'shop' }, schema: { body: QueryBody }, handler: async (req) => queryCollectionsV2(req.ctx, req.body) });
       app.route({
-        method: 'GET', url: prefix + '/collections/slug/:slug', config: { callers: ALL_CALLERS }, schema: { params: SlugParams },
+        method: 'GET', url: prefix + '/collections/slug/:slug', config: { access: 'shop' }, schema: { params: SlugParams },
         handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { slug: req.params.slug }), publicUrl) }),
       });
       app.route({
-        method: 'GET', url: prefix + '/collections/:id', config: { callers: ALL_CALLERS }, schema: { params: IdParams },
+        method: 'GET', url: prefix + '/collections/:id', config: { access: 'shop' }, schema: { params: IdParams },
         handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { id: req.params.id }), publicUrl) }),
       });
     }
@@ -437,7 +437,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
     // Stores v2 inventory: per-variant stock for managed variants.
     for (const prefix of ['/stores/v2', '/_api/wix-ecommerce-inventory/v2']) {
       app.route({
-        method: 'PATCH', url: prefix + '/inventoryItems/product/:id', config: { callers: BACK_OFFICE }, schema: { body: InventoryBody, params: IdParams },
+        method: 'PATCH', url: prefix + '/inventoryItems/product/:id', config: { access: 'staff' }, schema: { body: InventoryBody, params: IdParams },
         handler: async (req) => {
           const item = req.body.inventoryItem;
           await catalog.updateInventory(req.ctx, req.params.id, {

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { ALL_CALLERS } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, MAX_LINE_QUANTITY, namedBuyer, type CartService } from '../cart/service.js';
 import {
@@ -100,7 +99,7 @@ function patchFromWire(info: Static<typeof CheckoutInfo> | undefined): CheckoutP
 export function checkoutRoutes(checkout: CheckoutService, cart: CartService, publicUrl: string) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const config = { callers: ALL_CALLERS };
+    const config = { access: 'shop' } as const;
     const id = (req: { params: Static<typeof IdParams> }) => req.params.id;
     const wire = (view: Parameters<typeof toWireCheckout>[0]) => ({ checkout: toWireCheckout(view, publicUrl) });
     const currency = async (req: FastifyRequest) => (await cart.site(req.ctx)).settings.currency;

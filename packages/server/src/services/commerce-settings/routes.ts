@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { BACK_OFFICE } from '../../platform/caller.js';
 import { Address } from '../cart/service.js';
 import type { CommerceSettingsService } from './service.js';
 
@@ -52,7 +51,7 @@ export function commerceSettingsRoutes(settings: CommerceSettingsService) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     // Shipping regions and rules, pickup, tax and the inventory trigger (Bodega's own call).
     const path = '/_api/bodega/v1/commerce-settings';
-    const config = { callers: BACK_OFFICE };
+    const config = { access: 'staff' } as const;
     app.get(path, { config }, async (req) => ({ settings: await settings.stored(req.ctx) }));
     app.patch(path, { config, schema: { body: SettingsBody } }, async (req) => ({
       settings: await settings.update(req.ctx, req.body.settings),

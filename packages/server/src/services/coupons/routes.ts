@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { BACK_OFFICE } from '../../platform/caller.js';
 import type { CouponsService } from './service.js';
 import { CouponIdParams, couponFieldsFromWire, CreateCouponBody, QueryCouponsBody, toWireCoupon, UpdateCouponBody } from './wire.js';
 
@@ -9,7 +8,7 @@ export function couponsRoutes(coupons: CouponsService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     for (const prefix of ['/stores/v2/coupons', '/_api/bodega/v1/coupons']) {
-      const config = { callers: BACK_OFFICE };
+      const config = { access: 'staff' } as const;
       app.post(prefix, { config, schema: { body: CreateCouponBody } }, async (req) => {
         const c = await coupons.currency(req.ctx);
         const spec = req.body.specification;

@@ -8,7 +8,7 @@ import type { TypedApp } from '../../platform/typed-routes.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
-import { ALL_CALLERS, BACK_OFFICE, type RequestContext } from '../../platform/caller.js';
+import { type RequestContext } from '../../platform/caller.js';
 import { toApiError } from '../../platform/errors.js';
 import { toWireCollection } from './collections.js';
 import { dataError, fromDatabaseError } from './errors.js';
@@ -100,8 +100,8 @@ const ItemParams = Type.Object({ dataItemId: Type.String() });
 const JobParams = Type.Object({ jobId: Type.String() });
 const CollectionParams = Type.Object({ dataCollectionId: Type.String() });
 
-const anyCaller = { config: { callers: ALL_CALLERS } } as const;
-const backOffice = { config: { callers: BACK_OFFICE } } as const;
+const anyCaller = { config: { access: 'shop' } } as const;
+const backOffice = { config: { access: 'staff' } } as const;
 
 export function dataRoutes(data: DataService) {
   return async (fastify: FastifyInstance) => {

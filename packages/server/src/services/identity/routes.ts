@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { Type } from 'typebox';
-import { ALL_CALLERS, type CallerKind } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { AUTHENTICATION_PREFIX, type CallerContext, type IdentityService } from './service.js';
 import { toWireIdentity, toWireOutcome } from './wire.js';
@@ -93,9 +92,6 @@ const SendEmailBody = Type.Object({
 const RecoverBody = Type.Object({ recoveryToken: Type.String({ minLength: 1, maxLength: 512 }), password: Type.Optional(Type.Unknown()) });
 const ActivationBody = Type.Object({ identityId: Type.String({ minLength: 1, maxLength: 128 }), emailOptions: Type.Optional(Type.Unknown()) });
 
-const MEMBERS: readonly CallerKind[] = ['MEMBER', 'WIX_USER'];
-const SELF_OR_BACK_OFFICE: readonly CallerKind[] = ['MEMBER', 'WIX_USER', 'APP'];
-const BACK_OFFICE: readonly CallerKind[] = ['WIX_USER', 'APP'];
 
 export interface IdentityRoutesOptions {
   /** Requests per minute per IP on each sign-in call; read per request, 0 turns it off. */
@@ -116,7 +112,7 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
     });
     const limited = { rateLimit: {} };
 
-    app.post(`${AUTHENTICATION_PREFIX}/v2/register`, { schema: { body: RegisterBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
+    app.post(`${AUTHENTICATION_PREFIX}/v2/register`, { schema: { body: RegisterBody }, config: { access: 'shop', ...limited } }, async (req) => {
       const body = req.body;
       return toWireOutcome(await identity.register(req.ctx, {
         email: body.loginId?.email, password: body.password, profile: body.profile, captchaTokens: body.captchaTokens,
@@ -125,13 +121,13 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
 
     // Login never answers a validationError (the official SDK crashes on one): schema failures
     // become an application error.
-    app.post(`${AUTHENTICATION_PREFIX}/v2/login`, { schema: { body: LoginBody }, attachValidation: true, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
+    app.post(`${AUTHENTICATION_PREFIX}/v2/login`, { schema: { body: LoginBody }, attachValidation: true, config: { access: 'shop', ...limited } }, async (req) => {
       if (req.validationError) throw new ApiError(400, 'INVALID_ARGUMENT', `Invalid login request: ${req.validationError.message}`);
       const body = req.body;
       return toWireOutcome(await identity.login(req.ctx, { email: body.loginId?.email, password: body.password, captchaTokens: body.captchaTokens }));
     });
 
-    app.post(`${AUTHENTICATION_PREFIX}/v2/change-password`, { schema: { body: ChangePasswordBody }, config: { callers: MEMBERS } }, async (req) => {
+    app.post(`${AUTHENTICATION_PREFIX}/v2/change-password`, { schema: { body: ChangePasswordBody }, config: { access: 'self' } }, async (req) => {
       await identity.changePassword(req.ctx, req.body.newPassword);
       return {};
     });
@@ -153,24 +149,24 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
       return { sessionToken: result.sessionToken, identity: toWireIdentity(result.identity) };
     });
 
-    app.post(`${VERIFICATION_PREFIX}/auth/verify`, { schema: { body: VerifyDuringAuthBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
+    app.post(`${VERIFICATION_PREFIX}/auth/verify`, { schema: { body: VerifyDuringAuthBody }, config: { access: 'shop', ...limited } }, async (req) => {
       const body = req.body;
       return toWireOutcome(await identity.verifyDuringAuthentication(req.ctx, { code: body.code.trim(), stateToken: body.stateToken }));
     });
-    app.post(`${VERIFICATION_PREFIX}/auth/resend`, { schema: { body: ResendBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) =>
+    app.post(`${VERIFICATION_PREFIX}/auth/resend`, { schema: { body: ResendBody }, config: { access: 'shop', ...limited } }, async (req) =>
       toWireOutcome(await identity.resendCode(req.ctx, req.body.stateToken)));
     for (const path of [`${VERIFICATION_PREFIX}/start`, `${VERIFICATION_PREFIX}/Start`]) {
-      app.post(path, { schema: { body: StartBody }, config: { callers: SELF_OR_BACK_OFFICE, ...limited } }, async (req) =>
+      app.post(path, { schema: { body: StartBody }, config: { access: 'self-or-staff', ...limited } }, async (req) =>
         identity.startVerification(req.ctx, req.body.identityId));
     }
-    app.post(`${VERIFICATION_PREFIX}/verify`, { schema: { body: VerifyBody }, config: { callers: SELF_OR_BACK_OFFICE, ...limited } }, async (req) => {
+    app.post(`${VERIFICATION_PREFIX}/verify`, { schema: { body: VerifyBody }, config: { access: 'self-or-staff', ...limited } }, async (req) => {
       const body = req.body;
       await identity.verify(req.ctx, { verificationId: body.verificationId, code: body.code.trim() });
       return {};
     });
 
     for (const prefix of RECOVERY_PREFIXES) {
-      app.post(`${prefix}/send-email`, { schema: { body: SendEmailBody }, config: { callers: ALL_CALLERS, ...limited } }, async (req) => {
+      app.post(`${prefix}/send-email`, { schema: { body: SendEmailBody }, config: { access: 'shop', ...limited } }, async (req) => {
         const body = req.body;
         await identity.sendRecoveryEmail(req.ctx, { email: body.email, redirect: body.redirect });
         return {};
@@ -180,7 +176,7 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
         const body = req.body;
         return { identity: toWireIdentity(await identity.recover(req.caller ? req.ctx : null, { recoveryToken: body.recoveryToken, password: body.password })) };
       });
-      app.post(`${prefix}/activation-email`, { schema: { body: ActivationBody }, config: { callers: BACK_OFFICE, ...limited } }, async (req) => {
+      app.post(`${prefix}/activation-email`, { schema: { body: ActivationBody }, config: { access: 'staff', ...limited } }, async (req) => {
         await identity.sendActivationEmail(req.ctx, req.body.identityId);
         return {};
       });

@@ -6,15 +6,9 @@
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ALL_CALLERS, BACK_OFFICE, type CallerKind } from '../../platform/caller.js';
 import * as s from './schemas.js';
 import { SerialisedPage, type MemberPage, type MembersServices } from './service.js';
 
-const READ = ALL_CALLERS;
-const ADMIN = BACK_OFFICE;
-/** A signed-in member: a MEMBER, or an owner or contributor (WIX_USER) acting as themself. */
-const SELF: readonly CallerKind[] = ['MEMBER', 'WIX_USER'];
-const SELF_OR_ADMIN: readonly CallerKind[] = ['MEMBER', 'WIX_USER', 'APP'];
 
 function both(path: string): string[] {
   return [path, `/_api${path}`];
@@ -33,47 +27,47 @@ export function membersRoutes(services: MembersServices) {
     // ─── members ───────────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v1/members')) {
       const byId = { params: s.IdParams };
-      app.post(`${p}/my/slug`, { schema: { body: s.SlugBody }, config: { callers: SELF } },
+      app.post(`${p}/my/slug`, { schema: { body: s.SlugBody }, config: { access: 'self' } },
         async (req) => members.updateMySlug(req.ctx, req.body.slug));
-      app.post(`${p}/:id/slug`, { schema: { ...byId, body: s.SlugBody }, config: { callers: ADMIN } },
+      app.post(`${p}/:id/slug`, { schema: { ...byId, body: s.SlugBody }, config: { access: 'staff' } },
         async (req) => members.updateMemberSlug(req.ctx, req.params.id, req.body.slug));
-      app.post(`${p}/join-community`, { schema: { body: s.EmptyBody }, config: { callers: SELF } },
+      app.post(`${p}/join-community`, { schema: { body: s.EmptyBody }, config: { access: 'self' } },
         async (req) => members.joinCommunity(req.ctx));
-      app.post(`${p}/leave-community`, { schema: { body: s.EmptyBody }, config: { callers: SELF } },
+      app.post(`${p}/leave-community`, { schema: { body: s.EmptyBody }, config: { access: 'self' } },
         async (req) => members.leaveCommunity(req.ctx));
       // A visitor may ask (the docs admit visitor or member auth): the answer has no member.
-      app.get(`${p}/my`, { schema: { querystring: s.FieldsetQuery }, config: { callers: ['ANONYMOUS_VISITOR', ...SELF] } },
+      app.get(`${p}/my`, { schema: { querystring: s.FieldsetQuery }, config: { access: 'self-or-visitor' } },
         async (req) => req.ctx.caller.kind === 'ANONYMOUS_VISITOR' ? {} : members.getMyMember(req.ctx, req.query.fieldsets));
-      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.FieldsetQuery }, config: { callers: READ } },
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.FieldsetQuery }, config: { access: 'shop' } },
         async (req) => members.getMember(req.ctx, req.params.id, req.query.fieldsets));
-      app.get(p, { schema: { querystring: s.ListMembersQuery }, config: { callers: READ } },
+      app.get(p, { schema: { querystring: s.ListMembersQuery }, config: { access: 'shop' } },
         async (req, reply) => sendPage(reply, await members.listMembers(req.ctx, req.query)));
-      app.post(`${p}/query`, { schema: { body: s.QueryMembersBody }, config: { callers: READ } },
+      app.post(`${p}/query`, { schema: { body: s.QueryMembersBody }, config: { access: 'shop' } },
         async (req, reply) => sendPage(reply, await members.queryMembers(req.ctx, req.body)));
       for (const action of ['mute', 'unmute', 'approve', 'block', 'disconnect'] as const) {
-        app.post(`${p}/:id/${action}`, { schema: { ...byId, body: s.IdBody }, config: { callers: ADMIN } },
+        app.post(`${p}/:id/${action}`, { schema: { ...byId, body: s.IdBody }, config: { access: 'staff' } },
           async (req) => members.moderate(req.ctx, req.params.id, action));
       }
-      app.post(`${p}/:id/role`, { schema: { ...byId, body: s.RoleBody }, config: { callers: ADMIN } },
+      app.post(`${p}/:id/role`, { schema: { ...byId, body: s.RoleBody }, config: { access: 'owner' } },
         async (req) => members.changeRole(req.ctx, req.params.id, req.body.role));
-      app.delete(`${p}/my`, { schema: { querystring: s.DeleteMyMemberQuery }, config: { callers: SELF } },
+      app.delete(`${p}/my`, { schema: { querystring: s.DeleteMyMemberQuery }, config: { access: 'self' } },
         async (req) => members.deleteMyMember(req.ctx, req.query.contentAssigneeId));
-      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: ADMIN } },
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'staff' } },
         async (req) => members.deleteMember(req.ctx, req.params.id));
-      app.post(`${p}/bulk/delete`, { schema: { body: s.BulkDeleteBody }, config: { callers: ADMIN } },
+      app.post(`${p}/bulk/delete`, { schema: { body: s.BulkDeleteBody }, config: { access: 'staff' } },
         async (req) => members.bulkDeleteMembers(req.ctx, req.body.memberIds));
-      app.post(`${p}/bulk/delete-by-filter`, { schema: { body: s.BulkByFilterBody }, config: { callers: ADMIN } },
+      app.post(`${p}/bulk/delete-by-filter`, { schema: { body: s.BulkByFilterBody }, config: { access: 'staff' } },
         async (req) => members.bulkDeleteMembersByFilter(req.ctx, req.body));
-      app.post(`${p}/bulk/approve-by-filter`, { schema: { body: s.FilterOnlyBody }, config: { callers: ADMIN } },
+      app.post(`${p}/bulk/approve-by-filter`, { schema: { body: s.FilterOnlyBody }, config: { access: 'staff' } },
         async (req) => members.bulkModerate(req.ctx, req.body.filter, 'approve'));
-      app.post(`${p}/bulk/block-by-filter`, { schema: { body: s.FilterOnlyBody }, config: { callers: ADMIN } },
+      app.post(`${p}/bulk/block-by-filter`, { schema: { body: s.FilterOnlyBody }, config: { access: 'staff' } },
         async (req) => members.bulkModerate(req.ctx, req.body.filter, 'block'));
-      app.post(p, { schema: { body: s.CreateMemberBody }, config: { callers: ADMIN } },
+      app.post(p, { schema: { body: s.CreateMemberBody }, config: { access: 'staff' } },
         async (req) => members.createMember(req.ctx, req.body.member));
-      app.patch(`${p}/:id`, { schema: { ...byId, body: s.UpdateMemberBody }, config: { callers: SELF_OR_ADMIN } },
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.UpdateMemberBody }, config: { access: 'self-or-staff' } },
         async (req) => members.updateMember(req.ctx, req.params.id, req.body.member));
       for (const list of ['phones', 'emails', 'addresses'] as const) {
-        app.delete(`${p}/:id/${list}`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: SELF_OR_ADMIN } },
+        app.delete(`${p}/:id/${list}`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'self-or-staff' } },
           async (req) => members.clearContactList(req.ctx, req.params.id, list));
       }
     }
@@ -81,22 +75,22 @@ export function membersRoutes(services: MembersServices) {
     // ─── custom field definitions ──────────────────────────────────────────────────────────────
     for (const p of both('/members/v1/custom-fields')) {
       const byId = { params: s.IdParams };
-      app.post(p, { schema: { body: s.CustomFieldBody }, config: { callers: ADMIN } },
+      app.post(p, { schema: { body: s.CustomFieldBody }, config: { access: 'staff' } },
         async (req) => ({ field: await customFields.create(req.ctx, req.body.field) }));
-      app.post(`${p}/order`, { schema: { body: s.FieldOrderBody }, config: { callers: ADMIN } },
+      app.post(`${p}/order`, { schema: { body: s.FieldOrderBody }, config: { access: 'staff' } },
         async (req) => customFields.reorder(req.ctx, req.body.fieldIds, req.body.section));
-      app.get(p, { schema: { querystring: s.PagingQuery }, config: { callers: READ } },
+      app.get(p, { schema: { querystring: s.PagingQuery }, config: { access: 'shop' } },
         async (req) => customFields.list(req.ctx, req.query.paging));
-      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'shop' } },
         async (req) => ({ field: await customFields.get(req.ctx, req.params.id) }));
-      app.patch(`${p}/:id`, { schema: { ...byId, body: s.CustomFieldBody }, config: { callers: ADMIN } },
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.CustomFieldBody }, config: { access: 'staff' } },
         async (req) => ({ field: await customFields.update(req.ctx, req.params.id, req.body.field) }));
-      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.RevisionQuery }, config: { callers: ADMIN } },
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.RevisionQuery }, config: { access: 'staff' } },
         async (req) => {
           await customFields.delete(req.ctx, req.params.id, req.query.revision);
           return {};
         });
-      app.post(`${p}/:id/hide`, { schema: { ...byId, body: s.RevisionBody }, config: { callers: ADMIN } },
+      app.post(`${p}/:id/hide`, { schema: { ...byId, body: s.RevisionBody }, config: { access: 'staff' } },
         async (req) => {
           await customFields.hide(req.ctx, req.params.id, req.body.revision);
           return {};
@@ -106,80 +100,80 @@ export function membersRoutes(services: MembersServices) {
     // ─── badges ────────────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v3/badges')) {
       const byId = { params: s.IdParams };
-      app.post(p, { schema: { body: s.BadgeBody }, config: { callers: ADMIN } },
+      app.post(p, { schema: { body: s.BadgeBody }, config: { access: 'staff' } },
         async (req) => badges.create(req.ctx, req.body.badge));
-      app.get(p, { schema: { querystring: s.PagingQuery }, config: { callers: READ } },
+      app.get(p, { schema: { querystring: s.PagingQuery }, config: { access: 'shop' } },
         async (req) => badges.list(req.ctx, req.query.paging));
-      app.post(`${p}/members`, { schema: { body: s.MemberIdsBody }, config: { callers: READ } },
+      app.post(`${p}/members`, { schema: { body: s.MemberIdsBody }, config: { access: 'shop' } },
         async (req) => badges.badgesPerMember(req.ctx, req.body.memberIds));
-      app.get(`${p}/members/count`, { config: { callers: READ } },
+      app.get(`${p}/members/count`, { config: { access: 'shop' } },
         async (req) => badges.memberCounts(req.ctx));
-      app.patch(`${p}/order`, { schema: { body: s.BadgeOrderBody }, config: { callers: ADMIN } },
+      app.patch(`${p}/order`, { schema: { body: s.BadgeOrderBody }, config: { access: 'staff' } },
         async (req) => badges.reorder(req.ctx, req.body.badgeIds));
-      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'shop' } },
         async (req) => badges.get(req.ctx, req.params.id));
-      app.patch(`${p}/:id`, { schema: { ...byId, body: s.BadgeBody }, config: { callers: ADMIN } },
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.BadgeBody }, config: { access: 'staff' } },
         async (req) => badges.update(req.ctx, req.params.id, req.body.badge));
-      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: ADMIN } },
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'staff' } },
         async (req) => badges.delete(req.ctx, req.params.id));
-      app.post(`${p}/:id/members`, { schema: { ...byId, body: s.MemberIdsBody }, config: { callers: ADMIN } },
+      app.post(`${p}/:id/members`, { schema: { ...byId, body: s.MemberIdsBody }, config: { access: 'staff' } },
         async (req) => badges.assign(req.ctx, req.params.id, req.body.memberIds));
-      app.delete(`${p}/:id/members`, { schema: { ...byId, querystring: s.MemberIdsQuery }, config: { callers: ADMIN } },
+      app.delete(`${p}/:id/members`, { schema: { ...byId, querystring: s.MemberIdsQuery }, config: { access: 'staff' } },
         async (req) => badges.unassign(req.ctx, req.params.id, req.query.memberIds));
-      app.get(`${p}/:id/members`, { schema: { ...byId, querystring: s.BadgeMembersQuery }, config: { callers: READ } },
+      app.get(`${p}/:id/members`, { schema: { ...byId, querystring: s.BadgeMembersQuery }, config: { access: 'shop' } },
         async (req) => badges.listMembers(req.ctx, req.params.id, req.query.paging));
     }
 
     // ─── followers ─────────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v3/followers')) {
       const byMember = { params: s.MemberIdParams };
-      app.get(`${p}/my`, { schema: { querystring: s.FollowQuery }, config: { callers: SELF } },
+      app.get(`${p}/my`, { schema: { querystring: s.FollowQuery }, config: { access: 'self' } },
         async (req) => followers.list(req.ctx, 'my', 'followers', req.query.paging));
-      app.get(`${p}/my/following`, { schema: { querystring: s.FollowQuery }, config: { callers: SELF } },
+      app.get(`${p}/my/following`, { schema: { querystring: s.FollowQuery }, config: { access: 'self' } },
         async (req) => followers.list(req.ctx, 'my', 'following', req.query.paging));
-      app.post(`${p}/my/connections`, { schema: { body: s.ConnectionsBody }, config: { callers: SELF } },
+      app.post(`${p}/my/connections`, { schema: { body: s.ConnectionsBody }, config: { access: 'self' } },
         async (req) => followers.connections(req.ctx, 'my', req.body.connectedMemberIds));
-      app.post(`${p}/:memberId`, { schema: { ...byMember, body: s.FollowBody }, config: { callers: SELF } },
+      app.post(`${p}/:memberId`, { schema: { ...byMember, body: s.FollowBody }, config: { access: 'self' } },
         async (req) => followers.follow(req.ctx, req.params.memberId));
-      app.delete(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: SELF } },
+      app.delete(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { access: 'self' } },
         async (req) => followers.unfollow(req.ctx, req.params.memberId));
-      app.get(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: READ } },
+      app.get(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { access: 'shop' } },
         async (req) => followers.list(req.ctx, req.params.memberId, 'followers', req.query.paging));
-      app.get(`${p}/:memberId/following`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { callers: READ } },
+      app.get(`${p}/:memberId/following`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { access: 'shop' } },
         async (req) => followers.list(req.ctx, req.params.memberId, 'following', req.query.paging));
-      app.post(`${p}/:memberId/connections`, { schema: { ...byMember, body: s.ConnectionsBody }, config: { callers: READ } },
+      app.post(`${p}/:memberId/connections`, { schema: { ...byMember, body: s.ConnectionsBody }, config: { access: 'shop' } },
         async (req) => followers.connections(req.ctx, req.params.memberId, req.body.connectedMemberIds));
     }
 
     // ─── member reports (one path form: the SDK maps none) ─────────────────────────────────────
     const r = '/members/v1/member-reports';
-    app.post(r, { schema: { body: s.ReportBody }, config: { callers: SELF } },
+    app.post(r, { schema: { body: s.ReportBody }, config: { access: 'self' } },
       async (req) => reports.report(req.ctx, req.body));
-    app.post(`${r}/query`, { schema: { body: s.CursorQueryBody }, config: { callers: ADMIN } },
+    app.post(`${r}/query`, { schema: { body: s.CursorQueryBody }, config: { access: 'staff' } },
       async (req) => reports.query(req.ctx, req.body.query));
-    app.get(`${r}/members`, { schema: { querystring: s.CursorPagingQuery }, config: { callers: ADMIN } },
+    app.get(`${r}/members`, { schema: { querystring: s.CursorPagingQuery }, config: { access: 'staff' } },
       async (req) => reports.listReportedMembers(req.ctx, req.query.cursorPaging));
-    app.post(`${r}/members/query`, { schema: { body: s.CursorQueryBody }, config: { callers: ADMIN } },
+    app.post(`${r}/members/query`, { schema: { body: s.CursorQueryBody }, config: { access: 'staff' } },
       async (req) => reports.reportedMembers(req.ctx, req.body.query));
-    app.delete(`${r}/members/:memberId`, { schema: { params: s.MemberIdParams, querystring: s.FollowBody }, config: { callers: ADMIN } },
+    app.delete(`${r}/members/:memberId`, { schema: { params: s.MemberIdParams, querystring: s.FollowBody }, config: { access: 'staff' } },
       async (req) => reports.deleteReports(req.ctx, req.params.memberId));
-    app.post(`${r}/members/:memberId/mark-as-reviewed`, { schema: { params: s.MemberIdParams, body: s.FollowBody }, config: { callers: ADMIN } },
+    app.post(`${r}/members/:memberId/mark-as-reviewed`, { schema: { params: s.MemberIdParams, body: s.FollowBody }, config: { access: 'staff' } },
       async (req) => reports.markReviewed(req.ctx, req.params.memberId));
 
     // ─── member abouts ─────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v2/abouts')) {
       const byId = { params: s.IdParams };
-      app.post(p, { schema: { body: s.AboutBody }, config: { callers: SELF_OR_ADMIN } },
+      app.post(p, { schema: { body: s.AboutBody }, config: { access: 'self-or-staff' } },
         async (req) => abouts.create(req.ctx, req.body.memberAbout));
-      app.post(`${p}/query`, { schema: { body: s.CursorQueryBody }, config: { callers: READ } },
+      app.post(`${p}/query`, { schema: { body: s.CursorQueryBody }, config: { access: 'shop' } },
         async (req) => abouts.query(req.ctx, req.body.query));
-      app.get(`${p}/my`, { config: { callers: SELF } },
+      app.get(`${p}/my`, { config: { access: 'self' } },
         async (req) => abouts.getMy(req.ctx));
-      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: READ } },
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'shop' } },
         async (req) => abouts.get(req.ctx, req.params.id));
-      app.patch(`${p}/:id`, { schema: { ...byId, body: s.AboutBody }, config: { callers: SELF_OR_ADMIN } },
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.AboutBody }, config: { access: 'self-or-staff' } },
         async (req) => abouts.update(req.ctx, req.params.id, req.body.memberAbout));
-      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { callers: SELF_OR_ADMIN } },
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'self-or-staff' } },
         async (req) => abouts.delete(req.ctx, req.params.id));
     }
   };

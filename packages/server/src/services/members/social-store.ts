@@ -151,7 +151,8 @@ export async function badgeHolders(ctx: SiteContext, badgeId: string, page: { li
   const { db: db, siteId } = ctx;
   const params: unknown[] = [siteId, badgeId];
   let selfParam: string | undefined;
-  if (page.selfId) {
+  // An admin sees everyone: no self clause, so no unused parameter (PostgreSQL cannot type one).
+  if (page.selfId && !page.admin) {
     params.push(page.selfId);
     selfParam = `$${params.length}`;
   }
@@ -221,7 +222,8 @@ export async function followList(ctx: SiteContext, memberId: string, direction: 
   const [match, other] = direction === 'followers' ? ['member_id', 'follower_id'] : ['follower_id', 'member_id'];
   const params: unknown[] = [siteId, memberId];
   let selfParam: string | undefined;
-  if (page.selfId) {
+  // An admin sees everyone: no self clause, so no unused parameter (PostgreSQL cannot type one).
+  if (page.selfId && !page.admin) {
     params.push(page.selfId);
     selfParam = `$${params.length}`;
   }
@@ -449,7 +451,7 @@ export async function queryAbouts(ctx: SiteContext, q: { filter: unknown; sort: 
   const { db: db, siteId } = ctx;
   const params: unknown[] = [siteId];
   let selfParam: string | undefined;
-  if (q.selfId) {
+  if (q.selfId && !q.admin) {
     params.push(q.selfId);
     selfParam = `$${params.length}`;
   }

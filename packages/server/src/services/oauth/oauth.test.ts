@@ -10,8 +10,8 @@ beforeAll(async () => {
   t = await testApp({
     now: () => clock,
     routes(app) {
-      app.get('/v1/whoami', { config: { callers: ['ANONYMOUS_VISITOR', 'MEMBER', 'WIX_USER', 'APP'] } }, async (req) => ({ caller: req.ctx.caller, siteId: req.ctx.siteId }));
-      app.get('/v1/back-office', { config: { callers: ['WIX_USER', 'APP'] } }, async () => ({}));
+      app.get('/v1/whoami', { config: { access: 'shop' } }, async (req) => ({ caller: req.ctx.caller, siteId: req.ctx.siteId }));
+      app.get('/v1/back-office', { config: { access: 'staff' } }, async () => ({}));
     },
   });
   site = await t.createSite();

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
-import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { MoneyError, parseAmount } from '../../platform/money.js';
 import type { OrdersService } from './service.js';
@@ -85,9 +84,9 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
     };
 
     for (const prefix of ORDER_PREFIXES) {
-      app.get(`${prefix}/orders/:id`, { config: { callers: ALL_CALLERS }, schema: { params: Type.Object({ id: Id }) } }, async (req) => ({ order: wire(await orders.getOrder(req.ctx, req.params.id)) }));
+      app.get(`${prefix}/orders/:id`, { config: { access: 'shop' }, schema: { params: Type.Object({ id: Id }) } }, async (req) => ({ order: wire(await orders.getOrder(req.ctx, req.params.id)) }));
 
-      app.post(`${prefix}/orders/search`, { config: { callers: ALL_CALLERS }, schema: { body: SearchBody } }, async (req) => {
+      app.post(`${prefix}/orders/search`, { config: { access: 'shop' }, schema: { body: SearchBody } }, async (req) => {
         const page = await orders.searchOrders(req.ctx, req.body.search ?? {});
         return {
           orders: page.orders.map(wire),
@@ -95,7 +94,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
         };
       });
 
-      app.post(`${prefix}/orders/:id/cancel`, { config: { callers: BACK_OFFICE }, schema: { body: CancelBody, params: Type.Object({ id: Id }) } }, async (req) => {
+      app.post(`${prefix}/orders/:id/cancel`, { config: { access: 'staff' }, schema: { body: CancelBody, params: Type.Object({ id: Id }) } }, async (req) => {
         const body = req.body;
         const order = await orders.cancelOrder(req.ctx, req.params.id, { restockAllItems: body.restockAllItems ?? false, ...(body.customMessage ? { customMessage: body.customMessage } : {}) });
         return { order: wire(order) };
@@ -104,24 +103,24 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
 
     for (const prefix of COLLECTOR_PREFIXES) {
       const params = { params: Type.Object({ ecomOrderId: Id }) };
-      app.post(`${prefix}/orders/:ecomOrderId/mark-as-paid`, { config: { callers: BACK_OFFICE }, schema: { body: MarkPaidBody, ...params } }, async (req) => {
+      app.post(`${prefix}/orders/:ecomOrderId/mark-as-paid`, { config: { access: 'staff' }, schema: { body: MarkPaidBody, ...params } }, async (req) => {
         const order = await orders.markAsPaid(req.ctx, req.params.ecomOrderId, methodName(req.body.userDefinedPaymentMethodName));
         return { order: wire(order) };
       });
 
-      app.post(`${prefix}/orders/:orderId/manual-payment`, { config: { callers: BACK_OFFICE }, schema: { body: ManualPaymentBody, params: Type.Object({ orderId: Id }) } }, async (req) => {
+      app.post(`${prefix}/orders/:orderId/manual-payment`, { config: { access: 'staff' }, schema: { body: ManualPaymentBody, params: Type.Object({ orderId: Id }) } }, async (req) => {
         const body = req.body;
         const current = await orders.getOrder(req.ctx, req.params.orderId);
         await orders.recordManualPayment(req.ctx, current.id, amount(body.amount.amount, current.currency, 'amount.amount'), methodName(body.userDefinedPaymentMethodName));
         return {};
       });
 
-      app.get(`${prefix}/orders/:ecomOrderId/payment-collectability-status`, { config: { callers: BACK_OFFICE }, schema: params }, async (req) => {
+      app.get(`${prefix}/orders/:ecomOrderId/payment-collectability-status`, { config: { access: 'staff' }, schema: params }, async (req) => {
         const result = await orders.collectability(req.ctx, req.params.ecomOrderId);
         return { status: result.status, amount: price(result.amount, result.order.currency) };
       });
 
-      app.get(`${prefix}/orders/:ecomOrderId/refundability`, { config: { callers: BACK_OFFICE }, schema: params }, async (req) => {
+      app.get(`${prefix}/orders/:ecomOrderId/refundability`, { config: { access: 'staff' }, schema: params }, async (req) => {
         const result = await orders.refundability(req.ctx, req.params.ecomOrderId);
         return {
           refundabilities: result.payments.map((p) => ({
@@ -133,7 +132,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
         };
       });
 
-      app.post(`${prefix}/orders/:ecomOrderId/trigger-refund`, { config: { callers: BACK_OFFICE }, schema: { body: RefundBody, ...params } }, async (req) => {
+      app.post(`${prefix}/orders/:ecomOrderId/trigger-refund`, { config: { access: 'staff' }, schema: { body: RefundBody, ...params } }, async (req) => {
         const body = req.body;
         const current = await orders.getOrder(req.ctx, req.params.ecomOrderId);
         const payments = body.payments.map((p, i) => {
@@ -169,7 +168,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
 
     // The SDK sends bulk mark-as-paid to this path verbatim on every host.
     for (const path of ['/v1/bulk/payments-collector/mark-as-paid', '/ecom/v1/bulk/payments-collector/mark-as-paid']) {
-      app.post(path, { config: { callers: BACK_OFFICE }, schema: { body: BulkMarkPaidBody } }, async (req) => {
+      app.post(path, { config: { access: 'staff' }, schema: { body: BulkMarkPaidBody } }, async (req) => {
         const ids = req.body.ecomOrderIds;
         const results = await orders.bulkMarkAsPaid(req.ctx, ids);
         return {
@@ -189,7 +188,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
 
     for (const prefix of FULFILLMENT_PREFIXES) {
       const params = { params: Type.Object({ orderId: Id }) };
-      app.post(`${prefix}/orders/:orderId/create-fulfillment`, { config: { callers: BACK_OFFICE }, schema: { body: FulfillmentBody, ...params } }, async (req) => {
+      app.post(`${prefix}/orders/:orderId/create-fulfillment`, { config: { access: 'staff' }, schema: { body: FulfillmentBody, ...params } }, async (req) => {
         const f = req.body.fulfillment;
         const tracking = f.trackingInfo;
         const { order, fulfillmentId } = await orders.createFulfillment(req.ctx, req.params.orderId, {
@@ -205,7 +204,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
         return { fulfillmentId, orderWithFulfillments: { orderId: order.id, fulfillments: order.fulfillments.map(toWireFulfillment) } };
       });
 
-      app.get(`${prefix}/orders/:orderId`, { config: { callers: ALL_CALLERS }, schema: params }, async (req) => {
+      app.get(`${prefix}/orders/:orderId`, { config: { access: 'shop' }, schema: params }, async (req) => {
         const order = await orders.getOrder(req.ctx, req.params.orderId);
         return { orderWithFulfillments: { orderId: order.id, fulfillments: order.fulfillments.map(toWireFulfillment) } };
       });

@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ALL_CALLERS } from '../../platform/caller.js';
 import { AUTHENTICATION_PREFIX, SESSION_TTL_MS } from '../identity/service.js';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './hosted-session.js';
 import { errorPage, webMessagePage } from './pages.js';
@@ -84,7 +83,7 @@ export function redirectsRoutes(redirects: RedirectsService, options: RedirectsR
     });
 
     for (const path of ['/_api/redirects-api/v1/redirect-session', '/headless/v1/redirect-session']) {
-      app.post(path, { schema: { body: RedirectSessionBody }, config: { callers: ALL_CALLERS } }, async (req) => {
+      app.post(path, { schema: { body: RedirectSessionBody }, config: { access: 'shop' } }, async (req) => {
         const body: RedirectSessionRequest = req.body;
         const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
         return { redirectSession: await redirects.createRedirectSession(req.ctx, body, origin) };

@@ -2,7 +2,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { BACK_OFFICE } from '../../platform/caller.js';
 import type { SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { MAX_DOMAINS_PER_SITE } from './domains.js';
@@ -23,7 +22,7 @@ const SettingsBody = Type.Object({
 export function siteSettingsRoutes(sites: SitesService) {
   return async (app: FastifyInstance) => {
     const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-    const config = { callers: BACK_OFFICE };
+    const config = { access: 'staff' } as const;
 
     const view = async (ctx: SiteContext) => {
       const site = await sites.activeSite(ctx);
@@ -40,7 +39,7 @@ export function siteSettingsRoutes(sites: SitesService) {
 
     typed.get(SITE_SETTINGS_PATH, { config }, async (req) => view(req.ctx));
 
-    typed.patch(SITE_SETTINGS_PATH, { config, schema: { body: SettingsBody } }, async (req) => {
+    typed.patch(SITE_SETTINGS_PATH, { config: { access: 'owner' }, schema: { body: SettingsBody } }, async (req) => {
       const { domains, name, currency, signupPolicy, captchaRequired } = req.body.settings;
       if (currency !== undefined && !isValidCurrency(currency.toUpperCase())) {
         throw ApiError.validation([{ field: 'settings.currency', rule: 'FORMAT', description: 'not an ISO 4217 currency code' }]);

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { BACK_OFFICE } from '../../platform/caller.js';
 import type { Delivery, Subscription, WebhooksService } from './service.js';
 import { MAX_EVENT_TYPES } from './service.js';
 
@@ -66,7 +65,7 @@ function wireDelivery(d: Delivery) {
 export function webhooksRoutes(webhooks: WebhooksService) {
   return async (plain: FastifyInstance) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
-    const config = { callers: BACK_OFFICE };
+    const config = { access: 'owner' } as const;
 
     app.get(`${PREFIX}/public-key`, { config }, async (req) => ({ publicKey: await webhooks.publicKey(req.ctx), algorithm: 'RS256' }));
 
