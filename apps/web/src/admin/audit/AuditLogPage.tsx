@@ -3,7 +3,7 @@ import type { AuditEntry, AuditFilters } from '@bodega/sdk';
 import { Notice } from '../../ui/Notice.js';
 import { ListTable } from '../ListTable.js';
 import { usePermissions } from '../context.js';
-import { dateTime, PageHead, saveFile, useResult } from '../ui.js';
+import { CursorPager, dateTime, PageHead, saveFile, useResult } from '../ui.js';
 import { SettingsNav } from '../settings/SettingsNav.js';
 import { AuditFilterForm, RetentionForm } from './AuditForms.js';
 import { actionLabel, changeLines } from './entries.js';
@@ -68,13 +68,7 @@ function AuditLog() {
           </tr>
         )} />
       </div>
-      {log.data && (cursors.length > 0 || log.data.nextCursor) && <nav className="pager" aria-label="Audit log pages">
-        <span />
-        <div className="actions">
-          <button type="button" className="button secondary small" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>Previous</button>
-          <button type="button" className="button secondary small" disabled={!log.data.nextCursor} onClick={() => setCursors((c) => [...c, log.data.nextCursor ?? ''])}>Next</button>
-        </div>
-      </nav>}
+      {log.data && <CursorPager cursors={cursors} nextCursor={log.data.nextCursor} onCursors={setCursors} label="Audit log" />}
       <RetentionForm />
     </>
   );
