@@ -180,3 +180,20 @@ describe('the SIEM webhook', () => {
     expect(events[1].payload).toMatchObject({ actor: { kind: 'MEMBER', id: s.ownerId, email: s.ownerEmail }, object: { type: 'api_key' }, after: { name: 'seen' } });
   });
 });
+
+describe('concurrent changes', () => {
+  it('two retention changes at once queue: each entry starts where the other ended', async () => {
+    const s = await backOfficeSite(t);
+    const patch = (days: number) => t.app.inject({ method: 'PATCH', url: '/bodega/v1/audit-log/settings', headers: s.headers.owner, payload: { settings: { retentionDays: days } } });
+    const answers = await Promise.all([patch(30), patch(60)]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    // Both at the same clock instant: their order is the chain of before → after, not the list's.
+    const entries = (await list(s, '?action=audit_settings.updated')).entries as unknown as { before: { retentionDays: number }; after: { retentionDays: number } }[];
+    expect(entries).toHaveLength(2);
+    const [first, second] = entries.sort((x) => (x.before.retentionDays === 365 ? -1 : 1));
+    expect(first.before.retentionDays).toBe(365);
+    expect(second.before.retentionDays).toBe(first.after.retentionDays);
+    const final = (await t.app.inject({ method: 'GET', url: '/bodega/v1/audit-log/settings', headers: s.headers.owner })).json() as { settings: { retentionDays: number } };
+    expect(final.settings.retentionDays).toBe(second.after.retentionDays);
+  });
+});

@@ -106,7 +106,7 @@ export class AuditService {
   async updateSettings(ctx: RequestContext, patch: Partial<AuditSettings>): Promise<AuditSettings> {
     requireOwner(ctx);
     return withTransaction(ctx, async (tx) => {
-      const before = (await store.lockRetention(tx)) ?? DEFAULT_RETENTION_DAYS;
+      const before = await store.lockRetention(tx, DEFAULT_RETENTION_DAYS);
       const after = patch.retentionDays ?? before;
       if (after !== before) {
         await store.saveRetention(tx, after);

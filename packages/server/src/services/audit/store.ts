@@ -69,10 +69,14 @@ export async function findRetention(ctx: SiteContext): Promise<number | undefine
   return rows[0]?.retention_days;
 }
 
-/** Locks the site's setting row (when there is one) so two changes record their before → after in turn. */
-export async function lockRetention(ctx: SiteContext): Promise<number | undefined> {
+/**
+ * Locks the site's setting row, made with `defaultDays` first if the site has none, so two
+ * changes at once queue and record their before → after in turn.
+ */
+export async function lockRetention(ctx: SiteContext, defaultDays: number): Promise<number> {
+  await ctx.db.query('INSERT INTO audit_settings (site_id, retention_days, updated_at) VALUES ($1, $2, $3) ON CONFLICT (site_id) DO NOTHING', [ctx.siteId, defaultDays, ctx.now()]);
   const rows = await ctx.db.query<{ retention_days: number }>('SELECT retention_days FROM audit_settings WHERE site_id = $1 FOR UPDATE', [ctx.siteId]);
-  return rows[0]?.retention_days;
+  return rows[0].retention_days;
 }
 
 export async function saveRetention(ctx: SiteContext, days: number): Promise<void> {
