@@ -31,6 +31,7 @@ const admin: RouteObject = {
     { path: 'settings/api-keys', lazy: page(() => import('./admin/settings/ApiKeysPage.js')) },
     { path: 'settings/mail', lazy: page(() => import('./admin/settings/MailPage.js')) },
     { path: 'settings/webhooks', lazy: page(() => import('./admin/settings/WebhooksPage.js')) },
+    { path: 'settings/audit-log', lazy: page(() => import('./admin/audit/AuditLogPage.js')) },
     { path: '*', lazy: page(() => import('./admin/NotFoundPage.js')) },
   ],
 };

@@ -50,6 +50,8 @@ import { loadWebBuild } from './services/storefront/web-build.js';
 import { BackOfficeService, ImportJobs } from './services/backoffice/service.js';
 import { backOfficeRoutes } from './services/backoffice/routes.js';
 import { openApiRoute, registerOpenApi } from './services/backoffice/openapi.js';
+import { AuditService } from './services/audit/service.js';
+import { auditRoutes } from './services/audit/routes.js';
 
 export interface AppDeps {
   db: Db;
@@ -74,6 +76,8 @@ export interface Services extends SignInServices {
   members: MembersServices;
   /** Webhook subscriptions and the outbox delivery worker (webhooks and order e-mails). */
   webhooks: WebhooksService;
+  /** The audit log's list, export, retention and prune (entries are appended by platform/audit.ts). */
+  audit: AuditService;
 }
 
 declare module 'fastify' {
@@ -94,7 +98,8 @@ export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}
   mergeCartsAtSignIn(commerce, signIn.identity);
   const members = createMembersServices(oauth, signIn.identity);
   const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
-  return { sites, oauth, grants, ...signIn, commerce, members, webhooks };
+  const audit = new AuditService(db, now);
+  return { sites, oauth, grants, ...signIn, commerce, members, webhooks, audit };
 }
 
 // ─── cross-service wiring: the only place services meet besides each other's service.ts ───
@@ -256,6 +261,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   services.sites.reportErrorsTo((error) => app.log.warn({ err: error }, "an API key's last use could not be recorded"));
   app.addHook('onClose', async () => services.sites.close());
   await registerBackOffice(app, services, data, deps.db, now);
+  await app.register(auditRoutes(services.audit));
+  services.audit.reportErrorsTo((error) => app.log.warn({ err: error }, 'the audit log prune failed'));
+  app.addHook('onReady', async () => services.audit.start());
+  app.addHook('onClose', async () => services.audit.stop());
   openApiRoute(app);
 
   // The shop's pages, sitemap and robots.txt for the site the Host header names.

@@ -13,6 +13,7 @@ const SETTINGS_PAGES = [
   { to: '/admin/settings/coupons', label: 'Coupons' },
   { to: '/admin/settings/mail', label: 'Mail outbox' },
   { to: '/admin/settings/webhooks', label: 'Webhooks' },
+  { to: '/admin/settings/audit-log', label: 'Audit log' },
 ];
 
 function useDebounced(value: string, ms: number): string {

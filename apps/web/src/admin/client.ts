@@ -1,11 +1,11 @@
 import {
-  backOffice, backOfficeSettings, createClient, dataCollections, dataIndexes, inventory, items, members, OAuthStrategy, orderFulfillments,
+  auditLog, backOffice, backOfficeSettings, createClient, dataCollections, dataIndexes, inventory, items, members, OAuthStrategy, orderFulfillments,
   orders, products, storesCollections,
 } from '@bodega/sdk';
 import { shopTokenStorage } from '../shop/client.js';
 
 const modules = {
-  backOffice, settings: backOfficeSettings, products, storesCollections, inventory, orders, orderFulfillments, members,
+  backOffice, settings: backOfficeSettings, auditLog, products, storesCollections, inventory, orders, orderFulfillments, members,
   dataCollections, dataIndexes, items,
 };
 

@@ -122,6 +122,25 @@ export function Pager({ offset, limit, total, count, onOffset, label }: {
   );
 }
 
+/**
+ * Previous / next over a cursor-paged list: `cursors` is the stack of cursors that led to the
+ * page shown (empty on the first); shown only when there is another page.
+ */
+export function CursorPager({ cursors, nextCursor, onCursors, label }: {
+  cursors: readonly string[]; nextCursor: string | undefined; onCursors: (cursors: string[]) => void; label: string;
+}) {
+  if (cursors.length === 0 && !nextCursor) return null;
+  return (
+    <nav className="pager" aria-label={`${label} pages`}>
+      <span />
+      <div className="actions">
+        <button type="button" className="button secondary small" disabled={cursors.length === 0} onClick={() => onCursors(cursors.slice(0, -1))}>Previous</button>
+        <button type="button" className="button secondary small" disabled={!nextCursor} onClick={() => nextCursor && onCursors([...cursors, nextCursor])}>Next</button>
+      </div>
+    </nav>
+  );
+}
+
 /** Saves a file the server sent (or the browser made) under `name`. */
 export function saveFile(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);

@@ -231,24 +231,30 @@ function query(params: object): string | undefined {
   return entries.length ? toQueryString(Object.fromEntries(entries) as PlainObject) : undefined;
 }
 
-export function backOffice(t: Transport) {
-  const get = <T>(path: string, params: object = {}) => t.send<T>({ method: 'GET', path: BACK_OFFICE_PATH + path, query: query(params) ?? '' });
+/** A GET under `/bodega/v1` with its parameters as a query string (empty ones left out). */
+export function backOfficeGet<T>(t: Transport, path: string, params: object = {}): Promise<T> {
+  return t.send<T>({ method: 'GET', path: BACK_OFFICE_PATH + path, query: query(params) ?? '' });
+}
 
-  /** A CSV answer, fetched with the client's credentials; errors come back as BodegaError. */
-  async function csv(path: string, params: object = {}): Promise<Response> {
-    const q = query(params);
-    const response = await t.fetchWithAuth(`${t.baseUrl}${BACK_OFFICE_PATH}${path}${q ? `?${q}` : ''}`, { method: 'GET' });
-    if (response.status !== 200) {
-      let body: unknown;
-      try {
-        body = JSON.parse(await response.text()) as unknown;
-      } catch {
-        body = undefined;
-      }
-      throw errorFromResponse(response.status, response.statusText, response.headers.get('x-wix-request-id') ?? undefined, body);
+/** A CSV answer under `/bodega/v1`, fetched with the client's credentials; errors come back as BodegaError. */
+export async function backOfficeCsv(t: Transport, path: string, params: object = {}): Promise<Response> {
+  const q = query(params);
+  const response = await t.fetchWithAuth(`${t.baseUrl}${BACK_OFFICE_PATH}${path}${q ? `?${q}` : ''}`, { method: 'GET' });
+  if (response.status !== 200) {
+    let body: unknown;
+    try {
+      body = JSON.parse(await response.text()) as unknown;
+    } catch {
+      body = undefined;
     }
-    return response;
+    throw errorFromResponse(response.status, response.statusText, response.headers.get('x-wix-request-id') ?? undefined, body);
   }
+  return response;
+}
+
+export function backOffice(t: Transport) {
+  const get = <T>(path: string, params: object = {}) => backOfficeGet<T>(t, path, params);
+  const csv = (path: string, params: object = {}) => backOfficeCsv(t, path, params);
 
   return {
     /** Who is signed in to the back office, with their role and the site. */

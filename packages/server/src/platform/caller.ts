@@ -22,6 +22,8 @@ export interface Caller {
 export interface RequestContext extends SiteContext {
   readonly caller: Caller;
   readonly requestId: string;
+  /** The client's address as the server saw it (the proxy's behind one), for the audit log. */
+  readonly ip?: string;
 }
 
 /** Supplied by the services that own tokens and API keys; platform knows none of them. */
@@ -108,6 +110,6 @@ export function registerCallerCheck(app: FastifyInstance, resolver: CallerResolv
       caller = await resolveCaller(req, resolver).catch(() => null);
     }
     req.caller = caller;
-    if (caller) req.ctx = { ...siteContext(db, caller.siteId, now), caller, requestId: String(req.id) };
+    if (caller) req.ctx = { ...siteContext(db, caller.siteId, now), caller, requestId: String(req.id), ip: req.ip };
   });
 }

@@ -4,7 +4,7 @@ import type { MailStatus, MailSummary } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { ListTable } from '../ListTable.js';
 import { useAdmin, usePermissions } from '../context.js';
-import { dateTime, Modal, PageHead, Status } from '../ui.js';
+import { CursorPager, dateTime, Modal, PageHead, Status } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
 
 export default function MailPage() {
@@ -43,13 +43,7 @@ export default function MailPage() {
             <td className="truncate" data-label="To">{m.to}</td><td data-label="Status"><Status value={m.status} /></td><td data-label="Created">{dateTime(m.createdDate)}</td>
           </tr>
         )} />
-      {mails.data && (cursors.length > 0 || mails.data.nextCursor) && <nav className="pager" aria-label="Mail pages">
-        <span />
-        <div className="actions">
-          <button type="button" className="button secondary small" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>Previous</button>
-          <button type="button" className="button secondary small" disabled={!mails.data.nextCursor} onClick={() => setCursors((c) => [...c, mails.data.nextCursor ?? ''])}>Next</button>
-        </div>
-      </nav>}
+      {mails.data && <CursorPager cursors={cursors} nextCursor={mails.data.nextCursor} onCursors={setCursors} label="Mail" />}
       <Modal open={open !== null} onOpenChange={(o) => { if (!o) setOpen(null); }} title={open?.subject ?? 'Mail'} description={open ? `To ${open.to}` : undefined} wide>
         {mail.isPending ? <Loading label="Opening the mail…" /> : mail.isError ? <ErrorState error={mail.error} /> : <pre className="mail-body" tabIndex={0} role="region" aria-label="The mail’s text">{mail.data?.mail.text}</pre>}
       </Modal>

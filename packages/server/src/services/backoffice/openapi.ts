@@ -9,7 +9,7 @@ export const OPENAPI_PATH = '/bodega/v1/openapi.json';
 const DOCUMENTED = [/^\/bodega\/v1\//, /^\/_api\/bodega\/v1\//, /^\/stores\/v1\/bulk\/products\//];
 
 const DESCRIPTION = `Bodega's calls beyond the Wix Headless REST surface: the back office (dashboard, search,
-API keys, mail outbox, exports, import jobs), site and commerce settings, coupons and webhooks.
+API keys, mail outbox, exports, import jobs, the audit log), site and commerce settings, coupons and webhooks.
 
 Authentication: \`Authorization: <access token>\` of the site's owner or a contributor (signed in
 through the hosted pages), or \`Authorization: <API key>\` with \`wix-site-id: <siteId>\`.

@@ -208,10 +208,10 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
         to: instant('to', q.to),
         ...(q.q?.trim() && { q: q.q.trim() }),
       };
-      return sendCsv(reply, 'orders', backOffice.exportOrders(req.ctx, filters), req.ctx.now());
+      return sendCsv(reply, 'orders', await backOffice.exportOrders(req.ctx, filters), req.ctx.now());
     });
     app.get(`${PREFIX}/exports/members.csv`, { config, schema: { tags, summary: 'Every member as CSV', ...csvResponse } }, async (req, reply) =>
-      sendCsv(reply, 'members', backOffice.exportMembers(req.ctx), req.ctx.now()));
+      sendCsv(reply, 'members', await backOffice.exportMembers(req.ctx), req.ctx.now()));
 
     app.post(`${PREFIX}/import-jobs`, {
       config, schema: { tags, summary: 'Starts an import of products or data-collection items; it runs on the server', body: ImportBody },

@@ -5,6 +5,8 @@
  */
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
+import { recordAudit } from '../../platform/audit.js';
+import { withTransaction } from '../../platform/context.js';
 import type { Mailer, MailStatus, StoredMail } from '../../platform/mail.js';
 import { divideHalfEven, formatAmount } from '../../platform/money.js';
 import { catalogBackOffice, type CatalogService } from '../catalog/service.js';
@@ -122,6 +124,12 @@ function decodeCursor(cursor: string): { createdDate: Date; mailId: string } {
   throw ApiError.validation([{ field: 'cursor', rule: 'FORMAT', description: 'not a cursor this call gave' }]);
 }
 
+/** An export is a GET stream: its entry is written (on its own) before the first byte goes out. */
+async function auditExport(ctx: RequestContext, name: 'products' | 'orders' | 'members', filters: Record<string, unknown> = {}): Promise<void> {
+  const after = Object.fromEntries(Object.entries(filters).flatMap(([k, v]) => (v === undefined ? [] : [[k, v instanceof Date ? v.toISOString() : v]])));
+  await recordAudit(ctx, { action: `export.${name}`, objectType: 'export', objectId: `${name}.csv`, ...(Object.keys(after).length && { after }) });
+}
+
 export class BackOfficeService {
   constructor(private readonly deps: BackOfficeDeps) {}
 
@@ -143,12 +151,19 @@ export class BackOfficeService {
     requireOwner(ctx);
     const trimmed = name.trim();
     if (!trimmed) throw ApiError.validation([{ field: 'name', rule: 'REQUIRED_FIELD', description: 'a key needs a name' }]);
-    return this.deps.sites.createApiKey(ctx, trimmed);
+    return withTransaction(ctx, async (tx) => {
+      const created = await this.deps.sites.createApiKey(tx, trimmed);
+      await recordAudit(tx, { action: 'api_key.created', objectType: 'api_key', objectId: created.apiKey.id, after: { name: created.apiKey.name, prefix: created.apiKey.prefix } });
+      return created;
+    });
   }
 
   async revokeApiKey(ctx: RequestContext, keyId: string): Promise<void> {
     requireOwner(ctx);
-    await this.deps.sites.revokeApiKey(ctx, keyId);
+    await withTransaction(ctx, async (tx) => {
+      await this.deps.sites.revokeApiKey(tx, keyId);
+      await recordAudit(tx, { action: 'api_key.revoked', objectType: 'api_key', objectId: keyId });
+    });
   }
 
   async listMails(ctx: RequestContext, options: { limit: number; cursor?: string; status?: MailStatus }): Promise<MailPage> {
@@ -240,16 +255,19 @@ export class BackOfficeService {
   async exportProducts(ctx: RequestContext): Promise<AsyncGenerator<string>> {
     roleOf(ctx);
     const currency = (await this.deps.sites.activeSite(ctx)).settings.currency;
+    await auditExport(ctx, 'products');
     return productsCsv(catalogBackOffice.productsForExport(ctx), currency);
   }
 
-  exportOrders(ctx: RequestContext, filters: OrderExportFilters): AsyncGenerator<string> {
+  async exportOrders(ctx: RequestContext, filters: OrderExportFilters): Promise<AsyncGenerator<string>> {
     roleOf(ctx);
+    await auditExport(ctx, 'orders', { ...filters });
     return ordersCsv(ordersBackOffice.ordersForExport(ctx, filters));
   }
 
-  exportMembers(ctx: RequestContext): AsyncGenerator<string> {
+  async exportMembers(ctx: RequestContext): Promise<AsyncGenerator<string>> {
     roleOf(ctx);
+    await auditExport(ctx, 'members');
     return membersCsv(membersBackOffice.membersForExport(ctx));
   }
 
@@ -265,6 +283,7 @@ export class BackOfficeService {
 
   async importFailures(ctx: RequestContext, jobId: string): Promise<AsyncGenerator<string>> {
     await this.importJob(ctx, jobId);
+    await recordAudit(ctx, { action: 'export.import_failures', objectType: 'import_job', objectId: jobId });
     return failuresCsv(this.deps.imports.failures(ctx, jobId));
   }
 

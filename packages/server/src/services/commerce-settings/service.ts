@@ -2,7 +2,8 @@
 // are kept in the site's settings (the sites service owns that row and its cache), so this service
 // has no store of its own.
 import type { RequestContext } from '../../platform/caller.js';
-import type { SiteContext } from '../../platform/context.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
+import { recordAudit, settingsChange } from '../../platform/audit.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import type { SitesService } from '../sites/service.js';
 import { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS, readCommerceSettings, type CommerceSettings, type StoredCommerceSettings } from './settings.js';
@@ -28,7 +29,12 @@ export class CommerceSettingsService {
     const violations: FieldViolation[] = [];
     readCommerceSettings(next, site.settings.currency, violations);
     if (violations.length) throw ApiError.validation(violations);
-    await this.sites.updateSettings(ctx, { commerce: next });
+    const before = { ...DEFAULT_COMMERCE_SETTINGS, ...((site.settings.commerce as StoredCommerceSettings | undefined) ?? {}) };
+    await withTransaction(ctx, async (tx) => {
+      await this.sites.updateSettings(tx, { commerce: next });
+      const changed = settingsChange(before, { ...DEFAULT_COMMERCE_SETTINGS, ...next });
+      if (changed) await recordAudit(tx, { action: 'commerce_settings.updated', objectType: 'commerce_settings', objectId: ctx.siteId, ...changed });
+    });
     return this.stored(ctx);
   }
 }

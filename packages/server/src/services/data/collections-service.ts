@@ -6,6 +6,7 @@ import { isUniqueViolation, type Db } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { withTransaction } from '../../platform/context.js';
 import { recordEvent } from '../../platform/events.js';
+import { recordAudit, settingsChange } from '../../platform/audit.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { readCollection, readCollectionId, readField, INDEX_LIMITS, type StoredCollection, type StoredField } from './collections.js';
 import { DataErrors } from './errors.js';
@@ -80,6 +81,9 @@ export class CollectionsService {
       const saved = await store.updateCollection(tx, definition);
       if (!saved) throw DataErrors.collectionNotFound(definition.id);
       await recordEvent(tx.db, collectionEvent(ctx, 'data_collection.updated', saved));
+      // Who may read and write a collection is access: its change is on record (other edits are not).
+      const changed = settingsChange({ ...current.permissions }, { ...saved.permissions });
+      if (changed) await recordAudit(tx, { action: 'data_collection.permissions_updated', objectType: 'data_collection', objectId: saved.id, ...changed });
       return saved;
     });
     this.forget(ctx.siteId, definition.id);
@@ -113,6 +117,9 @@ export class CollectionsService {
       const saved = await store.updateCollection(tx, { ...current, fields });
       if (!saved) throw DataErrors.collectionNotFound(id);
       await recordEvent(tx.db, collectionEvent(ctx, 'data_collection.updated', saved));
+      // Who may read and write a collection is access: its change is on record (other edits are not).
+      const changed = settingsChange({ ...current.permissions }, { ...saved.permissions });
+      if (changed) await recordAudit(tx, { action: 'data_collection.permissions_updated', objectType: 'data_collection', objectId: saved.id, ...changed });
       return saved;
     });
     this.forget(ctx.siteId, id);

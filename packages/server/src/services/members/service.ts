@@ -28,6 +28,7 @@ import type { BulkByFilterBody, ListMembersQuery, MemberInput, QueryMembersBody 
 import { baseSlug, isValidSlug, SLUG_MAX_LENGTH } from './slug.js';
 import * as store from './store.js';
 import { canChangeRole, canDelete, transition, type DeleteActor, type MemberAction, type Refusal } from './transitions.js';
+import { auditDeletion, auditModeration, auditRoleChange } from './audited.js';
 import { applyPatch, memberPatchFromWire, needsDefinitions, toWireMember, type MemberPatch, type WireMember } from './wire.js';
 
 /** Bulk calls by filter change at most this many members per call; call again for the rest. */
@@ -184,6 +185,7 @@ export class MembersService {
         siteId: ctx.siteId, type: outcome.event, entityType: 'member', entityId: memberId,
         payload: { memberId, from: stateOf(member), to: stateOf(updated) },
       });
+      await auditModeration(tx, action, memberId, stateOf(member), stateOf(updated));
       return { updated, statusChanged: outcome.change.status !== undefined };
     });
     if (result.statusChanged) await this.syncIdentity(ctx, memberId, result.updated.status);
@@ -230,10 +232,9 @@ export class MembersService {
       const byId = new Map(members.map((m) => [m.memberId, m]));
       for (const id of ids) {
         const from = stateOf(byId.get(id)!);
-        await recordEvent(tx.db, {
-          siteId: ctx.siteId, type: event, entityType: 'member', entityId: id,
-          payload: { memberId: id, from, to: { ...from, status: action === 'approve' ? 'APPROVED' : 'BLOCKED' } },
-        });
+        const to = { ...from, status: action === 'approve' ? 'APPROVED' : 'BLOCKED' };
+        await recordEvent(tx.db, { siteId: ctx.siteId, type: event, entityType: 'member', entityId: id, payload: { memberId: id, from, to } });
+        await auditModeration(tx, action, id, from, to);
       }
       return { changed: ids, failures: refused };
     });
@@ -293,6 +294,7 @@ export class MembersService {
         siteId: ctx.siteId, type: 'member.role_changed', entityType: 'member', entityId: memberId,
         payload: { memberId, from: target.role, to: role },
       });
+      if (target.role !== role) await auditRoleChange(tx, memberId, target.role, role);
       return { member: updated!, changed: target.role !== role };
     });
     if (changed) this.identities.forgetAccess(ctx, memberId);
@@ -339,6 +341,7 @@ export class MembersService {
         siteId: ctx.siteId, type: 'member.deleted', entityType: 'member', entityId: member.memberId,
         payload: { memberId: member.memberId, loginEmail: member.loginEmail, contentAssigneeId: contentAssigneeId ?? null },
       });
+      if (actor.kind !== 'SELF') await auditDeletion(tx, member);
     }
     return { deleted, refused };
   }

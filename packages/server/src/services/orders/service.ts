@@ -2,6 +2,8 @@ import { withTransaction, type SiteContext } from '../../platform/context.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvents, type OutboxEvent } from '../../platform/events.js';
+import { recordAudit } from '../../platform/audit.js';
+import { formatAmount } from '../../platform/money.js';
 import { newId } from '../../platform/ids.js';
 import type { SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
@@ -342,12 +344,17 @@ export class OrdersService {
     return commerceSettingsOf(await this.sites.activeSite(ctx));
   }
 
-  /** Locks the order, applies a change, keeps stock in step with payment, and records events. */
-  private async mutate(ctx: RequestContext, orderId: string, fn: (order: Order, tx: SiteContext, settings: CommerceSettings) => Promise<Change> | Change): Promise<Order> {
+  /**
+   * Locks the order, applies a change, keeps stock in step with payment, and records events; with
+   * `audited`, the staff action's audit entry too (status and money before → after).
+   */
+  private async mutate(
+    ctx: RequestContext, orderId: string, fn: (order: Order, tx: SiteContext, settings: CommerceSettings) => Promise<Change> | Change, audited?: AuditedAction,
+  ): Promise<Order> {
     const settings = await this.settings(ctx);
     const products: string[] = [];
     try {
-      return await this.mutateLocked(ctx, orderId, settings, fn, products);
+      return await this.mutateLocked(ctx, orderId, settings, fn, products, audited);
     } finally {
       if (products.length) this.catalog.stockSettled(ctx.siteId, products);
     }
@@ -359,6 +366,7 @@ export class OrdersService {
     settings: CommerceSettings,
     fn: (order: Order, tx: SiteContext, settings: CommerceSettings) => Promise<Change> | Change,
     products: string[],
+    audited: AuditedAction | undefined,
   ): Promise<Order> {
     return withTransaction(ctx, async (tx) => {
       const order = await store.findOrder(tx, orderId, true);
@@ -368,12 +376,15 @@ export class OrdersService {
       const next = await this.sellWhenPaid(tx, change.order, settings, ctx.now());
       await store.updateOrder(tx, next);
       await recordEvents(tx.db, this.events(ctx.siteId, next, change.events));
+      if (audited) {
+        await recordAudit(tx, { action: audited.action, objectType: 'order', objectId: orderId, before: auditedState(order), after: { ...auditedState(next), ...audited.details?.(next) } });
+      }
       return next;
     });
   }
 
   async markAsPaid(ctx: RequestContext, orderId: string, methodName?: string): Promise<Order> {
-    return this.mutate(ctx, orderId, (order) => markPaid(order, ctx.now(), newId, methodName));
+    return this.mutate(ctx, orderId, (order) => markPaid(order, ctx.now(), newId, methodName), { action: 'order.marked_paid' });
   }
 
   /** Marks each order paid on its own; one failing does not stop the others. */
@@ -391,7 +402,8 @@ export class OrdersService {
   }
 
   async recordManualPayment(ctx: RequestContext, orderId: string, amount: bigint, methodName?: string): Promise<Order> {
-    return this.mutate(ctx, orderId, (order) => recordPayment(order, { amount, method: 'manual', ...(methodName !== undefined && { methodName }) }, ctx.now(), newId));
+    return this.mutate(ctx, orderId, (order) => recordPayment(order, { amount, method: 'manual', ...(methodName !== undefined && { methodName }) }, ctx.now(), newId),
+      { action: 'order.payment_recorded', details: (o) => ({ amount: formatAmount(amount, o.currency) }) });
   }
 
   async collectability(ctx: RequestContext, orderId: string): Promise<{ status: string; amount: bigint; order: Order }> {
@@ -421,6 +433,12 @@ export class OrdersService {
       const units = unitsToRestock(change.order, restock === 'ALL_ITEMS' ? undefined : restock);
       await this.catalog.restock(tx, stockChanges(change.order, units), ctx.now());
       return { ...change, order: markRestocked(change.order, units, ctx.now()) };
+    }, {
+      action: 'order.refunded',
+      details: (o) => {
+        const made = o.refunds[o.refunds.length - 1];
+        return { refundId: made.id, amount: formatAmount(made.amount, o.currency), ...(made.reason && { reason: made.reason }) };
+      },
     });
     return { order, refundId: order.refunds[order.refunds.length - 1].id };
   }
@@ -432,7 +450,7 @@ export class OrdersService {
       const units = unitsToRestock(change.order);
       await this.catalog.restock(tx, stockChanges(change.order, units), ctx.now());
       return { ...change, order: markRestocked(change.order, units, ctx.now()) };
-    });
+    }, { action: 'order.canceled', details: () => ({ restockAllItems: options.restockAllItems }) });
   }
 
   async createFulfillment(ctx: RequestContext, orderId: string, request: { lineItems: { id: string; quantity?: number }[]; trackingInfo?: TrackingInfo }): Promise<{ order: Order; fulfillmentId: string }> {
@@ -444,6 +462,17 @@ export class OrdersService {
     });
     return { order, fulfillmentId };
   }
+}
+
+/** A staff action on an order that the audit log records (mutate). */
+interface AuditedAction {
+  action: string;
+  /** What the action did beyond the state change (a refund's id and amount). */
+  details?: (next: Order) => Record<string, unknown>;
+}
+
+function auditedState(order: Order): Record<string, unknown> {
+  return { status: order.status, paymentStatus: order.paymentStatus, paid: formatAmount(order.paid, order.currency), refunded: formatAmount(order.refunded, order.currency) };
 }
 
 export function encodeCursor(state: CursorState): string {

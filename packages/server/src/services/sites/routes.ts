@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { SiteContext } from '../../platform/context.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
+import { recordAudit, settingsChange } from '../../platform/audit.js';
 import { ApiError } from '../../platform/errors.js';
 import { MAX_DOMAINS_PER_SITE } from './domains.js';
 import { isValidCurrency, type SitesService } from './service.js';
@@ -44,14 +45,21 @@ export function siteSettingsRoutes(sites: SitesService) {
       if (currency !== undefined && !isValidCurrency(currency.toUpperCase())) {
         throw ApiError.validation([{ field: 'settings.currency', rule: 'FORMAT', description: 'not an ISO 4217 currency code' }]);
       }
-      if (domains !== undefined) await sites.setDomains(req.ctx, domains);
-      if (name !== undefined && name.trim()) await sites.rename(req.ctx, name.trim());
       const patch = {
         ...(currency !== undefined && { currency: currency.toUpperCase() }),
         ...(signupPolicy !== undefined && { signupPolicy }),
         ...(captchaRequired !== undefined && { captchaRequired }),
       };
-      if (Object.keys(patch).length) await sites.updateSettings(req.ctx, patch);
+      // One transaction with its audit entry: the settings before, and after as written.
+      await withTransaction(req.ctx, async (ctx) => {
+        const before = (await view(ctx)).settings;
+        const after: Record<string, unknown> = { ...before, ...patch };
+        if (domains !== undefined) after.domains = await sites.setDomains(ctx, domains);
+        if (name !== undefined && name.trim()) await sites.rename(ctx, (after.name = name.trim()));
+        if (Object.keys(patch).length) await sites.updateSettings(ctx, patch);
+        const changed = settingsChange(before, after);
+        if (changed) await recordAudit(ctx, { action: 'site_settings.updated', objectType: 'site_settings', objectId: ctx.siteId, ...changed });
+      });
       return view(req.ctx);
     });
   };

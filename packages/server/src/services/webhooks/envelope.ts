@@ -3,6 +3,8 @@
  * the two bodies built from it (Wix domain event inside a JWT, or Standard Webhooks JSON).
  */
 
+import { AUDIT_EVENT_TYPE } from '../../platform/audit.js';
+
 /** A delivery's stored event; the entity is rendered once, at fan-out. */
 export interface DeliveryEvent {
   eventId: string;
@@ -70,6 +72,8 @@ export function wixEventOf(type: string): WixEvent {
 
 /** A subscription names Bodega types (`order.created`), Wix types (`wix.ecom.v1.order_created`) or `*`. */
 export function subscribes(eventTypes: readonly string[], type: string): boolean {
+  // The audit log's events go to the receiver that names them (a SIEM), never to every `*` one.
+  if (type === AUDIT_EVENT_TYPE) return eventTypes.includes(type) || eventTypes.includes(wixEventOf(type).eventType);
   if (eventTypes.includes('*') || eventTypes.includes(type)) return true;
   return eventTypes.includes(wixEventOf(type).eventType);
 }

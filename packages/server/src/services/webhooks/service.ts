@@ -1,5 +1,7 @@
 import type { Db } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
+import { recordAudit, settingsChange } from '../../platform/audit.js';
+import { withTransaction } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { Mailer } from '../../platform/mail.js';
@@ -47,10 +49,12 @@ export class WebhooksService {
     this.checkUrl(input.url, 'subscription.url');
     const eventTypes = this.checkEventTypes(input.eventTypes, 'subscription.eventTypes');
     const secret = newStandardSecret();
-    const subscription = await this.db.transaction(async (tx) => {
-      const [{ count }] = await tx.query<{ count: number }>('SELECT count(*)::int AS count FROM webhook_subscriptions WHERE site_id = $1', [ctx.siteId]);
+    const subscription = await withTransaction(ctx, async (tx) => {
+      const [{ count }] = await tx.db.query<{ count: number }>('SELECT count(*)::int AS count FROM webhook_subscriptions WHERE site_id = $1', [ctx.siteId]);
       if (count >= MAX_SUBSCRIPTIONS_PER_SITE) throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `A site has at most ${MAX_SUBSCRIPTIONS_PER_SITE} webhook subscriptions`);
-      return store.insertSubscription(tx, ctx.siteId, { id: newId(), url: input.url, eventTypes, format: input.format ?? 'STANDARD', secret, at: ctx.now() });
+      const created = await store.insertSubscription(tx.db, ctx.siteId, { id: newId(), url: input.url, eventTypes, format: input.format ?? 'STANDARD', secret, at: ctx.now() });
+      await recordAudit(tx, { action: 'webhook.created', objectType: 'webhook', objectId: created.id, after: auditedView(created) });
+      return created;
     });
     return { subscription, secret };
   }
@@ -68,26 +72,38 @@ export class WebhooksService {
   async update(ctx: RequestContext, id: string, patch: Partial<SubscriptionInput>): Promise<store.Subscription> {
     if (patch.url !== undefined) this.checkUrl(patch.url, 'subscription.url');
     const eventTypes = patch.eventTypes !== undefined ? this.checkEventTypes(patch.eventTypes, 'subscription.eventTypes') : undefined;
-    const updated = await store.updateSubscription(this.db, ctx.siteId, id, { url: patch.url, eventTypes, format: patch.format, at: ctx.now() });
-    if (!updated) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
-    return updated;
+    return this.audited(ctx, id, 'webhook.updated', (tx) => store.updateSubscription(tx.db, ctx.siteId, id, { url: patch.url, eventTypes, format: patch.format, at: ctx.now() }));
+  }
+
+  /** A change of one subscription under its row lock, recorded in the audit log with what changed. */
+  private async audited(ctx: RequestContext, id: string, action: string, change: (tx: RequestContext) => Promise<store.Subscription | undefined>): Promise<store.Subscription> {
+    return withTransaction(ctx, async (tx) => {
+      const before = await store.findSubscription(tx.db, ctx.siteId, id, true);
+      const updated = before && (await change(tx));
+      if (!before || !updated) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
+      const changed = settingsChange(auditedView(before), auditedView(updated));
+      if (changed) await recordAudit(tx, { action, objectType: 'webhook', objectId: id, ...changed });
+      return updated;
+    });
   }
 
   async remove(ctx: RequestContext, id: string): Promise<void> {
-    if (!(await store.deleteSubscription(this.db, ctx.siteId, id))) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
+    await withTransaction(ctx, async (tx) => {
+      const before = await store.findSubscription(tx.db, ctx.siteId, id, true);
+      if (!before || !(await store.deleteSubscription(tx.db, ctx.siteId, id))) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
+      await recordAudit(tx, { action: 'webhook.deleted', objectType: 'webhook', objectId: id, before: auditedView(before) });
+    });
   }
 
   async pause(ctx: RequestContext, id: string): Promise<store.Subscription> {
-    const updated = await store.updateSubscription(this.db, ctx.siteId, id, { status: 'PAUSED', pausedReason: `Paused by the merchant at ${ctx.now().toISOString()}`, at: ctx.now() });
-    if (!updated) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
-    return updated;
+    return this.audited(ctx, id, 'webhook.paused',
+      (tx) => store.updateSubscription(tx.db, ctx.siteId, id, { status: 'PAUSED', pausedReason: `Paused by the merchant at ${ctx.now().toISOString()}`, at: ctx.now() }));
   }
 
   /** Resumes delivery; what piled up while paused goes out in order. */
   async resume(ctx: RequestContext, id: string): Promise<store.Subscription> {
-    const updated = await store.updateSubscription(this.db, ctx.siteId, id, { status: 'ACTIVE', pausedReason: null, resetFailures: true, at: ctx.now() });
-    if (!updated) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
-    return updated;
+    return this.audited(ctx, id, 'webhook.resumed',
+      (tx) => store.updateSubscription(tx.db, ctx.siteId, id, { status: 'ACTIVE', pausedReason: null, resetFailures: true, at: ctx.now() }));
   }
 
   /** Queues a `webhook.ping` delivery to the subscription (whatever its event types); returns its id. */
@@ -116,10 +132,13 @@ export class WebhooksService {
 
   /** Sends a delivery's event again, as a new delivery (the log keeps both). */
   async replay(ctx: RequestContext, id: string, deliveryId: string): Promise<store.Delivery> {
-    const original = await store.deliveryEvent(this.db, ctx.siteId, id, deliveryId);
-    if (!original) throw ApiError.notFound('DELIVERY_NOT_FOUND', `No delivery ${deliveryId}`);
     const replayId = newId();
-    await store.insertDelivery(this.db, ctx.siteId, { id: replayId, subscriptionId: id, event: original.event, replayOf: deliveryId, at: ctx.now() });
+    await withTransaction(ctx, async (tx) => {
+      const original = await store.deliveryEvent(tx.db, ctx.siteId, id, deliveryId);
+      if (!original) throw ApiError.notFound('DELIVERY_NOT_FOUND', `No delivery ${deliveryId}`);
+      await store.insertDelivery(tx.db, ctx.siteId, { id: replayId, subscriptionId: id, event: original.event, replayOf: deliveryId, at: ctx.now() });
+      await recordAudit(tx, { action: 'webhook.replayed', objectType: 'webhook', objectId: id, after: { deliveryId: replayId, replayOf: deliveryId, eventType: original.event.type } });
+    });
     return this.delivery(ctx, id, replayId);
   }
 
@@ -127,4 +146,9 @@ export class WebhooksService {
   async publicKey(ctx: RequestContext): Promise<string> {
     return (await this.keys.keysOf(ctx.siteId)).publicKey;
   }
+}
+
+/** What the audit log keeps of a subscription (never its secret). */
+function auditedView(s: store.Subscription): Record<string, unknown> {
+  return { url: s.url, eventTypes: s.eventTypes, format: s.format, status: s.status };
 }

@@ -89,9 +89,10 @@ export async function listSubscriptions(db: Queryable, siteId: string): Promise<
   return rows.map(toSubscription);
 }
 
-export async function findSubscription(db: Queryable, siteId: string, id: string): Promise<Subscription | undefined> {
+/** `forUpdate` locks the row (a change that records its before → after in the audit log). */
+export async function findSubscription(db: Queryable, siteId: string, id: string, forUpdate = false): Promise<Subscription | undefined> {
   const [row] = await db.query<SubscriptionRow & Record<string, unknown>>(
-    `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE site_id = $1 AND subscription_id = $2`, [siteId, id]);
+    `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE site_id = $1 AND subscription_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [siteId, id]);
   return row ? toSubscription(row) : undefined;
 }
 

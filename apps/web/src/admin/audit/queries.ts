@@ -1,0 +1,40 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AuditFilters } from '@bodega/sdk';
+import { useAdmin } from '../context.js';
+
+export const AUDIT_PAGE_SIZE = 25;
+
+/** One page of the audit log under the filters, newest first. */
+export function useAuditLog(filters: AuditFilters, cursor: string | undefined) {
+  const { api } = useAdmin();
+  return useQuery({
+    queryKey: ['admin', 'audit-log', filters, cursor ?? ''],
+    placeholderData: keepPreviousData,
+    queryFn: () => api.auditLog.list({ ...filters, limit: AUDIT_PAGE_SIZE, ...(cursor && { cursor }) }),
+  });
+}
+
+export function useAuditSettings() {
+  const { api } = useAdmin();
+  return useQuery({ queryKey: ['admin', 'audit-log-settings'], queryFn: async () => (await api.auditLog.settings()).settings });
+}
+
+/** Saves the retention; the change itself is a new entry, so the list is read again. */
+export function useSaveRetention() {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (retentionDays: number) => api.auditLog.updateSettings({ retentionDays }),
+    onSuccess: async () => queryClient.invalidateQueries({ queryKey: ['admin'] }),
+  });
+}
+
+/** The filtered log as a CSV blob (the export is recorded too, so the list is read again). */
+export function useAuditExport() {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (filters: AuditFilters) => (await api.auditLog.exportCsv(filters)).blob(),
+    onSuccess: async () => queryClient.invalidateQueries({ queryKey: ['admin', 'audit-log'] }),
+  });
+}
