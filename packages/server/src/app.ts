@@ -42,6 +42,7 @@ import { webhooksRoutes } from './services/webhooks/routes.js';
 import { webhookOptionsFromEnv, type WebhookOptions } from './services/webhooks/worker.js';
 import { registerOperations } from './platform/operations.js';
 import { serverOptions } from './platform/limits.js';
+import { registerCompression } from './platform/compression.js';
 import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-config.js';
 import { siteSettingsRoutes } from './services/sites/routes.js';
 import { StorefrontService } from './services/storefront/service.js';
@@ -218,6 +219,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     exposedHeaders: ['X-Wix-Request-Id', 'X-Wix-Consistent'],
     maxAge: 600,
   });
+  // Before the routes: it adds its hook to each route as the route is added.
+  await registerCompression(app);
 
   // The default parser refuses an empty body; the official SDK sends none for some void calls.
   const jsonParser = app.getDefaultJsonParser('error', 'error');

@@ -44,7 +44,10 @@ export function storefrontRoutes({ storefront, build, publicUrl }: StorefrontOpt
       // One route per built file, fixed at start; the template is never served raw.
       wildcard: false,
       index: false,
-      globIgnore: ['index.html'],
+      // Each file's .br and .gz siblings (written by the build) are sent in its place to a client
+      // that accepts them, with Vary: Accept-Encoding; they get no routes of their own.
+      globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, filePath) => {
         const hashed = filePath.split(/[\\/]/).includes('assets');
