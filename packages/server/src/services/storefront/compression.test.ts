@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,7 +7,8 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
-import { COMPRESS_THRESHOLD_BYTES } from '../../platform/compression.js';
+import { createProduct, STORES_APP_ID } from '../../test/commerce.js';
+import { COMPRESS_THRESHOLD_BYTES, PAGE_COMPRESS_THRESHOLD_BYTES } from '../../platform/compression.js';
 
 const PRECOMPRESS = fileURLToPath(new URL('../../../../../apps/web/scripts/precompress.mjs', import.meta.url));
 
@@ -31,7 +33,7 @@ execFileSync(process.execPath, [PRECOMPRESS, path.join(webDir, 'client')]);
 
 let t: TestApp;
 let shop: TestSite;
-const HOST = 'compress-shop.localhost';
+const HOST = `compress-${randomUUID().slice(0, 8)}.localhost`;
 beforeAll(async () => {
   t = await testApp({ webDir });
   shop = await t.createSite({ name: 'Compressed shop', domains: [HOST] });
@@ -88,7 +90,7 @@ describe('answers made per request', () => {
     expect(res.headers['content-encoding']).toBe('br');
     expect(varies(res.headers)).toBe(true);
     const html = zlib.brotliDecompressSync(res.rawPayload).toString();
-    expect(html.length).toBeGreaterThan(COMPRESS_THRESHOLD_BYTES);
+    expect(html.length).toBeGreaterThan(PAGE_COMPRESS_THRESHOLD_BYTES);
     expect(html).toContain('<li>Item 399</li>');
     expect(html).toContain(`"clientId":"${shop.clientId}"`);
   });
@@ -101,12 +103,19 @@ describe('answers made per request', () => {
     expect(json.openapi).toMatch(/^3\./);
   });
 
-  it('leaves small JSON answers (a token, a health check) as they are, whatever the client accepts', async () => {
+  it('leaves small JSON answers (a token, a health check, a cart) as they are, whatever the client accepts', async () => {
     const token = await t.app.inject({ method: 'POST', url: '/oauth2/token', headers: { 'accept-encoding': 'br, gzip' }, payload: { clientId: shop.clientId, grantType: 'anonymous' } });
     expect(token.statusCode).toBe(200);
     expect(token.rawPayload.length).toBeLessThan(COMPRESS_THRESHOLD_BYTES);
     expect(token.headers['content-encoding']).toBeUndefined();
     expect(token.json()).toMatchObject({ access_token: expect.any(String) });
+    const products = await Promise.all(['Mug', 'Beans', 'Tote'].map((name) => createProduct(t.app, shop, { name, priceData: { price: 10 } })));
+    const lineItems = products.map((p) => ({ catalogReference: { appId: STORES_APP_ID, catalogItemId: p.id }, quantity: 1 }));
+    const cart = await t.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: { authorization: (token.json() as { access_token: string }).access_token, 'accept-encoding': 'br, gzip' }, payload: { lineItems } });
+    expect(cart.statusCode).toBe(200);
+    expect(cart.rawPayload.length).toBeGreaterThan(PAGE_COMPRESS_THRESHOLD_BYTES);
+    expect(cart.rawPayload.length).toBeLessThan(COMPRESS_THRESHOLD_BYTES);
+    expect(cart.headers['content-encoding']).toBeUndefined();
     const health = await get('/healthz', { 'accept-encoding': 'br' });
     expect(health.headers['content-encoding']).toBeUndefined();
     expect(health.json()).toEqual({ status: 'ok' });

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { composePage, type WebBuild } from './web-build.js';
+import { PAGE_COMPRESSION } from '../../platform/compression.js';
 import { injectFetch } from './inject-fetch.js';
 import type { StorefrontService, StorefrontSite } from './service.js';
 import { robotsTxt, sitemapXml, visibleProductSlugs } from './sitemap.js';
@@ -55,7 +56,7 @@ export function storefrontRoutes({ storefront, build, publicUrl }: StorefrontOpt
       },
     });
 
-    app.get('/*', async (req, reply) => {
+    app.get('/*', { compress: PAGE_COMPRESSION }, async (req, reply) => {
       if (!isPageRequest(req)) return reply.callNotFound();
       return servePage(app, req, reply, storefront, build, publicUrl);
     });
