@@ -14,7 +14,7 @@
 import type { Queryable, Row, Sql } from '../packages/server/src/platform/db.js';
 import { PRODUCT_CACHE_MS } from '../packages/server/src/services/catalog/service.js';
 import { keepEveryEvent } from '../packages/server/src/test/webhooks.js';
-import { assertClean, BARE_ROUTE, BARE_WRITE_ROUTE, load, loadPerConnection, peakRssMbOf, printResults, recordPeakRss, startBuiltServer, startServer, type BenchServer, type LoadResult } from './lib.js';
+import { assertClean, BARE_ROUTE, BROWSER_ENCODINGS, BARE_WRITE_ROUTE, load, loadPerConnection, peakRssMbOf, printResults, recordPeakRss, startBuiltServer, startServer, type BenchServer, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 const CONNECTIONS = 10;
@@ -105,22 +105,26 @@ export default async function cart(): Promise<void> {
     // SQL statements per operation on one request each: warm (products read for carts in the last
     // second are reused) and cold (after that cache expired).
     const counter = countStatements(server);
-    const statements: Record<string, { warm: number; cold: number }> = {};
+    const statements: Record<string, { warm: number; cold: number; bytes: number; sent: string }> = {};
     for (const [name, method, path, body] of [
       ['get-current-cart', 'GET', '/ecom/v1/carts/current', undefined],
       ['add-to-cart', 'POST', '/ecom/v1/carts/current/add-to-cart', addBody],
       ['estimate-totals', 'POST', '/ecom/v1/carts/current/estimate-totals', estimateBody],
     ] as const) {
+      let bytes = 0;
+      let sent = '';
       const call = async () => {
         counter.reset();
-        const res = await server.app.inject({ method, url: path, headers: { authorization: reader }, ...(body && { payload: body }) });
+        const res = await server.app.inject({ method, url: path, headers: { authorization: reader, 'accept-encoding': BROWSER_ENCODINGS }, ...(body && { payload: body }) });
         if (res.statusCode !== 200) throw new Error(`${name}: ${res.body}`);
+        bytes = res.rawPayload.length;
+        sent = String(res.headers['content-encoding'] ?? 'uncompressed');
         return counter.count();
       };
       await new Promise((resolve) => setTimeout(resolve, PRODUCT_CACHE_MS + 50));
       const cold = await call();
       const warm = await call();
-      statements[name] = { warm, cold };
+      statements[name] = { warm, cold, bytes, sent };
     }
 
     const bareUrl = `${server.url}${BARE_ROUTE}?site=${site}`;
@@ -160,7 +164,7 @@ export default async function cart(): Promise<void> {
       { name: `estimate-totals, ${CONNECTIONS} conn`, result: m.estimate, ratio: ratioOf(runs.estimate, runs.bare), versus: 'bare read' },
     ]);
     if (!server.durable) console.log('note: the write ratios compare with a commit that does not wait for the disk (not PostgreSQL with fsync on)');
-    const counted = (name: string) => `${statements[name].warm} warm / ${statements[name].cold} cold`;
+    const counted = (name: string) => `${statements[name].warm} warm / ${statements[name].cold} cold (answer ${statements[name].bytes} B ${statements[name].sent})`;
     console.log(`SQL statements per call (BEGIN/COMMIT included): get-current-cart ${counted('get-current-cart')}, add-to-cart ${counted('add-to-cart')} (aim ≤ 6), estimate-totals ${counted('estimate-totals')}`);
 
     if (server.db.kind === 'postgres') {

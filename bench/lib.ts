@@ -108,11 +108,15 @@ interface AutocannonJson {
   errors: number;
 }
 
+/** The Accept-Encoding of a browser; the load generators send it too. */
+export const BROWSER_ENCODINGS = 'gzip, deflate, br';
+
 /** Loads one URL with autocannon in a child process and returns its figures. */
 export async function load(url: string, options: LoadOptions = {}): Promise<LoadResult> {
   const args = [AUTOCANNON, '-j', '-c', String(options.connections ?? 10), '-d', String(options.seconds ?? Number(process.env.BENCH_SECONDS ?? 5))];
   args.push('-m', options.method ?? 'GET');
-  for (const [key, value] of Object.entries(options.headers ?? {})) args.push('-H', `${key}=${value}`);
+  // What a browser sends, so an answer costs what it costs a browser (compressed above a size).
+  for (const [key, value] of Object.entries({ 'accept-encoding': BROWSER_ENCODINGS, ...options.headers })) args.push('-H', `${key}=${value}`);
   if (options.body !== undefined) args.push('-H', 'content-type=application/json', '-b', JSON.stringify(options.body));
   args.push(url);
   const stdout = await new Promise<string>((resolve, reject) => {
@@ -312,7 +316,7 @@ const cfg = JSON.parse(process.env.BENCH_CONFIG);
 let next = 0;
 const result = await autocannon({
   url: cfg.url, connections: cfg.connections, duration: cfg.seconds, method: 'POST', body: cfg.body,
-  setupClient(client) { client.setHeaders({ 'content-type': 'application/json', authorization: cfg.tokens[next++ % cfg.tokens.length] }); },
+  setupClient(client) { client.setHeaders({ 'content-type': 'application/json', 'accept-encoding': cfg.encodings, authorization: cfg.tokens[next++ % cfg.tokens.length] }); },
 });
 process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99,
   requests: result.requests.total, non2xx: result.non2xx, errors: result.errors }));
@@ -322,7 +326,7 @@ process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average
 export async function loadPerConnection(url: string, tokens: string[], body: unknown, seconds: number): Promise<LoadResult> {
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(process.execPath, ['--input-type=module', '-e', PER_CONNECTION_TOKENS], {
-      env: { ...process.env, BENCH_CONFIG: JSON.stringify({ url, tokens, body: JSON.stringify(body), connections: tokens.length, seconds }) },
+      env: { ...process.env, BENCH_CONFIG: JSON.stringify({ url, tokens, body: JSON.stringify(body), connections: tokens.length, seconds, encodings: BROWSER_ENCODINGS }) },
       maxBuffer: 16 * 1024 * 1024,
     }, (error, out) => (error ? reject(error) : resolve(out)));
   });

@@ -35,6 +35,11 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
 
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    // The button looks ready before the form is filled; pressing it says what is missing, at the fields.
+    expect(await page.getByRole('button', { name: 'Sign in' }).isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Enter your e-mail address').waitFor();
+    await page.getByText('Enter your password').waitFor();
     await check(page, 'sign-in');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
@@ -42,6 +47,7 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
     await page.goBack();
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByRole('heading', { name: 'Create an account' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Create account' }).isEnabled()).toBe(true);
     await check(page, 'register');
 
     const before = shop().mail.count();

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /** Starts the real entry point the way `npm start` does, on a fresh DATA_DIR and a free port. */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = path.join(ROOT, 'packages/server/dist/main.js');
+const START = path.join(ROOT, 'packages/server/scripts/start.mjs');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -21,10 +22,10 @@ async function freePort(): Promise<number> {
 
 interface Started { child: ChildProcess; output: () => string; exited: Promise<number | null> }
 
-function start(env: Record<string, string | undefined>): Started {
+function start(env: Record<string, string | undefined>, script = MAIN): Started {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: undefined, LOG_LEVEL: 'warn', ...env };
   for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
@@ -128,5 +129,22 @@ describe('npm start', { timeout: 120_000 }, () => {
     const bad = start({ DATA_DIR: dataDir, PORT: 'eighty' });
     expect(await bad.exited).toBe(1);
     expect(bad.output().trim()).toBe('bodega: PORT must be a whole number from 0 to 65535 (got "eighty")');
+  });
+});
+
+describe('npm start on a built tree', { timeout: 600_000 }, () => {
+  const outputs = ['packages/server/dist/main.js', 'apps/web/dist/client/index.html', 'apps/web/dist/server/entry-server.js'].map((p) => path.join(ROOT, p));
+  const mtimes = () => outputs.map((file) => fs.statSync(file).mtimeMs);
+
+  it('compiles nothing the second time: no build line, every output left as it was', async () => {
+    // A bad PORT stops the server right after the build check, so no database is opened. The first
+    // run builds whatever is stale (nothing after `npm run build`); the second must build nothing.
+    const first = start({ DATA_DIR: dataDir, PORT: 'eighty' }, START);
+    expect(await first.exited).toBe(1);
+    const before = mtimes();
+    const second = start({ DATA_DIR: dataDir, PORT: 'eighty' }, START);
+    expect(await second.exited).toBe(1);
+    expect(second.output().trim()).toBe('bodega: PORT must be a whole number from 0 to 65535 (got "eighty")');
+    expect(mtimes()).toEqual(before);
   });
 });

@@ -72,6 +72,8 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     const drawer = page.getByRole('dialog', { name: /Your cart/ });
     await drawer.waitFor();
     await drawer.getByRole('link', { name: 'Linen Camp Shirt' }).waitFor();
+    // The line's thumbnail is the sage shirt that was picked, not the product's first (sand) picture.
+    expect(await drawer.locator('.line', { hasText: 'Linen Camp Shirt' }).locator('img').getAttribute('src')).toMatch(/linen-shirt-sage\.svg$/);
     await drawer.getByText('$58.00', { exact: true }).first().waitFor();
     await check(page, 'cart-drawer', false);
     await page.keyboard.press('Escape');
@@ -106,16 +108,23 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await page.getByRole('button', { name: 'Check out' }).click();
     await page.waitForURL(/\/checkout\?checkoutId=/);
     await page.getByRole('heading', { name: 'Checkout' }).waitFor();
+    // Before an option is chosen the summary names no shipping price (not "Free", not $0.00).
+    const summaryShipping = page.locator('.checkout-summary .totals div').filter({ has: page.getByText(/^Shipping/) }).getByRole('definition');
+    expect(await summaryShipping.textContent()).toBe('Not chosen yet');
     await page.getByLabel('E-mail').fill('visitor@example.com');
     await page.getByLabel('First name').fill('Ada');
     await page.getByLabel('Last name').fill('Visitor');
     await page.getByLabel('Street and number').fill('1 Main St');
     await page.getByLabel('City', { exact: true }).fill('New York');
     await page.getByLabel('State or region (optional)').fill('NY');
+    await check(page, 'checkout-address-incomplete');
     await page.getByLabel('Postal code', { exact: true }).fill('10001');
-    await page.getByRole('button', { name: 'Show shipping options' }).click();
-    await page.getByRole('group', { name: 'Shipping option' }).getByRole('radio', { name: /Standard/ }).check();
+    // The address is complete: its options come by themselves, the cheapest chosen (Standard, free over $75).
+    const shippingGroup = page.getByRole('group', { name: 'Shipping option' });
+    await expect.poll(() => shippingGroup.getByRole('radio', { name: /Standard/ }).isChecked(), { timeout: 15_000 }).toBe(true);
+    await freeShipping(page);
     await page.locator('.checkout-summary .totals').getByText('Tax').waitFor(); // New York sales tax, from the server
+    await check(page, 'checkout-options-loaded');
     await page.getByLabel('Card number').fill('4000 0000 0000 0002');
     await page.getByLabel('Expiry (MM/YY)').fill('12/30');
     await page.getByLabel('Security code').fill('123');
@@ -130,7 +139,11 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     const number = await page.getByTestId('order-number').textContent();
     expect(number).toMatch(/^\d+$/);
     // Each line shows price × quantity, so the lines add up to the subtotal (the discount and tax are below).
-    expect(await page.locator('.mini-lines li', { hasText: 'Linen Camp Shirt' }).textContent()).toContain('$58.00');
+    const shirtLine = page.locator('.mini-lines li', { hasText: 'Linen Camp Shirt' });
+    expect(await shirtLine.locator('.mini-name').textContent()).toBe('Linen Camp Shirt $58.00 × 1');
+    expect(await shirtLine.locator('> span').last().textContent()).toBe('$58.00');
+    await page.locator('.totals .discount').waitFor();
+    await page.locator('.totals').getByText('Tax').waitFor();
     await check(page, 'thank-you');
     expect(await orderCount(site)).toBe(1);
     expect(errors).toEqual([]);
@@ -171,12 +184,8 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
       await tabTo(page, label);
       await page.keyboard.type(value);
     }
-    await tabTo(page, /Show shipping options/);
-    await page.keyboard.press('Enter');
-    await page.getByRole('group', { name: 'Shipping option' }).getByRole('radio').first().waitFor();
-    await tabTo(page, /Standard/);
-    await page.keyboard.press('Space');
-    await expect.poll(() => page.getByRole('group', { name: 'Shipping option' }).getByRole('radio').first().isChecked()).toBe(true);
+    // No button to find: the options load once the address is complete, the cheapest chosen.
+    await expect.poll(() => page.getByRole('group', { name: 'Shipping option' }).getByRole('radio').first().isChecked(), { timeout: 15_000 }).toBe(true);
     for (const [label, value] of [[/^Card number/, '4242424242424242'], [/^Expiry/, '12/30'], [/^Security code/, '123']] as const) {
       await tabTo(page, label);
       await page.keyboard.type(value);

@@ -37,12 +37,15 @@ function builtAt(file) {
 }
 
 const parts = [
-  { workspace: '@bodega/server', output: 'packages/server/dist/main.js', sources: ['packages/server/src', 'packages/server/tsconfig.json', 'packages/server/tsconfig.build.json', 'packages/server/scripts/copy-assets.mjs'] },
-  { workspace: '@bodega/web', output: 'apps/web/dist/index.html', sources: ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/sdk/src'] },
+  { workspace: '@bodega/server', outputs: ['packages/server/dist/main.js'], sources: ['packages/server/src', 'packages/server/tsconfig.json', 'packages/server/tsconfig.build.json', 'packages/server/scripts/copy-assets.mjs'] },
+  // The web build writes the browser bundle with the page template (dist/client) and the server
+  // renderer (dist/server): both must be there and newer than every source.
+  { workspace: '@bodega/web', outputs: ['apps/web/dist/client/index.html', 'apps/web/dist/server/entry-server.js'], sources: ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/scripts', 'packages/sdk/src'] },
 ];
 
 for (const part of parts) {
-  if (builtAt(part.output) >= newest(part.sources)) continue;
+  const built = Math.min(...part.outputs.map(builtAt));
+  if (built >= newest(part.sources)) continue;
   process.stdout.write(`bodega: building ${part.workspace} (the build is missing or older than its sources)\n`);
   const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
   try {

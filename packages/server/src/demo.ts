@@ -21,7 +21,7 @@ export const DEMO_OWNER_PASSWORD = 'demo-owner-password';
  */
 export async function seedDemoIfEmpty(app: FastifyInstance, config: Pick<Config, 'publicUrl'>): Promise<DemoSite | undefined> {
   const services = app.services;
-  if ((await services.sites.listSites()).length > 0) return undefined;
+  if (await services.sites.hasSites()) return undefined;
   const created = await services.sites.createSite({
     name: 'Bodega demo store',
     status: 'DEMO',

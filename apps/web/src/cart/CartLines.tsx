@@ -91,8 +91,11 @@ export function CouponForm({ cart }: { cart: Cart }) {
 }
 
 /** Totals as the server computed them; rows it did not send are left out. */
-/** `shippingLater`: no destination yet, so the shipping line reads "At checkout" rather than a misleading $0.00. */
-export function Totals({ summary, note, shippingLater }: { summary: PriceSummary | undefined; note?: string; shippingLater?: boolean }) {
+/**
+ * `shippingLater`: no shipping chosen yet, so the shipping line reads "At checkout" (or the text
+ * given) rather than a misleading $0.00 or "Free".
+ */
+export function Totals({ summary, note, shippingLater }: { summary: PriceSummary | undefined; note?: string; shippingLater?: boolean | string }) {
   if (!summary) return null;
   const discount = isPositiveAmount(summary.discount?.amount) ? summary.discount : undefined;
   return (
@@ -100,7 +103,7 @@ export function Totals({ summary, note, shippingLater }: { summary: PriceSummary
     <dl className="totals">
       <div><dt>Subtotal</dt><dd>{summary.subtotal?.formattedAmount}</dd></div>
       {discount && <div className="discount"><dt>Discount</dt><dd>−{discount.formattedAmount}</dd></div>}
-      {shippingLater ? <div><dt>Shipping</dt><dd className="muted">At checkout</dd></div>
+      {shippingLater ? <div><dt>Shipping</dt><dd className="muted">{shippingLater === true ? 'At checkout' : shippingLater}</dd></div>
         : summary.shipping?.formattedAmount && <div><dt>Shipping</dt><dd>{isZeroAmount(summary.shipping.amount) ? 'Free' : summary.shipping.formattedAmount}</dd></div>}
       {isPositiveAmount(summary.tax?.amount) && <div><dt>Tax</dt><dd>{summary.tax?.formattedAmount}</dd></div>}
       <div className="grand"><dt>Total</dt><dd>{summary.total?.formattedAmount}</dd></div>

@@ -6,6 +6,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Address, Checkout } from '@bodega/sdk';
 import { Totals } from '../cart/CartLines.js';
 import { selectedOptionCode, shippingOptions } from '../cart/queries.js';
+import { ShippingOptions } from './ShippingOptions.js';
 import { localUrl } from '../storefront/product.js';
 import { COUNTRIES } from '../shop/countries.js';
 import { errorCode, plainError } from '../shop/errors.js';
@@ -95,7 +96,7 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
   const [failure, setFailure] = useState<{ message: string; retry: boolean }>();
   const destination = (checkout.shippingInfo as { shippingDestination?: { address?: Address; contactDetails?: { firstName?: string; lastName?: string; phone?: string } } } | undefined)?.shippingDestination;
 
-  const { register, handleSubmit, control, setValue, getValues, trigger, formState: { errors, isSubmitting } } = useForm<Form>({
+  const { register, handleSubmit, control, setValue, getValues, formState: { errors, isSubmitting } } = useForm<Form>({
     resolver: zodResolver(schema),
     defaultValues: {
       email: checkout.buyerInfo?.email ?? '', delivery: 'ship',
@@ -106,6 +107,7 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
     },
   });
   const [delivery, billingSame, payment] = useWatch({ control, name: ['delivery', 'billingSame', 'payment'] });
+  const typed = useWatch({ control, name: ['addressLine', 'city', 'postalCode', 'country', 'region', 'firstName', 'lastName', 'phone'] });
 
   // A member's e-mail is filled in for them.
   const memberEmail = member.data?.loginEmail;
@@ -120,21 +122,16 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
   const needsShipping = allOptions.length > 0 || checkout.lineItems.some((l) => l.physicalProperties?.shippable !== false);
   const blocking = (checkout.violations ?? []).filter((v) => v.severity === 'ERROR');
 
-  async function showOptions() {
-    if (!(await trigger(['addressLine', 'city', 'postalCode', 'firstName', 'lastName']))) return;
-    const v = getValues();
-    update.mutate({ shippingInfo: { shippingDestination: { address: addressOf(v, false), contactDetails: { firstName: v.firstName, lastName: v.lastName, ...(v.phone && { phone: v.phone }) } } } });
-  }
-
-  function chooseOption(code: string) {
-    update.mutate({ shippingInfo: { selectedCarrierServiceOption: { code } } });
-  }
+  // The shipping address once every field it needs is filled in (its options then load by themselves).
+  const [addressLine, city, postalCode, country, region, firstName, lastName, phone] = typed.map((x) => (x ?? '').trim());
+  const addressComplete = addressLine !== '' && city !== '' && postalCode !== '' && country !== '' && /^[A-Za-z0-9]{0,3}$/.test(region);
+  const typedAddress: Address | undefined = addressComplete ? { addressLine, city, postalCode, country, ...(region && { subdivision: `${country}-${region.toUpperCase()}` }) } : undefined;
 
   async function submit(v: Form) {
     if (placing.current) return; // a double click never places two orders
     setFailure(undefined);
     if (needsShipping && allOptions.length > 0 && !selectedOption) {
-      setFailure({ message: delivery === 'pickup' ? 'Choose where to pick up your order.' : 'Choose a shipping option (enter your address, then “Show shipping options”).', retry: false });
+      setFailure({ message: delivery === 'pickup' ? 'Choose where to pick up your order.' : 'Choose a shipping option (its choices appear once the address is complete).', retry: false });
       return;
     }
     placing.current = true;
@@ -197,24 +194,9 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
                     {COUNTRIES.map(([code, name]) => <option key={code} value={code}>{name}</option>)}
                   </SelectField>
                 </div>
-                <button type="button" className="button secondary" onClick={() => void showOptions()} disabled={update.isPending}>
-                  {update.isPending ? 'Updating…' : destination ? 'Update shipping options' : 'Show shipping options'}
-                </button>
               </>
             ) : null}
-            {(delivery === 'pickup' || destination) && (
-              <fieldset className="ship-options">
-                <legend>{delivery === 'pickup' ? 'Pickup location' : 'Shipping option'}</legend>
-                {options.length === 0 ? <p className="muted">{delivery === 'pickup' ? 'This store has no pickup point.' : 'No shipping to this address. Check it, or choose pickup.'}</p>
-                  : options.map((o) => (
-                    <label key={o.code} className="radio-row">
-                      <input type="radio" name="shipping-option" value={o.code} checked={selected === o.code} onChange={() => chooseOption(o.code)} disabled={update.isPending} />
-                      <span className="radio-label">{o.title}{o.deliveryTime ? <span className="muted small"> · {o.deliveryTime}</span> : null}</span>
-                      <span>{o.amount === 0 ? 'Free' : o.price}</span>
-                    </label>
-                  ))}
-              </fieldset>
-            )}
+            <ShippingOptions checkout={checkout} delivery={delivery} address={delivery === 'ship' ? typedAddress : undefined} contact={{ firstName, lastName, phone }} update={update} />
             {update.isError && !failure && <Notice kind="error">{plainError(update.error)}</Notice>}
           </section>
 
@@ -280,7 +262,7 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
               </li>
             ))}
           </ul>
-          <Totals summary={checkout.priceSummary} />
+          <Totals summary={checkout.priceSummary} shippingLater={needsShipping && !selectedOption ? 'Not chosen yet' : false} />
           <p className="muted small"><Link to="/cart">Edit cart</Link></p>
         </aside>
       </div>

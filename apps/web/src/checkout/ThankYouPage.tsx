@@ -24,7 +24,8 @@ export default function ThankYouPage() {
               <ul className="mini-lines" role="list">
                 {order.data.lineItems.map((line) => (
                   <li key={line._id}>
-                    <span className="mini-name">{line.productName?.original}<span className="muted small"> × {line.quantity}</span></span>
+                    <span className="mini-name">{line.productName?.original}<span className="muted small"> {line.price?.formattedAmount} × {line.quantity}</span></span>
+                    {/* unit price × quantity; the discount and the tax are rows of the totals below */}
                     <span>{line.lineItemPrice?.formattedAmount ?? line.price?.formattedAmount}</span>
                   </li>
                 ))}

@@ -106,6 +106,25 @@ describe('current cart through the official currentCart module', () => {
     await expect(client.currentCart.getCurrentCart()).rejects.toMatchObject({ details: { applicationError: { code: 'OWNED_CART_NOT_FOUND' } } });
   });
 
+  it('pictures each line with its chosen colour, as the product page does, and the main picture otherwise', async () => {
+    const scarf = await createProduct(t.app, site, {
+      name: 'Scarf', priceData: { price: 30 },
+      productOptions: [{ name: 'Length', choices: [{ value: 'Short' }, { value: 'Long' }] }, { name: 'Color', optionType: 'color', choices: [{ value: 'Sage', description: '#9caf88' }, { value: 'Navy', description: '#1f2a44' }] }],
+      media: { items: [
+        { image: { url: '/media/demo/scarf-sage.svg', width: 800, height: 800, altText: 'Scarf in sage' } },
+        { image: { url: '/media/demo/scarf-navy.svg', width: 800, height: 800, altText: 'Scarf in navy, long' } },
+      ] },
+    });
+    const client = shopper();
+    const added = await client.currentCart.addToCurrentCart({ lineItems: [
+      catalogLine(scarf.id, 1, { options: { Length: 'Short', Color: 'Navy' } }),
+      catalogLine(scarf.id, 1, { options: { Length: 'Long', Color: 'Sage' } }),
+    ] });
+    const pictures = added.cart?.lineItems?.map((l) => String(l.image).split('/').pop());
+    // Long Sage: the colour decides before the length, though "long" is in the navy picture's text.
+    expect(pictures).toEqual(['scarf-navy.svg', 'scarf-sage.svg']);
+  });
+
   it('answers OWNED_CART_NOT_FOUND before the first item', async () => {
     await expect(shopper().currentCart.getCurrentCart()).rejects.toMatchObject({ status: 404, details: { applicationError: { code: 'OWNED_CART_NOT_FOUND' } } });
   });

@@ -94,6 +94,22 @@ export function variantResolver(): VariantResolver {
   };
 }
 
+/**
+ * The picture of the chosen variant, picked as the product page picks it: the first picture whose
+ * alt text or title names one of the chosen values as a word (a colour's first), else the main one.
+ */
+export function variantPicture(product: Pick<Product, 'media' | 'options'>, choices: Readonly<Record<string, string>>): Product['media'][number] | undefined {
+  const byColourFirst = [...product.options].sort((a, b) => Number(b.optionType === 'color') - Number(a.optionType === 'color'));
+  for (const option of byColourFirst) {
+    const value = choices[option.name];
+    if (!value) continue;
+    const word = new RegExp(`\\b${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+    const picture = product.media.find((m) => word.test(m.altText ?? '') || word.test(m.title));
+    if (picture) return picture;
+  }
+  return product.media[0];
+}
+
 /** Resolves lines against the products they point at; hidden or deleted products are NOT_FOUND. */
 export function resolveLines(refs: readonly LineRef[], products: ReadonlyMap<string, Product>, resolve: VariantResolver = resolveVariant): ResolvedLine[] {
   return refs.map((ref) => {
@@ -133,7 +149,7 @@ export function resolveLines(refs: readonly LineRef[], products: ReadonlyMap<str
     const { variant, customTextFields } = resolution;
     const level = stockOf(product, variant);
     const fullPrice = variantPrice(product, variant);
-    const main = product.media[0];
+    const main = variantPicture(product, variant.choices);
     return {
       ref,
       productId,

@@ -192,6 +192,17 @@ export class SitesService {
     return (await store.listSites(this.db)).map(toSite);
   }
 
+  /** Whether any site exists (a start on an empty database creates the demo), without reading them all. */
+  async hasSites(): Promise<boolean> {
+    return store.hasSites(this.db);
+  }
+
+  /** The demo store, else the oldest site that is not disabled. */
+  async firstServingSite(): Promise<Site | undefined> {
+    const row = await store.firstServingSite(this.db);
+    return row && toSite(row);
+  }
+
   async setStatus(ctx: SiteContext, status: SiteStatus): Promise<void> {
     if (!SITE_STATUSES.includes(status)) {
       throw ApiError.validation([{ field: 'status', rule: 'INVALID_ENUM_VALUE', description: `must be one of ${SITE_STATUSES.join(', ')}` }]);

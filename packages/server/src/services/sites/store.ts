@@ -35,6 +35,18 @@ export async function listSites(db: Queryable): Promise<SiteRow[]> {
     'SELECT site_id, name, status, settings, created_at FROM sites ORDER BY created_at');
 }
 
+/** The site a Host that names no shop falls back to: the demo store first, else the oldest serving one. */
+export async function firstServingSite(db: Queryable): Promise<SiteRow | undefined> {
+  const rows = await db.query<SiteRow & Record<string, unknown>>(
+    `SELECT site_id, name, status, settings, created_at FROM sites WHERE status <> 'DISABLED'
+     ORDER BY status = 'DEMO' DESC, created_at LIMIT 1`);
+  return rows[0];
+}
+
+export async function hasSites(db: Queryable): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM sites LIMIT 1')).length > 0;
+}
+
 export async function updateSiteStatus(ctx: Ctx, status: SiteStatus): Promise<boolean> {
   const rows = await ctx.db.query('UPDATE sites SET status = $2, updated_at = now() WHERE site_id = $1 RETURNING site_id', [ctx.siteId, status]);
   return rows.length === 1;

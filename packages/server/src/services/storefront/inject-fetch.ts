@@ -18,6 +18,8 @@ export function injectFetch(app: FastifyInstance, origin: string, authorization:
       headers[key] = value;
     });
     headers.authorization ??= authorization;
+    // In process there is nothing to gain from a compressed answer, only its CPU.
+    delete headers['accept-encoding'];
     // Counted once, as the page request that caused it (see platform/internal-requests.ts).
     Object.assign(headers, internalRequestHeaders());
     if (host) headers.host = host;

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { composePage, type WebBuild } from './web-build.js';
+import { PAGE_COMPRESSION } from '../../platform/compression.js';
 import { injectFetch } from './inject-fetch.js';
 import type { StorefrontService, StorefrontSite } from './service.js';
 import { robotsTxt, sitemapXml, visibleProductSlugs } from './sitemap.js';
@@ -44,7 +45,10 @@ export function storefrontRoutes({ storefront, build, publicUrl }: StorefrontOpt
       // One route per built file, fixed at start; the template is never served raw.
       wildcard: false,
       index: false,
-      globIgnore: ['index.html'],
+      // Each file's .br and .gz siblings (written by the build) are sent in its place to a client
+      // that accepts them, with Vary: Accept-Encoding; they get no routes of their own.
+      globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, filePath) => {
         const hashed = filePath.split(/[\\/]/).includes('assets');
@@ -52,7 +56,7 @@ export function storefrontRoutes({ storefront, build, publicUrl }: StorefrontOpt
       },
     });
 
-    app.get('/*', async (req, reply) => {
+    app.get('/*', { compress: PAGE_COMPRESSION }, async (req, reply) => {
       if (!isPageRequest(req)) return reply.callNotFound();
       return servePage(app, req, reply, storefront, build, publicUrl);
     });

@@ -58,8 +58,7 @@ export class StorefrontService {
     let siteId: string | undefined;
     if (this.defaultSiteId && (await this.active(this.defaultSiteId))) siteId = this.defaultSiteId;
     else {
-      const sites = (await this.sites.listSites()).filter((s) => s.status !== 'DISABLED');
-      siteId = (sites.find((s) => s.status === 'DEMO') ?? sites[0])?.siteId;
+      siteId = (await this.sites.firstServingSite())?.siteId;
     }
     this.fallback = { siteId, until: this.now().getTime() + FALLBACK_CACHE_MS };
     return siteId;
