@@ -65,6 +65,38 @@ const ORDER: Record<SearchSort, string> = {
   NAME: 'name_folded, product_id',
 };
 
+/** The query's folded phrase, its words, its SKU form and its text search query, as CTE q. */
+function textQuery(text: string, site: string): string {
+  return `q AS MATERIALIZED (
+  SELECT f.phrase, replace(f.phrase, ' ', '') AS joined, string_to_array(f.phrase, ' ') AS words, lower(btrim(${text})) AS code,
+    to_tsquery(f.cfg, coalesce(nullif(array_to_string(ARRAY(SELECT w || ':*' FROM unnest(string_to_array(f.phrase, ' ')) w), ' & '), ''), '')) AS tsq
+  FROM (SELECT search_fold(${text}) AS phrase, search_config(${site}) AS cfg) f
+)`;
+}
+
+// Each arm is one of product_search's indexes, so the OR is a BitmapOr of index scans.
+const MATCH = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.name_folded LIKE '%' || (SELECT phrase FROM q) || '%'
+  OR ps.document @@ (SELECT tsq FROM q) OR (SELECT phrase FROM q) <% ps.terms OR (SELECT joined FROM q) <% ps.terms)`;
+const TIER = `CASE WHEN ps.codes @> ARRAY[(SELECT code FROM q)] THEN 5
+  WHEN position(' ' || (SELECT phrase FROM q) IN ' ' || ps.name_folded) > 0 THEN 4
+  WHEN NOT EXISTS (SELECT 1 FROM unnest((SELECT words FROM q)) w WHERE position(' ' || w IN ' ' || ps.name_folded) = 0) THEN 3
+  WHEN ps.document @@ (SELECT tsq FROM q) THEN 2 ELSE 1 END`;
+const SCORE = `CASE WHEN ps.document @@ (SELECT tsq FROM q) THEN ts_rank_cd(ps.document, (SELECT tsq FROM q)) ELSE 0 END
+  + greatest(word_similarity((SELECT phrase FROM q), ps.terms), word_similarity((SELECT joined FROM q), ps.terms))`;
+
+/**
+ * For the catalog's own product queries (V3 search.expression, the back office's list): a join of
+ * `products p` with the products the text finds, as `s` (search_tier, search_score); the site is $1.
+ */
+export function searchJoin(params: unknown[], text: string, visibleOnly: boolean): string {
+  params.push(text);
+  return `JOIN (WITH ${textQuery(`$${params.length}`, '$1')}
+    SELECT ps.product_id, ${TIER} AS search_tier, ${SCORE} AS search_score FROM product_search ps
+    WHERE ps.site_id = $1${visibleOnly ? ' AND ps.visible' : ''} AND ${MATCH}) s ON s.product_id = p.product_id`;
+}
+/** The relevance order of a searchJoin. */
+export const SEARCH_JOIN_ORDER = 's.search_tier DESC, p.in_stock DESC, s.search_score DESC, lower(p.name), p.product_id';
+
 type Flag = 'coll' | 'price' | 'stock' | 'sale' | 'brand' | `opt${number}`;
 
 export function searchStatement(plan: SearchPlan): Statement {
@@ -91,20 +123,9 @@ export function searchStatement(plan: SearchPlan): Statement {
   const allBut = (skip: (flag: Flag) => boolean) => [...flags.keys()].filter((k) => !skip(k)).map((k) => `f_${k}`).join(' AND ') || 'true';
   const all = (except?: Flag) => allBut((k) => k === except);
 
-  const match = searching
-    ? `AND (ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.name_folded LIKE '%' || (SELECT phrase FROM q) || '%'
-        OR ps.document @@ (SELECT tsq FROM q) OR (SELECT phrase FROM q) <% ps.terms OR (SELECT joined FROM q) <% ps.terms)`
-    : '';
-  const tier = searching
-    ? `CASE WHEN ps.codes @> ARRAY[(SELECT code FROM q)] THEN 5
-        WHEN position(' ' || (SELECT phrase FROM q) IN ' ' || ps.name_folded) > 0 THEN 4
-        WHEN NOT EXISTS (SELECT 1 FROM unnest((SELECT words FROM q)) w WHERE position(' ' || w IN ' ' || ps.name_folded) = 0) THEN 3
-        WHEN ps.document @@ (SELECT tsq FROM q) THEN 2 ELSE 1 END`
-    : '0';
-  const score = searching
-    ? `CASE WHEN ps.document @@ (SELECT tsq FROM q) THEN ts_rank_cd(ps.document, (SELECT tsq FROM q)) ELSE 0 END
-        + greatest(word_similarity((SELECT phrase FROM q), ps.terms), word_similarity((SELECT joined FROM q), ps.terms))`
-    : '0';
+  const match = searching ? `AND ${MATCH}` : '';
+  const tier = searching ? TIER : '0';
+  const score = searching ? SCORE : '0';
   const flagColumns = [...flags.entries()].map(([k, sql]) => `, ${sql} AS f_${k}`).join('');
 
   const facets = plan.facets
@@ -125,12 +146,7 @@ export function searchStatement(plan: SearchPlan): Statement {
      FROM (SELECT brand, count(*) AS n FROM m WHERE ${all('brand')} AND brand IS NOT NULL GROUP BY brand) x) AS brands`
     : '';
 
-  const sql = `WITH q AS MATERIALIZED (
-  SELECT f.phrase, replace(f.phrase, ' ', '') AS joined, string_to_array(f.phrase, ' ') AS words, lower(btrim($2)) AS code,
-    cardinality($3::bigint[]) AS buckets,
-    to_tsquery(f.cfg, coalesce(nullif(array_to_string(ARRAY(SELECT w || ':*' FROM unnest(string_to_array(f.phrase, ' ')) w), ' & '), ''), '')) AS tsq
-  FROM (SELECT search_fold($2) AS phrase, search_config($1) AS cfg) f
-), m AS MATERIALIZED (
+  const sql = `WITH ${textQuery('$2', '$1')}, m AS MATERIALIZED (
   SELECT ps.product_id, ps.name_folded, ps.in_stock, ps.price_minor, ps.on_sale, ps.brand, ps.collection_ids, ps.options, ps.created_at,
     ${tier} AS tier, ${score} AS score${flagColumns}
   FROM product_search ps
@@ -140,7 +156,8 @@ SELECT
   (SELECT count(*) FROM m WHERE ${all()}) AS total,
   (SELECT coalesce(json_agg(h.product_id ORDER BY h.rn), '[]') FROM (
      SELECT product_id, row_number() OVER (ORDER BY ${ORDER[plan.sort]}) AS rn FROM m WHERE ${all()}
-     ORDER BY ${ORDER[plan.sort]} LIMIT ${bind(plan.limit)} OFFSET ${bind(plan.offset)}) h) AS hits${facets}`;
+     ORDER BY ${ORDER[plan.sort]} LIMIT ${bind(plan.limit)} OFFSET ${bind(plan.offset)}) h) AS hits,
+  cardinality($3::bigint[]) AS buckets${facets}`;
   return { sql, params };
 }
 

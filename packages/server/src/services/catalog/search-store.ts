@@ -18,7 +18,7 @@ export interface SearchRow {
 
 /** Runs a search statement; tx is a transaction, which the fuzzy match's threshold is set for. */
 export async function runSearch(tx: Queryable, statement: Statement): Promise<SearchRow> {
-  await setFuzzyThreshold(tx, FUZZY_THRESHOLD);
+  await setFuzzyThreshold(tx);
   const rows = await tx.query<SearchRow>(statement.sql, statement.params);
   return rows[0];
 }
@@ -48,6 +48,6 @@ export async function collectionSuggestions(db: Queryable, siteId: string, text:
 }
 
 /** Local to the transaction, so nothing of it stays on a pooled connection. */
-async function setFuzzyThreshold(tx: Queryable, threshold: number): Promise<void> {
+export async function setFuzzyThreshold(tx: Queryable, threshold = FUZZY_THRESHOLD): Promise<void> {
   await tx.query(`SELECT set_config('pg_trgm.word_similarity_threshold', $1, true)`, [String(threshold)]);
 }
