@@ -46,6 +46,7 @@ export const routes: RouteObject[] = [
       { index: true, lazy: page(() => import('./storefront/HomePage.js')) },
       { path: 'products', lazy: page(() => import('./storefront/ListingPage.js')) },
       { path: 'products/:slug', lazy: page(() => import('./storefront/ProductPage.js')) },
+      { path: 'search', lazy: page(() => import('./search/SearchPage.js')) },
       { path: 'cart', lazy: page(() => import('./cart/CartPage.js')) },
       { path: 'checkout', lazy: page(() => import('./checkout/CheckoutPage.js')) },
       { path: 'checkout/thank-you', lazy: page(() => import('./checkout/ThankYouPage.js')) },

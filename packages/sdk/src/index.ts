@@ -34,6 +34,11 @@ export { dataIndexes } from './modules/data-indexes.js';
 export type { DataIndex, DataIndexField, DataIndexStatus } from './modules/data-indexes.js';
 export { products } from './modules/products.js';
 export { storesCollections } from './modules/stores-collections.js';
+export { catalogSearch } from './modules/catalog-search.js';
+export type {
+  CatalogSearchApi, CatalogSearchFacets, CatalogSearchFilters, CatalogSearchHit, CatalogSearchRequest, CatalogSearchResponse,
+  CatalogSearchSort, CatalogSuggestions, NameHighlight,
+} from './modules/catalog-search.js';
 export { currentCart } from './modules/current-cart.js';
 export { checkout } from './modules/checkout.js';
 export { orders } from './modules/orders.js';

@@ -23,6 +23,8 @@ import { IdentityService } from './services/identity/service.js';
 import { CatalogService } from './services/catalog/service.js';
 import { catalogRoutes } from './services/catalog/routes.js';
 import { catalogV3Routes } from './services/catalog/v3-routes.js';
+import { CatalogSearch } from './services/catalog/search.js';
+import { catalogSearchRoutes } from './services/catalog/search-routes.js';
 import { CartService } from './services/cart/service.js';
 import { cartRoutes } from './services/cart/routes.js';
 import { CouponsService } from './services/coupons/service.js';
@@ -151,6 +153,7 @@ export async function registerSignIn(app: FastifyInstance, services: SignInServi
 
 export interface CommerceServices {
   catalog: CatalogService;
+  search: CatalogSearch;
   cart: CartService;
   checkout: CheckoutService;
   orders: OrdersService;
@@ -170,7 +173,7 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date): Com
   const cart = new CartService(sites, catalog, coupons, now);
   const orders = new OrdersService(sites, catalog, cart, coupons);
   const checkout = new CheckoutService(sites, catalog, cart, orders);
-  return { catalog, cart, checkout, orders, coupons, settings };
+  return { catalog, search: new CatalogSearch(catalog), cart, checkout, orders, coupons, settings };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
@@ -182,6 +185,7 @@ export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
   return async (app: FastifyInstance) => {
     await app.register(catalogRoutes(commerce.catalog, publicUrl));
     await app.register(catalogV3Routes(commerce.catalog, publicUrl));
+    await app.register(catalogSearchRoutes(commerce.catalog, commerce.search, publicUrl));
     await app.register(cartRoutes(commerce.cart, publicUrl));
     await app.register(couponsRoutes(commerce.coupons));
     await app.register(commerceSettingsRoutes(commerce.settings));

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { cartCount, useCart } from '../cart/queries.js';
 import { useShop } from '../shop/context.js';
 import { useSignedIn } from '../shop/member.js';
+import { SearchBox } from '../search/SearchBox.js';
 import { useCartUi } from './CartUi.js';
 
 /** Moves focus to the new page's heading after a client-side navigation (not on first load). */
@@ -21,27 +22,6 @@ function useFocusOnNavigate() {
       heading.focus({ preventScroll: true });
     }
   }, [pathname]);
-}
-
-function SearchBox() {
-  const navigate = useNavigate();
-  const location = useLocation();
-  const current = location.pathname === '/products' ? new URLSearchParams(location.search).get('q') ?? '' : '';
-  const [q, setQ] = useState(current);
-  useEffect(() => setQ(current), [current]);
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    navigate(q.trim() ? `/products?q=${encodeURIComponent(q.trim())}` : '/products');
-  }
-  return (
-    <form role="search" className="search" action="/products" onSubmit={submit}>
-      <label htmlFor="site-search" className="visually-hidden">Search products</label>
-      <input id="site-search" name="q" type="search" placeholder="Search products" value={q} onChange={(e) => setQ(e.target.value)} />
-      <button type="submit" aria-label="Search">
-        <svg aria-hidden="true" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2"><circle cx="11" cy="11" r="7" /><path d="m20 20-3.5-3.5" /></svg>
-      </button>
-    </form>
-  );
 }
 
 // The signed-in menu (Radix dropdown and its positioning) loads only for members.

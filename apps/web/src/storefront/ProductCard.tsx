@@ -1,9 +1,11 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Product } from '@bodega/sdk';
 import { Price } from '../ui/Price.js';
 import { inStock, priceOf, productImages } from './product.js';
 
-export function ProductCard({ product, eager = false }: { product: Product; eager?: boolean }) {
+/** `title` replaces the plain name (the search marks the words it matched). */
+export function ProductCard({ product, eager = false, title }: { product: Product; eager?: boolean; title?: ReactNode }) {
   const image = productImages(product)[0];
   const price = priceOf(product);
   const available = inStock(product);
@@ -17,7 +19,7 @@ export function ProductCard({ product, eager = false }: { product: Product; eage
           {product.ribbon && <span className="ribbon">{product.ribbon}</span>}
           {!available && <span className="ribbon ribbon-muted">Sold out</span>}
         </div>
-        <h3 className="card-title">{product.name}</h3>
+        <h3 className="card-title">{title ?? product.name}</h3>
       </Link>
       <p className="card-price">
         <Price price={price.price} was={price.was} from={price.from} />

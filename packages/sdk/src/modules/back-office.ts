@@ -224,6 +224,8 @@ export interface BackOfficeProductsOptions {
   stock?: StockFilter;
   /** LOW_STOCK: tracked products with at most this many units (the lowest variant's); default 5. */
   lowStockAtMost?: number;
+  /** Free text through the catalog search (typos too), ranked by relevance unless the query sorts. */
+  text?: string;
 }
 
 function query(params: object): string | undefined {

@@ -244,9 +244,16 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     if (dataDir) await createCluster(path.join(dataDir, 'pgdata'));
     // Loaded only here: a server on PostgreSQL (each of its workers) never carries the embedded one.
     embedded = await import('@electric-sql/pglite');
+    // The catalog search's extensions (migration 0880); on PostgreSQL they are contrib modules.
+    const [{ pg_trgm }, { unaccent }, { btree_gin }] = await Promise.all([
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('@electric-sql/pglite/contrib/unaccent'),
+      import('@electric-sql/pglite/contrib/btree_gin'),
+    ]);
     db = await embedded.PGlite.create(dataDir ? path.join(dataDir, 'pgdata') : undefined, {
       parsers: { [INT8]: parseInt8, [NUMERIC]: (text: string) => text },
       loadDataDir: snapshot,
+      extensions: { pg_trgm, unaccent, btree_gin },
     });
   } catch (error) {
     release();

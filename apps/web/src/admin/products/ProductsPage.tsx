@@ -42,16 +42,16 @@ export default function ProductsPage() {
   const offset = Math.max(0, Number(params.get('offset')) || 0);
   const collections = useStoreCollections();
   const filter: Record<string, unknown> = {};
-  if (q) filter.name = { $startsWith: q };
   if (collection) filter.collectionIds = { $hasSome: [collection] };
   if (visibility) filter.visible = visibility === 'visible';
   const sort = SORTS[sortKey];
   const products = useQuery({
     queryKey: ['admin', 'products', q, collection, visibility, stock, sortKey, offset],
     placeholderData: keepPreviousData,
+    // A search is ranked by relevance unless a sort was picked; it goes through the catalog search.
     queryFn: () => api.backOffice.queryProducts(
-      { filter, sort: [{ fieldName: sort.fieldName, order: sort.order }], paging: { limit: LIMIT, offset } },
-      stock ? { stock } : {},
+      { filter, ...(!q || params.get('sort') ? { sort: [{ fieldName: sort.fieldName, order: sort.order }] } : {}), paging: { limit: LIMIT, offset } },
+      { ...(stock && { stock }), ...(q && { text: q }) },
     ),
   });
   const [selected, setSelected] = useState<Set<string>>(new Set());

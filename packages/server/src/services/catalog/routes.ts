@@ -161,6 +161,7 @@ const BackOfficeQueryBody = Type.Object({
     description: 'IN_STOCK / OUT_OF_STOCK: stock.inStock as the product shows it; LOW_STOCK: tracked products with at most lowStockAtMost units (the lowest variant when variants are managed)',
   })),
   lowStockAtMost: Type.Optional(Type.Integer({ minimum: 0, maximum: 99_999_999, default: DEFAULT_LOW_STOCK })),
+  text: Type.Optional(Type.String({ maxLength: 200, description: 'Free text through the catalog search (name, SKU, options, collections, brand, description; typos too); ranked by relevance unless the query sorts' })),
 }, { additionalProperties: false });
 /** A GET query, decoded from `.r` or dotted keys; readQuery checks its shape. */
 const GetQuery = Type.Object({ query: Type.Optional(Type.Unknown()) });
@@ -330,8 +331,8 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
       method: 'POST', url: BACK_OFFICE_QUERY_PATH, config: { access: 'staff' },
       schema: { tags: ['back office'], summary: 'Products for the back office: the Stores v1 query (filter, sort, paging) plus a stock filter', body: BackOfficeQueryBody },
       handler: async (req) => {
-        const { stock, lowStockAtMost } = req.body;
-        const page = await catalog.queryProducts(req.ctx, readQuery(req.body.query), stock ? { status: stock, lowStockAtMost } : undefined);
+        const { stock, lowStockAtMost, text } = req.body;
+        const page = await catalog.queryProducts(req.ctx, readQuery(req.body.query), stock ? { status: stock, lowStockAtMost } : undefined, text);
         const o = await options(req.ctx);
         return { products: page.items.map((p) => toWireProduct(p, o)), metadata: { count: page.items.length, offset: page.offset, total: page.total } };
       },

@@ -1,12 +1,12 @@
 import { isUniqueViolation, type Db, type Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
-import { inTransaction, type SiteContext } from '../../platform/context.js';
+import { inTransaction, withTransaction, type SiteContext } from '../../platform/context.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { CatalogVersion, SitesService } from '../sites/service.js';
-import { formatDecimal, parseAmount, parseDecimal } from '../../platform/money.js';
+import { currencyExponent, formatDecimal, parseAmount, parseDecimal } from '../../platform/money.js';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
   applyStockChanges,
@@ -22,6 +22,9 @@ import {
 } from './products.js';
 import { compileFilter, FilterError, orderBy, parseSort, readInteger, type FieldMap } from '../../platform/query-filter.js';
 import * as store from './store.js';
+import { hasSearchText, searchJoin, SEARCH_JOIN_ORDER } from './search-query.js';
+import * as searchStore from './search-store.js';
+import { aggregationsSql, type V3Aggregation } from './v3-aggregations.js';
 import type { Collection } from './store.js';
 import { type MediaInput, type ProductPatch, type VariantPatch } from './wire.js';
 
@@ -419,23 +422,51 @@ export class CatalogService {
    * it), or tracked products at or below `lowStockAtMost` units (the lowest variant's, when variants
    * are managed). The back office's own filter: the wire's product query has no stock field.
    */
-  async queryProducts(ctx: RequestContext, query: PageQuery, stock?: StockFilter): Promise<Page<Product>> {
-    const currency = await this.currency(ctx.siteId);
-    const fields = productFields(currency);
+  async queryProducts(ctx: RequestContext, query: PageQuery, stock?: StockFilter, text?: string): Promise<Page<Product>> {
+    const q = await this.productQuery(ctx, query, stock, text);
+    const { limit, offset } = readPaging(query.paging);
+    const page = { where: q.where, params: q.params, join: q.join, orderBy: q.order, limit, offset };
+    const { products, total } = await this.readSearching(ctx, q.join !== '', (db) => store.queryProducts(db, page));
+    return { items: products, total, limit, offset };
+  }
+
+  /** productsV3.searchProducts' aggregations over the products the same query finds: a0, a1, … */
+  async aggregateProducts(ctx: RequestContext, query: PageQuery, text: string | undefined, aggregations: readonly V3Aggregation[]): Promise<Record<string, unknown>> {
+    const q = await this.productQuery(ctx, query, undefined, text);
+    const sql = aggregationsSql(aggregations, `FROM products p ${q.join} WHERE p.site_id = $1 AND ${q.where}`, q.params, currencyExponent(await this.currency(ctx.siteId)));
+    return this.readSearching(ctx, q.join !== '', async (db) => (await db.query(sql, q.params))[0]);
+  }
+
+  /** A product query's WHERE, ORDER BY and (with search text) the catalog search's join. */
+  private async productQuery(ctx: RequestContext, query: PageQuery, stock: StockFilter | undefined, text: string | undefined) {
+    const fields = productFields(await this.currency(ctx.siteId));
     const params: unknown[] = [ctx.siteId];
     let where: string;
     let order: string;
+    let sorted: boolean;
     try {
       where = compileFilter(query.filter, fields, params);
-      order = orderBy(parseSort(query.sort, fields), fields, 'p.product_id');
+      const keys = parseSort(query.sort, fields);
+      sorted = keys.length > 0;
+      order = orderBy(keys, fields, 'p.product_id');
     } catch (error) {
       return filterError(error);
     }
     if (isShopper(ctx)) where = `p.visible AND ${where}`;
     if (stock) where = `${stockCondition(stock, params)} AND ${where}`;
-    const { limit, offset } = readPaging(query.paging);
-    const { products, total } = await store.queryProducts(this.db, { where, params, orderBy: order, limit, offset });
-    return { items: products, total, limit, offset };
+    if (text === undefined || !hasSearchText(text)) return { where, params, order, join: '' };
+    // The catalog search's matches, in its relevance order unless the query sorts.
+    const join = searchJoin(params, text, isShopper(ctx));
+    return { where, params, join, order: sorted ? order : SEARCH_JOIN_ORDER };
+  }
+
+  /** A read that joins the catalog search runs in a transaction that sets its fuzzy threshold. */
+  private async readSearching<T>(ctx: RequestContext, searching: boolean, read: (db: Queryable) => Promise<T>): Promise<T> {
+    if (!searching) return read(this.db);
+    return withTransaction(ctx, async (tx) => {
+      await searchStore.setFuzzyThreshold(tx.db);
+      return read(tx.db);
+    });
   }
 
   /** The ribbons or brands on the site's products (the V3 ribbons and brands view). */

@@ -105,6 +105,6 @@ describe('the back-office product query', () => {
   it('is in the OpenAPI document with its body schema', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/bodega/v1/openapi.json' })).json() as { paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }> };
     const body = doc.paths['/bodega/v1/products/query']?.post?.requestBody?.content['application/json'].schema;
-    expect(Object.keys(body?.properties ?? {}).sort()).toEqual(['lowStockAtMost', 'query', 'stock']);
+    expect(Object.keys(body?.properties ?? {}).sort()).toEqual(['lowStockAtMost', 'query', 'stock', 'text']);
   });
 });

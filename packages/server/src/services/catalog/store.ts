@@ -197,20 +197,20 @@ export async function slugsStartingWith(db: Queryable, siteId: string, base: str
 
 export async function queryProducts(
   db: Queryable,
-  query: { where: string; params: unknown[]; orderBy: string; limit: number; offset: number },
+  query: { where: string; params: unknown[]; orderBy: string; limit: number; offset: number; join?: string },
 ): Promise<{ products: Product[]; total: number }> {
-  // query.params already starts with the site id as $1.
-  const { where, params } = query;
+  // query.params already starts with the site id as $1; join (the catalog search's) may name more.
+  const { where, params, join = '' } = query;
   // The page and the count apart: the page is a short index range (the collection ids are read for
   // its rows only), the count an index-only scan; a window count would build every matching row.
   const rows = await db.query<ProductRow>(
-    `SELECT ${PRODUCT_COLUMNS} FROM products p
+    `SELECT ${PRODUCT_COLUMNS} FROM products p ${join}
      WHERE p.site_id = $1 AND ${where}
      ORDER BY ${query.orderBy} LIMIT ${query.limit} OFFSET ${query.offset}`,
     params,
   );
   if (query.offset === 0 && rows.length < query.limit) return { products: rows.map(toProduct), total: rows.length };
-  const counted = await db.query<{ total: number | string }>(`SELECT count(*) AS total FROM products p WHERE p.site_id = $1 AND ${where}`, params);
+  const counted = await db.query<{ total: number | string }>(`SELECT count(*) AS total FROM products p ${join} WHERE p.site_id = $1 AND ${where}`, params);
   return { products: rows.map(toProduct), total: Number(counted[0].total) };
 }
 

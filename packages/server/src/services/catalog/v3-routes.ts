@@ -6,11 +6,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { ALL_PRODUCTS_COLLECTION_ID, isStoresAppId, STORES_APP_ID, type Product } from './products.js';
 import { isShopper, MAX_PAGE_SIZE, type CatalogService } from './service.js';
+import { parseAggregations, toWireAggregations } from './v3-aggregations.js';
 import {
   decodeCursor,
   fieldSet,
@@ -111,7 +112,9 @@ const SearchQuery = Type.Object({
   sort: Type.Optional(Nullable(Type.Unknown())),
   cursorPaging: Type.Optional(Nullable(CursorPaging)),
   search: Type.Optional(Nullable(Type.Object({ expression: Type.Optional(Nullable(Str(200))) }))),
+  aggregations: Type.Optional(Nullable(Type.Array(Type.Unknown(), { maxItems: 20 }))),
 });
+type ProductsSearch = Static<typeof SearchQuery>;
 const QueryRequest = Type.Object({ query: Type.Optional(CursorQuery), fields: Fields });
 const SearchRequest = Type.Object({ search: Type.Optional(SearchQuery), fields: Fields });
 const CountRequest = Type.Object({ filter: Type.Optional(Nullable(Type.Unknown())), search: Type.Optional(Nullable(Type.Unknown())) });
@@ -175,10 +178,8 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string) {
 
     /** Products of a V3 query or search, a page at a time through the catalog's own query. */
     const productPage = async (ctx: RequestContext, state: CursorState, expression?: string | null) => {
-      const filter = v3ProductFilter(state.filter);
-      const words = expression?.trim();
-      const withSearch = words ? { $and: [filter ?? {}, { name: { $startsWith: words } }] } : filter;
-      const page = await catalog.queryProducts(ctx, { filter: withSearch, sort: v3ProductSort(state.sort), paging: { limit: state.limit, offset: state.offset } });
+      // search.expression goes through the catalog search (relevance order unless the query sorts).
+      const page = await catalog.queryProducts(ctx, { filter: v3ProductFilter(state.filter), sort: v3ProductSort(state.sort), paging: { limit: state.limit, offset: state.offset } }, undefined, expression ?? undefined);
       return page;
     };
 
@@ -229,13 +230,18 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string) {
       return { results, bulkActionMetadata: { totalSuccesses: results.length - failures, totalFailures: failures, undetailedFailures: 0 } };
     });
 
-    const queryProducts = async (ctx: RequestContext, query: { filter?: unknown; sort?: unknown; cursorPaging?: { limit?: number | null; cursor?: string | null } | null; search?: { expression?: string | null } | null } | undefined, fields: unknown) => {
+    const queryProducts = async (ctx: RequestContext, query: ProductsSearch | undefined, fields: unknown) => {
       const state = pageState(query);
+      const aggregations = parseAggregations(query?.aggregations);
       const page = await productPage(ctx, state, query?.search?.expression);
       const money = await currency(ctx);
+      const aggregated = aggregations.length
+        ? await catalog.aggregateProducts(ctx, { filter: v3ProductFilter(state.filter) }, query?.search?.expression ?? undefined, aggregations)
+        : undefined;
       return {
         products: page.items.map((p) => toV3Product(p, { currency: money, publicUrl, fields: fieldSet(fields), variants: false })),
         pagingMetadata: pagingMetadata(state, page.items.length, page.total),
+        ...(aggregated && { aggregationData: toWireAggregations(aggregations, aggregated) }),
       };
     };
     app.get('/stores/v3/products/query', { schema: { querystring: QueryRequest }, config: { access: 'shop' } }, async (req) => queryProducts(req.ctx, req.query.query, req.query.fields));
