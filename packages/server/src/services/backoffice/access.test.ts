@@ -34,6 +34,7 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['none'], set: { ribbon: 'Sale' } } },
   { method: 'POST', url: '/stores/v1/bulk/products/adjust-properties', payload: { ids: ['none'], adjust: { price: { amount: 1 } } } },
   { method: 'GET', url: '/_api/bodega/v1/site-settings' },
+  { method: 'POST', url: '/_api/bodega/v1/site-settings/domains/verify', payload: { domain: 'none.example' } },
   { method: 'POST', url: '/bodega/v1/products/query', payload: { stock: 'OUT_OF_STOCK' } },
   // Coupons and commerce settings (services/coupons, services/commerce-settings).
   { method: 'POST', url: '/stores/v2/coupons/query', payload: {} },
