@@ -67,7 +67,7 @@ export type { AuditActorKind, AuditEntry, AuditFilters, AuditLogApi, AuditLogSet
 export { backOfficeSettings } from './modules/back-office-settings.js';
 export type {
   BackOfficeSettingsApi, CommerceSettings, Coupon, CouponSpecification, CouponSpecificationPatch, DeliveryStatus, PickupOption, ShippingRegion,
-  ShippingRule, ShippingRuleOperator, ShippingRuleType, SignupPolicy, SiteSettings, SiteSettingsPatch, TaxRate,
+  ShippingRule, ShippingRuleOperator, ShippingRuleType, SignupPolicy, SiteSettings, SiteSettingsPatch, DomainStatus, TaxRate,
   WebhookDelivery, WebhookFormat, WebhookInput, WebhookSubscription,
 } from './modules/back-office-settings.js';
 

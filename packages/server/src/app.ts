@@ -47,6 +47,7 @@ import { serverOptions } from './platform/limits.js';
 import { registerCompression } from './platform/compression.js';
 import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-config.js';
 import { siteSettingsRoutes } from './services/sites/routes.js';
+import { domainProofOptionsFromEnv, type DomainProofOptions } from './services/sites/domain-proof.js';
 import { StorefrontService } from './services/storefront/service.js';
 import { storefrontRoutes } from './services/storefront/routes.js';
 import { loadWebBuild } from './services/storefront/web-build.js';
@@ -63,6 +64,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Outbox delivery: options over the WEBHOOKS_* environment; `deliver` runs the worker in this process. */
   webhooks?: { options?: Partial<WebhookOptions>; deliver?: boolean };
+  /** How domains are proven: options over DNS_SERVERS, DOMAINS_CHECK_PORT and DOMAINS_ALLOW_PRIVATE. */
+  domainProof?: Partial<DomainProofOptions>;
   /** Limits, metrics and pooling (main passes the environment's); default: no rate limit, no metrics. */
   operations?: OperationsConfig;
 }
@@ -92,8 +95,10 @@ declare module 'fastify' {
 /** Largest request body; bulk data calls of 1000 items need room, anything bigger is a 413. */
 export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}): Services {
-  const sites = new SitesService(db, now);
+export function buildServices(
+  db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}, domainProof: Partial<DomainProofOptions> = {},
+): Services {
+  const sites = new SitesService(db, now, { publicUrl: config.publicUrl, domainProof });
   const oauth = new OAuthService(sites, now);
   const grants = new Map<string, GrantHandler>();
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
@@ -207,7 +212,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512, querystringParser: (text) => decodeQueryString(text) },
   };
   const app = Fastify(options);
-  const services = buildServices(deps.db, now, deps.config, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options });
+  const services = buildServices(
+    deps.db, now, deps.config, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options },
+    { ...domainProofOptionsFromEnv(process.env), ...deps.domainProof });
   app.decorate('services', services);
 
   registerErrorHandling(app);

@@ -94,7 +94,8 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
   // Loaded here, not at the top: `serve` should not load (and, under tsx, compile) the app twice.
   const { buildApp, buildServices } = await import('./app.js');
   const { seedDemoIfEmpty } = await import('./demo.js');
-  const services = buildServices(db, () => new Date());
+  // PUBLIC_URL's host is never a site's domain, also when the operator sets it.
+  const services = buildServices(db, () => new Date(), { publicUrl: loadConfig(process.env).publicUrl });
   if (command === 'sites' && sub === 'create') {
     const created = await services.sites.createSite({
       name: values.name ?? '',
@@ -138,7 +139,8 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
     if (values['allowed-origin']) await services.sites.setAllowedOrigins(site, values['allowed-origin']);
     const version = catalogVersion(values.catalog);
     if (version) await services.sites.setCatalogVersion(site, version);
-    if (values.domain) await services.sites.setDomains(site, values.domain);
+    // The operator owns the server: the domains it sets are trusted as verified.
+    if (values.domain) await services.sites.setDomains(site, values.domain, { operator: true });
     const settings = (await services.sites.findSite(siteId))?.settings;
     const result = {
       siteId, allowedOrigins: settings?.allowedOrigins ?? [], catalogVersion: settings?.catalogVersion ?? 'V1_CATALOG',

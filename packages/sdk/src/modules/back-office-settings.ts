@@ -18,10 +18,27 @@ export interface SiteSettings {
   currency: string;
   captchaRequired: boolean;
   domains: string[];
+  /** Each domain's proof: PENDING domains serve nothing until their TXT record or file is found. */
+  domainStatus: DomainStatus[];
 }
 
-/** Every field optional; `domains` replaces the list. */
-export type SiteSettingsPatch = Partial<SiteSettings>;
+/** A site's domain: what its owner publishes to prove it, and whether that was found. */
+export interface DomainStatus {
+  domain: string;
+  status: 'PENDING' | 'VERIFIED';
+  /** Publish `value` as a TXT record named `name`… */
+  txtRecord: { name: string; value: string };
+  /** …or serve `txtRecord.value` as the body of this URL. */
+  wellKnownUrl: string;
+  verifiedBy?: 'OPERATOR' | 'DNS_TXT' | 'WELL_KNOWN';
+  verifiedDate?: string;
+  lastCheckedDate?: string;
+  /** What the last failed check found. */
+  problem?: string;
+}
+
+/** Every field optional; `domains` replaces the list (new names start PENDING). */
+export type SiteSettingsPatch = Partial<Omit<SiteSettings, 'domainStatus'>>;
 
 export type ShippingRuleType = 'BY_TOTAL_WEIGHT' | 'BY_TOTAL_PRICE' | 'BY_TOTAL_QUANTITY';
 export type ShippingRuleOperator = 'EQ' | 'GT' | 'GTE' | 'LT' | 'LTE';
@@ -147,6 +164,8 @@ export function backOfficeSettings(t: Transport) {
   return {
     getSiteSettings: () => send<{ settings: SiteSettings }>('GET', SITE_SETTINGS),
     updateSiteSettings: (settings: SiteSettingsPatch) => send<{ settings: SiteSettings }>('PATCH', SITE_SETTINGS, { settings }),
+    /** Checks a PENDING domain's TXT record or well-known file now. */
+    verifyDomain: (domain: string) => send<{ domainStatus: DomainStatus }>('POST', `${SITE_SETTINGS}/domains/verify`, { domain }),
 
     getCommerceSettings: () => send<{ settings: CommerceSettings }>('GET', COMMERCE_SETTINGS),
     /** Top-level keys given replace the stored ones. */

@@ -5,6 +5,7 @@ import { openDb, type Db } from '../platform/db.js';
 import { buildApp } from '../app.js';
 import type { CreateSiteInput } from '../services/sites/service.js';
 import type { OperationsConfig } from '../platform/ops-config.js';
+import type { DomainProofOptions } from '../services/sites/domain-proof.js';
 
 /**
  * Tests isolate by site, not by database: one database per test file (a PGlite loaded from the
@@ -42,6 +43,8 @@ export interface TestAppOptions {
   defaultSiteId?: string;
   /** Reuse a database opened by the caller (several apps on one database). */
   db?: Db;
+  /** How domains are proven (the loopback DNS server and well-known port of domain tests). */
+  domainProof?: Partial<DomainProofOptions>;
   /** Extra routes registered before the app is ready (wire-rule tests). */
   routes?: (app: FastifyInstance) => void;
 }
@@ -55,6 +58,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     config: { publicUrl: options.publicUrl ?? 'http://localhost:3000', logLevel: 'silent', webDir: options.webDir, smtpUrl: undefined, defaultSiteId: options.defaultSiteId },
     now: options.now,
     operations: options.operations,
+    domainProof: options.domainProof,
   });
   options.routes?.(app);
   await app.ready();

@@ -13,6 +13,7 @@ import { buildApp } from '../app.js';
 import type { CaptchaProvider } from '../platform/config.js';
 import type { Db } from '../platform/db.js';
 import type { CreateSiteInput } from '../services/sites/service.js';
+import type { DomainProofOptions } from '../services/sites/domain-proof.js';
 import { seedDemoContent, type DemoContent } from '../demo-store/seed.js';
 import { testDb, type TestSite } from './harness.js';
 import { freePort } from './sign-in.js';
@@ -48,6 +49,8 @@ export interface StorefrontTestOptions {
   smtpUrl?: string;
   captchaProvider?: CaptchaProvider;
   db?: Db;
+  /** How domains are proven (a loopback DNS server in the domain tests). */
+  domainProof?: Partial<DomainProofOptions>;
 }
 
 let counter = 0;
@@ -72,6 +75,7 @@ export async function storefrontApp(options: StorefrontTestOptions = {}): Promis
       captchaProvider: options.captchaProvider ?? 'none', authRateLimitPerMinute: 0,
     },
     now: options.now,
+    domainProof: options.domainProof,
   });
   await app.listen({ port, host: '127.0.0.1' });
   return {

@@ -9,6 +9,7 @@ import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin, usePermissions } from '../context.js';
 import { PageHead, useResult } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
+import { DomainsPanel } from './DomainsPanel.js';
 
 const schema = z.object({
   name: z.string().trim().min(1, 'Give the store a name').max(100),
@@ -29,6 +30,7 @@ export default function StorePage() {
       {settings.isPending && <Loading label="Loading the settings…" />}
       {settings.isError && <ErrorState error={settings.error} retry={() => void settings.refetch()} />}
       {settings.data && <StoreForm settings={settings.data} />}
+      {settings.data && <DomainsPanel domains={settings.data.domainStatus} />}
     </>
   );
 }
@@ -64,7 +66,7 @@ function StoreForm({ settings }: { settings: SiteSettings }) {
       <div className="field">
         <label htmlFor="domains">Domains</label>
         <textarea id="domains" rows={3} aria-describedby="domains-hint" {...register('domains')} aria-invalid={errors.domains ? true : undefined} />
-        <p id="domains-hint" className="hint">One host name per line; the shop answers at each.</p>
+        <p id="domains-hint" className="hint">One host name per line; the shop answers at each once it is verified.</p>
         {errors.domains && <p className="error">{errors.domains.message}</p>}
       </div>
       {changeStoreSettings && <div className="actions"><button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save'}</button></div>}

@@ -36,6 +36,7 @@ const CALLS: Call[] = [
   { method: 'GET', url: '/_api/bodega/v1/site-settings' },
   // Domains, sign-up policy and the like are the owner's.
   { method: 'PATCH', url: '/_api/bodega/v1/site-settings', payload: { settings: {} }, ownerOnly: true },
+  { method: 'POST', url: '/_api/bodega/v1/site-settings/domains/verify', payload: { domain: 'none.example' }, ownerOnly: true },
   { method: 'POST', url: '/bodega/v1/products/query', payload: { stock: 'OUT_OF_STOCK' } },
   // Coupons and commerce settings (services/coupons, services/commerce-settings).
   { method: 'POST', url: '/stores/v2/coupons/query', payload: {} },

@@ -9,6 +9,9 @@ import { MAX_DOMAINS_PER_SITE } from './domains.js';
 import { isValidCurrency, type SitesService } from './service.js';
 
 export const SITE_SETTINGS_PATH = '/_api/bodega/v1/site-settings';
+export const VERIFY_DOMAIN_PATH = '/_api/bodega/v1/site-settings/domains/verify';
+
+const VerifyBody = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) }, { additionalProperties: false });
 
 const SettingsBody = Type.Object({
   settings: Type.Object({
@@ -34,6 +37,7 @@ export function siteSettingsRoutes(sites: SitesService) {
           currency: site.settings.currency,
           captchaRequired: site.settings.captchaRequired === true,
           domains: await sites.domains(ctx),
+          domainStatus: await sites.domainStatuses(ctx),
         },
       };
     };
@@ -62,5 +66,10 @@ export function siteSettingsRoutes(sites: SitesService) {
       });
       return view(req.ctx);
     });
+
+    // Checks a PENDING domain's proof now; the answer says whether it is VERIFIED or what the check found.
+    typed.post(VERIFY_DOMAIN_PATH, { config: { access: 'owner' }, schema: { body: VerifyBody } }, async (req) => ({
+      domainStatus: await sites.verifyDomain(req.ctx, req.body.domain),
+    }));
   };
 }

@@ -6,6 +6,7 @@ import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import * as store from './store.js';
 import * as domainStore from './domains.js';
 import type { SiteStatus } from './store.js';
+import { DEFAULT_DOMAIN_PROOF, DomainProver, txtRecordName, wellKnownPath, type DomainProofOptions } from './domain-proof.js';
 
 export type { SiteStatus } from './store.js';
 export type SignupPolicy = 'open' | 'email-verification' | 'owner-approval';
@@ -107,7 +108,16 @@ export class SitesService {
   /** Set when the app closes: no last-use write starts after the database may be gone. */
   private closed = false;
 
-  constructor(private readonly db: Db, private readonly now: () => Date = () => new Date()) {
+  private readonly publicUrl: string;
+  private readonly prover: DomainProver;
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+    options: { publicUrl?: string; domainProof?: Partial<DomainProofOptions> } = {},
+  ) {
+    this.publicUrl = options.publicUrl ?? 'http://localhost:3000';
+    this.prover = new DomainProver({ ...DEFAULT_DOMAIN_PROOF, ...options.domainProof });
     this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.clients = new TtlCache({ ttlMs: CLIENT_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.hosts = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: 10_000, now });
@@ -138,6 +148,7 @@ export class SitesService {
     const allowedOrigins = (input.allowedOrigins ?? []).map(normaliseOrigin);
     const catalogVersion = checkCatalogVersion(input.catalogVersion ?? 'V1_CATALOG');
     const domains = domainStore.normaliseDomains(input.domains ?? []);
+    domainStore.refuseForbidden(domains, this.publicUrl, true);
     const site: Site = {
       siteId: newId(),
       name,
@@ -152,7 +163,8 @@ export class SitesService {
       await store.insertSite(tx, { name, status: site.status, settings: site.settings });
       await store.insertOAuthClient(tx, clientId, allowedOrigins);
       await store.insertApiKey(tx, { keyHash: hashSecret(apiKey), keyId: newId(), name: 'default' });
-      if (domains.length) await domainStore.replaceDomains(tx, domains);
+      // Site creation is the operator's (the CLI) or the tests': its domains are trusted.
+      if (domains.length) await domainStore.replaceDomains(tx, domains, true);
       for (const initializer of this.initializers) await initializer(tx, site, input);
     });
     if (domains.length) this.hosts.clear();
@@ -228,34 +240,84 @@ export class SitesService {
     return this.updateSettings(ctx, { catalogVersion: checkCatalogVersion(version) });
   }
 
-  /** The host names the site's pages answer at. */
+  /** The host names the site holds, verified or not (the settings form shows them all). */
   async domains(ctx: SiteContext): Promise<string[]> {
-    return domainStore.listDomains(ctx);
+    return (await domainStore.listDomainRows(ctx)).map((r) => r.domain);
+  }
+
+  /** Each domain with its status and what its owner publishes to prove it. */
+  async domainStatuses(ctx: SiteContext): Promise<DomainStatus[]> {
+    return (await domainStore.listDomainRows(ctx)).map((r) => this.toDomainStatus(r));
+  }
+
+  private async verifiedDomains(ctx: SiteContext): Promise<string[]> {
+    return (await domainStore.listDomainRows(ctx)).filter((r) => r.verified_at).map((r) => r.domain);
   }
 
   /**
-   * Where the site's pages are: its first domain on PUBLIC_URL's scheme and port (servers sit
-   * behind one proxy or port), else PUBLIC_URL itself.
+   * Where the site's pages are: its first verified domain on PUBLIC_URL's scheme and port (servers
+   * sit behind one proxy or port), else PUBLIC_URL itself.
    */
   async pageOrigin(ctx: SiteContext, publicUrl: string): Promise<string> {
-    const [first] = await this.domains(ctx);
+    const [first] = await this.verifiedDomains(ctx);
     return first ? domainStore.originOnDomain(publicUrl, first) : new URL(publicUrl).origin;
   }
 
-  /** The origins of every domain of the site (see pageOrigin). */
+  /** The origins of every verified domain of the site (allowed redirect origins; see pageOrigin). */
   async domainOrigins(ctx: SiteContext, publicUrl: string): Promise<string[]> {
-    return (await this.domains(ctx)).map((d) => domainStore.originOnDomain(publicUrl, d));
+    return (await this.verifiedDomains(ctx)).map((d) => domainStore.originOnDomain(publicUrl, d));
   }
 
-  /** Replaces the site's host names; a name another site holds is a 409. */
-  async setDomains(ctx: SiteContext, domains: string[]): Promise<string[]> {
+  /**
+   * Replaces the site's host names. A name another site holds verified is a 409. New names are
+   * PENDING until proven (verifyDomain), except the `operator`'s (the CLI), which are trusted.
+   */
+  async setDomains(ctx: SiteContext, domains: string[], by: { operator: boolean } = { operator: false }): Promise<string[]> {
     const wanted = domainStore.normaliseDomains(domains);
     await withTransaction(ctx, async (tx) => {
       if (!(await store.findSite(tx))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
-      await domainStore.replaceDomains(tx, wanted);
+      // Names the site holds verified stay (an owner saving the form keeps the operator's `.localhost` name).
+      const held = new Set((await domainStore.listDomainRows(tx)).filter((r) => r.verified_at).map((r) => r.domain));
+      domainStore.refuseForbidden(wanted, this.publicUrl, by.operator, held);
+      await domainStore.replaceDomains(tx, wanted, by.operator);
     });
     this.hosts.clear();
     return wanted;
+  }
+
+  /**
+   * Checks a PENDING domain's proof now (DNS TXT record, then the well-known file) and marks it
+   * verified when found; a failed check is recorded on the domain, not thrown.
+   */
+  async verifyDomain(ctx: SiteContext, domainText: string): Promise<DomainStatus> {
+    const domain = domainStore.normaliseDomain(domainText, 'domain');
+    const row = await domainStore.findDomainRow(ctx, domain);
+    if (!row) throw ApiError.notFound('DOMAIN_NOT_FOUND', `The site has no domain ${domain}`, { domain });
+    if (row.verified_at) return this.toDomainStatus(row);
+    const forbidden = domainStore.forbiddenDomain(domain, this.publicUrl, false);
+    if (forbidden) throw ApiError.validation([{ field: 'domain', rule: 'FORMAT', description: `"${domain}": ${forbidden}` }]);
+    if (await domainStore.verifiedElsewhere(ctx, domain)) throw domainStore.domainTaken([domain]);
+    const result = await this.prover.prove(domain, row.token);
+    if (result.proof) await domainStore.markVerified(ctx, domain, result.proof, this.now());
+    else await domainStore.noteCheckFailed(ctx, domain, result.problem, this.now());
+    this.hosts.clear();
+    const after = await domainStore.findDomainRow(ctx, domain);
+    if (!after) throw ApiError.notFound('DOMAIN_NOT_FOUND', `The site has no domain ${domain}`, { domain });
+    return this.toDomainStatus(after);
+  }
+
+  private toDomainStatus(row: domainStore.DomainRow): DomainStatus {
+    const port = this.prover.options.httpPort;
+    return {
+      domain: row.domain,
+      status: row.verified_at ? 'VERIFIED' : 'PENDING',
+      txtRecord: { name: txtRecordName(row.domain), value: row.token },
+      wellKnownUrl: `http://${row.domain}${port === 80 ? '' : `:${port}`}${wellKnownPath(row.token)}`,
+      ...(row.verified_by && { verifiedBy: row.verified_by }),
+      ...(row.verified_at && { verifiedDate: new Date(row.verified_at) }),
+      ...(row.checked_at && { lastCheckedDate: new Date(row.checked_at) }),
+      ...(row.check_problem && { problem: row.check_problem }),
+    };
   }
 
   /** The site whose domain is this host (port ignored), remembered briefly: every page request asks. */
@@ -356,6 +418,21 @@ export class SitesService {
     if (!(await store.updateSiteName(ctx, name))) throw ApiError.notFound('SITE_NOT_FOUND', 'No such site');
     this.cache.delete(ctx.siteId);
   }
+}
+
+/** A domain as its site's owner sees it: PENDING until proven, with what to publish. */
+export interface DomainStatus {
+  domain: string;
+  status: 'PENDING' | 'VERIFIED';
+  /** Publish `value` as a TXT record named `name`… */
+  txtRecord: { name: string; value: string };
+  /** …or serve the token (the same text) as the body of this URL. */
+  wellKnownUrl: string;
+  verifiedBy?: domainStore.DomainProof;
+  verifiedDate?: Date;
+  lastCheckedDate?: Date;
+  /** What the last failed check found. */
+  problem?: string;
 }
 
 export interface ApiKeyInfo {
