@@ -42,7 +42,7 @@ export type { Fulfillment, FulfillmentTrackingInfo, OrderWithFulfillments } from
 export { inventory } from './modules/inventory.js';
 export type { InventoryItemUpdate, InventoryVariantUpdate } from './modules/inventory.js';
 export { members } from './modules/members.js';
-export { redirects } from './modules/redirects.js';
+export { redirects, type CheckoutHandover } from './modules/redirects.js';
 export { authentication } from './modules/authentication.js';
 export { recovery } from './modules/recovery.js';
 export { verification } from './modules/verification.js';
