@@ -60,7 +60,7 @@ export type { OrderPayment, OrderPayments } from './modules/back-office.js';
 export { backOfficeSettings } from './modules/back-office-settings.js';
 export type {
   BackOfficeSettingsApi, CommerceSettings, Coupon, CouponSpecification, CouponSpecificationPatch, DeliveryStatus, PickupOption, ShippingRegion,
-  ShippingRule, ShippingRuleOperator, ShippingRuleType, SignupPolicy, SiteSettings, SiteSettingsPatch, TaxRate,
+  ShippingRule, ShippingRuleOperator, ShippingRuleType, SignupPolicy, SiteScript, SiteSettings, SiteSettingsPatch, TaxRate,
   WebhookDelivery, WebhookFormat, WebhookInput, WebhookSubscription,
 } from './modules/back-office-settings.js';
 

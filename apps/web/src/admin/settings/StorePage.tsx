@@ -8,6 +8,7 @@ import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
 import { PageHead, useResult } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
+import { SiteScriptsSection } from './SiteScriptsForm.js';
 
 const schema = z.object({
   name: z.string().trim().min(1, 'Give the store a name').max(100),
@@ -28,6 +29,7 @@ export default function StorePage() {
       {settings.isPending && <Loading label="Loading the settings…" />}
       {settings.isError && <ErrorState error={settings.error} retry={() => void settings.refetch()} />}
       {settings.data && <StoreForm settings={settings.data} />}
+      <SiteScriptsSection />
     </>
   );
 }
