@@ -1,6 +1,3 @@
-import { afterAll, beforeAll } from 'vitest';
-import { signInApp, type SignInApp } from './sign-in.js';
-
 /**
  * The official @wix/sdk always calls https://www.wixapis.com (tokens, identity) and
  * https://edge.wixapis.com (module calls) with the global fetch. Tests point both at a local
@@ -41,24 +38,4 @@ export async function listen(app: { listen(o: { port: number; host: string }): P
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };
   return `http://127.0.0.1:${address.port}`;
-}
-
-/**
- * A listening sign-in app for a test file, with the official SDK's origins pointed at it: started
- * before the file's tests and closed after them. The returned function gives both inside a test.
- */
-export function useListeningWixApp(): () => { t: SignInApp; wixFetch: ReturnType<typeof redirectWixFetch> } {
-  let state: { t: SignInApp; wixFetch: ReturnType<typeof redirectWixFetch> } | undefined;
-  beforeAll(async () => {
-    const t = await signInApp({ listen: true });
-    state = { t, wixFetch: redirectWixFetch(t.url) };
-  });
-  afterAll(async () => {
-    state?.wixFetch.restore();
-    await state?.t.close();
-  });
-  return () => {
-    if (!state) throw new Error('the app did not start (see the beforeAll error)');
-    return state;
-  };
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, OAuthStrategy } from '@wix/sdk';
 import { scripts } from '@wix/headless-site-assets';
-import { useListeningWixApp } from '../../test/wix-fetch.js';
+import { useListeningWixApp } from '../../test/sign-in.js';
 import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite } from '../../test/backoffice.js';
 import type { TestSite } from '../../test/harness.js';
