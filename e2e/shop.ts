@@ -110,14 +110,7 @@ export async function checkOutWithPickup(
 ): Promise<{ number: string; orderId: string }> {
   await page.getByRole('heading', { name: 'Checkout' }).waitFor();
   await expect.poll(() => page.getByLabel('E-mail').inputValue()).toBe(buyer.email);
-  await page.getByLabel('First name').fill(buyer.firstName);
-  await page.getByLabel('Last name').fill(buyer.lastName);
-  await page.getByRole('radio', { name: 'Pick up in store' }).check();
-  await page.getByRole('group', { name: 'Pickup location' }).getByRole('radio').first().check();
-  await page.getByLabel('Billing street and number').fill('5 Elm St');
-  await page.getByLabel('Billing city').fill('Boston');
-  await page.getByLabel('Billing postal code').fill('02108');
-  await page.getByRole('radio', { name: /Pay later/ }).check();
+  await pickUpAndPayLater(page, buyer);
   await freeShipping(page);
   await beforePlacing?.();
   await page.getByRole('button', { name: /Place order/ }).click();
@@ -126,6 +119,18 @@ export async function checkOutWithPickup(
   expect(number).toMatch(/^\d+$/);
   await freeShipping(page);
   return { number, orderId: new URL(page.url()).searchParams.get('orderId') ?? '' };
+}
+
+/** The checkout form filled for pickup at the first location, a Boston billing address, paying later. */
+export async function pickUpAndPayLater(page: Page, buyer: { firstName: string; lastName: string }): Promise<void> {
+  await page.getByLabel('First name').fill(buyer.firstName);
+  await page.getByLabel('Last name').fill(buyer.lastName);
+  await page.getByRole('radio', { name: 'Pick up in store' }).check();
+  await page.getByRole('group', { name: 'Pickup location' }).getByRole('radio').first().check();
+  await page.getByLabel('Billing street and number').fill('5 Elm St');
+  await page.getByLabel('Billing city').fill('Boston');
+  await page.getByLabel('Billing postal code').fill('02108');
+  await page.getByRole('radio', { name: /Pay later/ }).check();
 }
 
 /** The page's totals read "Free" for shipping that costs nothing, not "$0.00". */

@@ -47,7 +47,7 @@ export type { Fulfillment, FulfillmentTrackingInfo, OrderWithFulfillments } from
 export { inventory } from './modules/inventory.js';
 export type { InventoryItemUpdate, InventoryVariantUpdate } from './modules/inventory.js';
 export { members } from './modules/members.js';
-export { redirects } from './modules/redirects.js';
+export { redirects, type CheckoutHandover } from './modules/redirects.js';
 export { authentication } from './modules/authentication.js';
 export { recovery } from './modules/recovery.js';
 export { verification } from './modules/verification.js';
@@ -67,7 +67,7 @@ export type { AuditActorKind, AuditEntry, AuditFilters, AuditLogApi, AuditLogSet
 export { backOfficeSettings } from './modules/back-office-settings.js';
 export type {
   BackOfficeSettingsApi, CommerceSettings, Coupon, CouponSpecification, CouponSpecificationPatch, DeliveryStatus, PickupOption, ShippingRegion,
-  ShippingRule, ShippingRuleOperator, ShippingRuleType, SignupPolicy, SiteSettings, SiteSettingsPatch, DomainStatus, TaxRate,
+  ShippingRule, ShippingRuleOperator, ShippingRuleType, SignupPolicy, SiteScript, SiteSettings, SiteSettingsPatch, DomainStatus, TaxRate,
   WebhookDelivery, WebhookFormat, WebhookInput, WebhookSubscription,
 } from './modules/back-office-settings.js';
 

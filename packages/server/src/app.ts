@@ -49,7 +49,9 @@ import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-conf
 import { siteSettingsRoutes } from './services/sites/routes.js';
 import { domainProofOptionsFromEnv, type DomainProofOptions } from './services/sites/domain-proof.js';
 import { StorefrontService } from './services/storefront/service.js';
-import { storefrontRoutes } from './services/storefront/routes.js';
+import { collectApiRoots, storefrontRoutes } from './services/storefront/routes.js';
+import { siteScriptsRoutes } from './services/site-scripts/routes.js';
+import { SiteScriptsService } from './services/site-scripts/service.js';
 import { loadWebBuild } from './services/storefront/web-build.js';
 import { BackOfficeService, ImportJobs } from './services/backoffice/service.js';
 import { backOfficeRoutes } from './services/backoffice/routes.js';
@@ -219,6 +221,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerValidation(app);
+  // Every API route's prefix, so an unknown path under one is a JSON 404 rather than a shop page.
+  const apiRoots = collectApiRoots(app);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-wix-request-id', String(req.id));
     const error = (req.query as DecodedQuery)[QUERY_ERROR];
@@ -272,6 +276,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.webhooks?.deliver) app.addHook('onReady', async () => services.webhooks.worker.start());
   app.addHook('onClose', async () => services.webhooks.worker.stop());
   await app.register(siteSettingsRoutes(services.sites));
+  await app.register(siteScriptsRoutes(new SiteScriptsService(services.sites)));
   services.sites.reportErrorsTo((error) => app.log.warn({ err: error }, "an API key's last use could not be recorded"));
   app.addHook('onClose', async () => services.sites.close());
   await registerBackOffice(app, services, data, deps.db, now);
@@ -284,7 +289,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The shop's pages, sitemap and robots.txt for the site the Host header names.
   const build = await loadWebBuild(deps.config.webDir, (err, message) => app.log.error({ err }, message));
   const storefront = new StorefrontService(services.sites, services.oauth, now, deps.config.defaultSiteId);
-  await app.register(storefrontRoutes({ storefront, build, publicUrl: deps.config.publicUrl }));
+  apiRoots.freeze();
+  await app.register(storefrontRoutes({ storefront, build, publicUrl: deps.config.publicUrl, apiRoots: apiRoots.roots }));
   return app;
 }
 

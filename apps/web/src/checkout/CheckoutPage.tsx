@@ -15,6 +15,7 @@ import { Field, SelectField } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
 import { EmptyState, ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
+import { BackToApp, HandoverStatus, thankYouTarget, useCheckoutHandover } from './handover.js';
 import { testCardToken, useCheckout, usePlaceOrder, useUpdateCheckout } from './queries.js';
 
 const required = (message: string) => z.string().trim().min(1, message);
@@ -62,6 +63,13 @@ export default function CheckoutPage() {
   usePageTitle('Checkout');
   const [params] = useSearchParams();
   const checkoutId = params.get('checkoutId') ?? '';
+  // Opened from an app's checkout link: become that link's shopper first (handover.tsx).
+  const handover = useCheckoutHandover(checkoutId);
+  if (handover.state === 'claiming' || handover.state === 'refused') return <div className="container checkout"><h1>Checkout</h1><HandoverStatus {...handover} /></div>;
+  return <CheckoutContent checkoutId={checkoutId} />;
+}
+
+function CheckoutContent({ checkoutId }: { checkoutId: string }) {
   const checkout = useCheckout(checkoutId);
   if (!checkoutId) return <div className="container checkout"><h1>Checkout</h1><EmptyState title="No checkout in progress" action={{ to: '/cart', label: 'Go to your cart' }} /></div>;
   if (checkout.isPending) return <div className="container checkout"><h1>Checkout</h1><Loading label="Loading checkout…" lines={6} page /></div>;
@@ -149,7 +157,9 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
         return;
       }
       const orderId = await place.mutateAsync(v.payment === 'card' ? { kind: 'card', token: testCardToken(v.cardNumber) } : { kind: 'offline' });
-      navigate(`/checkout/thank-you?orderId=${encodeURIComponent(orderId)}`);
+      const next = thankYouTarget(checkoutId, orderId);
+      if (next.external) window.location.assign(next.url);
+      else navigate(next.url);
     } catch (error) {
       const code = errorCode(error);
       setFailure({ message: plainError(error, 'Your order was not placed. Try again.'), retry: code === undefined || code === 'PAYMENT_DECLINED' });
@@ -264,6 +274,7 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
           </ul>
           <Totals summary={checkout.priceSummary} shippingLater={needsShipping && !selectedOption ? 'Not chosen yet' : false} />
           <p className="muted small"><Link to="/cart">Edit cart</Link></p>
+          <BackToApp checkoutId={checkoutId} />
         </aside>
       </div>
     </div>

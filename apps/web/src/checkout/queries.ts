@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Checkout } from '@bodega/sdk';
+import type { Checkout, CheckoutHandover } from '@bodega/sdk';
 import { need, useShop } from '../shop/context.js';
 
 export const checkoutKey = (id: string) => ['checkout', id] as const;
@@ -61,4 +61,23 @@ export function testCardToken(cardNumber: string): string {
   if (digits === '4242424242424242') return 'tok_test_ok';
   if (digits === '4000000000000002') return 'tok_test_decline';
   return `tok_card_${digits.slice(-4)}`;
+}
+
+/**
+ * The hosted checkout opened from an app's checkout link: claims the link's shopper once (the
+ * server refuses a second claim), and makes this page that shopper (see handover.ts).
+ */
+export function useHandoverClaim(redirectSessionId: string, checkoutId: string, adopt: (handover: CheckoutHandover) => void) {
+  const { client, site } = useShop();
+  return useQuery({
+    queryKey: ['checkout-handover', redirectSessionId],
+    enabled: client !== undefined && redirectSessionId !== '' && checkoutId !== '',
+    queryFn: async () => {
+      const handover = await need(client).redirects.claimCheckoutHandover(redirectSessionId, { clientId: site.clientId, checkoutId });
+      adopt(handover);
+      return handover;
+    },
+    // A claim is used up by the first call: never again for the same link.
+    retry: false, staleTime: Infinity, gcTime: Infinity, refetchOnWindowFocus: false, refetchOnReconnect: false,
+  });
 }

@@ -9,6 +9,13 @@ const SITE_SETTINGS = '/_api/bodega/v1/site-settings';
 const COMMERCE_SETTINGS = '/_api/bodega/v1/commerce-settings';
 const COUPONS = '/_api/bodega/v1/coupons';
 const WEBHOOKS = '/bodega/v1/webhooks';
+const SITE_SCRIPTS = '/_api/bodega/v1/site-scripts';
+
+/** HTML added to every page of a headless site (what `@wix/astro` injects). */
+export interface SiteScript {
+  position: 'HEAD' | 'BODY_START' | 'BODY_END';
+  html: string;
+}
 
 export type SignupPolicy = 'open' | 'email-verification' | 'owner-approval';
 
@@ -158,7 +165,7 @@ export interface WebhookInput {
 }
 
 export function backOfficeSettings(t: Transport) {
-  const send = <T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload?: Record<string, unknown>, query?: string) =>
+  const send = <T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, payload?: Record<string, unknown>, query?: string) =>
     t.send<T>({ method, path, ...(payload && { payload }), ...(query !== undefined && { query }) });
   const hook = (id: string) => `${WEBHOOKS}/${enc(id)}`;
   return {
@@ -166,6 +173,9 @@ export function backOfficeSettings(t: Transport) {
     updateSiteSettings: (settings: SiteSettingsPatch) => send<{ settings: SiteSettings }>('PATCH', SITE_SETTINGS, { settings }),
     /** Checks a PENDING domain's TXT record or well-known file now. */
     verifyDomain: (domain: string) => send<{ domainStatus: DomainStatus }>('POST', `${SITE_SETTINGS}/domains/verify`, { domain }),
+    listSiteScripts: () => send<{ siteScripts: SiteScript[] }>('GET', SITE_SCRIPTS),
+    /** Replaces the list (the owner or an API key only). */
+    replaceSiteScripts: (siteScripts: SiteScript[]) => send<{ siteScripts: SiteScript[] }>('PUT', SITE_SCRIPTS, { siteScripts: siteScripts.map((s) => ({ ...s })) }),
 
     getCommerceSettings: () => send<{ settings: CommerceSettings }>('GET', COMMERCE_SETTINGS),
     /** Top-level keys given replace the stored ones. */

@@ -7,6 +7,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.js';
 import type { CaptchaProvider } from '../platform/config.js';
 import type { Db } from '../platform/db.js';
@@ -205,4 +206,24 @@ function mimePart(raw: string, contentType: string): string {
  */
 export function redirectWixApis(baseUrl: string): () => void {
   return redirectWixFetch(baseUrl).restore;
+}
+
+/**
+ * A listening sign-in app for a test file, with the official SDK's origins pointed at it: started
+ * before the file's tests and closed after them. The returned function gives both inside a test.
+ */
+export function useListeningWixApp(): () => { t: SignInApp; wixFetch: ReturnType<typeof redirectWixFetch> } {
+  let state: { t: SignInApp; wixFetch: ReturnType<typeof redirectWixFetch> } | undefined;
+  beforeAll(async () => {
+    const t = await signInApp({ listen: true });
+    state = { t, wixFetch: redirectWixFetch(t.url) };
+  });
+  afterAll(async () => {
+    state?.wixFetch.restore();
+    await state?.t.close();
+  });
+  return () => {
+    if (!state) throw new Error('the app did not start (see the beforeAll error)');
+    return state;
+  };
 }

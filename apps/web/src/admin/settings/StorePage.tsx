@@ -10,6 +10,7 @@ import { useAdmin, usePermissions } from '../context.js';
 import { PageHead, useResult } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
 import { DomainsPanel } from './DomainsPanel.js';
+import { SiteScriptsSection } from './SiteScriptsForm.js';
 
 const schema = z.object({
   name: z.string().trim().min(1, 'Give the store a name').max(100),
@@ -31,6 +32,7 @@ export default function StorePage() {
       {settings.isError && <ErrorState error={settings.error} retry={() => void settings.refetch()} />}
       {settings.data && <StoreForm settings={settings.data} />}
       {settings.data && <DomainsPanel domains={settings.data.domainStatus} />}
+      <SiteScriptsSection />
     </>
   );
 }

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-interface Call { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string; payload?: Record<string, unknown>; ownerOnly?: boolean }
+interface Call { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; payload?: Record<string, unknown>; ownerOnly?: boolean }
 
 const CALLS: Call[] = [
   { method: 'GET', url: '/bodega/v1/me' },
@@ -47,6 +47,9 @@ const CALLS: Call[] = [
   { method: 'DELETE', url: '/_api/bodega/v1/coupons/none' },
   { method: 'GET', url: '/_api/bodega/v1/commerce-settings' },
   { method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', payload: { settings: {} } },
+  // Site scripts run on every page of the site: only the owner (and API keys) change them.
+  { method: 'GET', url: '/_api/bodega/v1/site-scripts' },
+  { method: 'PUT', url: '/_api/bodega/v1/site-scripts', payload: { siteScripts: [] }, ownerOnly: true },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {

@@ -89,7 +89,14 @@ export class OAuthService {
    */
   async anonymousGrant(clientId: string): Promise<TokenResponse> {
     const { ctx } = await this.sites.siteForClient(clientId);
-    const subjectId = newId();
+    return this.visitorSession(ctx, clientId, newId());
+  }
+
+  /**
+   * Tokens for a visitor who already exists (the hosted checkout taking over an app's visitor):
+   * a session of its own through `clientId`, so ending it leaves the visitor's other sessions alone.
+   */
+  async visitorSession(ctx: SiteContext, clientId: string, subjectId: string): Promise<TokenResponse> {
     const sessionId = `${VISITOR_SESSION_PREFIX}${clientId}:${newId()}`;
     const refreshToken = await this.tokens.signVisitorRefresh(ctx, { clientId, subjectId, sessionId });
     const access = await this.tokens.sign(ctx, { subjectId, role: 'visitor', sessionId }, ACCESS_TOKEN_TTL_SECONDS);

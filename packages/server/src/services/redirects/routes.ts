@@ -52,6 +52,12 @@ const AuthorizeForm = Type.Object({
   redirectSessionId: Type.Optional(Text(128)),
   sessionToken: Type.Optional(Text(512)),
 });
+const ClaimParams = Type.Object({ redirectSessionId: Text(128) });
+const ClaimBody = Type.Object({ clientId: Text(128), checkoutId: Text(128) });
+
+/** The hosted checkout page claims the shopper of the redirect session it was opened with. */
+export const HANDOVER_CLAIM_PATH = '/_api/bodega/v1/redirect-sessions/:redirectSessionId/claim';
+
 const LogoutQuery = Type.Object({ postLogoutRedirectUri: Type.Optional(Text(2048)), clientId: Type.Optional(Text(128)) });
 
 export interface RedirectsRoutesOptions {
@@ -89,6 +95,13 @@ export function redirectsRoutes(redirects: RedirectsService, options: RedirectsR
         return { redirectSession: await redirects.createRedirectSession(req.ctx, body, origin) };
       });
     }
+
+    // Public: the session id in the link is the credential (single use, short-lived; handover.ts).
+    app.post(HANDOVER_CLAIM_PATH, { schema: { params: ClaimParams, body: ClaimBody } }, async (req, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { clientId, checkoutId } = req.body;
+      return { handover: await redirects.handovers.claim(clientId, req.params.redirectSessionId, checkoutId) };
+    });
 
     app.get(AUTHORIZE_PATH, { schema: { querystring: AuthorizeQuery } }, async (req, reply) => {
       const query = req.query;

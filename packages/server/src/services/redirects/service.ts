@@ -7,10 +7,13 @@ import type { GrantHandler, OAuthService, TokenRequest, TokenResponse } from '..
 import type { Site, SitesService } from '../sites/service.js';
 import { PKCE_METHOD, checkPkce, isValidCodeChallenge } from './pkce.js';
 import { allowedOrigins, isAllowedUrl, originOf, withParams } from '../../platform/redirect-uri.js';
+import { CheckoutHandovers } from './handover.js';
 import * as store from './store.js';
 
 export const REDIRECT_SESSION_TTL_MS = 3600_000;
 export const AUTHORIZATION_CODE_TTL_MS = 60_000;
+/** A checkout link hands its shopper over once, within this time of its creation. */
+export const HANDOVER_TTL_MS = 15 * 60_000;
 
 export const AUTHORIZE_PATH = '/oauth2/authorize';
 export const LOGOUT_PATH = '/oauth2/logout';
@@ -112,7 +115,12 @@ const invalid = (field: string, description: string) => ApiError.validation([{ f
  * turn a signed-in identity into member tokens (authorization_code with PKCE, authorized_client).
  */
 export class RedirectsService {
-  constructor(private readonly deps: RedirectsDeps) {}
+  /** The hosted checkout's claim of a checkout link (handover.ts). */
+  readonly handovers: CheckoutHandovers;
+
+  constructor(private readonly deps: RedirectsDeps) {
+    this.handovers = new CheckoutHandovers(deps);
+  }
 
   /** Registers the `authorization_code` and `authorized_client` grants of the token endpoint. */
   registerGrants(grants: Map<string, GrantHandler>): void {
@@ -172,11 +180,16 @@ export class RedirectsService {
     const base = await this.deps.sites.pageOrigin(ctx, this.deps.publicUrl);
     const id = newId();
     const visitorId = ctx.caller.kind === 'ANONYMOUS_VISITOR' ? ctx.caller.subjectId : null;
+    // Only a plain member is ever handed over by a link (see handover.ts); never back-office rights.
+    const memberId = ctx.caller.kind === 'MEMBER' ? ctx.caller.subjectId : null;
     const now = ctx.now();
-    const save = (to: SiteContext, kind: string, clientId: string | null, stored: Record<string, unknown>, extra: { sessionTokenHash?: string | null; messageOrigin?: string | null } = {}) =>
+    const save = (
+      to: SiteContext, kind: string, clientId: string | null, stored: Record<string, unknown>,
+      extra: { sessionTokenHash?: string | null; messageOrigin?: string | null; ttlMs?: number } = {},
+    ) =>
       store.insertRedirectSession(to, {
-        id, kind, clientId, request: stored, visitorId, sessionTokenHash: extra.sessionTokenHash ?? null,
-        messageOrigin: extra.messageOrigin ?? null, now, expiresAt: new Date(now.getTime() + REDIRECT_SESSION_TTL_MS),
+        id, kind, clientId, request: stored, visitorId, memberId, sessionTokenHash: extra.sessionTokenHash ?? null,
+        messageOrigin: extra.messageOrigin ?? null, now, expiresAt: new Date(now.getTime() + (extra.ttlMs ?? REDIRECT_SESSION_TTL_MS)),
       });
 
     switch (intent) {
@@ -216,7 +229,7 @@ export class RedirectsService {
       case 'membersAccount': {
         const target = this.webTarget(request);
         const callbacks = this.checkCallbacks(request.callbacks, await this.originsFor(ctx, site, await this.callerClients(ctx)));
-        await save(ctx, intent, null, { [intent]: request[intent], callbacks });
+        await save(ctx, intent, null, { [intent]: request[intent], callbacks }, intent === 'ecomCheckout' ? { ttlMs: HANDOVER_TTL_MS } : {});
         const extra = this.additionalParams(request.preferences?.additionalQueryParameters);
         const { fullUrl, endpoint, searchParams } = this.url(target.path, { ...extra, ...target.params, ...callbacks, redirectSessionId: id }, base);
         return { id, fullUrl, urlDetails: { endpoint, searchParams } };

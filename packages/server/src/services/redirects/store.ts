@@ -20,14 +20,14 @@ const SESSION_COLUMNS = 'redirect_session_id, kind, client_id, request, visitor_
 export async function insertRedirectSession(
   ctx: Ctx,
   s: {
-    id: string; kind: string; clientId: string | null; request: Record<string, unknown>; visitorId: string | null;
+    id: string; kind: string; clientId: string | null; request: Record<string, unknown>; visitorId: string | null; memberId: string | null;
     sessionTokenHash: string | null; messageOrigin: string | null; now: Date; expiresAt: Date;
   },
 ): Promise<void> {
   await ctx.db.query(
-    `INSERT INTO redirect_sessions (site_id, redirect_session_id, kind, client_id, request, visitor_id, session_token_hash, message_origin, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10)`,
-    [ctx.siteId, s.id, s.kind, s.clientId, JSON.stringify(s.request), s.visitorId, s.sessionTokenHash, s.messageOrigin, s.now, s.expiresAt],
+    `INSERT INTO redirect_sessions (site_id, redirect_session_id, kind, client_id, request, visitor_id, member_id, session_token_hash, message_origin, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11)`,
+    [ctx.siteId, s.id, s.kind, s.clientId, JSON.stringify(s.request), s.visitorId, s.memberId, s.sessionTokenHash, s.messageOrigin, s.now, s.expiresAt],
   );
 }
 
@@ -44,6 +44,27 @@ export async function useRedirectSession(ctx: Ctx, id: string, now: Date): Promi
     [ctx.siteId, id, now],
   );
   return rows.length === 1;
+}
+
+export interface CheckoutHandoverRow {
+  visitor_id: string | null;
+  member_id: string | null;
+  request: Record<string, unknown>;
+}
+
+/**
+ * Uses a checkout redirect session once: one conditional UPDATE, so of two claims at once only
+ * one wins, and only while unexpired and for the checkout it was made for.
+ */
+export async function claimCheckoutSession(ctx: Ctx, id: string, checkoutId: string, now: Date): Promise<CheckoutHandoverRow | undefined> {
+  const rows = await ctx.db.query<CheckoutHandoverRow & Record<string, unknown>>(
+    `UPDATE redirect_sessions SET used_at = $4
+      WHERE site_id = $1 AND redirect_session_id = $2 AND kind = 'ecomCheckout' AND used_at IS NULL AND expires_at > $4
+        AND request->'ecomCheckout'->>'checkoutId' = $3
+      RETURNING visitor_id, member_id, request`,
+    [ctx.siteId, id, checkoutId, now],
+  );
+  return rows[0];
 }
 
 export interface AuthorizationCodeRow {

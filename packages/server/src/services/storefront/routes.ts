@@ -7,9 +7,28 @@ import { PAGE_COMPRESSION } from '../../platform/compression.js';
 import { injectFetch } from './inject-fetch.js';
 import type { StorefrontService, StorefrontSite } from './service.js';
 import { robotsTxt, sitemapXml, visibleProductSlugs } from './sitemap.js';
+import { wixPageRedirects } from './wix-paths.js';
 
 /** Paths that belong to the API: never a page, whatever the Accept header says. */
-export const API_PREFIXES = ['/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/graphql', '/healthz', '/readyz', '/metrics', '/bodega/', '/media/'];
+export const API_PREFIXES = [
+  '/_api/', '/_iam/', '/oauth2/', '/wix-data/', '/ecom/', '/stores/', '/stores-reader/', '/members/', '/headless/', '/v1/', '/v2/', '/v3/', '/graphql',
+  '/healthz', '/readyz', '/metrics', '/bodega/', '/media/', '/categories/', '/assets/', '/reviews/', '/back-in-stock-service/', '/site-scripts/',
+];
+
+/**
+ * Collects the first path segment of every route registered from now until `freeze()` (every API
+ * route: the shop's own are registered after), so an unknown path under any prefix the server
+ * serves — a module added later too — answers a JSON 404, never the shop's HTML.
+ */
+export function collectApiRoots(app: FastifyInstance): { roots: Set<string>; freeze(): void } {
+  const roots = new Set<string>();
+  let frozen = false;
+  app.addHook('onRoute', (route) => {
+    const root = /^\/([^/:*?]+)\//.exec(route.url)?.[1];
+    if (!frozen && root) roots.add(root);
+  });
+  return { roots, freeze: () => { frozen = true; } };
+}
 
 /** A render that takes longer is abandoned and the page is rendered in the browser instead. */
 export const RENDER_TIMEOUT_MS = 5000;
@@ -18,11 +37,13 @@ const OTHER_FILE_CACHE = 'public, max-age=3600';
 
 export interface StorefrontOptions {
   storefront: StorefrontService;
+  /** First path segments of the API's routes (collectApiRoots). */
+  apiRoots?: ReadonlySet<string>;
   build: WebBuild | undefined;
   publicUrl: string;
 }
 
-export function storefrontRoutes({ storefront, build, publicUrl }: StorefrontOptions) {
+export function storefrontRoutes({ storefront, build, publicUrl, apiRoots = new Set() }: StorefrontOptions) {
   return async (app: FastifyInstance) => {
     app.get('/robots.txt', async (req, reply) => {
       const site = await storefront.siteForHost(req.headers.host);
@@ -37,6 +58,8 @@ export function storefrontRoutes({ storefront, build, publicUrl }: StorefrontOpt
       const slugs = await visibleProductSlugs(injectFetch(app, origin, await storefront.visitorToken(site)), origin);
       return reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=600').send(sitemapXml(origin, slugs));
     });
+
+    wixPageRedirects(app);
 
     if (!build) return;
     await app.register(fastifyStatic, {
@@ -57,16 +80,17 @@ export function storefrontRoutes({ storefront, build, publicUrl }: StorefrontOpt
     });
 
     app.get('/*', { compress: PAGE_COMPRESSION }, async (req, reply) => {
-      if (!isPageRequest(req)) return reply.callNotFound();
+      if (!isPageRequest(req, apiRoots)) return reply.callNotFound();
       return servePage(app, req, reply, storefront, build, publicUrl);
     });
   };
 }
 
 /** A GET/HEAD of a non-API path, for a document (not a missing file such as /favicon.ico). */
-export function isPageRequest(req: FastifyRequest): boolean {
+export function isPageRequest(req: FastifyRequest, apiRoots: ReadonlySet<string> = new Set()): boolean {
   const urlPath = req.url.split('?')[0];
   if (API_PREFIXES.some((p) => urlPath === p.replace(/\/$/, '') || urlPath.startsWith(p))) return false;
+  if (apiRoots.has(urlPath.split('/')[1] ?? '')) return false;
   if (/\.[A-Za-z0-9]{1,8}$/.test(urlPath) && !urlPath.endsWith('.html')) return false;
   const accept = req.headers.accept;
   return !accept || accept.includes('text/html') || accept.includes('*/*');
