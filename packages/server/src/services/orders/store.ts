@@ -140,9 +140,12 @@ export async function findOrderByCheckout(ctx: SiteContext, checkoutId: string):
 }
 
 /** A page of orders; `params` starts with the site id as $1. */
-export async function searchOrders(db: Queryable, query: { where: string; params: unknown[]; orderBy: string; limit: number }): Promise<{ orders: Order[]; sortValues: Record<string, unknown>[] }> {
+export async function searchOrders(
+  db: Queryable,
+  query: { where: string; params: unknown[]; orderBy: string; sortColumns?: readonly string[]; limit: number },
+): Promise<{ orders: Order[]; sortValues: Record<string, unknown>[] }> {
   const rows = await db.query<OrderRow>(
-    `SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.site_id = $1 AND ${query.where} ORDER BY ${query.orderBy} LIMIT ${query.limit}`,
+    `SELECT ${[ORDER_COLUMNS, ...(query.sortColumns ?? [])].join(', ')} FROM orders o WHERE o.site_id = $1 AND ${query.where} ORDER BY ${query.orderBy} LIMIT ${query.limit}`,
     query.params,
   );
   return { orders: rows.map(toOrder), sortValues: rows };
