@@ -50,6 +50,7 @@ import { loadWebBuild } from './services/storefront/web-build.js';
 import { BackOfficeService, ImportJobs } from './services/backoffice/service.js';
 import { backOfficeRoutes } from './services/backoffice/routes.js';
 import { openApiRoute, registerOpenApi } from './services/backoffice/openapi.js';
+import { registerAppModules } from './app-modules.js';
 
 export interface AppDeps {
   db: Db;
@@ -243,6 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(dataRoutes(data));
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
+  await registerAppModules(app);
   await app.register(membersRoutes(services.members));
   // Webhooks and order e-mails: delivered off the request path by the worker.
   await app.register(webhooksRoutes(services.webhooks));
