@@ -296,6 +296,11 @@ export class OrdersService {
     return { orders: page, nextCursor, hasNext };
   }
 
+  /** Whether the buyer has a paid or fulfilled order (not canceled) with this product: a verified buyer of it. */
+  async hasBought(ctx: SiteContext, buyer: Buyer, productId: string): Promise<boolean> {
+    return store.hasBought(ctx, buyer, productId);
+  }
+
   // Changing -------------------------------------------------------------------------------------
 
   private async settings(ctx: SiteContext): Promise<CommerceSettings> {

@@ -150,3 +150,14 @@ export async function searchOrders(
   );
   return { orders: rows.map(toOrder), sortValues: rows };
 }
+
+/** A paid or fulfilled, not canceled order of the buyer with a line of this product. */
+export async function hasBought(ctx: SiteContext, buyer: { kind: string; id: string }, productId: string): Promise<boolean> {
+  const rows = await ctx.db.query<{ found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM orders o WHERE o.site_id = $1 AND o.buyer_kind = $2 AND o.buyer_id = $3 AND o.status <> 'CANCELED'
+       AND (o.payment_status IN ('PAID', 'PARTIALLY_REFUNDED', 'FULLY_REFUNDED') OR o.fulfillment_status = 'FULFILLED')
+       AND EXISTS (SELECT 1 FROM jsonb_array_elements(o.doc->'lines') l WHERE l->>'productId' = $4)) AS found`,
+    [ctx.siteId, buyer.kind, buyer.id, productId],
+  );
+  return rows[0]?.found === true;
+}
