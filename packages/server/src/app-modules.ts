@@ -11,15 +11,22 @@ import { RecommendationsService } from './services/recommendations/service.js';
 import { recommendationsRoutes } from './services/recommendations/routes.js';
 import { ReviewsService } from './services/reviews/service.js';
 import { reviewsRoutes } from './services/reviews/routes.js';
+import { BackInStockService } from './services/back-in-stock/service.js';
+import { backInStockRoutes } from './services/back-in-stock/routes.js';
+import type { Mailer } from './platform/mail.js';
+import type { SitesService } from './services/sites/service.js';
 
 export interface AppModulesDeps {
   catalog: CatalogService;
   orders: OrdersService;
   members: MembersService;
+  sites: SitesService;
+  mail: Mailer;
+  publicUrl: string;
 }
 
 export async function registerAppModules(app: FastifyInstance, deps: AppModulesDeps): Promise<void> {
-  const { catalog, orders, members } = deps;
+  const { catalog, orders, members, sites, mail } = deps;
   await app.register(recommendationsRoutes(new RecommendationsService()));
   const reviews = new ReviewsService({
     assertProduct: async (ctx, productId) => {
@@ -33,4 +40,12 @@ export async function registerAppModules(app: FastifyInstance, deps: AppModulesD
     },
   });
   await app.register(reviewsRoutes(reviews));
+  const backInStock = new BackInStockService({
+    catalog,
+    enqueueMail: async (tx, message) => {
+      await mail.enqueue(tx.db, message);
+    },
+    shop: async (ctx) => ({ name: (await sites.activeSite(ctx)).name, origin: await sites.pageOrigin(ctx, deps.publicUrl) }),
+  });
+  await app.register(backInStockRoutes(backInStock));
 }
