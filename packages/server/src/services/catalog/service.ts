@@ -1,6 +1,6 @@
 import { isUniqueViolation, type Db, type Queryable } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
-import { inTransaction, withTransaction, type SiteContext } from '../../platform/context.js';
+import { inTransaction, transactionContext, withTransaction, type SiteContext } from '../../platform/context.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
@@ -177,8 +177,12 @@ function notFound(productId: string): ApiError {
 export const PRODUCT_CACHE_MS = 1000;
 const PRODUCT_CACHE_SIZE = 10_000;
 
+/** Runs inside the transaction that saved these products (edits, inventory changes, restocks). */
+export type ProductsSavedHook = (tx: SiteContext, products: readonly Product[]) => Promise<void>;
+
 export class CatalogService {
   private readonly cache: TtlCache<string, Product | null>;
+  private readonly savedHooks: ProductsSavedHook[] = [];
   /** Bumped by every write, so a read that overlapped a write does not cache what it saw. */
   private generation = 0;
 
@@ -311,6 +315,7 @@ export class CatalogService {
         throw error;
       }
       await recordEvent(tx, { siteId: ctx.siteId, type: eventType, entityType: 'product', entityId: productId, payload: { productId } });
+      await this.productsSaved(transactionContext(tx, ctx.siteId, () => ctx.now()), [product]);
       return product;
     });
   }
@@ -673,6 +678,16 @@ export class CatalogService {
     }
     this.forget(siteId, result.changed.map((p) => p.id));
     await store.saveStock(tx, siteId, result.changed, at);
+    await this.productsSaved(ctx, result.changed);
+  }
+
+  /** Registers a hook run in the transaction of every product save but sales (back-in-stock requests). */
+  onProductsSaved(hook: ProductsSavedHook): void {
+    this.savedHooks.push(hook);
+  }
+
+  private async productsSaved(tx: SiteContext, products: readonly Product[]): Promise<void> {
+    for (const hook of this.savedHooks) await hook(tx, products);
   }
 
   /** Call after a transaction that sold or returned stock has ended (committed or not). */

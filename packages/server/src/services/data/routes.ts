@@ -36,8 +36,8 @@ const body = <T extends Record<string, TSchema>>(properties: T) => Type.Object({
 const ItemBody = body({ dataItem: Anything, condition: Type.Optional(Anything), returnEntity: Flag });
 const PatchBody = body({ patch: Type.Object({ dataItemId: Anything, fieldModifications: Anything }), condition: Type.Optional(Anything) });
 const RemoveBody = body({ dataItemId: Anything, condition: Type.Optional(Anything) });
-const QueryBody = body({ query: Type.Optional(Anything), includeReferences: Type.Optional(Anything), returnTotalCount: Flag });
-const SearchBody = body({ search: Type.Optional(Anything), includeReferences: Type.Optional(Anything), returnTotalCount: Flag });
+const QueryBody = body({ query: Type.Optional(Anything), includeReferences: Type.Optional(Anything), referencedItemOptions: Type.Optional(Anything), includeReferencedItems: Type.Optional(Anything), returnTotalCount: Flag });
+const SearchBody = body({ search: Type.Optional(Anything), includeReferences: Type.Optional(Anything), referencedItemOptions: Type.Optional(Anything), includeReferencedItems: Type.Optional(Anything), returnTotalCount: Flag });
 const CountBody = body({ filter: Type.Optional(Anything) });
 const DistinctBody = body({
   fieldName: Type.Optional(Anything),
@@ -82,6 +82,8 @@ const GetItemQuery = Type.Object({
   dataCollectionId: CollectionId,
   fields: Type.Optional(Type.Array(Type.String())),
   includeReferences: Type.Optional(Anything),
+  referencedItemOptions: Type.Optional(Anything),
+  includeReferencedItems: Type.Optional(Anything),
 });
 
 const CollectionBody = Type.Object({ collection: Anything });
@@ -127,7 +129,7 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
   app.get(`${p}/v2/items/:dataItemId`, { ...anyCaller, schema: { params: ItemParams, querystring: GetItemQuery } }, async (req) => {
     const query = req.query;
     const { dataItemId } = req.params;
-    const item = await data.get(req.ctx, query.dataCollectionId, dataItemId, { fields: query.fields, includeReferences: readIncludes(query.includeReferences) });
+    const item = await data.get(req.ctx, query.dataCollectionId, dataItemId, { fields: query.fields, includeReferences: readIncludes(query) });
     return { dataItem: toWireItem(query.dataCollectionId, item) };
   });
 
@@ -163,7 +165,7 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
 
   // The SDK sends a query as GET with `.r` when the URL fits in 2048 characters, else as POST.
   const query = async (ctx: RequestContext, b: Static<typeof QueryBody>) => {
-    const page = await data.query(ctx, b.dataCollectionId, { query: b.query, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b.includeReferences) });
+    const page = await data.query(ctx, b.dataCollectionId, { query: b.query, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b) });
     return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
   };
   app.get(`${p}/v2/items/query`, { ...anyCaller, schema: { querystring: QueryBody } }, async (req) => query(req.ctx, req.query));
@@ -171,7 +173,7 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
 
   app.post(`${p}/v2/items/search`, { ...anyCaller, schema: { body: SearchBody } }, async (req) => {
     const b = req.body;
-    const page = await data.search(req.ctx, b.dataCollectionId, { search: b.search, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b.includeReferences) });
+    const page = await data.search(req.ctx, b.dataCollectionId, { search: b.search, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b) });
     return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
   });
 
@@ -362,17 +364,29 @@ function conditionOf(condition: unknown): unknown {
   return condition.filter ?? undefined;
 }
 
-function readIncludes(value: unknown): IncludeReference[] {
-  if (value === undefined || value === null) return [];
-  const list: unknown[] = Array.isArray(value) ? value : [value];
-  return list.map((entry) => {
-    const field = isPlainObject(entry) ? entry.field : entry;
+interface IncludeSpellings {
+  /** Current @wix/data: `[{field, limit?}]`. */
+  includeReferences?: unknown;
+  /** The REST reference of 2024–25: `[{fieldName, limit?}]`. */
+  referencedItemOptions?: unknown;
+  /** @wix/data of 2024 (1.0.168): field names, up to 50 items each (`includeReferencedItems=pages` on a GET). */
+  includeReferencedItems?: unknown;
+}
+
+/** Reference inclusion in every generation's spelling, one entry per field (the first one naming it wins). */
+function readIncludes(source: IncludeSpellings): IncludeReference[] {
+  const list = [source.includeReferences, source.referencedItemOptions, source.includeReferencedItems]
+    .flatMap((value): unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? (value as unknown[]) : [value]));
+  const byField = new Map<string, IncludeReference>();
+  for (const entry of list) {
+    const field = isPlainObject(entry) ? entry.field ?? entry.fieldName : entry;
     const limit = isPlainObject(entry) && entry.limit !== undefined && entry.limit !== null ? Number(entry.limit) : 50;
     if (typeof field !== 'string' || field === '' || !Number.isSafeInteger(limit) || limit < 1 || limit > 1000) {
-      throw dataError(400, 'WDE0019', 'includeReferences lists {field, limit?} with a field name and a limit from 1 to 1000.');
+      throw dataError(400, 'WDE0019', 'includeReferences lists {field, limit?} (referencedItemOptions {fieldName, limit?}, includeReferencedItems field names) with a field name and a limit from 1 to 1000.');
     }
-    return { field, limit };
-  });
+    if (!byField.has(field)) byField.set(field, { field, limit });
+  }
+  return [...byField.values()];
 }
 
 function readReference(value: unknown) {

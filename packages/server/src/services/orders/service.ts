@@ -8,7 +8,8 @@ import { newId } from '../../platform/ids.js';
 import type { SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
 import type { StockChange } from '../catalog/service.js';
-import { compileFilter, FilterError, parseSort, push, readInteger, type FieldMap, type SortKey } from '../../platform/query-filter.js';
+import { compileFilter, FilterError, parseSort, push, readInteger, type SortKey } from '../../platform/query-filter.js';
+import { ORDER_FIELDS, sortExpression } from './search-fields.js';
 import { currentBuyer, type CartService } from '../cart/service.js';
 import type { Coupon, CouponsService } from '../coupons/service.js';
 import type { PricedCart } from '../cart/service.js';
@@ -82,53 +83,6 @@ interface CursorState {
 }
 
 const SHOPPERS = new Set(['ANONYMOUS_VISITOR', 'MEMBER']);
-
-function buyerField(kind: 'visitor' | 'member'): FieldMap[string] {
-  return {
-    kind: 'custom',
-    compile(operator, operand, params) {
-      const ids = Array.isArray(operand) ? operand : [operand];
-      if (!ids.every((id): id is string => typeof id === 'string')) throw new FilterError(`buyerInfo.${kind}Id takes ids`);
-      const kindParam = push(params, kind);
-      switch (operator) {
-        case '$eq':
-        case '$in':
-          return `(o.buyer_kind = ${kindParam} AND o.buyer_id = ANY(${push(params, ids)}::text[]))`;
-        case '$ne':
-        case '$nin':
-          return `NOT (o.buyer_kind = ${kindParam} AND o.buyer_id = ANY(${push(params, ids)}::text[]))`;
-        case '$exists':
-          return operand ? `o.buyer_kind = ${kindParam}` : `o.buyer_kind <> ${kindParam}`;
-        default:
-          throw new FilterError(`The operator ${operator} is not supported on "buyerInfo.${kind}Id"`);
-      }
-    },
-  };
-}
-
-const ORDER_FIELDS: FieldMap = {
-  id: { kind: 'column', sql: 'o.order_id', type: 'text', sortable: true },
-  number: { kind: 'column', sql: 'o.number', type: 'bigint', sortable: true },
-  status: { kind: 'column', sql: 'o.status', type: 'text' },
-  paymentStatus: { kind: 'column', sql: 'o.payment_status', type: 'text' },
-  fulfillmentStatus: { kind: 'column', sql: 'o.fulfillment_status', type: 'text' },
-  createdDate: { kind: 'column', sql: 'o.created_at', type: 'timestamp', sortable: true },
-  updatedDate: { kind: 'column', sql: 'o.updated_at', type: 'timestamp', sortable: true },
-  purchasedDate: { kind: 'column', sql: 'o.purchased_at', type: 'timestamp', sortable: true },
-  checkoutId: { kind: 'column', sql: 'o.checkout_id', type: 'text' },
-  archived: { kind: 'column', sql: 'o.archived', type: 'boolean' },
-  'buyerInfo.email': { kind: 'column', sql: 'o.email', type: 'text' },
-  'buyerInfo.visitorId': buyerField('visitor'),
-  'buyerInfo.memberId': buyerField('member'),
-};
-
-const SORT_COLUMNS: Record<string, { sql: string; row: string; cast: string }> = {
-  id: { sql: 'o.order_id', row: 'order_id', cast: 'text' },
-  number: { sql: 'o.number', row: 'number', cast: 'bigint' },
-  createdDate: { sql: 'o.created_at', row: 'created_at', cast: 'timestamptz' },
-  updatedDate: { sql: 'o.updated_at', row: 'updated_at', cast: 'timestamptz' },
-  purchasedDate: { sql: 'o.purchased_at', row: 'purchased_at', cast: 'timestamptz' },
-};
 
 function queryError(error: unknown): never {
   if (error instanceof FilterError) throw new ApiError(400, 'INVALID_SEARCH', error.message);
@@ -309,7 +263,12 @@ export class OrdersService {
       const buyer = currentBuyer(ctx);
       where = `o.buyer_kind = ${push(params, buyer.kind)} AND o.buyer_id = ${push(params, buyer.id)} AND ${where}`;
     }
-    const keys = state.sort.map((k) => ({ ...SORT_COLUMNS[k.field], order: k.order }));
+    let keys: { sql: string; cast: string; row: string; order: 'ASC' | 'DESC' }[];
+    try {
+      keys = state.sort.map((k, i) => ({ ...sortExpression(k.field), row: `sort_${i}`, order: k.order }));
+    } catch (error) {
+      return queryError(error);
+    }
     const lastOrder = keys.length ? keys[keys.length - 1].order : 'ASC';
     const all = [...keys, { sql: 'o.order_id', row: 'order_id', cast: 'text', order: lastOrder }];
     if (state.after.id) {
@@ -323,7 +282,8 @@ export class OrdersService {
       where = `${where} AND (${ors.join(' OR ')})`;
     }
     const orderBy = all.map((k) => `${k.sql} ${k.order}`).join(', ');
-    const { orders, sortValues } = await store.searchOrders(ctx.db, { where, params, orderBy, limit: limit + 1 });
+    const sortColumns = keys.map((k) => `${k.sql} AS ${k.row}`);
+    const { orders, sortValues } = await store.searchOrders(ctx.db, { where, params, orderBy, sortColumns, limit: limit + 1 });
     const hasNext = orders.length > limit;
     const page = orders.slice(0, limit);
     let nextCursor: string | null = null;
@@ -336,6 +296,11 @@ export class OrdersService {
       nextCursor = encodeCursor({ filter: state.filter, sort: state.sort, after: { values, id: page[page.length - 1].id } });
     }
     return { orders: page, nextCursor, hasNext };
+  }
+
+  /** Whether the buyer has a paid or fulfilled order (not canceled) with this product: a verified buyer of it. */
+  async hasBought(ctx: SiteContext, buyer: Buyer, productId: string): Promise<boolean> {
+    return store.hasBought(ctx, buyer, productId);
   }
 
   // Changing -------------------------------------------------------------------------------------

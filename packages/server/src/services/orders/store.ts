@@ -140,10 +140,24 @@ export async function findOrderByCheckout(ctx: SiteContext, checkoutId: string):
 }
 
 /** A page of orders; `params` starts with the site id as $1. */
-export async function searchOrders(db: Queryable, query: { where: string; params: unknown[]; orderBy: string; limit: number }): Promise<{ orders: Order[]; sortValues: Record<string, unknown>[] }> {
+export async function searchOrders(
+  db: Queryable,
+  query: { where: string; params: unknown[]; orderBy: string; sortColumns?: readonly string[]; limit: number },
+): Promise<{ orders: Order[]; sortValues: Record<string, unknown>[] }> {
   const rows = await db.query<OrderRow>(
-    `SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.site_id = $1 AND ${query.where} ORDER BY ${query.orderBy} LIMIT ${query.limit}`,
+    `SELECT ${[ORDER_COLUMNS, ...(query.sortColumns ?? [])].join(', ')} FROM orders o WHERE o.site_id = $1 AND ${query.where} ORDER BY ${query.orderBy} LIMIT ${query.limit}`,
     query.params,
   );
   return { orders: rows.map(toOrder), sortValues: rows };
+}
+
+/** A paid or fulfilled, not canceled order of the buyer with a line of this product. */
+export async function hasBought(ctx: SiteContext, buyer: { kind: string; id: string }, productId: string): Promise<boolean> {
+  const rows = await ctx.db.query<{ found: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM orders o WHERE o.site_id = $1 AND o.buyer_kind = $2 AND o.buyer_id = $3 AND o.status <> 'CANCELED'
+       AND (o.payment_status IN ('PAID', 'PARTIALLY_REFUNDED', 'FULLY_REFUNDED') OR o.fulfillment_status = 'FULFILLED')
+       AND EXISTS (SELECT 1 FROM jsonb_array_elements(o.doc->'lines') l WHERE l->>'productId' = $4)) AS found`,
+    [ctx.siteId, buyer.kind, buyer.id, productId],
+  );
+  return rows[0]?.found === true;
 }

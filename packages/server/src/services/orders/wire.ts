@@ -67,7 +67,8 @@ export function toWireOrder(order: Order, publicUrl: string) {
     createdDate: order.createdDate.toISOString(),
     updatedDate: order.updatedDate.toISOString(),
     lineItems: order.lines.map((line) => toWireLine(line, order, publicUrl)),
-    buyerInfo: wireBuyer(order.buyer, order.email),
+    // A member's contact is the member (members answer contactId = id), so apps can match either.
+    buyerInfo: { ...wireBuyer(order.buyer, order.email), ...(order.buyer.kind === 'member' ? { contactId: order.buyer.id } : {}) },
     paymentStatus: order.paymentStatus,
     fulfillmentStatus: order.fulfillmentStatus,
     buyerLanguage: 'en',

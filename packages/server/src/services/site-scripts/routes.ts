@@ -22,7 +22,7 @@ export function siteScriptsRoutes(scripts: SiteScriptsService) {
     for (const path of LIST_SITE_SCRIPTS_PATHS) {
       typed.get(path, { config: { access: 'shop' }, schema: { querystring: ListQuery } }, async (req) => ({ siteScripts: await scripts.list(req.ctx) }));
     }
-    typed.get(SITE_SCRIPTS_SETTINGS_PATH, { config: { access: 'owner' } }, async (req) => ({ siteScripts: await scripts.list(req.ctx) }));
+    typed.get(SITE_SCRIPTS_SETTINGS_PATH, { config: { access: 'staff' } }, async (req) => ({ siteScripts: await scripts.list(req.ctx) }));
     typed.put(SITE_SCRIPTS_SETTINGS_PATH, { config: { access: 'owner' }, schema: { body: ReplaceBody } }, async (req) => {
       return { siteScripts: await scripts.replace(req.ctx, req.body.siteScripts) };
     });
