@@ -32,6 +32,8 @@ import { commerceSettingsRoutes } from './services/commerce-settings/routes.js';
 import { CheckoutService } from './services/checkout/service.js';
 import { checkoutRoutes } from './services/checkout/routes.js';
 import { OrdersService } from './services/orders/service.js';
+import { PaymentsService, type StripeApi } from './services/payments/service.js';
+import { paymentsRoutes } from './services/payments/routes.js';
 import { ordersRoutes } from './services/orders/routes.js';
 import { CollectionsService, DataJobs, DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
@@ -60,6 +62,15 @@ export interface AppDeps {
   webhooks?: { options?: Partial<WebhookOptions>; deliver?: boolean };
   /** Limits, metrics and pooling (main passes the environment's); default: no rate limit, no metrics. */
   operations?: OperationsConfig;
+  /** Payments: the Stripe API's address (tests: a local stand-in), and how often the sweep runs (0: never). */
+  payments?: PaymentsDeps;
+}
+
+export interface PaymentsDeps {
+  stripeApi?: StripeApi;
+  sweepIntervalMs?: number;
+  /** How long an attempt is left alone before the sweep asks the provider about it. */
+  sweepAfterMs?: number;
 }
 
 /** Every service of one app instance, built once and shared by routes, the CLI and tests. */
@@ -85,12 +96,12 @@ declare module 'fastify' {
 /** Largest request body; bulk data calls of 1000 items need room, anything bigger is a 413. */
 export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
-export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}): Services {
+export function buildServices(db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}, payments: PaymentsDeps = {}): Services {
   const sites = new SitesService(db, now);
   const oauth = new OAuthService(sites, now);
   const grants = new Map<string, GrantHandler>();
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
-  const commerce = buildCommerce(db, sites, now);
+  const commerce = buildCommerce(db, sites, now, { publicUrl: config.publicUrl ?? 'http://localhost:3000', ...(payments.stripeApi && { stripeApi: payments.stripeApi }) });
   mergeCartsAtSignIn(commerce, signIn.identity);
   const members = createMembersServices(oauth, signIn.identity);
   const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
@@ -150,6 +161,7 @@ export interface CommerceServices {
   orders: OrdersService;
   coupons: CouponsService;
   settings: CommerceSettingsService;
+  payments: PaymentsService;
 }
 
 /** What the identity service offers for "a visitor became a member" (at the code exchange). */
@@ -157,14 +169,15 @@ export interface VisitorHandOffs {
   onVisitorBecameMember(hook: (ctx: SiteContext, visitorId: string, memberId: string) => Promise<void>): void;
 }
 
-export function buildCommerce(db: Db, sites: SitesService, now: () => Date): CommerceServices {
+export function buildCommerce(db: Db, sites: SitesService, now: () => Date, options: { publicUrl: string; stripeApi?: StripeApi } = { publicUrl: 'http://localhost:3000' }): CommerceServices {
   const catalog = new CatalogService(db, sites, now);
   const coupons = new CouponsService(sites);
   const settings = new CommerceSettingsService(sites);
   const cart = new CartService(sites, catalog, coupons, now);
-  const orders = new OrdersService(sites, catalog, cart, coupons);
-  const checkout = new CheckoutService(sites, catalog, cart, orders);
-  return { catalog, cart, checkout, orders, coupons, settings };
+  const payments = new PaymentsService(db, { now, ...(options.stripeApi && { stripeApi: options.stripeApi }) });
+  const orders = new OrdersService(sites, catalog, cart, coupons, payments);
+  const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl);
+  return { catalog, cart, checkout, orders, coupons, settings, payments };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
@@ -181,6 +194,7 @@ export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
     await app.register(commerceSettingsRoutes(commerce.settings));
     await app.register(checkoutRoutes(commerce.checkout, commerce.cart, publicUrl));
     await app.register(ordersRoutes(commerce.orders, publicUrl));
+    await app.register(paymentsRoutes({ payments: commerce.payments, orders: commerce.orders, checkout: commerce.checkout, publicUrl }));
   };
 }
 
@@ -197,7 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512, querystringParser: (text) => decodeQueryString(text) },
   };
   const app = Fastify(options);
-  const services = buildServices(deps.db, now, deps.config, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options });
+  const services = buildServices(deps.db, now, deps.config, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options }, deps.payments);
   app.decorate('services', services);
 
   registerErrorHandling(app);
@@ -253,6 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   services.sites.reportErrorsTo((error) => app.log.warn({ err: error }, "an API key's last use could not be recorded"));
   app.addHook('onClose', async () => services.sites.close());
   await registerBackOffice(app, services, data, deps.db, now);
+  registerPaymentSweep(app, services.commerce.checkout, deps.payments);
   openApiRoute(app);
 
   // The shop's pages, sitemap and robots.txt for the site the Host header names.
@@ -260,6 +275,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const storefront = new StorefrontService(services.sites, services.oauth, now, deps.config.defaultSiteId);
   await app.register(storefrontRoutes({ storefront, build, publicUrl: deps.config.publicUrl }));
   return app;
+}
+
+/** The payment sweep: every `sweepIntervalMs` (a minute by default) attempts left open are settled with the provider. */
+function registerPaymentSweep(app: FastifyInstance, checkout: CheckoutService, deps: PaymentsDeps = {}): void {
+  const every = deps.sweepIntervalMs ?? 60_000;
+  if (every <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      running = checkout.sweep(deps.sweepAfterMs ?? 60_000, (err) => app.log.warn({ err }, 'payment sweep failed')).catch((err: unknown) => app.log.warn({ err }, 'payment sweep failed'));
+    }, every);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 }
 
 /** The back office reads and writes through the other services; wired here, where services meet. */
