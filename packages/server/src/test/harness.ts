@@ -5,6 +5,7 @@ import { openDb, type Db } from '../platform/db.js';
 import { buildApp } from '../app.js';
 import type { CreateSiteInput } from '../services/sites/service.js';
 import type { OperationsConfig } from '../platform/ops-config.js';
+import type { PaymentsDeps } from '../app.js';
 
 /**
  * Tests isolate by site, not by database: one database per test file (a PGlite loaded from the
@@ -44,6 +45,8 @@ export interface TestAppOptions {
   db?: Db;
   /** Extra routes registered before the app is ready (wire-rule tests). */
   routes?: (app: FastifyInstance) => void;
+  /** Payments: a Stripe stand-in's address, the sweep's timing (default: no sweep timer; tests run it). */
+  payments?: PaymentsDeps;
 }
 
 let counter = 0;
@@ -55,6 +58,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     config: { publicUrl: options.publicUrl ?? 'http://localhost:3000', logLevel: 'silent', webDir: options.webDir, smtpUrl: undefined, defaultSiteId: options.defaultSiteId },
     now: options.now,
     operations: options.operations,
+    payments: { sweepIntervalMs: 0, ...options.payments },
   });
   options.routes?.(app);
   await app.ready();
