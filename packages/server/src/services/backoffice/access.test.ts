@@ -44,6 +44,13 @@ const CALLS: Call[] = [
   { method: 'DELETE', url: '/_api/bodega/v1/coupons/none' },
   { method: 'GET', url: '/_api/bodega/v1/commerce-settings' },
   { method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', payload: { settings: {} } },
+  // Payments (services/payments): the settings hold the provider's keys, so the owner's alone.
+  { method: 'GET', url: '/_api/bodega/v1/payment-settings', ownerOnly: true },
+  { method: 'PATCH', url: '/_api/bodega/v1/payment-settings', payload: { settings: { capturePolicy: 'ON_CHECKOUT' } }, ownerOnly: true },
+  { method: 'POST', url: '/_api/bodega/v1/payment-settings/test-connection', ownerOnly: true },
+  { method: 'POST', url: '/ecom/v1/payments-collector/orders/none/void-authorized-payments', payload: { paymentIds: ['none'] } },
+  { method: 'POST', url: '/ecom/v1/payments-collector/orders/none/capture-authorized-payments', payload: { payments: [{ paymentId: 'none' }] } },
+  { method: 'GET', url: '/ecom/v1/payments/orders/none' },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {
