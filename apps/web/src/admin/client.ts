@@ -1,12 +1,12 @@
 import {
   backOffice, backOfficeSettings, createClient, dataCollections, dataIndexes, inventory, items, members, OAuthStrategy, orderFulfillments,
-  orders, products, storesCollections,
+  orders, payments, products, storesCollections,
 } from '@bodega/sdk';
 import { shopTokenStorage } from '../shop/client.js';
 
 const modules = {
   backOffice, settings: backOfficeSettings, products, storesCollections, inventory, orders, orderFulfillments, members,
-  dataCollections, dataIndexes, items,
+  dataCollections, dataIndexes, items, payments,
 };
 
 /**

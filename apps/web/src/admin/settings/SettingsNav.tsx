@@ -7,7 +7,7 @@ export function SettingsNav() {
   const { manageApiKeys } = usePermissions();
   const pages = [
     ['/admin/settings', 'Store'], ['/admin/settings/commerce', 'Shipping & tax'], ['/admin/settings/coupons', 'Coupons'],
-    ...(manageApiKeys ? [['/admin/settings/api-keys', 'API keys']] : []), ['/admin/settings/mail', 'Mail outbox'], ['/admin/settings/webhooks', 'Webhooks'],
+    ...(manageApiKeys ? [['/admin/settings/payments', 'Payments'], ['/admin/settings/api-keys', 'API keys']] : []), ['/admin/settings/mail', 'Mail outbox'], ['/admin/settings/webhooks', 'Webhooks'],
   ];
   return (
     <nav aria-label="Settings" className="settings-nav">
