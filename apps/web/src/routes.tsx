@@ -28,6 +28,7 @@ const admin: RouteObject = {
     { path: 'settings', lazy: page(() => import('./admin/settings/StorePage.js')) },
     { path: 'settings/commerce', lazy: page(() => import('./admin/settings/CommercePage.js')) },
     { path: 'settings/coupons', lazy: page(() => import('./admin/settings/CouponsPage.js')) },
+    { path: 'settings/payments', lazy: page(() => import('./admin/settings/PaymentsPage.js')) },
     { path: 'settings/api-keys', lazy: page(() => import('./admin/settings/ApiKeysPage.js')) },
     { path: 'settings/mail', lazy: page(() => import('./admin/settings/MailPage.js')) },
     { path: 'settings/webhooks', lazy: page(() => import('./admin/settings/WebhooksPage.js')) },

@@ -71,4 +71,10 @@ export type {
   WebhookDelivery, WebhookFormat, WebhookInput, WebhookSubscription,
 } from './modules/back-office-settings.js';
 
+export { payments } from './modules/payments.js';
+export type {
+  CapturePolicy, OfflineMethod, OrderTransactions, PaymentOptions, PaymentProviderName, PaymentSettings, PaymentSettingsPatch, PaymentsApi,
+  TransactionPayment, TransactionRefund,
+} from './modules/payments.js';
+
 export * from './types.js';

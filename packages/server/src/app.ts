@@ -34,6 +34,8 @@ import { commerceSettingsRoutes } from './services/commerce-settings/routes.js';
 import { CheckoutService } from './services/checkout/service.js';
 import { checkoutRoutes } from './services/checkout/routes.js';
 import { OrdersService } from './services/orders/service.js';
+import { PaymentsService, type StripeApi } from './services/payments/service.js';
+import { paymentsRoutes } from './services/payments/routes.js';
 import { ordersRoutes } from './services/orders/routes.js';
 import { CollectionsService, DataJobs, DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
@@ -71,6 +73,15 @@ export interface AppDeps {
   domainProof?: Partial<DomainProofOptions>;
   /** Limits, metrics and pooling (main passes the environment's); default: no rate limit, no metrics. */
   operations?: OperationsConfig;
+  /** Payments: the Stripe API's address (tests: a local stand-in), and how often the sweep runs (0: never). */
+  payments?: PaymentsDeps;
+}
+
+export interface PaymentsDeps {
+  stripeApi?: StripeApi;
+  sweepIntervalMs?: number;
+  /** How long an attempt is left alone before the sweep asks the provider about it. */
+  sweepAfterMs?: number;
 }
 
 /** Every service of one app instance, built once and shared by routes, the CLI and tests. */
@@ -100,12 +111,13 @@ export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export function buildServices(
   db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}, domainProof: Partial<DomainProofOptions> = {},
+  payments: PaymentsDeps = {},
 ): Services {
   const sites = new SitesService(db, now, { publicUrl: config.publicUrl, domainProof });
   const oauth = new OAuthService(sites, now);
   const grants = new Map<string, GrantHandler>();
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
-  const commerce = buildCommerce(db, sites, now);
+  const commerce = buildCommerce(db, sites, now, { publicUrl: config.publicUrl ?? 'http://localhost:3000', ...(payments.stripeApi && { stripeApi: payments.stripeApi }) });
   mergeCartsAtSignIn(commerce, signIn.identity);
   const members = createMembersServices(oauth, signIn.identity);
   const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
@@ -167,6 +179,7 @@ export interface CommerceServices {
   orders: OrdersService;
   coupons: CouponsService;
   settings: CommerceSettingsService;
+  payments: PaymentsService;
 }
 
 /** What the identity service offers for "a visitor became a member" (at the code exchange). */
@@ -174,14 +187,15 @@ export interface VisitorHandOffs {
   onVisitorBecameMember(hook: (ctx: SiteContext, visitorId: string, memberId: string) => Promise<void>): void;
 }
 
-export function buildCommerce(db: Db, sites: SitesService, now: () => Date): CommerceServices {
+export function buildCommerce(db: Db, sites: SitesService, now: () => Date, options: { publicUrl: string; stripeApi?: StripeApi } = { publicUrl: 'http://localhost:3000' }): CommerceServices {
   const catalog = new CatalogService(db, sites, now);
   const coupons = new CouponsService(sites);
   const settings = new CommerceSettingsService(sites);
   const cart = new CartService(sites, catalog, coupons, now);
-  const orders = new OrdersService(sites, catalog, cart, coupons);
-  const checkout = new CheckoutService(sites, catalog, cart, orders);
-  return { catalog, search: new CatalogSearch(catalog), cart, checkout, orders, coupons, settings };
+  const payments = new PaymentsService(db, { now, ...(options.stripeApi && { stripeApi: options.stripeApi }) });
+  const orders = new OrdersService(sites, catalog, cart, coupons, payments);
+  const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl);
+  return { catalog, search: new CatalogSearch(catalog), cart, checkout, orders, coupons, settings, payments };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
@@ -199,6 +213,7 @@ export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
     await app.register(commerceSettingsRoutes(commerce.settings));
     await app.register(checkoutRoutes(commerce.checkout, commerce.cart, publicUrl));
     await app.register(ordersRoutes(commerce.orders, publicUrl));
+    await app.register(paymentsRoutes({ payments: commerce.payments, orders: commerce.orders, checkout: commerce.checkout, publicUrl }));
   };
 }
 
@@ -217,7 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify(options);
   const services = buildServices(
     deps.db, now, deps.config, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options },
-    { ...domainProofOptionsFromEnv(process.env), ...deps.domainProof });
+    { ...domainProofOptionsFromEnv(process.env), ...deps.domainProof }, deps.payments);
   app.decorate('services', services);
 
   registerErrorHandling(app);
@@ -286,6 +301,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   services.audit.reportErrorsTo((error) => app.log.warn({ err: error }, 'the audit log prune failed'));
   app.addHook('onReady', async () => services.audit.start());
   app.addHook('onClose', async () => services.audit.stop());
+  registerPaymentSweep(app, services.commerce.checkout, deps.payments);
   openApiRoute(app);
 
   // The shop's pages, sitemap and robots.txt for the site the Host header names.
@@ -294,6 +310,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   apiRoots.freeze();
   await app.register(storefrontRoutes({ storefront, build, publicUrl: deps.config.publicUrl, apiRoots: apiRoots.roots }));
   return app;
+}
+
+/** The payment sweep: every `sweepIntervalMs` (a minute by default) attempts left open are settled with the provider. */
+function registerPaymentSweep(app: FastifyInstance, checkout: CheckoutService, deps: PaymentsDeps = {}): void {
+  const every = deps.sweepIntervalMs ?? 60_000;
+  if (every <= 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      running = checkout.sweep(deps.sweepAfterMs ?? 60_000, (err) => app.log.warn({ err }, 'payment sweep failed')).catch((err: unknown) => app.log.warn({ err }, 'payment sweep failed'));
+    }, every);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 }
 
 /** The back office reads and writes through the other services; wired here, where services meet. */

@@ -1,12 +1,12 @@
 import {
   auditLog, backOffice, backOfficeSettings, createClient, dataCollections, dataIndexes, inventory, items, members, OAuthStrategy, orderFulfillments,
-  orders, products, storesCollections,
+  orders, payments, products, storesCollections,
 } from '@bodega/sdk';
 import { shopTokenStorage } from '../shop/client.js';
 
 const modules = {
   backOffice, settings: backOfficeSettings, auditLog, products, storesCollections, inventory, orders, orderFulfillments, members,
-  dataCollections, dataIndexes, items,
+  dataCollections, dataIndexes, items, payments,
 };
 
 /**

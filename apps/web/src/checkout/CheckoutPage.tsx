@@ -9,14 +9,15 @@ import { selectedOptionCode, shippingOptions } from '../cart/queries.js';
 import { ShippingOptions } from './ShippingOptions.js';
 import { localUrl } from '../storefront/product.js';
 import { COUNTRIES } from '../shop/countries.js';
-import { errorCode, plainError } from '../shop/errors.js';
+import { plainError } from '../shop/errors.js';
 import { useCurrentMember } from '../shop/member.js';
 import { Field, SelectField } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
 import { EmptyState, ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { BackToApp, HandoverStatus, thankYouTarget, useCheckoutHandover } from './handover.js';
-import { testCardToken, useCheckout, usePlaceOrder, useUpdateCheckout } from './queries.js';
+import { useCheckout, usePaymentOptions, usePlaceOrder, useUpdateCheckout } from './queries.js';
+import { PaymentStep, paymentProblem, type PaymentProblem, type PaymentStepHandle } from './PaymentStep.js';
 
 const required = (message: string) => z.string().trim().min(1, message);
 const schema = z.object({
@@ -35,10 +36,6 @@ const schema = z.object({
   billingCity: z.string().trim(),
   billingPostalCode: z.string().trim(),
   billingCountry: z.string(),
-  payment: z.enum(['card', 'offline']),
-  cardNumber: z.string(),
-  cardExpiry: z.string(),
-  cardCvc: z.string(),
 }).superRefine((v, ctx) => {
   const need = (ok: boolean, path: string, message: string) => { if (!ok) ctx.addIssue({ code: 'custom', path: [path], message }); };
   if (v.delivery === 'ship') {
@@ -50,11 +47,6 @@ const schema = z.object({
     need(v.billingAddressLine !== '', 'billingAddressLine', 'Enter the billing street and number');
     need(v.billingCity !== '', 'billingCity', 'Enter the billing city');
     need(v.billingPostalCode !== '', 'billingPostalCode', 'Enter the billing postal code');
-  }
-  if (v.payment === 'card') {
-    need(/^\d{13,19}$/.test(v.cardNumber.replace(/\s/g, '')), 'cardNumber', 'Enter the 13 to 19 digits of the card number');
-    need(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/.test(v.cardExpiry.trim()), 'cardExpiry', 'Enter the expiry date as MM/YY');
-    need(/^\d{3,4}$/.test(v.cardCvc.trim()), 'cardCvc', 'Enter the 3 or 4 digit security code');
   }
 });
 type Form = z.infer<typeof schema>;
@@ -101,7 +93,9 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
   const update = useUpdateCheckout(checkoutId);
   const place = usePlaceOrder(checkoutId);
   const placing = useRef(false);
-  const [failure, setFailure] = useState<{ message: string; retry: boolean }>();
+  const [failure, setFailure] = useState<PaymentProblem>();
+  const paymentStep = useRef<PaymentStepHandle>(null);
+  const paymentOptions = usePaymentOptions();
   const destination = (checkout.shippingInfo as { shippingDestination?: { address?: Address; contactDetails?: { firstName?: string; lastName?: string; phone?: string } } } | undefined)?.shippingDestination;
 
   const { register, handleSubmit, control, setValue, getValues, formState: { errors, isSubmitting } } = useForm<Form>({
@@ -111,10 +105,9 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
       firstName: destination?.contactDetails?.firstName ?? '', lastName: destination?.contactDetails?.lastName ?? '', phone: destination?.contactDetails?.phone ?? '',
       addressLine: destination?.address?.addressLine ?? '', city: destination?.address?.city ?? '', region: destination?.address?.subdivision?.split('-')[1] ?? '', postalCode: destination?.address?.postalCode ?? '', country: destination?.address?.country ?? 'US',
       billingSame: true, billingAddressLine: '', billingCity: '', billingPostalCode: '', billingCountry: 'US',
-      payment: 'card', cardNumber: '', cardExpiry: '', cardCvc: '',
     },
   });
-  const [delivery, billingSame, payment] = useWatch({ control, name: ['delivery', 'billingSame', 'payment'] });
+  const [delivery, billingSame] = useWatch({ control, name: ['delivery', 'billingSame'] });
   const typed = useWatch({ control, name: ['addressLine', 'city', 'postalCode', 'country', 'region', 'firstName', 'lastName', 'phone'] });
 
   // A member's e-mail is filled in for them.
@@ -142,6 +135,8 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
       setFailure({ message: delivery === 'pickup' ? 'Choose where to pick up your order.' : 'Choose a shipping option (its choices appear once the address is complete).', retry: false });
       return;
     }
+    const token = await paymentStep.current?.token();
+    if (!token) return;
     placing.current = true;
     try {
       const contact = { firstName: v.firstName, lastName: v.lastName, ...(v.phone && { phone: v.phone }) };
@@ -156,13 +151,35 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
         setFailure({ message: errorsNow.map((x) => x.description).join(' '), retry: false });
         return;
       }
-      const orderId = await place.mutateAsync(v.payment === 'card' ? { kind: 'card', token: testCardToken(v.cardNumber) } : { kind: 'offline' });
-      const next = thankYouTarget(checkoutId, orderId);
-      if (next.external) window.location.assign(next.url);
-      else navigate(next.url);
+      await pay(token);
     } catch (error) {
-      const code = errorCode(error);
-      setFailure({ message: plainError(error, 'Your order was not placed. Try again.'), retry: code === undefined || code === 'PAYMENT_DECLINED' });
+      setFailure(paymentProblem(error));
+    } finally {
+      placing.current = false;
+    }
+  }
+
+  /** No order is shown as placed before the money is authorized (or an offline method chosen). */
+  async function pay(token: string) {
+    const orderId = await place.mutateAsync({ kind: 'card', token });
+    const next = thankYouTarget(checkoutId, orderId);
+    if (next.external) window.location.assign(next.url);
+    else navigate(next.url);
+  }
+
+  /** After the bank's check (3-D Secure): the same payment is asked for again and the order placed. */
+  async function confirmAndPay(problem: PaymentProblem) {
+    if (placing.current) return;
+    placing.current = true;
+    try {
+      if (!(await paymentStep.current?.confirm(problem))) {
+        setFailure({ message: 'The bank did not confirm the payment. Try again, or use another card.', retry: true });
+        return;
+      }
+      setFailure(undefined);
+      await pay('resume');
+    } catch (error) {
+      setFailure(paymentProblem(error));
     } finally {
       placing.current = false;
     }
@@ -212,21 +229,7 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
 
           <section className="panel" aria-labelledby="payment-heading">
             <h2 id="payment-heading"><span className="step" aria-hidden="true">3</span> Payment</h2>
-            <fieldset className="segmented">
-              <legend className="visually-hidden">Payment method</legend>
-              <label><input type="radio" value="card" {...register('payment')} /> <span>Card</span></label>
-              <label><input type="radio" value="offline" {...register('payment')} /> <span>Pay later (bank transfer or in store)</span></label>
-            </fieldset>
-            {payment === 'card' ? (
-              <>
-                <Field label="Card number" inputMode="numeric" autoComplete="cc-number" {...register('cardNumber')} error={errors.cardNumber?.message}
-                  hint="Test store: 4242 4242 4242 4242 is approved, 4000 0000 0000 0002 is declined." />
-                <div className="two">
-                  <Field label="Expiry (MM/YY)" autoComplete="cc-exp" inputMode="numeric" {...register('cardExpiry')} error={errors.cardExpiry?.message} />
-                  <Field label="Security code" autoComplete="cc-csc" inputMode="numeric" {...register('cardCvc')} error={errors.cardCvc?.message} />
-                </div>
-              </>
-            ) : <p className="muted">We will e-mail you how to pay. The order is kept for you until then.</p>}
+            <PaymentStep ref={paymentStep} options={paymentOptions.data} total={{ amount: checkout.priceSummary?.total?.amount, currency: checkout.currency }} />
             {delivery === 'ship' && (
               <label className="check"><input type="checkbox" {...register('billingSame')} /> Billing address is the shipping address</label>
             )}
@@ -251,7 +254,10 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
             {failure && (
               <Notice kind="error">
                 <p>{failure.message}</p>
-                {failure.retry && <p className="small">Your cart and details are kept; you can try again.</p>}
+                {failure.action && (
+                  <p><button type="button" className="button secondary" onClick={() => void confirmAndPay(failure)} disabled={busy}>Confirm with your bank</button></p>
+                )}
+                {failure.retry && !failure.action && <p className="small">Your cart and details are kept; you can try again.</p>}
               </Notice>
             )}
             <p className="muted small">By placing the order you agree to pay the total shown, as calculated by the store.</p>

@@ -23,6 +23,18 @@ export function useUpdateCheckout(id: string) {
   });
 }
 
+/** What the store offers at the payment step (its provider and offline methods). */
+export function usePaymentOptions() {
+  const { client } = useShop();
+  return useQuery({
+    queryKey: ['payment-options'],
+    enabled: client !== undefined,
+    queryFn: () => need(client).payments.paymentOptions(),
+    staleTime: 60_000,
+  });
+}
+
+/** `token`: what the payment step produced (a card's token, a Stripe PaymentMethod, or `offline:METHOD`). */
 export type Payment = { kind: 'offline' } | { kind: 'card'; token: string };
 
 /** Places the order: an offline order, or charged through the store's card provider. */
@@ -50,17 +62,6 @@ export function useOrder(orderId: string) {
     enabled: client !== undefined && orderId !== '',
     queryFn: () => need(client).orders.getOrder(orderId),
   });
-}
-
-/**
- * The test card provider's tokens, from what a shopper types: 4242 4242 4242 4242 is approved,
- * 4000 0000 0000 0002 declined (the usual test numbers); anything else is sent as is and refused.
- */
-export function testCardToken(cardNumber: string): string {
-  const digits = cardNumber.replace(/\D/g, '');
-  if (digits === '4242424242424242') return 'tok_test_ok';
-  if (digits === '4000000000000002') return 'tok_test_decline';
-  return `tok_card_${digits.slice(-4)}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { buildApp } from '../app.js';
 import type { CreateSiteInput } from '../services/sites/service.js';
 import type { OperationsConfig } from '../platform/ops-config.js';
 import type { DomainProofOptions } from '../services/sites/domain-proof.js';
+import type { PaymentsDeps } from '../app.js';
 
 /**
  * Tests isolate by site, not by database: one database per test file (a PGlite loaded from the
@@ -47,6 +48,8 @@ export interface TestAppOptions {
   domainProof?: Partial<DomainProofOptions>;
   /** Extra routes registered before the app is ready (wire-rule tests). */
   routes?: (app: FastifyInstance) => void;
+  /** Payments: a Stripe stand-in's address, the sweep's timing (default: no sweep timer; tests run it). */
+  payments?: PaymentsDeps;
 }
 
 let counter = 0;
@@ -59,6 +62,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     now: options.now,
     operations: options.operations,
     domainProof: options.domainProof,
+    payments: { sweepIntervalMs: 0, ...options.payments },
   });
   options.routes?.(app);
   await app.ready();

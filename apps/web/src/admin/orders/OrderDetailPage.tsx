@@ -10,6 +10,7 @@ import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
 import { fromMinor, splitRefund, toMinor } from '../../ui/money.js';
 import { Confirm, dateTime, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
+import { PaymentsPanel } from './PaymentsPanel.js';
 
 function Address({ info }: { info: AddressWithContact | undefined }) {
   if (!info?.address && !info?.contactDetails) return <p className="muted">None given.</p>;
@@ -108,6 +109,7 @@ export default function OrderDetailPage() {
       </div>
       <div className="detail-columns">
         <div className="stack">
+          <PaymentsPanel orderId={orderId} onChanged={refresh} />
           <section className="panel" aria-labelledby="lines-heading">
             <h2 id="lines-heading">Items</h2>
             <div className="table-wrap">
@@ -212,7 +214,7 @@ export default function OrderDetailPage() {
             await api.orders.triggerRefund(orderId, payments.map((p) => ({ paymentId: p.paymentId, amount: { amount: p.amount } })), {
               ...(reason && { details: { reason } }), sideEffects: { restockInfo: { type: 'NO_ITEMS' } },
             });
-            return `A refund of ${money(amount)} is recorded on order #${o.number}.`;
+            return `A refund of ${money(amount)} is made on order #${o.number}: card payments are refunded through the payment provider.`;
           })} />
       )}
     </>
@@ -263,7 +265,7 @@ function RefundDialog({ orderId, number, busy, serverError, onOpenChange, onRefu
   }
 
   return (
-    <Modal open onOpenChange={onOpenChange} title={`Refund order #${number}`} description="Record money going back to the buyer. Send it back in your payment provider too.">
+    <Modal open onOpenChange={onOpenChange} title={`Refund order #${number}`} description="Card payments go back through the payment provider; offline payments are only recorded (send that money back yourself).">
       {payments.isPending && <Loading label="Loading the payments…" />}
       {payments.isError && <ErrorState error={payments.error} retry={() => void payments.refetch()} />}
       {payments.data && left !== undefined && (left === 0n ? <p>Nothing is left to refund on this order.</p> : (

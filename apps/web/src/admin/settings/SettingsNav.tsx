@@ -7,7 +7,7 @@ export function SettingsNav() {
   const { manageApiKeys, manageWebhooks } = usePermissions();
   const pages = [
     ['/admin/settings', 'Store'], ['/admin/settings/commerce', 'Shipping & tax'], ['/admin/settings/coupons', 'Coupons'],
-    ...(manageApiKeys ? [['/admin/settings/api-keys', 'API keys']] : []), ['/admin/settings/mail', 'Mail outbox'],
+    ...(manageApiKeys ? [['/admin/settings/payments', 'Payments'], ['/admin/settings/api-keys', 'API keys']] : []), ['/admin/settings/mail', 'Mail outbox'],
     ...(manageWebhooks ? [['/admin/settings/webhooks', 'Webhooks']] : []),
     ...(manageApiKeys ? [['/admin/settings/audit-log', 'Audit log']] : []),
   ];

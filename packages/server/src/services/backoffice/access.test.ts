@@ -50,6 +50,13 @@ const CALLS: Call[] = [
   // Site scripts run on every page of the site: only the owner (and API keys) change them.
   { method: 'GET', url: '/_api/bodega/v1/site-scripts' },
   { method: 'PUT', url: '/_api/bodega/v1/site-scripts', payload: { siteScripts: [] }, ownerOnly: true },
+  // Payments (services/payments): the settings hold the provider's keys, so the owner's alone.
+  { method: 'GET', url: '/_api/bodega/v1/payment-settings', ownerOnly: true },
+  { method: 'PATCH', url: '/_api/bodega/v1/payment-settings', payload: { settings: { capturePolicy: 'ON_CHECKOUT' } }, ownerOnly: true },
+  { method: 'POST', url: '/_api/bodega/v1/payment-settings/test-connection', ownerOnly: true },
+  { method: 'POST', url: '/ecom/v1/payments-collector/orders/none/void-authorized-payments', payload: { paymentIds: ['none'] } },
+  { method: 'POST', url: '/ecom/v1/payments-collector/orders/none/capture-authorized-payments', payload: { payments: [{ paymentId: 'none' }] } },
+  { method: 'GET', url: '/ecom/v1/payments/orders/none' },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {

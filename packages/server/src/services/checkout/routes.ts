@@ -166,7 +166,7 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pub
     app.post('/ecom/v1/checkouts/:id/create-order-and-charge', { config, schema: { body: CreateOrderBody, params: IdParams } }, async (req) => {
       const token = req.body.paymentToken;
       if (!token) throw ApiError.validation([{ field: 'paymentToken', rule: 'REQUIRED_FIELD', description: 'a payment token is required' }]);
-      return checkout.createOrder(req.ctx, id(req), { kind: 'charge', token });
+      return checkout.createOrder(req.ctx, id(req), { kind: 'charge', token, delayCapture: req.body.delayCapture ?? false, returnUrl: '' });
     });
 
     for (const prefix of CURRENT_CART_PREFIXES) {

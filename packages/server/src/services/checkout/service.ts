@@ -3,13 +3,15 @@ import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
-import type { Site, SitesService } from '../sites/service.js';
+import type { SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
 import { currentBuyer, quantityTooHigh, throwIfCouponRejected, type AddToCartInput, type Buyer, type CartService } from '../cart/service.js';
 import { addressRegion, MAX_LINE_QUANTITY, type ResolvedLine } from '../cart/service.js';
 import type { MerchantDiscount, PricedCart } from '../cart/service.js';
 import { commerceSettingsOf, type CommerceSettings } from '../commerce-settings/service.js';
 import type { OrdersService, PaymentRequest } from '../orders/service.js';
+import type { Coupon } from '../coupons/service.js';
+import { ProviderError, providerFailure, type Attempt, type AuthorizeRequest, type PaymentsService, type ProviderEvent, type ProviderIntent } from '../payments/service.js';
 import * as store from './store.js';
 import type { Checkout, KeyedLine } from './store.js';
 
@@ -35,6 +37,15 @@ export interface CheckoutPatch {
   add?: AddToCartInput;
 }
 
+/** How create-order pays: not yet (create-order), or with what the storefront's payment form produced. */
+export type CompleteRequest = { kind: 'offline' } | { kind: 'charge'; token: string; delayCapture: boolean; returnUrl: string };
+
+/** A checkout under its lock, priced now unless it already became an order. */
+interface Placing {
+  checkout: Checkout;
+  quote?: { lines: ResolvedLine[]; priced: PricedCart; settings: CommerceSettings; coupon?: Coupon };
+}
+
 export interface CreateCheckoutInput extends CheckoutPatch {
   channelType: string;
 }
@@ -52,6 +63,8 @@ export class CheckoutService {
     private readonly catalog: CatalogService,
     private readonly cart: CartService,
     private readonly orders: OrdersService,
+    private readonly payments: PaymentsService,
+    private readonly publicUrl: string,
   ) {}
 
   /** The buyer who made a checkout uses it; the back office and API keys may use any. */
@@ -62,9 +75,15 @@ export class CheckoutService {
   }
 
   private async view(ctx: RequestContext, checkout: Checkout): Promise<CheckoutView> {
+    const { lines, priced, settings } = await this.price(ctx, checkout);
+    return { checkout, lines, priced, settings };
+  }
+
+  /** The checkout priced now, with the catalog, coupon and settings as they are. */
+  private price(ctx: SiteContext, checkout: Checkout) {
     const shipping = addressRegion(checkout.shippingDestination?.address as Record<string, unknown> | undefined);
     const billing = addressRegion(checkout.billingInfo?.address as Record<string, unknown> | undefined);
-    const { lines, priced, settings } = await this.cart.price(ctx, {
+    return this.cart.price(ctx, {
       siteId: ctx.siteId,
       currency: checkout.currency,
       now: ctx.now(),
@@ -75,7 +94,6 @@ export class CheckoutService {
       ...(billing && { billingAddress: billing }),
       selectedShippingOptionCode: checkout.selectedShippingOption?.code ?? null,
     });
-    return { checkout, lines, priced, settings };
   }
 
   async getCheckout(ctx: RequestContext, checkoutId: string): Promise<CheckoutView> {
@@ -265,63 +283,226 @@ export class CheckoutService {
    * Places the order. The checkout's row lock makes this idempotent under concurrent calls: the
    * second caller waits, then finds the order the first one made and answers it.
    */
-  async createOrder(ctx: RequestContext, checkoutId: string, payment: PaymentRequest): Promise<{ orderId: string }> {
-    const site = await this.sites.activeSite(ctx);
+  async createOrder(ctx: RequestContext, checkoutId: string, request: CompleteRequest = { kind: 'offline' }): Promise<{ orderId: string }> {
+    if (request.kind === 'charge') {
+      const offline = /^offline:(.+)$/.exec(request.token);
+      if (!offline) return this.charge(ctx, checkoutId, request);
+      const method = offline[1];
+      const settings = await this.payments.settings(ctx);
+      if (!(settings.offlineMethods as string[]).includes(method)) {
+        throw new ApiError(400, 'PAYMENT_METHOD_NOT_AVAILABLE', `This store does not take "${method}"; it takes ${settings.offlineMethods.join(', ') || 'no offline payments'}`, { offlineMethods: settings.offlineMethods });
+      }
+      return this.locked(ctx, checkoutId, ctx, async (tx, placed) => {
+        if (placed.checkout.orderId) return { orderId: placed.checkout.orderId };
+        const amount = placed.quote?.priced.totals.total ?? 0n;
+        const payment: PaymentRequest = { kind: 'provider', payment: { provider: 'offline', transactionId: '', amount, status: 'PENDING_MERCHANT', delayedCapture: false, methodName: method } };
+        return { orderId: await this.place(tx, placed, ctx.caller, payment) };
+      });
+    }
+    return this.locked(ctx, checkoutId, ctx, async (tx, placed) => ({ orderId: placed.checkout.orderId ?? await this.place(tx, placed, ctx.caller, { kind: 'offline' }) }));
+  }
+
+  /**
+   * Pays a checkout through the site's provider, never twice: the attempt, and with it the
+   * idempotency key, is committed before the provider is called; the call and the order are made
+   * under the checkout's lock, so concurrent completes wait, then answer the one order.
+   */
+  private async charge(ctx: RequestContext, checkoutId: string, request: { token: string; delayCapture: boolean; returnUrl: string }): Promise<{ orderId: string }> {
+    const settings = await this.payments.settings(ctx);
+    if (settings.provider === 'none') {
+      throw new ApiError(400, 'PAYMENT_PROVIDER_IS_NOT_AVAILABLE_ON_SITE', 'This store takes only offline payments', { offlineMethods: settings.offlineMethods });
+    }
+    const manual = request.delayCapture || settings.capturePolicy === 'ON_FULFILLMENT';
+    const begun = await this.locked(ctx, checkoutId, ctx, async (tx, placed): Promise<{ orderId: string } | { attemptId: string }> => {
+      const due = await this.amountDue(tx, placed);
+      if (due === 0n) return { orderId: placed.checkout.orderId ?? await this.place(tx, placed, ctx.caller, { kind: 'offline' }) };
+      const attempt = await this.payments.attemptFor(tx, { checkoutId, provider: settings.provider, token: request.token, amount: due, currency: placed.checkout.currency, delayCapture: manual });
+      return { attemptId: attempt.id };
+    });
+    if ('orderId' in begun) return begun;
+    return this.settleAttempt(ctx, begun.attemptId, ctx, { mode: 'authorize', returnUrl: request.returnUrl });
+  }
+
+  private async amountDue(tx: SiteContext, placed: Placing): Promise<bigint> {
+    if (placed.checkout.orderId) return (await this.orders.balanceOf(tx, placed.checkout.orderId)).due;
+    return placed.quote?.priced.totals.total ?? 0n;
+  }
+
+  /**
+   * Asks the provider about an attempt and acts on its answer under the checkout's lock: an order
+   * for money taken or held, an answer in words for a decline or a 3-D Secure challenge. The
+   * storefront's call authorizes; webhooks and the sweep only look the payment up (by its intent,
+   * or by the idempotency key when our commit was lost).
+   */
+  async settleAttempt(ctx: SiteContext, attemptId: string, requester: RequestContext | null, how: { mode: 'authorize' | 'lookup'; returnUrl: string; intent?: ProviderIntent }): Promise<{ orderId: string }> {
+    const known = await this.payments.getAttempt(ctx, attemptId);
+    if (!known) throw ApiError.notFound('PAYMENT_NOT_FOUND', `No payment attempt ${attemptId}`, { attemptId });
+    const outcome = await this.locked(ctx, known.checkoutId, requester, async (tx, placed): Promise<{ orderId: string } | { error: ApiError }> => {
+      const attempt = await this.payments.lockAttempt(tx, attemptId);
+      if (!attempt) throw ApiError.notFound('PAYMENT_NOT_FOUND', `No payment attempt ${attemptId}`, { attemptId });
+      if (attempt.orderId) return { orderId: attempt.orderId };
+      const fail = async (status: 'FAILED' | 'DECLINED' | 'REQUIRES_ACTION', failure: string | null, error: ApiError, intentId?: string) => {
+        await this.payments.saveAttempt(tx, { ...attempt, status, failure, ...(intentId && { providerIntentId: intentId }) });
+        return { error };
+      };
+      const due = await this.amountDue(tx, placed);
+      if (placed.checkout.orderId && due === 0n) return { orderId: placed.checkout.orderId };
+      if (!attempt.providerIntentId && how.mode === 'authorize' && due !== attempt.amount) {
+        return fail('FAILED', 'The checkout changed', new ApiError(409, 'CHECKOUT_CHANGED', 'The checkout changed while it was being paid; pay again'));
+      }
+      const provider = await this.payments.provider(tx, attempt.provider);
+      const request: AuthorizeRequest = {
+        idempotencyKey: attempt.idempotencyKey,
+        amount: attempt.amount,
+        currency: attempt.currency,
+        token: attempt.token,
+        capture: attempt.delayCapture ? 'MANUAL' : 'AUTOMATIC',
+        returnUrl: how.returnUrl || this.checkoutUrl(this.publicUrl, attempt.checkoutId),
+        metadata: { bodega_site: tx.siteId, bodega_checkout: attempt.checkoutId, bodega_attempt: attempt.id },
+      };
+      let intent: ProviderIntent | null;
+      try {
+        intent = how.intent ?? (attempt.providerIntentId ? await provider.lookup({ intentId: attempt.providerIntentId })
+          : how.mode === 'authorize' ? await provider.authorize(request) : await provider.lookup({ request }));
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        if (error.failure === 'INVALID') return fail('FAILED', error.message, new ApiError(400, 'INVALID_PAYMENT_TOKEN', error.message, { transactionStatus: 'DECLINED', failureDetails: error.message }));
+        // No answer: the attempt stays open, so a retry (or the sweep) asks again under the same key.
+        return { error: providerFailure(error, 'take the payment') };
+      }
+      if (!intent) return fail('FAILED', 'The provider never received this payment', new ApiError(409, 'PAYMENT_NOT_FOUND', 'The provider has no record of this payment; pay again'));
+      if (intent.status === 'REQUIRES_ACTION') {
+        const data = { transactionStatus: 'PENDING', paymentResponseToken: intent.clientSecret ?? intent.id, ...(intent.actionUrl && { actionUrl: intent.actionUrl }), provider: attempt.provider };
+        return fail('REQUIRES_ACTION', null, new ApiError(402, 'PAYMENT_ACTION_REQUIRED', 'The card issuer asks the shopper to confirm this payment (3-D Secure)', data), intent.id);
+      }
+      if (intent.status === 'DECLINED' || intent.status === 'CANCELED' || intent.status === 'VOIDED') {
+        const words = intent.failure ?? 'The payment was declined';
+        return fail('DECLINED', words, new ApiError(402, 'PAYMENT_DECLINED', words, { transactionStatus: 'DECLINED', failureDetails: words, paymentResponseToken: intent.id }), intent.id);
+      }
+      const payment: PaymentRequest = {
+        kind: 'provider',
+        payment: { provider: attempt.provider, transactionId: intent.id, amount: attempt.amount, status: intent.status, delayedCapture: attempt.delayCapture, ...(intent.authorizationExpiresAt && { authorizationExpiresAt: intent.authorizationExpiresAt }) },
+      };
+      const orderId = placed.checkout.orderId
+        ? (await this.orders.addPayment(tx, placed.checkout.orderId, payment.payment, commerceSettingsOf(await this.sites.activeSite(tx)), tx.now())).id
+        : await this.place(tx, placed, requester?.caller ?? null, payment);
+      await this.payments.saveAttempt(tx, { ...attempt, status: intent.status, providerIntentId: intent.id, orderId });
+      return { orderId };
+    });
+    if ('error' in outcome) throw outcome.error;
+    return outcome;
+  }
+
+  /**
+   * Settles attempts nobody finished: a server that died between the provider's answer and its
+   * commit, a shopper who never came back from 3-D Secure, a payment the provider had not
+   * decided. Each is looked up at the provider and acted on; answers in words are kept on the attempt.
+   */
+  async sweep(olderThanMs: number, report: (error: unknown) => void = () => {}): Promise<number> {
+    const attempts = await this.payments.openAttempts(olderThanMs);
+    for (const attempt of attempts) {
+      const ctx = this.sites.contextFor(attempt.siteId);
+      try {
+        if (attempt.orderId) await this.recheckPending(ctx, attempt);
+        else await this.settleAttempt(ctx, attempt.id, null, { mode: 'lookup', returnUrl: '' });
+      } catch (error) {
+        if (!(error instanceof ApiError)) report(error);
+      }
+    }
+    return attempts.length;
+  }
+
+  /** A payment the provider had not decided when the order was placed: asked again. */
+  private async recheckPending(ctx: SiteContext, attempt: Attempt): Promise<void> {
+    if (!attempt.orderId || !attempt.providerIntentId) return;
+    const provider = await this.payments.provider(ctx, attempt.provider);
+    const intent = await provider.lookup({ intentId: attempt.providerIntentId });
+    if (!intent || intent.status === 'PENDING' || intent.status === 'REQUIRES_ACTION') return;
+    await this.orders.payments.apply(ctx, attempt.orderId, { kind: 'intent', eventId: `sweep-${attempt.id}`, intent, metadata: {} });
+    await this.payments.markAttempt(ctx, attempt.id, intent.status === 'APPROVED' || intent.status === 'AUTHORIZED' ? intent.status : 'DECLINED');
+  }
+
+  /** A provider's webhook, its signature checked by the provider: the order (or the checkout it pays) catches up. */
+  async providerWebhook(siteId: string, providerName: string, rawBody: string, signature: string | undefined): Promise<void> {
+    const ctx = this.sites.contextFor(siteId);
+    await this.sites.activeSite(ctx);
+    const provider = await this.payments.provider(ctx, providerName);
+    let event: ProviderEvent;
+    try {
+      event = provider.parseWebhook(rawBody, signature);
+    } catch (error) {
+      if (error instanceof ProviderError) throw new ApiError(400, 'INVALID_SIGNATURE', error.message);
+      throw error;
+    }
+    if (event.kind === 'ignored') return;
+    const intentId = event.kind === 'intent' ? event.intent.id : event.intentId;
+    const byMetadata = event.kind === 'intent' && event.metadata.bodega_attempt ? await this.payments.getAttempt(ctx, event.metadata.bodega_attempt) : undefined;
+    const attempt = byMetadata ?? await this.payments.attemptByIntent(ctx, providerName, intentId);
+    if (!attempt) return;
+    let orderId = attempt.orderId;
+    if (!orderId && event.kind === 'intent') {
+      if (event.intent.status === 'APPROVED' || event.intent.status === 'AUTHORIZED' || event.intent.status === 'PENDING') {
+        // Before our own commit (it waits for the checkout's lock) or after a crash: the order is made once.
+        orderId = (await this.settleAttempt(ctx, attempt.id, null, { mode: 'lookup', returnUrl: '', intent: event.intent })).orderId;
+      } else if (event.intent.status === 'DECLINED' || event.intent.status === 'CANCELED') {
+        await this.payments.markAttempt(ctx, attempt.id, 'DECLINED', event.intent.failure);
+      }
+    }
+    if (!orderId) return;
+    await this.orders.payments.apply(ctx, orderId, event);
+    if (event.kind === 'intent' && event.intent.status !== 'PENDING' && event.intent.status !== 'REQUIRES_ACTION') {
+      await this.payments.markAttempt(ctx, attempt.id, event.intent.status === 'APPROVED' || event.intent.status === 'AUTHORIZED' ? event.intent.status : 'DECLINED');
+    }
+  }
+
+  /**
+   * Runs fn under the checkout's row lock with the checkout priced now (an order already made
+   * is not priced again), and tells the catalog's caches about the stock that moved.
+   */
+  private async locked<T>(ctx: SiteContext, checkoutId: string, requester: RequestContext | null, fn: (tx: SiteContext, placed: Placing) => Promise<T>): Promise<T> {
     const sold: string[] = [];
     try {
-      return await this.placeLocked(ctx, site, checkoutId, payment, sold);
+      return await withTransaction(ctx, async (tx) => {
+        const checkout = await store.findCheckout(tx, checkoutId, true);
+        if (!checkout || (requester && !this.usable(requester, checkout))) throw checkoutNotFound(checkoutId);
+        sold.push(...checkout.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : [])));
+        if (checkout.orderId) return fn(tx, { checkout });
+        const { lines, priced, settings, coupon } = await this.price(tx, checkout);
+        this.checkPlaceable(checkout, priced);
+        return fn(tx, { checkout, quote: { lines, priced, settings, ...(coupon && { coupon }) } });
+      });
     } finally {
       // Carts read products from a short cache: once stock moved, drop what they may have kept.
       if (sold.length) this.catalog.stockSettled(ctx.siteId, sold);
     }
   }
 
-  private async placeLocked(ctx: RequestContext, site: Site, checkoutId: string, payment: PaymentRequest, sold: string[]): Promise<{ orderId: string }> {
-    return withTransaction(ctx, async (tx) => {
-      const checkout = await store.findCheckout(tx, checkoutId, true);
-      if (!checkout || !this.usable(ctx, checkout)) throw checkoutNotFound(checkoutId);
-      sold.push(...checkout.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : [])));
-      const now = ctx.now();
-      if (checkout.orderId) {
-        if (payment.kind === 'charge') await this.orders.chargeExisting(tx, checkout.orderId, payment.token, commerceSettingsOf(site), now);
-        return { orderId: checkout.orderId };
-      }
-      const shipping = addressRegion(checkout.shippingDestination?.address as Record<string, unknown> | undefined);
-      const billing = addressRegion(checkout.billingInfo?.address as Record<string, unknown> | undefined);
-      const { lines, priced, settings, coupon } = await this.cart.price(tx, {
-        siteId: ctx.siteId,
-        currency: checkout.currency,
-        now,
-        lines: checkout.lines,
-        couponCode: checkout.couponCode,
-        merchantDiscounts: checkout.merchantDiscounts,
-        ...(shipping && { shippingAddress: shipping }),
-        ...(billing && { billingAddress: billing }),
-        selectedShippingOptionCode: checkout.selectedShippingOption?.code ?? null,
-      });
-      this.checkPlaceable(checkout, priced);
-      const order = await this.orders.placeOrder(tx, {
-        checkoutId: checkout.id,
-        buyer: checkout.buyer,
-        createdBy: ctx.caller.kind === 'APP' ? { kind: 'app', id: ctx.caller.subjectId } : checkout.buyer,
-        email: checkout.email,
-        currency: checkout.currency,
-        channelType: checkout.channelType,
-        lines,
-        priced,
-        settings,
-        ...(coupon && { coupon }),
-        billingInfo: checkout.billingInfo,
-        shippingDestination: checkout.shippingDestination,
-        deliveryTimeSlot: checkout.deliveryTimeSlot,
-        buyerNote: checkout.buyerNote,
-        payment,
-      }, now);
-      await store.markCompleted(tx, checkout.id, order.id, now);
-      if (checkout.cartId) await this.cart.completeCart(tx, checkout.cartId, checkout.id);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'checkout.completed', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, orderId: order.id, buyer: checkout.buyer } });
-      return { orderId: order.id };
-    });
+  /** Turns the priced checkout into an order paid as `payment` says, and completes the checkout. */
+  private async place(tx: SiteContext, placed: Placing, caller: RequestContext['caller'] | null, payment: PaymentRequest): Promise<string> {
+    const { checkout, quote } = placed;
+    if (!quote) throw new Error('A checkout that became an order is not placed again');
+    const now = tx.now();
+    const order = await this.orders.placeOrder(tx, {
+      checkoutId: checkout.id,
+      buyer: checkout.buyer,
+      createdBy: caller?.kind === 'APP' ? { kind: 'app', id: caller.subjectId } : checkout.buyer,
+      email: checkout.email,
+      currency: checkout.currency,
+      channelType: checkout.channelType,
+      lines: quote.lines,
+      priced: quote.priced,
+      settings: quote.settings,
+      ...(quote.coupon && { coupon: quote.coupon }),
+      billingInfo: checkout.billingInfo,
+      shippingDestination: checkout.shippingDestination,
+      deliveryTimeSlot: checkout.deliveryTimeSlot,
+      buyerNote: checkout.buyerNote,
+      payment,
+    }, now);
+    await store.markCompleted(tx, checkout.id, order.id, now);
+    if (checkout.cartId) await this.cart.completeCart(tx, checkout.cartId, checkout.id);
+    await recordEvent(tx.db, { siteId: tx.siteId, type: 'checkout.completed', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, orderId: order.id, buyer: checkout.buyer } });
+    return order.id;
   }
 
   /** What stops a checkout from becoming an order, as application errors a storefront can show. */

@@ -70,15 +70,35 @@ export interface OrderShipping {
   region?: { id: string; name: string };
 }
 
+/** Spec: a payment's status. */
+export type PaymentTxStatus = 'APPROVED' | 'PENDING' | 'PENDING_MERCHANT' | 'CANCELED' | 'DECLINED' | 'REFUNDED' | 'PARTIALLY_REFUNDED' | 'AUTHORIZED' | 'VOIDED';
+/** Spec: refund and charge states. */
+export type MoveState = 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'SCHEDULED' | 'STARTED';
+
 export interface OrderPayment {
   id: string;
   amount: bigint;
-  /** A provider id (`test`), `offline` (mark as paid) or `manual` (a recorded payment). */
+  /** A provider id (`test`, `stripe`), `offline` (mark as paid, or chosen at checkout) or `manual` (a recorded payment). */
   method: string;
   methodName?: string;
+  /** The provider's id of the payment (a Stripe PaymentIntent). */
   transactionId?: string;
+  /** The provider that took it; absent for offline and manual payments. */
+  provider?: string;
+  /** Absent on payments recorded before providers had states: APPROVED. */
+  status?: PaymentTxStatus;
+  failure?: string;
   refunded: bigint;
   createdDate: Date;
+  /** A payment held on the card (delayed capture) and what became of it. */
+  authorization?: {
+    delayedCapture: boolean;
+    authorizedDate: Date;
+    expiresAt?: Date;
+    captures: { id: string; amount: bigint; status: MoveState; providerId?: string; createdDate: Date; failure?: string }[];
+    void?: { status: MoveState; voidedDate: Date; providerId?: string; reason: 'MANUAL' | 'SCHEDULED' };
+  };
+  chargebacks?: { id: string; amount: bigint; reason: string; createdDate: Date }[];
 }
 
 export interface OrderRefund {
@@ -87,7 +107,7 @@ export interface OrderRefund {
   reason?: string;
   lineItems: { lineItemId: string; quantity: number }[];
   shippingIncluded: boolean;
-  payments: { paymentId: string; amount: bigint }[];
+  payments: { paymentId: string; amount: bigint; status?: MoveState; providerRefundId?: string; externalRefund?: boolean }[];
   createdDate: Date;
 }
 
@@ -148,7 +168,7 @@ export interface Order {
   updatedDate: Date;
 }
 
-export type OrderEventType = 'order.created' | 'order.paid' | 'order.payment_updated' | 'order.fulfilled' | 'order.fulfillment_created' | 'order.canceled' | 'order.refunded';
+export type OrderEventType = 'order.created' | 'order.paid' | 'order.payment_updated' | 'order.payment_failed' | 'order.payment_disputed' | 'order.fulfilled' | 'order.fulfillment_created' | 'order.canceled' | 'order.refunded';
 
 export interface Change {
   order: Order;
@@ -320,7 +340,10 @@ export function markPaid(order: Order, at: Date, newId: () => string, methodName
   return recordPayment(order, { amount: balanceDue(order), method: 'offline', ...(methodName !== undefined && { methodName }) }, at, newId);
 }
 
-export type NonRefundableReason = 'NOT_PAID' | 'ALREADY_REFUNDED' | 'ZERO_PRICE';
+/** Spec: why a payment cannot be refunded (those the order alone decides; the provider adds its own). */
+export type NonRefundableReason =
+  | 'NOT_PAID' | 'ALREADY_REFUNDED' | 'ZERO_PRICE' | 'PENDING_REFUND' | 'ORDER_IS_PENDING' | 'ORDER_IS_REJECTED' | 'PARTIALLY_PAID'
+  | 'PROVIDER_IS_DOWN' | 'DISABLED_BY_PROVIDER' | 'FORBIDDEN' | 'TRANSACTION_NOT_FOUND' | 'ACCESS_DENIED' | 'INTERNAL_ERROR' | 'DEPOSIT_ONLINE_ITEM';
 
 export interface RefundRequest {
   payments: { paymentId: string; amount: bigint }[];
@@ -331,9 +354,15 @@ export interface RefundRequest {
 
 /** Why a payment cannot be refunded, or undefined when it can. */
 export function refundBlock(order: Order, payment: OrderPayment | undefined): NonRefundableReason | undefined {
+  if (order.status === 'PENDING') return 'ORDER_IS_PENDING';
+  if (order.status === 'REJECTED') return 'ORDER_IS_REJECTED';
   if (!payment || order.paid === 0n) return 'NOT_PAID';
+  const status = payment.status ?? 'APPROVED';
+  if (status !== 'APPROVED') return 'NOT_PAID';
   if (payment.amount === 0n) return 'ZERO_PRICE';
   if (payment.refunded >= payment.amount) return 'ALREADY_REFUNDED';
+  if (order.refunds.some((r) => r.payments.some((p) => p.paymentId === payment.id && p.status === 'PENDING'))) return 'PENDING_REFUND';
+  if (order.paymentStatus === 'PARTIALLY_PAID' && payment.provider) return 'PARTIALLY_PAID';
   return undefined;
 }
 

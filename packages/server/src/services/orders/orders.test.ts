@@ -159,7 +159,7 @@ describe('payments', () => {
     const stockBefore = await stockOf(site, vase.id);
     const refundability = await m.collector.getRefundabilityStatus(orderId);
     const paymentId = refundability.refundabilities?.[0]?.paymentId as string;
-    expect(refundability.refundabilities).toEqual([expect.objectContaining({ refundabilityStatus: 'MANUAL' })]);
+    expect(refundability.refundabilities).toEqual([expect.objectContaining({ refundabilityStatus: 'REFUNDABLE' })]);
     const lineId = (await order(site, orderId)).lineItems[0].id;
 
     const part = await m.collector.triggerRefund(orderId, [{ paymentId, amount: { amount: '30.00' } }], {

@@ -5,7 +5,7 @@ import { ApiError } from '../../platform/errors.js';
 import { MoneyError, parseAmount } from '../../platform/money.js';
 import type { OrdersService } from './service.js';
 import { MAX_LINE_QUANTITY } from '../cart/service.js';
-import { price, toWireFulfillment, toWireOrder, toWirePayment } from './wire.js';
+import { price, toWireFulfillment, toWireOrder, toWireTransactions } from './wire.js';
 
 /** Orders at www/edge.wixapis.com and at a custom host. */
 const ORDER_PREFIXES = ['/ecom/v1', '/_api/ecom-orders/v1'];
@@ -53,6 +53,8 @@ const RefundBody = Type.Object({
     customMessage: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
   })),
 });
+const VoidBody = Type.Object({ paymentIds: Type.Array(Id, { minItems: 1, maxItems: 20 }) });
+const CaptureBody = Type.Object({ payments: Type.Array(Type.Object({ paymentId: Id, amount: Type.Optional(Amount) }), { minItems: 1, maxItems: 20 }) });
 const FulfillmentBody = Type.Object({
   fulfillment: Type.Object({
     lineItems: Type.Optional(Type.Array(Type.Object({ id: Id, quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }), Type.Null()])) }), { maxItems: 300 })),
@@ -116,17 +118,18 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
       });
 
       app.get(`${prefix}/orders/:ecomOrderId/payment-collectability-status`, { config: { access: 'staff' }, schema: params }, async (req) => {
-        const result = await orders.collectability(req.ctx, req.params.ecomOrderId);
+        const result = await orders.payments.collectability(req.ctx, req.params.ecomOrderId);
         return { status: result.status, amount: price(result.amount, result.order.currency) };
       });
 
       app.get(`${prefix}/orders/:ecomOrderId/refundability`, { config: { access: 'staff' }, schema: params }, async (req) => {
-        const result = await orders.refundability(req.ctx, req.params.ecomOrderId);
+        const result = await orders.payments.refundability(req.ctx, req.params.ecomOrderId);
         return {
           refundabilities: result.payments.map((p) => ({
             paymentId: p.paymentId,
-            refundabilityStatus: p.refundable ? 'MANUAL' : 'NOT_REFUNDABLE',
-            ...(p.refundable ? { manuallyRefundableReason: 'OFFLINE' } : { nonRefundableReason: p.reason }),
+            refundabilityStatus: p.status,
+            ...(p.reason ? { nonRefundableReason: p.reason } : {}),
+            ...(p.manualReason ? { manuallyRefundableReason: p.manualReason } : {}),
           })),
           refundablePerItem: true,
         };
@@ -142,7 +145,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
         });
         const restockInfo = body.sideEffects?.restockInfo;
         const restock = restockInfo?.type === 'ALL_ITEMS' ? 'ALL_ITEMS' as const : restockInfo?.type === 'SOME_ITEMS' ? restockInfo.items ?? [] : 'NO_ITEMS' as const;
-        const { order, refundId } = await orders.refund(req.ctx, current.id, {
+        const { order, refundId } = await orders.payments.refund(req.ctx, current.id, {
           payments,
           lineItems: body.details?.lineItems ?? body.details?.items ?? [],
           shippingIncluded: body.details?.shippingIncluded ?? false,
@@ -150,20 +153,31 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
         }, restock);
         return {
           refundId,
-          orderTransactions: {
-            orderId: order.id,
-            payments: order.payments.map((p) => toWirePayment(p, order.currency)),
-            refunds: order.refunds.map((r) => ({
-              id: r.id,
-              createdDate: r.createdDate.toISOString(),
-              details: { lineItems: r.lineItems, shippingIncluded: r.shippingIncluded, ...(r.reason ? { reason: r.reason } : {}) },
-              transactions: r.payments.map((p) => ({ paymentId: p.paymentId, amount: price(p.amount, order.currency), refundStatus: 'SUCCEEDED', externalRefund: true })),
-              summary: { requestedRefund: price(r.amount, order.currency), pending: false },
-            })),
-          },
+          orderTransactions: toWireTransactions(order),
           failedPaymentIds: [],
         };
       });
+    }
+
+    for (const prefix of COLLECTOR_PREFIXES) {
+      const params = { params: Type.Object({ ecomOrderId: Id }) };
+      app.post(`${prefix}/orders/:ecomOrderId/void-authorized-payments`, { config: { access: 'staff' }, schema: { body: VoidBody, ...params } }, async (req) => {
+        const order = await orders.payments.void(req.ctx, (await orders.getOrder(req.ctx, req.params.ecomOrderId)).id, req.body.paymentIds);
+        return { orderTransactions: toWireTransactions(order) };
+      });
+      app.post(`${prefix}/orders/:ecomOrderId/capture-authorized-payments`, { config: { access: 'staff' }, schema: { body: CaptureBody, ...params } }, async (req) => {
+        const current = await orders.getOrder(req.ctx, req.params.ecomOrderId);
+        const order = await orders.payments.capture(req.ctx, current.id, req.body.payments.map((p, i) => ({
+          paymentId: p.paymentId,
+          ...(p.amount ? { amount: amount(p.amount.amount, current.currency, `payments[${i}].amount.amount`) } : {}),
+        })));
+        return { orderTransactions: toWireTransactions(order) };
+      });
+    }
+
+    // The order-transactions module: an order's payments and refunds, at wixapis.com and at a custom host.
+    for (const path of ['/ecom/v1/payments/orders/:orderId', '/_api/ecom-payments/v1/payments/orders/:orderId', '/v1/payments/orders/:orderId']) {
+      app.get(path, { config: { access: 'staff' }, schema: { params: Type.Object({ orderId: Id }) } }, async (req) => ({ orderTransactions: toWireTransactions(await orders.getOrder(req.ctx, req.params.orderId)) }));
     }
 
     // The SDK sends bulk mark-as-paid to this path verbatim on every host.

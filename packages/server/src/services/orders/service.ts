@@ -23,18 +23,17 @@ import {
   markPaid,
   markRestocked,
   recordPayment,
-  refund,
-  refundBlock,
   snapshotOrder,
   unitsToRestock,
   type Change,
-  type NonRefundableReason,
   type Order,
   type OrderEventType,
-  type RefundRequest,
   type TrackingInfo,
 } from './model.js';
-import { testPaymentProvider, type PaymentProvider } from './payments.js';
+import { addProviderPayment, confirmOffline, type ProviderPaymentInput } from './payment-model.js';
+import type { PaymentsService } from '../payments/service.js';
+import { OrderPayments } from './order-payments.js';
+export type { OrderPayments } from './order-payments.js';
 import * as store from './store.js';
 
 export type { Order } from './model.js';
@@ -44,7 +43,8 @@ export const FIRST_ORDER_NUMBER = 10001;
 export const DEFAULT_SEARCH_LIMIT = 50;
 export const MAX_SEARCH_LIMIT = 100;
 
-export type PaymentRequest = { kind: 'offline' } | { kind: 'charge'; token: string };
+/** How a placed order is paid: nothing yet (create-order), or what the provider answered. */
+export type PaymentRequest = { kind: 'offline' } | { kind: 'provider'; payment: ProviderPaymentInput };
 
 export interface PlaceOrderInput {
   checkoutId: string;
@@ -99,17 +99,17 @@ export function stockChanges(order: Order, only?: readonly { line: Order['lines'
 }
 
 export class OrdersService {
-  private readonly providers = new Map<string, PaymentProvider>([[testPaymentProvider.id, testPaymentProvider]]);
+  /** Capture, void, refund through the provider, refundability, the provider's webhooks. */
+  readonly payments: OrderPayments;
 
   constructor(
     private readonly sites: SitesService,
     private readonly catalog: CatalogService,
     private readonly cart: CartService,
     private readonly coupons: CouponsService,
-  ) {}
-
-  registerPaymentProvider(provider: PaymentProvider): void {
-    this.providers.set(provider.id, provider);
+    readonly paymentsService: PaymentsService,
+  ) {
+    this.payments = new OrderPayments(this, paymentsService);
   }
 
   private events(siteId: string, order: Order, types: readonly OrderEventType[]): OutboxEvent[] {
@@ -157,7 +157,7 @@ export class OrdersService {
       shippingDestination: input.shippingDestination,
       deliveryTimeSlot: input.deliveryTimeSlot,
       buyerNote: input.buyerNote,
-      paymentOption: input.payment.kind === 'charge' ? 'FULL_PAYMENT_ONLINE' : 'FULL_PAYMENT_OFFLINE',
+      paymentOption: input.payment.kind === 'provider' && input.payment.payment.status !== 'PENDING_MERCHANT' ? 'FULL_PAYMENT_ONLINE' : 'FULL_PAYMENT_OFFLINE',
       at,
       newId,
     });
@@ -172,49 +172,42 @@ export class OrdersService {
     }
     order = { ...order, number: await store.nextOrderNumber(tx, FIRST_ORDER_NUMBER) };
     const events: OrderEventType[] = ['order.created'];
-    if (input.payment.kind === 'charge' && order.totals.total > 0n) {
-      const charged = await this.charge(tx, order, input.payment.token, input.settings, at);
-      order = charged.order;
-      events.push(...charged.events);
-    } else if (order.paymentStatus === 'PAID') {
-      order = await this.sellWhenPaid(tx, order, input.settings, at);
+    if (input.payment.kind === 'provider' && order.totals.total > 0n) {
+      const paid = addProviderPayment(order, input.payment.payment, at, newId);
+      order = paid.order;
+      events.push(...paid.events);
     }
+    order = await this.sellWhenPaid(tx, order, input.settings, at);
     await store.insertOrder(tx, order);
+    if (input.payment.kind === 'provider') await this.payments.recordPayment(tx, order, order.payments.at(-1));
     await recordEvents(tx.db, this.events(siteId, order, events));
     return order;
   }
 
-  /** Charges what is due through the site's payment provider; a decline fails the whole call. */
-  private async charge(tx: SiteContext, order: Order, token: string, settings: CommerceSettings, at: Date): Promise<Change> {
-    const { siteId } = tx;
-    const provider = this.providers.get(settings.paymentProvider);
-    if (!provider) throw new ApiError(400, 'PAYMENT_PROVIDER_NOT_CONFIGURED', `No payment provider "${settings.paymentProvider}"`);
-    const amount = balanceDue(order);
-    const result = await provider.charge({ siteId, orderId: order.id, amount, currency: order.currency, token });
-    if (result.status === 'DECLINED') {
-      throw new ApiError(402, 'PAYMENT_DECLINED', result.reason, { transactionStatus: 'DECLINED', failureDetails: result.reason, paymentResponseToken: result.transactionId });
-    }
-    const change = recordPayment(order, { amount, method: provider.id, transactionId: result.transactionId }, at, newId);
-    return { ...change, order: await this.sellWhenPaid(tx, change.order, settings, at) };
-  }
-
   /** With ON_ORDER_PAID, stock leaves when the order is paid (and fails the payment if short). */
-  private async sellWhenPaid(tx: SiteContext, order: Order, settings: CommerceSettings, at: Date): Promise<Order> {
+  async sellWhenPaid(tx: SiteContext, order: Order, settings: CommerceSettings, at: Date): Promise<Order> {
     if (order.paymentStatus !== 'PAID' || order.stockState !== 'NONE' || settings.inventoryUpdateTrigger !== 'ON_ORDER_PAID') return order;
     await this.catalog.sellStock(tx, stockChanges(order), at);
     return { ...order, stockState: 'DECREMENTED' };
   }
 
-  /** Pays an order a checkout already made (create-order-and-charge after create-order). */
-  async chargeExisting(tx: SiteContext, orderId: string, token: string, settings: CommerceSettings, at: Date): Promise<Order> {
-    const { siteId } = tx;
+  /** Pays an order a checkout already made (create-order-and-charge after create-order), with what the provider answered. */
+  async addPayment(tx: SiteContext, orderId: string, payment: ProviderPaymentInput, settings: CommerceSettings, at: Date): Promise<Order> {
     const order = await store.findOrder(tx, orderId, true);
     if (!order) throw orderNotFound(orderId);
-    if (order.paymentStatus !== 'NOT_PAID' && order.paymentStatus !== 'PARTIALLY_PAID') return order;
-    const change = await this.charge(tx, order, token, settings, at);
-    await store.updateOrder(tx, change.order);
-    await recordEvents(tx.db, this.events(siteId, change.order, change.events));
-    return change.order;
+    const change = addProviderPayment(order, payment, at, newId);
+    const next = await this.sellWhenPaid(tx, change.order, settings, at);
+    await store.updateOrder(tx, next);
+    await this.payments.recordPayment(tx, next, next.payments.at(-1));
+    await recordEvents(tx.db, this.events(tx.siteId, next, change.events));
+    return next;
+  }
+
+  /** What is left to pay on the order a checkout made. */
+  async balanceOf(tx: SiteContext, orderId: string): Promise<{ due: bigint; order: Order }> {
+    const order = await store.findOrder(tx, orderId, true);
+    if (!order) throw orderNotFound(orderId);
+    return { due: order.paymentStatus === 'NOT_PAID' || order.paymentStatus === 'PARTIALLY_PAID' || order.paymentStatus === 'DECLINED' ? balanceDue(order) : 0n, order };
   }
 
   async findByCheckout(tx: SiteContext, checkoutId: string): Promise<Order | undefined> {
@@ -311,10 +304,11 @@ export class OrdersService {
 
   /**
    * Locks the order, applies a change, keeps stock in step with payment, and records events; with
-   * `audited`, the staff action's audit entry too (status and money before → after).
+   * `audited`, the action's audit entry too (status and money before → after; a change without a
+   * caller, e.g. from the payment provider's webhook, is recorded as the system's).
    */
-  private async mutate(
-    ctx: RequestContext, orderId: string, fn: (order: Order, tx: SiteContext, settings: CommerceSettings) => Promise<Change> | Change, audited?: AuditedAction,
+  async mutate(
+    ctx: SiteContext, orderId: string, fn: (order: Order, tx: SiteContext, settings: CommerceSettings) => Promise<Change> | Change, audited?: AuditedAction,
   ): Promise<Order> {
     const settings = await this.settings(ctx);
     const products: string[] = [];
@@ -326,7 +320,7 @@ export class OrdersService {
   }
 
   private async mutateLocked(
-    ctx: RequestContext,
+    ctx: SiteContext,
     orderId: string,
     settings: CommerceSettings,
     fn: (order: Order, tx: SiteContext, settings: CommerceSettings) => Promise<Change> | Change,
@@ -349,7 +343,7 @@ export class OrdersService {
   }
 
   async markAsPaid(ctx: RequestContext, orderId: string, methodName?: string): Promise<Order> {
-    return this.mutate(ctx, orderId, (order) => markPaid(order, ctx.now(), newId, methodName), { action: 'order.marked_paid' });
+    return this.mutate(ctx, orderId, (order) => confirmOffline(order, ctx.now(), newId, methodName) ?? markPaid(order, ctx.now(), newId, methodName), { action: 'order.marked_paid' });
   }
 
   /** Marks each order paid on its own; one failing does not stop the others. */
@@ -371,29 +365,14 @@ export class OrdersService {
       { action: 'order.payment_recorded', details: (o) => ({ amount: formatAmount(amount, o.currency) }) });
   }
 
-  async collectability(ctx: RequestContext, orderId: string): Promise<{ status: string; amount: bigint; order: Order }> {
-    const order = await this.getOrder(ctx, orderId);
-    const status = order.status === 'CANCELED' ? 'NONCOLLECTABLE_ORDER_IS_CANCELLED'
-      : balanceDue(order) === 0n ? 'NONCOLLECTABLE_ORDER_IS_PAID'
-      : 'COLLECTABLE';
-    return { status, amount: balanceDue(order), order };
-  }
-
-  async refundability(ctx: RequestContext, orderId: string): Promise<{ order: Order; payments: { paymentId: string; refundable: boolean; reason?: NonRefundableReason }[] }> {
-    const order = await this.getOrder(ctx, orderId);
-    return {
-      order,
-      payments: order.payments.map((p) => {
-        const reason = refundBlock(order, p);
-        return { paymentId: p.id, refundable: !reason, ...(reason && { reason }) };
-      }),
-    };
-  }
-
-  async refund(ctx: RequestContext, orderId: string, request: RefundRequest, restock: 'NO_ITEMS' | 'ALL_ITEMS' | { lineItemId: string; quantity: number }[]): Promise<{ order: Order; refundId: string }> {
-    const order = await this.mutate(ctx, orderId, async (current, tx) => {
-      const change = refund(current, request, ctx.now(), newId);
-      await store.insertRefund(tx, orderId, change.order.refunds[change.order.refunds.length - 1]);
+  /** Records a refund the provider made (or that is recorded only), restocking what was asked. */
+  async recordRefund(
+    ctx: SiteContext, orderId: string, restock: 'NO_ITEMS' | 'ALL_ITEMS' | { lineItemId: string; quantity: number }[],
+    fn: (order: Order, tx: SiteContext) => Promise<Change>,
+  ): Promise<Order> {
+    return this.mutate(ctx, orderId, async (current, tx) => {
+      const change = await fn(current, tx);
+      if (change.order.refunds.length > current.refunds.length) await store.insertRefund(tx, orderId, change.order.refunds[change.order.refunds.length - 1]);
       if (restock === 'NO_ITEMS' || current.stockState !== 'DECREMENTED') return change;
       const units = unitsToRestock(change.order, restock === 'ALL_ITEMS' ? undefined : restock);
       await this.catalog.restock(tx, stockChanges(change.order, units), ctx.now());
@@ -405,7 +384,6 @@ export class OrdersService {
         return { refundId: made.id, amount: formatAmount(made.amount, o.currency), ...(made.reason && { reason: made.reason }) };
       },
     });
-    return { order, refundId: order.refunds[order.refunds.length - 1].id };
   }
 
   async cancelOrder(ctx: RequestContext, orderId: string, options: { restockAllItems: boolean; customMessage?: string }): Promise<Order> {
@@ -425,6 +403,11 @@ export class OrdersService {
       fulfillmentId = change.fulfillmentId;
       return change;
     });
+    // "Authorize now, capture on fulfilment": the fulfilled order's held payments are taken now.
+    if (order.fulfillmentStatus === 'FULFILLED' && order.payments.some((p) => p.status === 'AUTHORIZED')) {
+      const settings = await this.paymentsService.settings(ctx);
+      if (settings.capturePolicy === 'ON_FULFILLMENT') return { order: await this.payments.captureAuthorized(ctx, orderId), fulfillmentId };
+    }
     return { order, fulfillmentId };
   }
 }

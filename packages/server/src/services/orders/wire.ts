@@ -4,6 +4,7 @@ import { formatAmount, formattedAmount } from '../../platform/money.js';
 import { wireBuyer, wireItemType } from '../cart/service.js';
 import { SHIPPING_CARRIER_ID } from '../cart/service.js';
 import type { Order, OrderActivity, OrderFulfillment, OrderLine, OrderPayment } from './model.js';
+import { isOffline, statusOf } from './payment-model.js';
 
 export function price(minor: bigint, currency: string) {
   return { amount: formatAmount(minor, currency), formattedAmount: formattedAmount(minor, currency) };
@@ -142,17 +143,52 @@ export function toWireOrder(order: Order, publicUrl: string) {
 }
 
 export function toWirePayment(p: OrderPayment, currency: string) {
+  const auth = p.authorization;
   return {
     id: p.id,
     createdDate: p.createdDate.toISOString(),
     updatedDate: p.createdDate.toISOString(),
     amount: price(p.amount, currency),
-    refundDisabled: false,
+    refundDisabled: Boolean(p.chargebacks?.length),
+    status: statusOf(p),
     regularPaymentDetails: {
-      ...(p.method === 'manual' || p.method === 'offline' ? { offlinePayment: true } : { offlinePayment: false, providerTransactionId: p.transactionId, gatewayTransactionId: p.transactionId }),
-      status: p.refunded >= p.amount && p.amount > 0n ? 'REFUNDED' : p.refunded > 0n ? 'PARTIALLY_REFUNDED' : 'APPROVED',
+      ...(isOffline(p) ? { offlinePayment: true } : { offlinePayment: false, providerTransactionId: p.transactionId, gatewayTransactionId: p.transactionId, ...(p.provider ? { paymentProvider: p.provider } : {}) }),
+      status: statusOf(p),
       ...(p.methodName ? { paymentMethod: p.methodName } : {}),
+      ...(auth && {
+        authorizationDetails: {
+          delayedCapture: auth.delayedCapture,
+          authorizedDate: auth.authorizedDate.toISOString(),
+          captures: auth.captures.map((c) => ({
+            id: c.id, status: c.status, amount: price(c.amount, currency), createdDate: c.createdDate.toISOString(),
+            ...(c.failure ? { failureDetails: { failureCode: 'PROVIDER_FAILURE', failureReason: c.failure } } : {}),
+          })),
+          ...(auth.void ? { void: { status: auth.void.status, voidedDate: auth.void.voidedDate.toISOString(), reason: auth.void.reason } } : {}),
+        },
+      }),
+      ...(p.chargebacks?.length ? { chargebacks: p.chargebacks.map((c) => ({ id: c.id, createdDate: c.createdDate.toISOString(), updatedDate: c.createdDate.toISOString(), amount: price(c.amount, currency), reversalAmount: price(0n, currency), status: 'APPROVED' })) } : {}),
     },
+  };
+}
+
+/** An order's payments and refunds as the order-transactions calls answer them. */
+export function toWireTransactions(order: Order) {
+  return {
+    orderId: order.id,
+    payments: order.payments.map((p) => toWirePayment(p, order.currency)),
+    refunds: order.refunds.map((r) => ({
+      id: r.id,
+      createdDate: r.createdDate.toISOString(),
+      details: { lineItems: r.lineItems, shippingIncluded: r.shippingIncluded, ...(r.reason ? { reason: r.reason } : {}) },
+      transactions: r.payments.map((p) => ({
+        paymentId: p.paymentId,
+        amount: price(p.amount, order.currency),
+        refundStatus: p.status ?? 'SUCCEEDED',
+        externalRefund: p.externalRefund ?? true,
+        ...(p.providerRefundId ? { providerRefundId: p.providerRefundId, gatewayRefundId: p.providerRefundId } : {}),
+      })),
+      summary: { requestedRefund: price(r.amount, order.currency), pending: r.payments.some((p) => p.status === 'PENDING') },
+    })),
   };
 }
 

@@ -3,13 +3,13 @@ import { formattedAmount } from '../../platform/money.js';
 import type { Order } from '../orders/service.js';
 
 /** The store's order e-mail types (spec §9). */
-export type OrderMailType = 'ORDER_PLACED' | 'DOWNLOAD_LINKS' | 'ORDER_SHIPPED' | 'ORDER_READY_FOR_PICKUP';
+export type OrderMailType = 'ORDER_PLACED' | 'DOWNLOAD_LINKS' | 'ORDER_SHIPPED' | 'ORDER_READY_FOR_PICKUP' | 'PAYMENT_PROBLEM';
 
 export interface OrderMailContext {
   storeName: string;
   publicUrl: string;
   order: Order;
-  /** The site owners' addresses, for the copy of ORDER_PLACED. */
+  /** The site owners' addresses, for the copy of ORDER_PLACED and the payment problems they must know of. */
   ownerEmails: readonly string[];
 }
 
@@ -60,6 +60,13 @@ export function orderMails(eventType: string, ctx: OrderMailContext): Omit<Mail,
         lines: ['Your files are ready to download from your order page:', ...digital.map((line) => `- ${line.name}`)],
       });
     }
+  }
+  if (eventType === 'order.payment_failed' || eventType === 'order.payment_disputed') {
+    // The merchant hears of a payment that failed after the order was placed, or that the buyer disputed.
+    const note = [...order.activities].reverse().find((a) => a.type === 'MERCHANT_COMMENT')?.message;
+    const subject = eventType === 'order.payment_failed' ? `${ctx.storeName}: the payment for order ${number} failed` : `${ctx.storeName}: the payment for order ${number} is disputed`;
+    const advice = eventType === 'order.payment_failed' ? 'Do not ship this order until it is paid.' : 'Answer the dispute at your payment provider before its deadline.';
+    for (const owner of ctx.ownerEmails) add('PAYMENT_PROBLEM', owner, { subject, lines: [...(note ? [note] : []), advice, '', `Total: ${formattedAmount(order.totals.total, order.currency)}`] });
   }
   if (eventType === 'order.fulfillment_created') {
     const fulfillment = order.fulfillments[order.fulfillments.length - 1];

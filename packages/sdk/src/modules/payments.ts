@@ -1,0 +1,96 @@
+/**
+ * Payments: what a site offers at checkout (any caller), its provider settings (owner or API
+ * key), and an order's money through the provider (the order-transactions, capture and void
+ * calls of the eCommerce API).
+ */
+import { enc } from '../core/generated.js';
+import type { Transport } from '../core/transport.js';
+
+const PREFIX = '/_api/bodega/v1';
+
+export type PaymentProviderName = 'test' | 'stripe' | 'none';
+export type CapturePolicy = 'ON_CHECKOUT' | 'ON_FULFILLMENT';
+export type OfflineMethod = 'PAY_LATER' | 'BANK_TRANSFER' | 'CASH_ON_DELIVERY';
+
+export interface PaymentOptions {
+  provider: PaymentProviderName;
+  publishableKey: string | null;
+  offlineMethods: OfflineMethod[];
+}
+
+export interface PaymentSettings {
+  provider: PaymentProviderName;
+  capturePolicy: CapturePolicy;
+  offlineMethods: OfflineMethod[];
+  publishableKey: string | null;
+  /** The secret key's kind and last four characters: the key itself is never shown again. */
+  secretKeyHint: string | null;
+  webhookSecretSet: boolean;
+  /** Where to point the provider's webhooks. */
+  webhookUrl: string;
+}
+
+export interface PaymentSettingsPatch {
+  provider?: PaymentProviderName;
+  capturePolicy?: CapturePolicy;
+  offlineMethods?: OfflineMethod[];
+  publishableKey?: string | null;
+  secretKey?: string;
+  webhookSecret?: string;
+}
+
+export interface WirePrice { amount: string; formattedAmount?: string }
+
+export interface TransactionPayment {
+  id: string;
+  createdDate: string;
+  amount: WirePrice;
+  status: string;
+  refundDisabled: boolean;
+  regularPaymentDetails: {
+    offlinePayment: boolean;
+    status: string;
+    providerTransactionId?: string;
+    paymentProvider?: string;
+    paymentMethod?: string;
+    authorizationDetails?: {
+      delayedCapture: boolean;
+      authorizedDate: string;
+      captures: { id: string; status: string; amount: WirePrice; createdDate: string; failureDetails?: { failureReason?: string } }[];
+      void?: { status: string; voidedDate: string; reason: string };
+    };
+    chargebacks?: { id: string; createdDate: string; amount: WirePrice }[];
+  };
+}
+
+export interface TransactionRefund {
+  id: string;
+  createdDate: string;
+  details: { reason?: string };
+  transactions: { paymentId: string; amount: WirePrice; refundStatus: string; externalRefund: boolean; providerRefundId?: string }[];
+  summary: { requestedRefund: WirePrice; pending: boolean };
+}
+
+export interface OrderTransactions {
+  orderId: string;
+  payments: TransactionPayment[];
+  refunds: TransactionRefund[];
+}
+
+export function payments(t: Transport) {
+  const send = <T>(method: 'GET' | 'POST' | 'PATCH', path: string, payload?: Record<string, unknown>) => t.send<T>({ method, path, ...(payload && { payload }) });
+  const collector = (orderId: string) => `/ecom/v1/payments-collector/orders/${enc(orderId)}`;
+  return {
+    paymentOptions: () => send<PaymentOptions>('GET', `${PREFIX}/payment-options`),
+    getPaymentSettings: () => send<{ settings: PaymentSettings }>('GET', `${PREFIX}/payment-settings`),
+    updatePaymentSettings: (settings: PaymentSettingsPatch) => send<{ settings: PaymentSettings }>('PATCH', `${PREFIX}/payment-settings`, { settings: { ...settings } }),
+    testConnection: () => send<{ ok: boolean; message: string; reason?: string }>('POST', `${PREFIX}/payment-settings/test-connection`),
+    listTransactions: (orderId: string) => send<{ orderTransactions: OrderTransactions }>('GET', `/ecom/v1/payments/orders/${enc(orderId)}`),
+    captureAuthorizedPayments: (orderId: string, captures: { paymentId: string; amount?: { amount: string } }[]) =>
+      send<{ orderTransactions: OrderTransactions }>('POST', `${collector(orderId)}/capture-authorized-payments`, { payments: captures }),
+    voidAuthorizedPayments: (orderId: string, paymentIds: string[]) =>
+      send<{ orderTransactions: OrderTransactions }>('POST', `${collector(orderId)}/void-authorized-payments`, { paymentIds }),
+  };
+}
+
+export type PaymentsApi = ReturnType<typeof payments>;

@@ -1,0 +1,188 @@
+/**
+ * A local stand-in for the few Stripe API endpoints the official SDK calls (test code only): it
+ * answers form-encoded PaymentIntent, refund and balance calls, keeps intents in memory, replays
+ * a repeated Idempotency-Key's first answer as Stripe does, and signs webhook events with the
+ * official SDK's webhooks.generateTestHeaderString.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+
+export const STAND_IN_SECRET_KEY = 'sk_test_standin_0000';
+export const STAND_IN_RESTRICTED_KEY = 'rk_test_standin_0000';
+export const STAND_IN_WEBHOOK_SECRET = 'whsec_standin_0000';
+
+/** Stripe's test PaymentMethods, by the outcome they script. */
+export const PM = { visa: 'pm_card_visa', declined: 'pm_card_chargeDeclined', threeDS: 'pm_card_threeDSecure2Required' } as const;
+
+export interface StandInIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_received: number;
+  currency: string;
+  status: string;
+  capture_method: string;
+  client_secret: string;
+  metadata: Record<string, string>;
+  payment_method: string;
+  next_action: { type: string; redirect_to_url: { url: string; return_url: string } } | null;
+  last_payment_error: { message: string } | null;
+  latest_charge: string | null;
+  amount_refunded: number;
+}
+
+export interface StandIn {
+  api: { host: string; port: number; protocol: 'http' };
+  intents: Map<string, StandInIntent>;
+  /** Every create request that reached the stand-in (replays included). */
+  creates: number;
+  /** The shopper passes the 3-D Secure challenge of this intent. */
+  complete3ds(intentId: string): void;
+  /** Called once an intent is made, before the answer goes out (a test may post a webhook here). */
+  onCreate?: (intent: StandInIntent) => Promise<void> | void;
+  /** When true, create makes the intent but drops the connection instead of answering (a lost answer). */
+  dropCreateAnswers: boolean;
+  /** A webhook event about this object, signed as Stripe signs it. */
+  signed(type: string, object: object): { payload: string; headers: Record<string, string> };
+  close(): Promise<void>;
+}
+
+let counter = 0;
+const nextId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(++counter).toString(36)}`;
+
+function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', reject);
+  });
+}
+
+function metadataOf(form: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of form) {
+    const m = /^metadata\[(.+)\]$/.exec(key);
+    if (m) out[m[1]] = value;
+  }
+  return out;
+}
+
+export async function startStripeStandIn(): Promise<StandIn> {
+  const stripe = new Stripe(STAND_IN_SECRET_KEY);
+  const intents = new Map<string, StandInIntent>();
+  const replays = new Map<string, { status: number; body: unknown }>();
+
+  const created = (form: URLSearchParams): { status: number; body: unknown; intent: StandInIntent } => {
+    const pm = form.get('payment_method') ?? '';
+    const manual = form.get('capture_method') === 'manual';
+    const id = nextId('pi');
+    const intent: StandInIntent = {
+      id, object: 'payment_intent', amount: Number(form.get('amount')), amount_received: 0, currency: form.get('currency') ?? 'usd',
+      status: manual ? 'requires_capture' : 'succeeded', capture_method: manual ? 'manual' : 'automatic', client_secret: `${id}_secret_x`,
+      metadata: metadataOf(form), payment_method: pm, next_action: null, last_payment_error: null, latest_charge: null, amount_refunded: 0,
+    };
+    if (intent.status === 'succeeded') [intent.amount_received, intent.latest_charge] = [intent.amount, nextId('ch')];
+    if (pm === PM.threeDS) {
+      intent.status = 'requires_action';
+      intent.amount_received = 0;
+      intent.latest_charge = null;
+      intent.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `https://hooks.stripe.test/3ds/${id}`, return_url: form.get('return_url') ?? '' } };
+    }
+    intents.set(id, intent);
+    if (pm === PM.declined) {
+      intent.status = 'requires_payment_method';
+      intent.last_payment_error = { message: 'Your card was declined.' };
+      return { status: 402, body: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.', payment_intent: intent } }, intent };
+    }
+    return { status: 200, body: intent, intent };
+  };
+
+  const route = async (req: http.IncomingMessage, form: URLSearchParams): Promise<{ status: number; body: unknown }> => {
+    const auth = req.headers.authorization ?? '';
+    if (auth !== `Bearer ${STAND_IN_SECRET_KEY}` && auth !== `Bearer ${STAND_IN_RESTRICTED_KEY}`) {
+      return { status: 401, body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } } };
+    }
+    const restricted = auth === `Bearer ${STAND_IN_RESTRICTED_KEY}`;
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const parts = url.pathname.split('/').filter(Boolean);
+    const missing = (what: string) => ({ status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } } });
+    if (req.method === 'GET' && url.pathname === '/v1/balance') return { status: 200, body: { object: 'balance', available: [], pending: [] } };
+    if (parts[1] === 'payment_intents') {
+      if (req.method === 'POST' && parts.length === 2) {
+        const made = created(form);
+        await stand.onCreate?.(made.intent);
+        return made;
+      }
+      const intent = intents.get(parts[2]);
+      if (!intent) return missing('payment_intent');
+      if (req.method === 'GET' && parts.length === 3) return { status: 200, body: intent };
+      if (parts[3] === 'capture') {
+        if (intent.status !== 'requires_capture') return { status: 400, body: { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This PaymentIntent is ${intent.status}` } } };
+        const amount = Number(form.get('amount_to_capture') ?? intent.amount);
+        Object.assign(intent, { status: 'succeeded', amount_received: amount, latest_charge: nextId('ch') });
+        return { status: 200, body: intent };
+      }
+      if (parts[3] === 'cancel') {
+        if (intent.status === 'succeeded' || intent.status === 'canceled') return { status: 400, body: { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This PaymentIntent is ${intent.status}` } } };
+        intent.status = 'canceled';
+        return { status: 200, body: intent };
+      }
+    }
+    if (req.method === 'POST' && url.pathname === '/v1/refunds') {
+      if (restricted) return { status: 403, body: { error: { type: 'invalid_request_error', message: 'This restricted key may not create refunds' } } };
+      const intent = intents.get(form.get('payment_intent') ?? '');
+      if (!intent) return missing('payment_intent');
+      const amount = Number(form.get('amount') ?? intent.amount_received - intent.amount_refunded);
+      if (intent.amount_refunded + amount > intent.amount_received) return { status: 400, body: { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'The refund is more than is left' } } };
+      intent.amount_refunded += amount;
+      return { status: 200, body: { id: nextId('re'), object: 'refund', amount, status: 'succeeded', payment_intent: intent.id, failure_reason: null } };
+    }
+    return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` } } };
+  };
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const form = await readForm(req);
+      const key = req.headers['idempotency-key'];
+      const replayKey = typeof key === 'string' ? `${req.method} ${req.url} ${key}` : undefined;
+      let answer = replayKey ? replays.get(replayKey) : undefined;
+      if (!answer) {
+        answer = await route(req, form);
+        if (replayKey && answer.status !== 401) replays.set(replayKey, answer);
+      }
+      if (stand.dropCreateAnswers && req.method === 'POST' && req.url === '/v1/payment_intents') {
+        res.socket?.destroy();
+        return;
+      }
+      res.writeHead(answer.status, { 'content-type': 'application/json', 'request-id': nextId('req') });
+      res.end(JSON.stringify(answer.body));
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const stand: StandIn = {
+    api: { host: '127.0.0.1', port, protocol: 'http' },
+    intents,
+    get creates() { return [...replays.keys()].filter((k) => k.startsWith('POST /v1/payment_intents ')).length; },
+    dropCreateAnswers: false,
+    complete3ds(intentId) {
+      const intent = intents.get(intentId);
+      if (!intent || intent.status !== 'requires_action') throw new Error(`No 3-D Secure challenge on ${intentId}`);
+      const manual = intent.capture_method === 'manual';
+      Object.assign(intent, { status: manual ? 'requires_capture' : 'succeeded', next_action: null, amount_received: manual ? 0 : intent.amount, latest_charge: manual ? null : nextId('ch') });
+    },
+    signed(type, object) {
+      const payload = JSON.stringify({ id: nextId('evt'), object: 'event', type, api_version: '2025-01-27', created: Math.floor(Date.now() / 1000), data: { object } });
+      const header = stripe.webhooks.generateTestHeaderString({ payload, secret: STAND_IN_WEBHOOK_SECRET });
+      return { payload, headers: { 'stripe-signature': header, 'content-type': 'application/json' } };
+    },
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+  return stand;
+}
