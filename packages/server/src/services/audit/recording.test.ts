@@ -169,3 +169,31 @@ describe('a change that rolls back leaves no entry', () => {
     expect(await entries(s.site.siteId)).toEqual(before);
   });
 });
+
+describe('bulk staff actions', () => {
+  it('blocking and deleting by filter leave one entry per member changed', async () => {
+    const s = await backOfficeSite(t);
+    const key = { authorization: s.site.apiKey, 'wix-site-id': s.site.siteId };
+    const tag = `bulk${Date.now()}`;
+    const ids: string[] = [];
+    for (const n of [1, 2]) {
+      const made = await t.app.inject({ method: 'POST', url: '/members/v1/members', headers: key, payload: { member: { loginEmail: `${tag}.${n}@example.com` } } });
+      ids.push((made.json() as { member: { id: string } }).member.id);
+    }
+    const filter = { loginEmail: { $startsWith: tag } };
+    const before = await entries(s.site.siteId);
+    const blocked = await t.app.inject({ method: 'POST', url: '/members/v1/members/bulk/block-by-filter', headers: key, payload: { filter } });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    const deleted = await t.app.inject({ method: 'POST', url: '/members/v1/members/bulk/delete-by-filter', headers: key, payload: { filter } });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const added = (await entries(s.site.siteId)).filter((e) => !before.some((b) => b.entry_id === e.entry_id));
+    expect(added.map((e) => [e.action, e.object_id]).sort()).toEqual([...ids.map((id) => ['member.blocked', id]), ...ids.map((id) => ['member.deleted', id])].sort());
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes the audit log calls', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/bodega/v1/openapi.json' })).json() as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/bodega/v1/audit-log', '/bodega/v1/audit-log.csv', '/bodega/v1/audit-log/settings']));
+  });
+});

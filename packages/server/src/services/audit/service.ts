@@ -19,6 +19,7 @@ export const DEFAULT_RETENTION_DAYS = 365;
 export const MAX_RETENTION_DAYS = 3650;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const PRUNE_BATCH = 5000;
+const DAY_MS = 24 * 60 * 60_000;
 const CSV_BATCH = 500;
 
 export interface AuditPage {
@@ -118,13 +119,17 @@ export class AuditService {
 
   /** Deletes the entries past each site's retention (in batches until none is left); returns how many. */
   async prune(): Promise<number> {
-    const now = this.now();
+    const now = this.now().getTime();
     let total = 0;
-    for (;;) {
-      const deleted = await store.pruneExpired(this.db, now, DEFAULT_RETENTION_DAYS, PRUNE_BATCH);
-      total += deleted;
-      if (deleted < PRUNE_BATCH) return total;
+    for (const site of await store.retentions(this.db, DEFAULT_RETENTION_DAYS)) {
+      const cutoff = new Date(now - site.retention_days * DAY_MS);
+      for (;;) {
+        const deleted = await store.pruneSite(this.db, site.site_id, cutoff, PRUNE_BATCH);
+        total += deleted;
+        if (deleted < PRUNE_BATCH) break;
+      }
     }
+    return total;
   }
 
   /** Prunes once an hour (wall-clock pacing: a frozen test clock must not stop housekeeping). */

@@ -87,21 +87,27 @@ export async function saveRetention(ctx: SiteContext, days: number): Promise<voi
   );
 }
 
+/** Each site's retention in days (`defaultDays` for a site that set none). */
+export async function retentions(db: Db, defaultDays: number): Promise<{ site_id: string; retention_days: number }[]> {
+  return db.query<{ site_id: string; retention_days: number }>(
+    'SELECT s.site_id, COALESCE(a.retention_days, $1::int) AS retention_days FROM sites s LEFT JOIN audit_settings a ON a.site_id = s.site_id',
+    [defaultDays],
+  );
+}
+
 /**
- * Deletes every site's entries older than its retention (the default for sites that set none),
- * at most `batch` rows a statement so a large backlog never holds a long lock. The only DELETE
- * the table's trigger lets through: the flag is local to this transaction.
+ * Deletes up to `batch` of one site's entries recorded before `cutoff` (a prefix scan of
+ * audit_log_by_time), so a large backlog never holds a long lock. The only DELETE the table's
+ * trigger lets through: the flag is local to this transaction.
  */
-export async function pruneExpired(db: Db, now: Date, defaultDays: number, batch: number): Promise<number> {
+export async function pruneSite(db: Db, siteId: string, cutoff: Date, batch: number): Promise<number> {
   return db.transaction(async (tx) => {
     await tx.query("SELECT set_config('bodega.audit_prune', 'on', true)");
     const rows = await tx.query(
-      `DELETE FROM audit_log WHERE (site_id, entry_id) IN (
-         SELECT a.site_id, a.entry_id FROM audit_log a LEFT JOIN audit_settings s ON s.site_id = a.site_id
-          WHERE a.recorded_at < $1::timestamptz - make_interval(days => COALESCE(s.retention_days, $2::int))
-          LIMIT $3)
+      `DELETE FROM audit_log WHERE site_id = $1 AND entry_id IN (
+         SELECT entry_id FROM audit_log WHERE site_id = $1 AND recorded_at < $2 ORDER BY recorded_at LIMIT $3)
        RETURNING 1`,
-      [now, defaultDays, batch],
+      [siteId, cutoff, batch],
     );
     return rows.length;
   });
