@@ -20,7 +20,7 @@ const OWNER_PASSWORD = 'owner-password-1';
 describe.skipIf(!hasChromium)('back office in Chromium', () => {
   const shop = useShop();
 
-  it('runs the store: approve a member, create a product with variants, see the sale, mark it paid and fulfil it; a contributor has no API keys', async () => {
+  it('runs the store: approve a member, create a product with variants, see the sale, mark it paid and fulfil it; a contributor has no API keys or webhooks and reads the store settings', async () => {
     const memberHost = `member-${Date.now()}.localhost`;
     const site = await shop().t.createShop({
       name: 'Admin test store', signupPolicy: 'owner-approval', ownerEmail: OWNER_EMAIL, ownerPassword: OWNER_PASSWORD,
@@ -248,8 +248,15 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await submitSignIn(member, memberEmail, 'buyer-password-1');
     await member.waitForURL(/\/admin\/settings$/);
     await member.getByLabel('Store name').waitFor();
-    expect(await member.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents()).not.toContain('API keys');
+    const settingsLinks = await member.getByRole('navigation', { name: 'Settings' }).getByRole('link').allTextContents();
+    expect(settingsLinks).not.toContain('API keys');
+    expect(settingsLinks, 'webhooks are the owner\'s (the role matrix)').not.toContain('Webhooks');
     await member.getByText('Contributor', { exact: true }).waitFor();
+    // Site settings (domains among them) are the owner's: a contributor sees them, read-only.
+    await member.getByText('Only the store’s owner changes these settings.').waitFor();
+    expect(await member.getByLabel('Store name').isDisabled()).toBe(true);
+    expect(await member.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    await checkPage(member, 'admin-contributor-store-settings', { axe: 'desktop' });
     await member.goto(`${memberUrl}/admin/settings/api-keys`);
     await ready(member);
     await member.getByText('Only the store’s owner manages API keys.').waitFor();

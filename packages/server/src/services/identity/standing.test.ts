@@ -3,9 +3,10 @@
 // server and (PostgreSQL) in every other server on the same database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { testApp, type TestApp } from '../../test/harness.js';
+import { testApp, testDb, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
 import type { MemberRole } from '../../platform/caller.js';
+import type { Db } from '../../platform/db.js';
 import { ACCESS_CACHE_UNHEARD_MS, MemberAccess } from './access.js';
 
 let t: TestApp;
@@ -142,6 +143,38 @@ describe('a member\'s standing now, in one server', () => {
     expect((await deaf.standing(ctx, s.contributorId))?.role, 'still cached').toBe('CONTRIBUTOR');
     clock += 1;
     expect((await deaf.standing(ctx, s.contributorId))?.role).toBe('MEMBER');
+  });
+});
+
+describe('what the check costs', () => {
+  it('runs no SQL statement for a member\'s standing once it is cached, and one after a change', async () => {
+    const base = await testDb();
+    let statements = 0;
+    const counting: Db = {
+      ...base,
+      kind: base.kind,
+      query: (sql, params) => { statements++; return base.query(sql, params); },
+      transaction: (fn) => base.transaction(fn),
+      exec: (sql) => base.exec(sql),
+      close: () => base.close(),
+      ...(base.listen && { listen: base.listen.bind(base) }),
+    };
+    const c = await testApp({ db: counting, routes: (app) => app.get('/test/who', { config: { access: 'staff' } }, async (req) => ({ kind: req.caller?.kind })) });
+    try {
+      const s = await backOfficeSite(c);
+      const headers = await bearer(c.app, s, s.contributorId, 'CONTRIBUTOR');
+      expect(await status(c.app, 'GET', '/test/who', headers)).toBe(200);
+      statements = 0;
+      expect(await status(c.app, 'GET', '/test/who', headers)).toBe(200);
+      expect(statements, 'a warm call').toBe(0);
+      await changeRole(c.app, s, s.contributorId, 'MEMBER');
+      statements = 0;
+      expect(await status(c.app, 'GET', '/test/who', headers)).toBe(403);
+      expect(statements, 'the first call after a change reads the member row once').toBe(1);
+    } finally {
+      await c.close();
+      await base.close();
+    }
   });
 });
 
