@@ -9,6 +9,7 @@ import { loadOperationsConfig } from './platform/ops-config.js';
 import { migrateDatabase } from './platform/pooler.js';
 import { BackupError, backup, restore } from './platform/backup.js';
 import type { CatalogVersion, SignupPolicy, SiteStatus } from './services/sites/service.js';
+import { PRIVATE_UMASK } from './platform/files.js';
 
 const USAGE = `Usage: npm run bodega -- <command>
 
@@ -167,6 +168,8 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
 class UsageError extends Error {}
 
 async function main(): Promise<void> {
+  // What the CLI writes (the embedded database, backups) is its user's only: 0600/0700.
+  process.umask(PRIVATE_UMASK);
   const argv = process.argv.slice(2);
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${USAGE}\n`);

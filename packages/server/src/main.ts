@@ -5,11 +5,14 @@ import { FIRST_WORKER_ENV, runPrimary, workerCount } from './cluster.js';
 import { ConfigError, loadConfig, type Config } from './platform/config.js';
 import { DbLockedError, openDb } from './platform/db.js';
 import { loadOperationsConfig, type OperationsConfig } from './platform/ops-config.js';
+import { PRIVATE_UMASK } from './platform/files.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const WEB_DIR = fileURLToPath(new URL('../../../apps/web/dist', import.meta.url));
 
 async function main(): Promise<void> {
+  // Everything this process (and the workers it forks) creates is its user's only: 0600/0700.
+  process.umask(PRIVATE_UMASK);
   const config = loadConfig(process.env, { webDir: path.resolve(WEB_DIR) });
   const operations = loadOperationsConfig(process.env);
   const workers = cluster.isPrimary ? workerCount(process.env, Boolean(config.databaseUrl)) : 1;

@@ -7,6 +7,7 @@ import zlib from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { lockDataDir, type Db } from './db.js';
+import { PRIVATE_FILE, tighten, writePrivateFile } from './files.js';
 
 /**
  * Backups: on the embedded database a gzipped tarball of the data directory (PGlite's dump,
@@ -27,7 +28,8 @@ interface BackupRequest {
 /** Writes to a temporary name first so a half-written backup never looks like a good one. */
 function writeAtomically(file: string, data: Buffer): void {
   const temp = `${file}.${process.pid}.partial`;
-  fs.writeFileSync(temp, data);
+  // 0600: a backup holds what DATA_DIR holds (password hashes, encrypted secrets).
+  writePrivateFile(temp, data);
   fs.renameSync(temp, file);
 }
 
@@ -54,8 +56,8 @@ export function serveBackupRequests(db: Db, dataDir: string): () => void {
     }
     const done = path.join(dataDir, `backup-${request.id}.done`);
     dumpPglite(db, request.out).then(
-      () => fs.writeFileSync(done, 'ok'),
-      (error: unknown) => fs.writeFileSync(done, error instanceof Error ? error.message : String(error)),
+      () => writePrivateFile(done, 'ok'),
+      (error: unknown) => writePrivateFile(done, error instanceof Error ? error.message : String(error)),
     );
   };
   process.on('SIGUSR2', onSignal);
@@ -92,13 +94,14 @@ export async function backup(target: BackupTarget, out: string, deadlineMs = 300
       writeAtomically(file, zlib.gzipSync(tar));
     } finally {
       await db.close();
+      tighten(target.dataDir); // PGlite rewrites pg_internal.init 0644 (see files.ts)
       release();
     }
     return;
   }
   const id = randomUUID();
   const done = path.join(target.dataDir, `backup-${id}.done`);
-  fs.writeFileSync(path.join(target.dataDir, REQUEST_FILE), JSON.stringify({ id, out: file } satisfies BackupRequest));
+  writePrivateFile(path.join(target.dataDir, REQUEST_FILE), JSON.stringify({ id, out: file } satisfies BackupRequest));
   process.kill(pid, 'SIGUSR2');
   const until = Date.now() + deadlineMs;
   while (!fs.existsSync(done)) {
@@ -135,6 +138,7 @@ export async function restore(target: BackupTarget, from: string): Promise<void>
     const db = await PGlite.create(pgdata, { loadDataDir: new Blob([tar]) });
     await db.query('SELECT count(*) FROM schema_migrations');
     await db.close();
+    tighten(target.dataDir);
   } finally {
     release();
   }
@@ -166,6 +170,7 @@ async function pgDump(databaseUrl: string, out: string): Promise<void> {
   const temp = `${out}.${process.pid}.partial`;
   try {
     await run(pgTool('pg_dump'), ['--format=custom', '--no-owner', '--no-acl', `--file=${temp}`, `--dbname=${databaseUrl}`]);
+    fs.chmodSync(temp, PRIVATE_FILE);
     fs.renameSync(temp, out);
   } catch (error) {
     fs.rmSync(temp, { force: true });

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { secureDataDir, tighten, writePrivateFile } from './files.js';
 
 /** A row as the drivers return it after normalisation: int8 → number, numeric → string. */
 export type Row = Record<string, unknown>;
@@ -255,6 +256,8 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
       loadDataDir: snapshot,
       extensions: { pg_trgm, unaccent, btree_gin },
     });
+    // The files of a cluster PGlite just created are 0666 (see files.ts).
+    if (dataDir) tighten(dataDir);
   } catch (error) {
     release();
     throw error;
@@ -288,6 +291,8 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
     },
     async close() {
       await db.close();
+      // PGlite also writes its relation cache files (pg_internal.init) 0644 whatever the umask.
+      if (dataDir) tighten(dataDir);
       release();
     },
     async dump() {
@@ -374,11 +379,11 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
  * holding our pid refuses a second process; a lock left by a dead process is taken over.
  */
 export function lockDataDir(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  secureDataDir(dataDir);
   const lockPath = path.join(dataDir, 'bodega.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      writePrivateFile(lockPath, String(process.pid), 'wx');
       let released = false;
       return () => {
         if (released) return;

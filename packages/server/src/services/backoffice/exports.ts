@@ -5,6 +5,7 @@ import type { Order } from '../orders/service.js';
 import type { MemberRecord } from '../members/service.js';
 import type { Product } from '../catalog/service.js';
 import { PRODUCT_CSV_COLUMNS, productToRows } from './products-csv.js';
+import { neutraliseRows } from './csv-cells.js';
 
 export const ORDER_CSV_COLUMNS = [
   'number', 'id', 'createdDate', 'status', 'paymentStatus', 'fulfillmentStatus', 'buyerEmail', 'currency',
@@ -38,7 +39,7 @@ function memberRow(m: MemberRecord): string[] {
 /** `toRows` gives each item's rows (a product has one per variant). */
 async function* csv<T>(header: readonly string[], batches: AsyncIterable<T[]>, toRows: (item: T) => string[][]): AsyncGenerator<string> {
   yield stringify([header as string[]]);
-  for await (const batch of batches) yield stringify(batch.flatMap(toRows));
+  for await (const batch of batches) yield stringify(neutraliseRows(batch.flatMap(toRows)));
 }
 
 export function ordersCsv(batches: AsyncIterable<Order[]>): AsyncGenerator<string> {
@@ -59,10 +60,10 @@ export async function* failuresCsv(batches: AsyncIterable<{ row: number; error: 
   for await (const batch of batches) {
     if (!columns) {
       columns = [...new Set(batch.flatMap((f) => Object.keys(f.data)))];
-      yield stringify([['row', 'error', ...columns]]);
+      yield stringify(neutraliseRows([['row', 'error', ...columns]]));
     }
     const cols = columns;
-    yield stringify(batch.map((f) => [String(f.row), f.error, ...cols.map((c) => cell(f.data[c]))]));
+    yield stringify(neutraliseRows(batch.map((f) => [String(f.row), f.error, ...cols.map((c) => cell(f.data[c]))])));
   }
   if (!columns) yield stringify([['row', 'error']]);
 }

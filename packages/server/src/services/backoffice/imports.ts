@@ -5,6 +5,7 @@
  * last saved batch. Rows that fail are kept with their row number and the reason.
  */
 import { parse } from 'csv-parse/sync';
+import { restoreCell } from './csv-cells.js';
 import type { Caller, RequestContext } from '../../platform/caller.js';
 import { siteContext } from '../../platform/context.js';
 import type { Db, Queryable } from '../../platform/db.js';
@@ -49,7 +50,9 @@ export function readRows(format: store.ImportFormat, content: string): Row[] {
     return parsed.map((item) => (typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Row) : { value: item }));
   }
   try {
-    return parse(content, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: true }) as Row[];
+    // Every cell as the export wrote it, less the `'` that kept a formula from running (csv-cells.ts).
+    // (cast also sees the header row.)
+    return parse(content, { columns: true, skip_empty_lines: true, bom: true, relax_column_count: true, cast: (value) => restoreCell(value) }) as Row[];
   } catch (error) {
     throw new RowError(`The CSV cannot be read: ${reason(error)}`);
   }

@@ -1,0 +1,23 @@
+// Spreadsheet formula injection (OWASP "CSV Injection"): a cell that begins with `=`, `+`, `-`,
+// `@`, a tab or a carriage return is run as a formula when the file is opened. Every export
+// prefixes such a cell with `'`, and the import takes that one `'` off again, so a round trip is
+// exact. A plain number (`-5`, `-0.25`) is left alone: a spreadsheet reads it as the number it is,
+// and no formula fits in it. A value that itself begins with `'` before a formula character gets
+// one more `'`, so the import's single strip gives it back unchanged.
+const FORMULA = /^'*[=+\-@\t\r]/;
+const PLAIN_NUMBER = /^-\d+(\.\d+)?$/;
+
+/** The cell as an export writes it. */
+export function neutraliseCell(text: string): string {
+  return FORMULA.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
+/** The cell as the import reads it: the export's `'` taken off again. */
+export function restoreCell(text: string): string {
+  return text.startsWith("'") && FORMULA.test(text.slice(1)) ? text.slice(1) : text;
+}
+
+/** Rows of cells, each neutralised. */
+export function neutraliseRows(rows: readonly (readonly string[])[]): string[][] {
+  return rows.map((row) => row.map(neutraliseCell));
+}
