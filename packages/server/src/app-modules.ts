@@ -18,6 +18,8 @@ import type { SitesService } from './services/sites/service.js';
 import type { CheckoutService } from './services/checkout/service.js';
 import type { WebhooksService } from './services/webhooks/service.js';
 import { toWireCheckout } from './services/checkout/wire.js';
+import type { CartService } from './services/cart/service.js';
+import { toWireCart } from './services/cart/wire.js';
 import type { RequestContext } from './platform/caller.js';
 import type { SiteContext } from './platform/context.js';
 
@@ -28,6 +30,7 @@ export interface AppModulesDeps {
   sites: SitesService;
   mail: Mailer;
   checkout: CheckoutService;
+  cart: CartService;
   webhooks: WebhooksService;
   publicUrl: string;
 }
@@ -64,10 +67,14 @@ function asBackOffice(ctx: SiteContext): RequestContext {
 }
 
 /**
- * Member and checkout events carry the entity as the REST reads return it (as order events do),
- * so an official SDK handler (`onMemberUpdated`, `onCheckoutUpdated`) gets the whole entity.
+ * Member, cart and checkout events carry the entity as the REST reads return it (as order events do),
+ * so an official SDK handler (`onMemberUpdated`, `onCartUpdated`, `onCheckoutUpdated`) gets the whole entity.
  */
 function registerEventEntities(deps: AppModulesDeps): void {
   deps.webhooks.registerRenderer('member', async (ctx, memberId) => (await deps.members.getMember(asBackOffice(ctx), memberId, ['FULL'])).member);
+  deps.webhooks.registerRenderer('cart', async (ctx, cartId) => {
+    const view = await deps.cart.cartById(asBackOffice(ctx), cartId);
+    return view && toWireCart(view, deps.publicUrl);
+  });
   deps.webhooks.registerRenderer('checkout', async (ctx, checkoutId) => toWireCheckout(await deps.checkout.getCheckout(asBackOffice(ctx), checkoutId), deps.publicUrl));
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppStrategy, createClient } from '@wix/sdk';
 import { badges, members, membersAbout } from '@wix/members';
-import { checkout } from '@wix/ecom';
+import { cart, checkout } from '@wix/ecom';
 import { testApp, type TestApp } from '../../test/harness.js';
 import { Receiver } from '../../test/webhooks.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
@@ -34,17 +34,18 @@ describe('official SDK event handlers get whole entities and Wix event names', (
   it('onMemberUpdated, onCheckoutCreated, onBadgeAssigned and onMemberAboutCreated fire with their data', async () => {
     const site = await t.createSite();
     const publicKey = ((await t.app.inject({ method: 'GET', url: '/bodega/v1/webhooks/public-key', headers: apiKey(site) })).json() as { publicKey: string }).publicKey;
-    const app = createClient({ auth: AppStrategy({ appId: 'my-app', publicKey }), modules: { members, membersAbout, badges, checkout } });
-    const seen: Record<string, unknown[]> = { member: [], checkout: [], badge: [], about: [] };
+    const app = createClient({ auth: AppStrategy({ appId: 'my-app', publicKey }), modules: { members, membersAbout, badges, checkout, cart } });
+    const seen: Record<string, unknown[]> = { member: [], checkout: [], badge: [], about: [], cart: [] };
     app.members.onMemberUpdated((e) => void seen.member.push(e.entity));
     app.checkout.onCheckoutCreated((e) => void seen.checkout.push(e.entity));
+    app.cart.onCartUpdated((e) => void seen.cart.push(e.entity));
     app.badges.onBadgeAssigned((e) => void seen.badge.push(e.data));
     app.membersAbout.onMemberAboutCreated((e) => void seen.about.push(e.entity));
     receiver.answer = async (_n, body) => {
       await app.webhooks.process(body);
       return 200;
     };
-    const sub = await t.app.inject({ method: 'POST', url: '/bodega/v1/webhooks', headers: apiKey(site), payload: { subscription: { url: receiver.url, eventTypes: ['wix.members.v1.member_updated', 'wix.ecom.v1.checkout_created', 'wix.badges.v3.badge_badge_assigned', 'wix.members.about.v2.member_about_created'], format: 'WIX' } } });
+    const sub = await t.app.inject({ method: 'POST', url: '/bodega/v1/webhooks', headers: apiKey(site), payload: { subscription: { url: receiver.url, eventTypes: ['wix.members.v1.member_updated', 'wix.ecom.v1.checkout_created', 'wix.ecom.v1.cart_updated', 'wix.badges.v3.badge_badge_assigned', 'wix.members.about.v2.member_about_created'], format: 'WIX' } } });
     expect(sub.statusCode, sub.body).toBe(200);
 
     const admin = adminClient(site);
@@ -58,6 +59,12 @@ describe('official SDK event handlers get whole entities and Wix event names', (
     const created = await t.app.inject({ method: 'POST', url: '/ecom/v1/checkouts', headers: { authorization: await t.visitorToken(site) }, payload: { channelType: 'WEB', lineItems: [catalogLine(product.id, 3)] } });
     expect(created.statusCode).toBe(200);
 
+    const shopper = { authorization: await t.visitorToken(site) };
+    const added = await t.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: shopper, payload: { lineItems: [catalogLine(product.id, 1)] } });
+    expect(added.statusCode, added.body).toBe(200);
+    const again = await t.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: shopper, payload: { lineItems: [catalogLine(product.id, 1)] } });
+    expect(again.statusCode).toBe(200);
+
     await t.app.services.webhooks.worker.runUntilIdle();
 
     const updated = seen.member as { _id?: string; profile?: { nickname?: string }; loginEmail?: string }[];
@@ -68,6 +75,10 @@ describe('official SDK event handlers get whole entities and Wix event names', (
     expect(checkouts).toHaveLength(1);
     expect(checkouts[0]._id).toBe(created.json().checkout.id);
     expect(checkouts[0].lineItems?.map((l) => l.quantity)).toEqual([3]);
+    const carts = seen.cart as { _id?: string; lineItems?: { quantity?: number }[]; subtotal?: { amount?: string } }[];
+    expect(carts.length).toBeGreaterThan(0);
+    expect(carts.at(-1)?._id).toBe(again.json().cart.id);
+    expect(carts.at(-1)?.lineItems?.map((l) => l.quantity)).toEqual([2]);
     expect(seen.badge).toEqual([expect.objectContaining({ badgeId: badge._id, memberId })]);
     expect(seen.about).toHaveLength(1);
     expect(seen.about[0]).toMatchObject({ memberId });
