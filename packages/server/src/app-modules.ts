@@ -15,6 +15,13 @@ import { BackInStockService } from './services/back-in-stock/service.js';
 import { backInStockRoutes } from './services/back-in-stock/routes.js';
 import type { Mailer } from './platform/mail.js';
 import type { SitesService } from './services/sites/service.js';
+import type { CheckoutService } from './services/checkout/service.js';
+import type { WebhooksService } from './services/webhooks/service.js';
+import { toWireCheckout } from './services/checkout/wire.js';
+import type { CartService } from './services/cart/service.js';
+import { toWireCart } from './services/cart/wire.js';
+import type { RequestContext } from './platform/caller.js';
+import type { SiteContext } from './platform/context.js';
 
 export interface AppModulesDeps {
   catalog: CatalogService;
@@ -22,11 +29,15 @@ export interface AppModulesDeps {
   members: MembersService;
   sites: SitesService;
   mail: Mailer;
+  checkout: CheckoutService;
+  cart: CartService;
+  webhooks: WebhooksService;
   publicUrl: string;
 }
 
 export async function registerAppModules(app: FastifyInstance, deps: AppModulesDeps): Promise<void> {
   const { catalog, orders, members, sites, mail } = deps;
+  registerEventEntities(deps);
   await app.register(recommendationsRoutes(new RecommendationsService()));
   const reviews = new ReviewsService({
     assertProduct: async (ctx, productId) => {
@@ -48,4 +59,22 @@ export async function registerAppModules(app: FastifyInstance, deps: AppModulesD
     shop: async (ctx) => ({ name: (await sites.activeSite(ctx)).name, origin: await sites.pageOrigin(ctx, deps.publicUrl) }),
   });
   await app.register(backInStockRoutes(backInStock));
+}
+
+/** The back office's view of a site, for rendering an event's entity at fan-out (no shopper restrictions). */
+function asBackOffice(ctx: SiteContext): RequestContext {
+  return { ...ctx, caller: { kind: 'APP', siteId: ctx.siteId, subjectId: 'webhooks' }, requestId: 'webhooks' };
+}
+
+/**
+ * Member, cart and checkout events carry the entity as the REST reads return it (as order events do),
+ * so an official SDK handler (`onMemberUpdated`, `onCartUpdated`, `onCheckoutUpdated`) gets the whole entity.
+ */
+function registerEventEntities(deps: AppModulesDeps): void {
+  deps.webhooks.registerRenderer('member', async (ctx, memberId) => (await deps.members.getMember(asBackOffice(ctx), memberId, ['FULL'])).member);
+  deps.webhooks.registerRenderer('cart', async (ctx, cartId) => {
+    const view = await deps.cart.cartById(asBackOffice(ctx), cartId);
+    return view && toWireCart(view, deps.publicUrl);
+  });
+  deps.webhooks.registerRenderer('checkout', async (ctx, checkoutId) => toWireCheckout(await deps.checkout.getCheckout(asBackOffice(ctx), checkoutId), deps.publicUrl));
 }

@@ -285,7 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(dataRoutes(data));
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
-  await registerAppModules(app, { ...services.commerce, members: services.members.members, sites: services.sites, mail: services.mail, publicUrl: deps.config.publicUrl });
+  await registerAppModules(app, { ...services.commerce, members: services.members.members, sites: services.sites, mail: services.mail, webhooks: services.webhooks, publicUrl: deps.config.publicUrl });
   await app.register(membersRoutes(services.members));
   // Webhooks and order e-mails: delivered off the request path by the worker.
   await app.register(webhooksRoutes(services.webhooks));

@@ -190,6 +190,12 @@ export class CartService {
     return store.findCart(ctx, buyer);
   }
 
+  /** A cart by id, priced, for the back office (event entities); undefined when it is gone. */
+  async cartById(ctx: RequestContext, cartId: string): Promise<CartView | undefined> {
+    const cart = await store.findCartById(ctx, cartId);
+    return cart && this.view(ctx, cart);
+  }
+
   async getCurrentCart(ctx: RequestContext, buyer: Buyer): Promise<CartView> {
     const cart = await store.findCart(ctx, buyer);
     if (!cart) throw cartNotFound();

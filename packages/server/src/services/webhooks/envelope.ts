@@ -30,12 +30,17 @@ interface WixEvent {
   kind: Kind;
   /** For action events: the key the entity goes under in `actionEvent.body`. */
   bodyKey?: string;
+  /** The payload field that holds the entity in its wire shape (recorded with the event). */
+  entityKey?: string;
 }
 
 const ORDER = 'wix.ecom.v1.order';
 const CART = 'wix.ecom.v1.cart';
 const CHECKOUT = 'wix.ecom.v1.checkout';
 const MEMBER = 'wix.members.v1.member';
+const BADGE = 'wix.badges.v3.badge';
+const ABOUT = 'wix.members.about.v2.member_about';
+const REPORT = 'wix.members.v1.member_report';
 
 /** Bodega event → the Wix event the official SDK's modules subscribe to. */
 export const WIX_EVENTS: Readonly<Record<string, WixEvent>> = {
@@ -59,7 +64,14 @@ export const WIX_EVENTS: Readonly<Record<string, WixEvent>> = {
   'member.deleted': { eventType: 'wix.members.v1.member_deleted', fqdn: MEMBER, slug: 'deleted', kind: 'deleted' },
   'follow.member_followed': { eventType: 'wix.members.v3.follow_member_followed', fqdn: 'wix.members.v3.follow', slug: 'member_followed', kind: 'action' },
   'follow.member_unfollowed': { eventType: 'wix.members.v3.follow_member_unfollowed', fqdn: 'wix.members.v3.follow', slug: 'member_unfollowed', kind: 'action' },
-  'member_report.created': { eventType: 'wix.members.v1.member_report_created', fqdn: 'wix.members.v1.member_report', slug: 'created', kind: 'created' },
+  'member_report.created': { eventType: 'wix.members.v1.member_report_created', fqdn: REPORT, slug: 'created', kind: 'created', entityKey: 'memberReport' },
+  'member_report.reported_member_created': { eventType: 'wix.members.v1.member_report_reported_member_created', fqdn: REPORT, slug: 'reported_member_created', kind: 'action' },
+  'member_report.reported_member_deleted': { eventType: 'wix.members.v1.member_report_reported_member_deleted', fqdn: REPORT, slug: 'reported_member_deleted', kind: 'action' },
+  'badge.assigned': { eventType: 'wix.badges.v3.badge_badge_assigned', fqdn: BADGE, slug: 'badge_assigned', kind: 'action' },
+  'badge.unassigned': { eventType: 'wix.badges.v3.badge_badge_unassigned', fqdn: BADGE, slug: 'badge_unassigned', kind: 'action' },
+  'member_about.created': { eventType: 'wix.members.about.v2.member_about_created', fqdn: ABOUT, slug: 'created', kind: 'created', entityKey: 'memberAbout' },
+  'member_about.updated': { eventType: 'wix.members.about.v2.member_about_updated', fqdn: ABOUT, slug: 'updated', kind: 'updated', entityKey: 'memberAbout' },
+  'member_about.deleted': { eventType: 'wix.members.about.v2.member_about_deleted', fqdn: ABOUT, slug: 'deleted', kind: 'deleted', entityKey: 'memberAbout' },
 };
 
 /** The Wix event of a Bodega event; types without a Wix counterpart go out as `bodega.<type>` actions. */
@@ -90,7 +102,9 @@ function identityOf(event: DeliveryEvent): Record<string, string> {
 /** The entity as sent: the rendered one, else the recorded payload with the entity's id. */
 function entityOf(event: DeliveryEvent): unknown {
   if (event.entity !== undefined) return event.entity;
-  const payload = event.payload && typeof event.payload === 'object' ? event.payload : {};
+  const payload: Record<string, unknown> = event.payload && typeof event.payload === 'object' ? (event.payload as Record<string, unknown>) : {};
+  const key = WIX_EVENTS[event.type]?.entityKey;
+  if (key && payload[key] && typeof payload[key] === 'object') return payload[key];
   return { id: event.entityId, ...payload };
 }
 

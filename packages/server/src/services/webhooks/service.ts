@@ -9,7 +9,7 @@ import type { DeliveryEvent } from './envelope.js';
 import { urlProblem } from './send.js';
 import { newStandardSecret, SiteKeyStore } from './signing.js';
 import * as store from './store.js';
-import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, type WebhookOptions } from './worker.js';
+import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, type EntityRenderer, type WebhookOptions } from './worker.js';
 
 export type { Subscription, Delivery, SubscriptionFormat, DeliveryStatus } from './store.js';
 
@@ -26,10 +26,16 @@ export interface SubscriptionInput {
 export class WebhooksService {
   readonly keys: SiteKeyStore;
   readonly worker: WebhookWorker;
+  private readonly renderers = new Map<string, EntityRenderer>();
 
   constructor(private readonly db: Db, private readonly deps: { now: () => Date; publicUrl: string; mail: Mailer; options?: Partial<WebhookOptions> }) {
     this.keys = new SiteKeyStore(db, deps.now);
-    this.worker = new WebhookWorker({ db, now: deps.now, publicUrl: deps.publicUrl, mail: deps.mail, keys: this.keys }, { ...DEFAULT_WEBHOOK_OPTIONS, ...deps.options });
+    this.worker = new WebhookWorker({ db, now: deps.now, publicUrl: deps.publicUrl, mail: deps.mail, keys: this.keys, renderers: this.renderers }, { ...DEFAULT_WEBHOOK_OPTIONS, ...deps.options });
+  }
+
+  /** Events about this entity type carry the entity as the REST reads return it (rendered at fan-out). */
+  registerRenderer(entityType: string, render: EntityRenderer): void {
+    this.renderers.set(entityType, render);
   }
 
   private checkUrl(url: string, field: string): void {

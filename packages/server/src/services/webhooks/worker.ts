@@ -2,7 +2,7 @@ import { ConfigError } from '../../platform/config.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import { MAILED_EVENT_TYPES } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
-import { transactionContext } from '../../platform/context.js';
+import { transactionContext, type SiteContext } from '../../platform/context.js';
 import type { Mailer } from '../../platform/mail.js';
 import { findOrder, toWireOrder, type Order } from '../orders/service.js';
 import { standardBody, subscribes, wixJwtData, type DeliveryEvent } from './envelope.js';
@@ -120,7 +120,11 @@ export interface WorkerDeps {
   mail: Mailer;
   keys: SiteKeyStore;
   onError?: (error: unknown) => void;
+  /** Renders an entity in its REST read shape at fan-out, by entity type (carts, checkouts, members); undefined when gone. */
+  renderers?: Map<string, EntityRenderer>;
 }
+
+export type EntityRenderer = (ctx: SiteContext, entityId: string) => Promise<unknown>;
 
 /**
  * Delivers the outbox. Fan-out turns each committed outbox row into one delivery per matching
@@ -204,7 +208,7 @@ export class WebhookWorker {
           siteId: row.site_id,
           eventTime: new Date(row.created_at).toISOString(),
           payload: row.payload,
-          ...(order ? { entity: toWireOrder(order, this.deps.publicUrl) } : {}),
+          ...(order ? { entity: toWireOrder(order, this.deps.publicUrl) } : await this.rendered(tx, row)),
         };
         for (const s of matching) {
           deliveries.push({
@@ -223,6 +227,18 @@ export class WebhookWorker {
     });
     if (mailed) this.deps.mail.kick();
     return taken;
+  }
+
+  /** The entity of a non-order event in its REST read shape, when a renderer knows its type and it still exists. */
+  private async rendered(tx: Queryable, row: OutboxRow): Promise<{ entity?: unknown }> {
+    const render = this.deps.renderers?.get(row.entity_type);
+    if (!render || row.type.endsWith('.deleted')) return {};
+    try {
+      const entity = await render(transactionContext(tx, row.site_id, this.deps.now), row.entity_id);
+      return entity === undefined ? {} : { entity };
+    } catch {
+      return {}; // gone or not readable: the recorded payload goes out
+    }
   }
 
   private async enqueueOrderMails(tx: Queryable, row: OutboxRow, order: Order): Promise<boolean> {
