@@ -56,6 +56,8 @@ export interface TransactionPayment {
     authorizationDetails?: {
       delayedCapture: boolean;
       authorizedDate: string;
+      /** Bodega: what was held, before any capture. */
+      authorizedAmount?: WirePrice;
       captures: { id: string; status: string; amount: WirePrice; createdDate: string; failureDetails?: { failureReason?: string } }[];
       void?: { status: string; voidedDate: string; reason: string };
     };

@@ -15,7 +15,7 @@ function timeline(p: TransactionPayment, refunds: { createdDate: string; amount:
   const d = p.regularPaymentDetails;
   const how = d.offlinePayment ? (d.paymentMethod ?? 'offline') : `${d.paymentProvider ?? 'card'}${d.providerTransactionId ? ` · ${d.providerTransactionId}` : ''}`;
   const auth = d.authorizationDetails;
-  const entries: Entry[] = [{ at: auth?.authorizedDate ?? p.createdDate, text: `${auth ? 'Authorized' : d.offlinePayment ? 'Offline payment' : 'Paid'} ${money(p.amount.amount)} (${how})` }];
+  const entries: Entry[] = [{ at: auth?.authorizedDate ?? p.createdDate, text: `${auth ? 'Authorized' : d.offlinePayment ? 'Offline payment' : 'Paid'} ${money(auth?.authorizedAmount?.amount ?? p.amount.amount)} (${how})` }];
   for (const c of auth?.captures ?? []) entries.push({ at: c.createdDate, status: c.status, text: `Capture of ${money(c.amount.amount)}${c.failureDetails?.failureReason ? `: ${c.failureDetails.failureReason}` : ''}` });
   if (auth?.void) entries.push({ at: auth.void.voidedDate, status: auth.void.status, text: 'Authorization voided' });
   for (const r of refunds) entries.push({ at: r.createdDate, status: r.status, text: `Refund of ${money(r.amount)}${r.provider ? ' through the provider' : ' (recorded)'}` });
@@ -63,7 +63,7 @@ export function PaymentsPanel({ orderId, onChanged }: { orderId: string; onChang
             <p><strong>{money(p.amount.amount)}</strong> <Status value={p.status} /></p>
             <ol className="timeline" aria-label="Payment timeline">
               {timeline(p, mine, money).map((e, i) => (
-                <li key={i}><span className="muted small">{dateTime(e.at)}</span> {e.text}{e.status ? <> · <Status value={e.status} /></> : null}</li>
+                <li key={i}><span className="muted small">{dateTime(e.at)}</span> {e.text}{e.status ? ` (${e.status.toLowerCase()})` : ''}</li>
               ))}
             </ol>
             {p.status === 'AUTHORIZED' && (

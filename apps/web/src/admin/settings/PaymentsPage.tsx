@@ -88,7 +88,7 @@ function PaymentsForm({ settings }: { settings: PaymentSettings }) {
             hint={settings.secretKeyHint ? `Saved: ${settings.secretKeyHint}. Leave empty to keep it.` : 'sk_… — stored sealed, never shown again.'} />
           <Field label="Webhook signing secret" type="password" autoComplete="new-password" {...register('webhookSecret')} error={errors.webhookSecret?.message}
             hint={settings.webhookSecretSet ? 'Saved. Leave empty to keep it.' : 'whsec_…, from the webhook endpoint you add in Stripe.'} />
-          <Notice kind="info">In Stripe, add a webhook endpoint at <code>{settings.webhookUrl}</code> for the payment_intent.*, charge.refunded and charge.dispute.created events.</Notice>
+          <Notice kind="info">In Stripe, add a webhook endpoint at <code style={{ overflowWrap: 'anywhere' }}>{settings.webhookUrl}</code> for the payment_intent.*, charge.refunded and charge.dispute.created events.</Notice>
         </>
       )}
       <div className="actions">

@@ -94,6 +94,8 @@ export interface OrderPayment {
   authorization?: {
     delayedCapture: boolean;
     authorizedDate: Date;
+    /** What was held (a capture may take less). */
+    amount?: bigint;
     expiresAt?: Date;
     captures: { id: string; amount: bigint; status: MoveState; providerId?: string; createdDate: Date; failure?: string }[];
     void?: { status: MoveState; voidedDate: Date; providerId?: string; reason: 'MANUAL' | 'SCHEDULED' };

@@ -64,7 +64,7 @@ export function addProviderPayment(order: Order, input: ProviderPaymentInput, at
     refunded: 0n,
     createdDate: at,
     ...(input.status === 'AUTHORIZED' && {
-      authorization: { delayedCapture: input.delayedCapture, authorizedDate: at, captures: [], ...(input.authorizationExpiresAt && { expiresAt: input.authorizationExpiresAt }) },
+      authorization: { delayedCapture: input.delayedCapture, authorizedDate: at, amount: input.amount, captures: [], ...(input.authorizationExpiresAt && { expiresAt: input.authorizationExpiresAt }) },
     }),
   };
   const paid = input.status === 'APPROVED' ? order.paid + input.amount : order.paid;
@@ -85,7 +85,7 @@ export function settlePayment(order: Order, paymentId: string, outcome: 'APPROVE
     ...payment,
     status: outcome,
     ...(outcome === 'DECLINED' && failure ? { failure } : {}),
-    ...(outcome === 'AUTHORIZED' && { authorization: { delayedCapture: true, authorizedDate: at, captures: [] } }),
+    ...(outcome === 'AUTHORIZED' && { authorization: { delayedCapture: true, authorizedDate: at, amount: payment.amount, captures: [] } }),
   };
   const paid = outcome === 'APPROVED' ? order.paid + payment.amount : order.paid;
   let next: Order = { ...order, payments: replaced(order, changed), paid };

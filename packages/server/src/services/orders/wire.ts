@@ -159,6 +159,7 @@ export function toWirePayment(p: OrderPayment, currency: string) {
         authorizationDetails: {
           delayedCapture: auth.delayedCapture,
           authorizedDate: auth.authorizedDate.toISOString(),
+          ...(auth.amount !== undefined && { authorizedAmount: price(auth.amount, currency) }),
           captures: auth.captures.map((c) => ({
             id: c.id, status: c.status, amount: price(c.amount, currency), createdDate: c.createdDate.toISOString(),
             ...(c.failure ? { failureDetails: { failureCode: 'PROVIDER_FAILURE', failureReason: c.failure } } : {}),
