@@ -6,7 +6,8 @@
  *      `INSERT … SELECT FROM jsonb_array_elements` per call (then removed again): items/s and ratio;
  *   2. before any index: the filtered ({category: eq, price: $gt}), price-sorted 50-item page under
  *      load (autocannon, 10 connections) through the API as a visitor and through a bare route
- *      running the same filter as hand-written JSONB SQL, req/s and ratio; count and distinct times;
+ *      running the same filter as plain hand-written jsonb SQL (`data->>'category' = $1 AND data->'price' >
+ *      to_jsonb($2::numeric) ORDER BY data->'price'`), req/s and ratio; count and distinct times;
  *   3. (unless --no-index) declares an index on (category, price) through the indexes API;
  *   4. times (a) the page through the API, (b) the same compiled SQL straight on the database and
  *      (c) behind a bare route, p50/p99 and the ratios a/b, a/c; then count and distinct again.
@@ -157,10 +158,10 @@ export default async function data(args: string[]): Promise<void> {
       `  ratio API/hand-written: ${(itemsPerSecond / bareItemsPerSecond).toFixed(2)} (aim ≥ 0.5; no subscription, so no events written)`,
       `  through the API, a data_item.created subscription: ${Math.round(subscribedItemsPerSecond).toLocaleString('en').padStart(9)} items/s (${subscribedLoaded.items.toLocaleString('en')} items, an event each); ratio ${(subscribedItemsPerSecond / bareItemsPerSecond).toFixed(2)}`,
       `no index, under load (10 connections, ${scanLoad})${' '.repeat(4)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'ratio'.padStart(7)}`,
-      loadRow('  hand-written JSONB SQL (->, jsonb compare), bare', scanBare),
-      loadRow('  hand-written JSONB SQL (->>, ::numeric), bare', scanBareText),
+      loadRow('  plain jsonb SQL (->> = text, -> > to_jsonb), bare', scanBare),
+      loadRow('  text SQL (->>, ::numeric), bare, for reference', scanBareText),
       loadRow('  {category, price $gt} by price, API (visitor)', scanApi, scanApi.requestsPerSecond / scanBare.requestsPerSecond),
-      `  ratio API / (->>, ::numeric) form: ${(scanApi.requestsPerSecond / scanBareText.requestsPerSecond).toFixed(2)} (aim ≥ 0.6)`,
+      `  ratio API / plain jsonb form: ${(scanApi.requestsPerSecond / scanBare.requestsPerSecond).toFixed(2)} (aim ≥ 0.6); API / (->>, ::numeric) form: ${(scanApi.requestsPerSecond / scanBareText.requestsPerSecond).toFixed(2)}`,
       `${'one request at a time'.padEnd(52)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'samples'.padStart(9)}`,
       row('count {category} via API, no index', countBefore),
       row('distinct price {category} via API, no index', distinctBefore),
@@ -170,10 +171,10 @@ export default async function data(args: string[]): Promise<void> {
       { path: 'data bulk insert, 1000 a call (API)', unit: 'items/s', rate: itemsPerSecond, ratio: itemsPerSecond / bareItemsPerSecond, versus: 'INSERT…SELECT', aim: { atLeast: 0.5 } },
       { path: 'data bulk insert, with a data-item webhook subscription', unit: 'items/s', rate: subscribedItemsPerSecond, ratio: subscribedItemsPerSecond / bareItemsPerSecond, versus: 'INSERT…SELECT' },
       { path: 'data bulk insert, hand-written INSERT…SELECT', unit: 'items/s', rate: bareItemsPerSecond },
-      { path: 'data page, no index, hand-written (->>) bare', unit: 'req/s', rate: scanBareText.requestsPerSecond, p50Ms: scanBareText.p50Ms, p99Ms: scanBareText.p99Ms },
+      { path: 'data page, no index, plain jsonb SQL bare', unit: 'req/s', rate: scanBare.requestsPerSecond, p50Ms: scanBare.p50Ms, p99Ms: scanBare.p99Ms },
       {
         path: 'data page, no index, API (visitor)', unit: 'req/s', rate: scanApi.requestsPerSecond, p50Ms: scanApi.p50Ms, p99Ms: scanApi.p99Ms,
-        ratio: scanApi.requestsPerSecond / scanBareText.requestsPerSecond, versus: 'SQL (->>) bare', aim: { atLeast: 0.6 }, errors: scanApi.non2xx + scanApi.errors,
+        ratio: scanApi.requestsPerSecond / scanBare.requestsPerSecond, versus: 'plain jsonb SQL bare', aim: { atLeast: 0.6 }, errors: scanApi.non2xx + scanApi.errors,
       },
     );
 
@@ -273,8 +274,9 @@ const loadAverage = (): string => os.loadavg().map((value) => value.toFixed(2)).
  */
 async function startBareRoutes(server: BenchServer): Promise<{ url: string; close(): Promise<void> }> {
   const bare = Fastify({ bodyLimit: 64 * 1024 * 1024 });
-  // Two ways to write it: jsonb operators (the expressions an index on the fields matches), or
-  // text extraction and a numeric cast (cheaper per row, but fails on a price that is not a number).
+  // The baseline is the plain jsonb form one writes by hand (the issue's): the category as text,
+  // the price compared as jsonb, no type guards. For reference, text extraction with a numeric cast
+  // (which fails on a price that is not a number).
   bare.get('/bare/page', async (req) => {
     const { site = '', form } = req.query as { site?: string; form?: string };
     const items = form === 'text'
@@ -284,9 +286,9 @@ async function startBareRoutes(server: BenchServer): Promise<{ url: string; clos
         [site, COLLECTION, PAGE_QUERY.filter.category, PRICE_ABOVE],
       )
       : await server.db.query(
-        `SELECT data FROM data_items WHERE site_id = $1 AND collection_id = $2 AND data->'category' = $3::jsonb AND data->'price' > $4::jsonb
+        `SELECT data FROM data_items WHERE site_id = $1 AND collection_id = $2 AND data->>'category' = $3 AND data->'price' > to_jsonb($4::numeric)
          ORDER BY data->'price' LIMIT 50`,
-        [site, COLLECTION, JSON.stringify(PAGE_QUERY.filter.category), JSON.stringify(PRICE_ABOVE)],
+        [site, COLLECTION, PAGE_QUERY.filter.category, PRICE_ABOVE],
       );
     return { items: items.map((row) => row.data) };
   });

@@ -143,7 +143,7 @@ export interface Aim {
 export interface BenchRow {
   bench: string;
   path: string;
-  unit: 'req/s' | 'items/s' | 'events/s' | 'ms' | 'MB';
+  unit: 'req/s' | 'items/s' | 'events/s' | 'ms' | 'MB' | 'KB';
   rate?: number;
   p50Ms?: number;
   p99Ms?: number;

@@ -7,7 +7,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react()],
   build: isSsrBuild
     ? { outDir: 'dist/server', emptyOutDir: true, rollupOptions: { input: 'src/entry-server.tsx' } }
-    : { outDir: 'dist/client', emptyOutDir: true },
+    // The manifest (dist/client/.vite/manifest.json, never served) says which chunks each page loads: `npm run bench -- bundle`.
+    : { outDir: 'dist/client', emptyOutDir: true, manifest: true },
   ssr: { noExternal: ['@bodega/sdk'] },
   server: { proxy: { '^/(_api|_iam|oauth2|wix-data|ecom|stores|stores-reader|members|headless|healthz|media)': 'http://localhost:3000' } },
 }));

@@ -1,0 +1,120 @@
+/**
+ * First-load JavaScript and CSS per storefront page (`npm run bench -- bundle`; needs `npm run build`):
+ * for each page, the entry chunk, its static imports, the page's own lazy chunk and its static
+ * imports, as the browser fetches them before the page is interactive; bytes raw, gzip (level 9)
+ * and brotli (the build's own .br files), against the budget (product ≤ 90 KB gzip, checkout ≤ 120 KB).
+ * The entry chunk's weight by package comes after, when the build has source maps (it has none by
+ * default; `npx vite build --sourcemap` in apps/web writes them).
+ * No server, no database, no timing: bytes only, the same on any machine.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { recordRows } from './lib.js';
+
+const CLIENT = fileURLToPath(new URL('../apps/web/dist/client/', import.meta.url));
+
+interface Chunk { file: string; src?: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] }
+
+/** The storefront's pages, by the source file of their lazy route; budgets in KB of gzip JavaScript. */
+const PAGES: { name: string; source: string; budgetKb?: number }[] = [
+  { name: 'home', source: 'src/storefront/HomePage.tsx' },
+  { name: 'listing', source: 'src/storefront/ListingPage.tsx' },
+  { name: 'product', source: 'src/storefront/ProductPage.tsx', budgetKb: 90 },
+  { name: 'cart', source: 'src/cart/CartPage.tsx' },
+  { name: 'checkout', source: 'src/checkout/CheckoutPage.tsx', budgetKb: 120 },
+];
+
+interface Sizes { raw: number; gzip: number; brotli: number }
+
+function sizesOf(file: string): Sizes {
+  const full = path.join(CLIENT, file);
+  const body = fs.readFileSync(full);
+  const br = fs.existsSync(`${full}.br`) ? fs.statSync(`${full}.br`).size : zlib.brotliCompressSync(body).length;
+  return { raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length, brotli: br };
+}
+
+const add = (a: Sizes, b: Sizes): Sizes => ({ raw: a.raw + b.raw, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli });
+const kb = (n: number) => (n / 1024).toFixed(1);
+
+export default async function bundle(): Promise<void> {
+  const manifestFile = path.join(CLIENT, '.vite/manifest.json');
+  if (!fs.existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: run \`npm run build\` first`);
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, Chunk>;
+  const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+  if (!entryKey) throw new Error('the manifest names no entry');
+
+  /** The chunk and everything it imports statically: what must arrive before it runs. */
+  const closure = (key: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(key)) return seen;
+    seen.add(key);
+    for (const imported of manifest[key]?.imports ?? []) closure(imported, seen);
+    return seen;
+  };
+  const entry = closure(entryKey);
+  const lines = [`\nnpm run bench -- bundle — first-load bytes per page (${path.relative(process.cwd(), CLIENT)})`,
+    `${'page'.padEnd(10)}${'JS files'.padStart(9)}${'JS raw KB'.padStart(11)}${'JS gzip KB'.padStart(12)}${'JS br KB'.padStart(10)}${'CSS gzip KB'.padStart(13)}  budget (gzip JS)`];
+  for (const page of PAGES) {
+    const key = Object.keys(manifest).find((k) => k.endsWith(page.source));
+    if (!key) throw new Error(`no chunk for ${page.source}`);
+    const keys = closure(key, new Set(entry));
+    const files = [...keys].map((k) => manifest[k].file);
+    const js = files.filter((f) => f.endsWith('.js')).map(sizesOf).reduce(add, { raw: 0, gzip: 0, brotli: 0 });
+    const css = [...new Set([...keys].flatMap((k) => manifest[k].css ?? []))].map(sizesOf).reduce(add, { raw: 0, gzip: 0, brotli: 0 });
+    const met = page.budgetKb === undefined ? '' : `≤ ${page.budgetKb} KB: ${js.gzip / 1024 <= page.budgetKb ? 'met' : 'NOT met'}`;
+    lines.push(`${page.name.padEnd(10)}${String(files.filter((f) => f.endsWith('.js')).length).padStart(9)}${kb(js.raw).padStart(11)}${kb(js.gzip).padStart(12)}${kb(js.brotli).padStart(10)}${kb(css.gzip).padStart(13)}  ${met}`);
+    recordRows({ path: `first-load JS, ${page.name} page (gzip KB)`, unit: 'KB', rate: js.gzip / 1024, ...(page.budgetKb !== undefined && { aim: { atMost: page.budgetKb } }) });
+  }
+
+  // The chunks the product page loads, heaviest first.
+  const productKey = Object.keys(manifest).find((k) => k.endsWith('src/storefront/ProductPage.tsx')) ?? '';
+  lines.push('product page chunks (gzip KB):');
+  for (const file of [...closure(productKey, new Set(entry))].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'))
+    .map((f) => [f, sizesOf(f).gzip] as const).sort((a, b) => b[1] - a[1])) {
+    lines.push(`  ${kb(file[1]).padStart(7)}  ${file[0]}`);
+  }
+  lines.push(...packagesOf(manifest[entryKey].file));
+  console.log(lines.join('\n'));
+}
+
+/** The entry chunk's bytes by package, read from its source map (VLQ mappings), when there is one. */
+function packagesOf(file: string): string[] {
+  const full = path.join(CLIENT, file);
+  if (!fs.existsSync(`${full}.map`)) return [`(no source map for ${file}: its weight by package needs \`npx vite build --sourcemap\` in apps/web)`];
+  const code = fs.readFileSync(full, 'utf8').split('\n');
+  const map = JSON.parse(fs.readFileSync(`${full}.map`, 'utf8')) as { sources: string[]; mappings: string };
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const text = new Map<string, string>();
+  let source = 0;
+  map.mappings.split(';').forEach((line, lineIndex) => {
+    let column = 0;
+    const segments: [number, number][] = [];
+    for (const segment of line.split(',').filter(Boolean)) {
+      const values: number[] = [];
+      let value = 0;
+      let shift = 0;
+      for (const ch of segment) {
+        const digit = B64.indexOf(ch);
+        value += (digit & 31) << shift;
+        if (digit & 32) shift += 5;
+        else {
+          values.push(value & 1 ? -(value >> 1) : value >> 1);
+          value = 0;
+          shift = 0;
+        }
+      }
+      column += values[0];
+      if (values.length > 1) source += values[1];
+      segments.push([column, values.length > 1 ? source : -1]);
+    }
+    const lineText = code[lineIndex] ?? '';
+    segments.forEach(([start, s], i) => {
+      const name = s < 0 ? '(unmapped)' : map.sources[s].replace(/.*node_modules\/((@[^/]+\/)?[^/]+).*/, '$1').replace(/.*\/(packages\/sdk|apps\/web\/src)\/.*/, '$1');
+      text.set(name, (text.get(name) ?? '') + lineText.slice(start, i + 1 < segments.length ? segments[i + 1][0] : lineText.length));
+    });
+  });
+  return [`entry chunk ${file} by package (gzip KB of each part alone):`,
+    ...[...text].map(([name, t]) => [name, zlib.gzipSync(t, { level: 9 }).length] as const).sort((a, b) => b[1] - a[1]).slice(0, 12)
+      .map(([name, gzip]) => `  ${kb(gzip).padStart(7)}  ${name}`)];
+}
