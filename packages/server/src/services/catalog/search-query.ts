@@ -68,7 +68,7 @@ const ORDER: Record<SearchSort, string> = {
 /** The query's folded phrase, its words, its SKU form and its text search query, as CTE q. */
 function textQuery(text: string, site: string): string {
   return `q AS MATERIALIZED (
-  SELECT f.phrase, replace(f.phrase, ' ', '') AS joined, string_to_array(f.phrase, ' ') AS words, lower(btrim(${text})) AS code,
+  SELECT f.phrase, nullif(replace(f.phrase, ' ', ''), f.phrase) AS joined, string_to_array(f.phrase, ' ') AS words, lower(btrim(${text})) AS code,
     to_tsquery(f.cfg, coalesce(nullif(array_to_string(ARRAY(SELECT w || ':*' FROM unnest(string_to_array(f.phrase, ' ')) w), ' & '), ''), '')) AS tsq
   FROM (SELECT search_fold(${text}) AS phrase, search_config(${site}) AS cfg) f
 )`;
@@ -82,7 +82,7 @@ const TIER = `CASE WHEN ps.codes @> ARRAY[(SELECT code FROM q)] THEN 5
   WHEN NOT EXISTS (SELECT 1 FROM unnest((SELECT words FROM q)) w WHERE position(' ' || w IN ' ' || ps.name_folded) = 0) THEN 3
   WHEN ps.document @@ (SELECT tsq FROM q) THEN 2 ELSE 1 END`;
 const SCORE = `CASE WHEN ps.document @@ (SELECT tsq FROM q) THEN ts_rank_cd(ps.document, (SELECT tsq FROM q)) ELSE 0 END
-  + greatest(word_similarity((SELECT phrase FROM q), ps.terms), word_similarity((SELECT joined FROM q), ps.terms))`;
+  + greatest(word_similarity((SELECT phrase FROM q), ps.terms), coalesce(word_similarity((SELECT joined FROM q), ps.terms), 0))`;
 
 /**
  * For the catalog's own product queries (V3 search.expression, the back office's list): a join of
