@@ -77,6 +77,10 @@ function textQuery(text: string, site: string): string {
 // Each arm is one of product_search's indexes, so the OR is a BitmapOr of index scans.
 const MATCH = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.name_folded LIKE '%' || (SELECT phrase FROM q) || '%'
   OR ps.document @@ (SELECT tsq FROM q) OR (SELECT phrase FROM q) <% ps.terms OR (SELECT joined FROM q) <% ps.terms)`;
+// Under three letters there is no trigram to look up (the trigram arms would read every row):
+// a word prefix or an exact SKU only.
+const SHORT_MATCH = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.document @@ (SELECT tsq FROM q))`;
+const matchOf = (text: string) => ((text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3 ? SHORT_MATCH : MATCH);
 const TIER = `CASE WHEN ps.codes @> ARRAY[(SELECT code FROM q)] THEN 5
   WHEN position(' ' || (SELECT phrase FROM q) IN ' ' || ps.name_folded) > 0 THEN 4
   WHEN NOT EXISTS (SELECT 1 FROM unnest((SELECT words FROM q)) w WHERE position(' ' || w IN ' ' || ps.name_folded) = 0) THEN 3
@@ -92,7 +96,7 @@ export function searchJoin(params: unknown[], text: string, visibleOnly: boolean
   params.push(text);
   return `JOIN (WITH ${textQuery(`$${params.length}`, '$1')}
     SELECT ps.product_id, ${TIER} AS search_tier, ${SCORE} AS search_score FROM product_search ps
-    WHERE ps.site_id = $1${visibleOnly ? ' AND ps.visible' : ''} AND ${MATCH}) s ON s.product_id = p.product_id`;
+    WHERE ps.site_id = $1${visibleOnly ? ' AND ps.visible' : ''} AND ${matchOf(text)}) s ON s.product_id = p.product_id`;
 }
 /** The relevance order of a searchJoin. */
 export const SEARCH_JOIN_ORDER = 's.search_tier DESC, p.in_stock DESC, s.search_score DESC, lower(p.name), p.product_id';
@@ -123,7 +127,7 @@ export function searchStatement(plan: SearchPlan): Statement {
   const allBut = (skip: (flag: Flag) => boolean) => [...flags.keys()].filter((k) => !skip(k)).map((k) => `f_${k}`).join(' AND ') || 'true';
   const all = (except?: Flag) => allBut((k) => k === except);
 
-  const match = searching ? `AND ${MATCH}` : '';
+  const match = searching ? `AND ${matchOf(plan.text)}` : '';
   const tier = searching ? TIER : '0';
   const score = searching ? SCORE : '0';
   const flagColumns = [...flags.entries()].map(([k, sql]) => `, ${sql} AS f_${k}`).join('');
