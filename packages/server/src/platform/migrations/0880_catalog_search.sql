@@ -31,7 +31,7 @@ CREATE TABLE product_search (
   name            text NOT NULL,
   -- folded name: the phrase and word tests and the name's trigrams
   name_folded     text NOT NULL,
-  -- folded name, options, collections, brand, ribbon and SKUs: trigrams for typos
+  -- folded name, then the other words of options, collections, brand and ribbon: trigrams for typos
   terms           text NOT NULL,
   -- folded SKUs of the product and its variants: an exact one ranks first
   codes           text[] NOT NULL,
@@ -58,8 +58,11 @@ BEGIN
   INSERT INTO product_search AS ps (site_id, product_id, visible, name, name_folded, terms, codes, document,
     in_stock, price_minor, on_sale, brand, collection_ids, options, created_at)
   SELECT p.site_id, p.product_id, p.visible, p.name, search_fold(p.name),
-    concat_ws(' ', search_fold(p.name), search_fold(opt.text), search_fold(col.names), search_fold(p.doc->>'brand'),
-      search_fold(p.doc->>'ribbon'), array_to_string(codes.list, ' ')),
+    -- the name as written, then each other word once (short, so the trigram comparison stays cheap)
+    concat_ws(' ', search_fold(p.name), (
+      SELECT string_agg(DISTINCT w, ' ' ORDER BY w)
+      FROM unnest(string_to_array(concat_ws(' ', search_fold(opt.text), search_fold(col.names), search_fold(p.doc->>'brand'), search_fold(p.doc->>'ribbon')), ' ')) w
+      WHERE w <> '' AND NOT w = ANY(string_to_array(search_fold(p.name), ' ')))),
     coalesce(codes.list, '{}'),
     setweight(to_tsvector(cfg, search_fold(p.name)), 'A')
       || setweight(to_tsvector(cfg, concat_ws(' ', search_fold(opt.text), search_fold(p.doc->>'brand'))), 'B')

@@ -3,9 +3,9 @@
 //
 // Ranking (the tier, highest first): an exact SKU (5), the query as a phrase at a word start in the
 // name (4), every query word starting a word of the name (3), every word (stemmed, as a prefix) in
-// the document — name, options, collections, brand, ribbon, description (2), a fuzzy trigram
-// match for typos, inner parts of words and words typed apart (1); its threshold is set by the
-// caller's transaction (FUZZY_THRESHOLD). Ties: in stock first, then the text rank, the
+// the document — name, options, collections, brand, ribbon, description — or the query inside the
+// name (2); when none of those finds anything, a fuzzy trigram match for typos and words typed
+// apart (1), whose threshold the caller's transaction sets (FUZZY_THRESHOLD). Ties: in stock first, then the text rank, the
 // name and the id, so an order is stable.
 
 export type SearchSort = 'RELEVANCE' | 'PRICE_ASC' | 'PRICE_DESC' | 'NEWEST' | 'NAME';
@@ -68,21 +68,42 @@ const ORDER: Record<SearchSort, string> = {
 /** The query's folded phrase, its words, its SKU form and its text search query, as CTE q. */
 function textQuery(text: string, site: string): string {
   return `q AS MATERIALIZED (
-  SELECT f.phrase, replace(f.phrase, ' ', '') AS joined, string_to_array(f.phrase, ' ') AS words, lower(btrim(${text})) AS code,
+  SELECT f.phrase, nullif(replace(f.phrase, ' ', ''), f.phrase) AS joined, string_to_array(f.phrase, ' ') AS words, lower(btrim(${text})) AS code,
     to_tsquery(f.cfg, coalesce(nullif(array_to_string(ARRAY(SELECT w || ':*' FROM unnest(string_to_array(f.phrase, ' ')) w), ' & '), ''), '')) AS tsq
   FROM (SELECT search_fold(${text}) AS phrase, search_config(${site}) AS cfg) f
 )`;
 }
 
-// Each arm is one of product_search's indexes, so the OR is a BitmapOr of index scans.
-const MATCH = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.name_folded LIKE '%' || (SELECT phrase FROM q) || '%'
-  OR ps.document @@ (SELECT tsq FROM q) OR (SELECT phrase FROM q) <% ps.terms OR (SELECT joined FROM q) <% ps.terms)`;
+// Each arm is one of product_search's indexes, so an OR is a BitmapOr of index scans.
+const EXACT = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.name_folded LIKE '%' || (SELECT phrase FROM q) || '%'
+  OR ps.document @@ (SELECT tsq FROM q))`;
+// Under three letters there is no trigram to look up (a trigram arm would read every row): a
+// word prefix or an exact SKU only, and no fuzzy match.
+const SHORT_EXACT = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.document @@ (SELECT tsq FROM q))`;
+const FUZZY = `((SELECT phrase FROM q) <% ps.terms OR (SELECT joined FROM q) <% ps.terms)`;
+const isShort = (text: string) => (text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3;
 const TIER = `CASE WHEN ps.codes @> ARRAY[(SELECT code FROM q)] THEN 5
   WHEN position(' ' || (SELECT phrase FROM q) IN ' ' || ps.name_folded) > 0 THEN 4
   WHEN NOT EXISTS (SELECT 1 FROM unnest((SELECT words FROM q)) w WHERE position(' ' || w IN ' ' || ps.name_folded) = 0) THEN 3
-  WHEN ps.document @@ (SELECT tsq FROM q) THEN 2 ELSE 1 END`;
-const SCORE = `CASE WHEN ps.document @@ (SELECT tsq FROM q) THEN ts_rank_cd(ps.document, (SELECT tsq FROM q)) ELSE 0 END
-  + greatest(word_similarity((SELECT phrase FROM q), ps.terms), word_similarity((SELECT joined FROM q), ps.terms))`;
+  ELSE 2 END`;
+const EXACT_SCORE = `CASE WHEN ps.document @@ (SELECT tsq FROM q) THEN ts_rank_cd(ps.document, (SELECT tsq FROM q)) ELSE 0 END`;
+const FUZZY_SCORE = `greatest(word_similarity((SELECT phrase FROM q), ps.terms), coalesce(word_similarity((SELECT joined FROM q), ps.terms), 0))`;
+
+/**
+ * CTEs `exact` and `fuzzy` of the products the text finds, each with `columns` of product_search
+ * ps, tier and score. The fuzzy match (tier 1, the costly one: word similarity over each
+ * candidate) runs only when nothing matches exactly — a typo's results, never a tail of them.
+ */
+function matches(text: string, site: string, columns: string, visibleOnly: boolean): string {
+  const where = `ps.site_id = ${site}${visibleOnly ? ' AND ps.visible' : ''}`;
+  const short = isShort(text);
+  return `exact AS MATERIALIZED (
+  SELECT ${columns}, ${TIER} AS tier, ${EXACT_SCORE} AS score FROM product_search ps WHERE ${where} AND ${short ? SHORT_EXACT : EXACT}
+), fuzzy AS (
+  SELECT ${columns}, 1 AS tier, ${FUZZY_SCORE} AS score FROM product_search ps
+  WHERE ${short ? 'false' : `${where} AND NOT EXISTS (SELECT 1 FROM exact) AND ${FUZZY}`}
+)`;
+}
 
 /**
  * For the catalog's own product queries (V3 search.expression, the back office's list): a join of
@@ -90,9 +111,9 @@ const SCORE = `CASE WHEN ps.document @@ (SELECT tsq FROM q) THEN ts_rank_cd(ps.d
  */
 export function searchJoin(params: unknown[], text: string, visibleOnly: boolean): string {
   params.push(text);
-  return `JOIN (WITH ${textQuery(`$${params.length}`, '$1')}
-    SELECT ps.product_id, ${TIER} AS search_tier, ${SCORE} AS search_score FROM product_search ps
-    WHERE ps.site_id = $1${visibleOnly ? ' AND ps.visible' : ''} AND ${MATCH}) s ON s.product_id = p.product_id`;
+  return `JOIN (WITH ${textQuery(`$${params.length}`, '$1')}, ${matches(text, '$1', 'ps.product_id', visibleOnly)}
+    SELECT product_id, tier AS search_tier, score AS search_score FROM exact UNION ALL SELECT product_id, tier, score FROM fuzzy) s
+    ON s.product_id = p.product_id`;
 }
 /** The relevance order of a searchJoin. */
 export const SEARCH_JOIN_ORDER = 's.search_tier DESC, p.in_stock DESC, s.search_score DESC, lower(p.name), p.product_id';
@@ -123,9 +144,6 @@ export function searchStatement(plan: SearchPlan): Statement {
   const allBut = (skip: (flag: Flag) => boolean) => [...flags.keys()].filter((k) => !skip(k)).map((k) => `f_${k}`).join(' AND ') || 'true';
   const all = (except?: Flag) => allBut((k) => k === except);
 
-  const match = searching ? `AND ${MATCH}` : '';
-  const tier = searching ? TIER : '0';
-  const score = searching ? SCORE : '0';
   const flagColumns = [...flags.entries()].map(([k, sql]) => `, ${sql} AS f_${k}`).join('');
 
   const facets = plan.facets
@@ -146,12 +164,15 @@ export function searchStatement(plan: SearchPlan): Statement {
      FROM (SELECT brand, count(*) AS n FROM m WHERE ${all('brand')} AND brand IS NOT NULL GROUP BY brand) x) AS brands`
     : '';
 
-  const sql = `WITH ${textQuery('$2', '$1')}, m AS MATERIALIZED (
-  SELECT ps.product_id, ps.name_folded, ps.in_stock, ps.price_minor, ps.on_sale, ps.brand, ps.collection_ids, ps.options, ps.created_at,
-    ${tier} AS tier, ${score} AS score${flagColumns}
-  FROM product_search ps
-  WHERE ps.site_id = $1${plan.visibleOnly ? ' AND ps.visible' : ''} ${match}
-)
+  const columns = 'ps.product_id, ps.name_folded, ps.in_stock, ps.price_minor, ps.on_sale, ps.brand, ps.collection_ids, ps.options, ps.created_at';
+  const found = searching
+    ? `${matches(plan.text, '$1', columns, plan.visibleOnly)}, m AS MATERIALIZED (
+  SELECT ps.*${flagColumns} FROM (SELECT * FROM exact UNION ALL SELECT * FROM fuzzy) ps
+)`
+    : `m AS MATERIALIZED (
+  SELECT ${columns}, 0 AS tier, 0 AS score${flagColumns} FROM product_search ps WHERE ps.site_id = $1${plan.visibleOnly ? ' AND ps.visible' : ''}
+)`;
+  const sql = `WITH ${textQuery('$2', '$1')}, ${found}
 SELECT
   (SELECT count(*) FROM m WHERE ${all()}) AS total,
   (SELECT coalesce(json_agg(h.product_id ORDER BY h.rn), '[]') FROM (

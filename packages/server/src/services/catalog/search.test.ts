@@ -123,6 +123,20 @@ describe('catalog search relevance over the demo catalog', () => {
     expect(names(await search({ text: 'burr' }))).toEqual([]);
   });
 
+  it('keeps the index equal to the product when saves race', async () => {
+    const made = await t.app.inject({ method: 'POST', url: '/stores/v1/products', headers: apiKey(site), payload: { product: { name: 'Racing Kettle', priceData: { price: 30 } } } });
+    const id = (made.json() as { product: { id: string } }).product.id;
+    const names = ['Amber', 'Birch', 'Cobalt', 'Dune', 'Ember', 'Fjord', 'Garnet', 'Heath'].map((w) => `${w} Kettle`);
+    const saved = await Promise.all(names.map((name) => t.app.inject({ method: 'PATCH', url: `/stores/v1/products/${id}`, headers: apiKey(site), payload: { product: { name } } })));
+    expect(saved.map((r) => r.statusCode)).toEqual(names.map(() => 200));
+    const final = (await t.app.inject({ method: 'GET', url: `/stores-reader/v1/products/${id}`, headers: apiKey(site) })).json() as { product: { name: string } };
+    const found = await search({ text: 'kettle' });
+    expect(found.items.filter((i) => i.product.id === id).map((i) => i.product.name)).toEqual([final.product.name]);
+    const [row] = await t.db.query<{ name: string }>('SELECT name FROM product_search WHERE site_id = $1 AND product_id = $2', [site.siteId, id]);
+    expect(row.name).toBe(final.product.name);
+    await t.app.inject({ method: 'DELETE', url: `/stores/v1/products/${id}`, headers: apiKey(site) });
+  });
+
   it('follows collection membership and a collection\'s new name', async () => {
     const made = await t.app.inject({ method: 'POST', url: '/stores/v1/collections', headers: apiKey(site), payload: { collection: { name: 'Winter Warmers' } } });
     const collectionId = (made.json() as { collection: { id: string } }).collection.id;

@@ -1,0 +1,184 @@
+/**
+ * Catalog search at scale (`npm run bench -- search [--products N] [--samples S]`, DATABASE_URL
+ * for PostgreSQL; default 100,000 products with 10 variants each = 1,000,000 variants):
+ *   1. generates the catalog in SQL (names from word lists, Size × Colour options, 20 collections,
+ *      brands, discounts, some out of stock); the search index is built by the same triggers a
+ *      save fires, and its build time is printed;
+ *   2. p50/p95/p99 of POST /_api/bodega/v1/catalog/search (results + facets) as a visitor over a
+ *      mix of queries (one word, two words, a typo, an empty query with filters), and of
+ *      GET /_api/bodega/v1/catalog/suggest for prefixes of 2 to 5 letters; aims 50 ms and 20 ms p95;
+ *   3. the cost the index adds to a product save: PATCH /stores/v1/products/:id with the index's
+ *      trigger on and off, mean per save and the ratio (aim ≥ 0.8);
+ *   4. the index's size beside the products table's.
+ * Requests are sequential (one at a time) from this process, timed with performance.now.
+ */
+import { performance } from 'node:perf_hooks';
+import { recordRows, startServer, type BenchServer } from './lib.js';
+
+const ADJECTIVES = ['Merino', 'Linen', 'Waxed', 'Speckled', 'Organic', 'Vintage', 'Classic', 'Everyday', 'Rustic', 'Alpine', 'Coastal', 'Heritage', 'Nordic', 'Urban', 'Field', 'Harbor', 'Canyon', 'Meadow', 'Summit', 'Desert'];
+const MATERIALS = ['Wool', 'Cotton', 'Canvas', 'Stoneware', 'Leather', 'Denim', 'Cashmere', 'Oak', 'Ceramic', 'Copper', 'Bamboo', 'Hemp', 'Silk', 'Walnut', 'Enamel'];
+const NOUNS = ['Sweater', 'Shirt', 'Tote', 'Mug', 'Beanie', 'Jacket', 'Scarf', 'Notebook', 'Bowl', 'Apron', 'Blanket', 'Backpack', 'Candle', 'Kettle', 'Dripper', 'Towel', 'Cap', 'Socks', 'Wallet', 'Planter', 'Grinder', 'Espresso Blend', 'Tea Set', 'Lamp', 'Vase'];
+const COLOURS = ['Oat', 'Charcoal', 'Sand', 'Sage', 'Navy', 'Rust', 'Ivory', 'Olive', 'Slate', 'Plum'];
+const SIZES = ['XS', 'S', 'M', 'L', 'XL'];
+const BRANDS = ['Bodega', 'Northwind', 'Fieldhouse', 'Ridge & Co', 'Kiln', 'Tidewater', 'Loom', 'Ember'];
+const COLLECTIONS = ['Apparel', 'Coffee', 'Kitchen', 'Home', 'Gifts', 'Outdoors', 'Travel', 'Office', 'Garden', 'Bath', 'Kids', 'Accessories', 'Winter', 'Summer', 'New In', 'Sale', 'Essentials', 'Handmade', 'Limited', 'Bestsellers'];
+
+function option(args: string[], name: string, fallback: number): number {
+  const at = args.indexOf(`--${name}`);
+  const value = at >= 0 ? Number(args[at + 1]) : fallback;
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} needs a positive number`);
+  return value;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+interface Timing { p50: number; p95: number; p99: number; mean: number; n: number }
+function timing(samples: number[]): Timing {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), mean: samples.reduce((a, b) => a + b, 0) / samples.length, n: samples.length };
+}
+
+async function timed(run: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+/** One INSERT … SELECT generate_series: products with Size × Colour variants in their documents. */
+async function generate(server: BenchServer, siteId: string, total: number): Promise<void> {
+  const at = new Date().toISOString();
+  await server.db.query(
+    `INSERT INTO product_collections (site_id, collection_id, slug, name, visible, created_at, updated_at)
+     SELECT $1, 'bench-c' || i, 'bench-c' || i, name, true, $3::timestamptz, $3::timestamptz FROM unnest($2::text[]) WITH ORDINALITY AS c(name, i)`,
+    [siteId, COLLECTIONS, at],
+  );
+  const batch = 5000;
+  for (let from = 1; from <= total; from += batch) {
+    const to = Math.min(total, from + batch - 1);
+    await server.db.query(
+      `INSERT INTO products (site_id, product_id, numeric_id, slug, name, product_type, visible, sku, price_minor, discounted_minor, doc, created_at, updated_at)
+       SELECT $1, 'bench-p' || g, g, 'bench-p' || g, name, 'physical', g % 50 <> 0, 'SKU-' || g, price, CASE WHEN g % 7 = 0 THEN price * 8 / 10 ELSE price END,
+         jsonb_build_object(
+           'description', 'A ' || lower(name) || ' made to last, in ' || colour1 || ' or ' || colour2 || '.',
+           'weight', null, 'discount', CASE WHEN g % 7 = 0 THEN '{"type":"PERCENT","value":"20"}'::jsonb ELSE '{"type":"NONE","value":"0"}'::jsonb END,
+           'trackInventory', true, 'quantity', null, 'inStock', true, 'manageVariants', true,
+           'options', jsonb_build_array(
+             jsonb_build_object('optionType', 'drop_down', 'name', 'Size', 'choices', (SELECT jsonb_agg(jsonb_build_object('value', s, 'description', s, 'inStock', true, 'visible', true)) FROM unnest($5::text[]) s)),
+             jsonb_build_object('optionType', 'color', 'name', 'Colour', 'choices', jsonb_build_array(
+               jsonb_build_object('value', colour1, 'description', colour1, 'inStock', true, 'visible', true),
+               jsonb_build_object('value', colour2, 'description', colour2, 'inStock', true, 'visible', true)))),
+           'variants', (SELECT jsonb_agg(jsonb_build_object('id', 'v' || g || '-' || s || '-' || c, 'choices', jsonb_build_object('Size', s, 'Colour', c),
+               'price', null, 'weight', null, 'sku', 'SKU-' || g || '-' || s || '-' || c, 'visible', true,
+               'quantity', CASE WHEN g % 11 = 0 THEN 0 ELSE 5 END, 'inStock', g % 11 <> 0))
+             FROM unnest($5::text[]) s, unnest(ARRAY[colour1, colour2]) c),
+           'media', '[]'::jsonb, 'ribbon', CASE WHEN g % 13 = 0 THEN 'New' END, 'brand', ($6::text[])[1 + g % cardinality($6::text[])],
+           'additionalInfoSections', '[]'::jsonb, 'customTextFields', '[]'::jsonb),
+         $7::timestamptz, $7::timestamptz
+       FROM (SELECT g,
+           ($2::text[])[1 + g % cardinality($2::text[])] || ' ' || ($3::text[])[1 + (g / 7) % cardinality($3::text[])] || ' ' || ($4::text[])[1 + (g / 3) % cardinality($4::text[])] AS name,
+           ($8::text[])[1 + g % 10] AS colour1, ($8::text[])[1 + (g + 3) % 10] AS colour2,
+           (500 + (g * 7919) % 30000)::bigint AS price
+         FROM generate_series($9::int, $10::int) g) x`,
+      [siteId, ADJECTIVES, MATERIALS, NOUNS, SIZES, BRANDS, at, COLOURS, from, to],
+    );
+    await server.db.query(
+      `INSERT INTO collection_products (site_id, collection_id, product_id, added_at)
+       SELECT $1, 'bench-c' || (1 + g % 20), 'bench-p' || g, $4::timestamptz FROM generate_series($2::int, $3::int) g
+       UNION ALL SELECT $1, 'bench-c' || (1 + (g / 20) % 20), 'bench-p' || g, $4::timestamptz FROM generate_series($2::int, $3::int) g WHERE g % 3 = 0 AND (g / 20) % 20 <> g % 20
+       UNION ALL SELECT $1, '00000000-000000-000000-000000000001', 'bench-p' || g, $4::timestamptz FROM generate_series($2::int, $3::int) g`,
+      [siteId, from, to, at],
+    );
+    process.stdout.write(`\r  generated ${to} of ${total} products`);
+  }
+  process.stdout.write('\n');
+}
+
+export default async function search(args: string[]): Promise<void> {
+  const total = option(args, 'products', Number(process.env.BENCH_PRODUCTS ?? 100_000));
+  const samples = option(args, 'samples', Number(process.env.BENCH_SAMPLES ?? 200));
+  const server = await startServer();
+  try {
+    const created = await server.app.services.sites.createSite({ name: 'bench search' });
+    const siteId = created.site.siteId;
+    const key = { authorization: created.apiKey, 'wix-site-id': siteId, 'content-type': 'application/json' };
+    const token = await fetch(`${server.url}/oauth2/token`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ clientId: created.clientId, grantType: 'anonymous' }),
+    }).then(async (r) => (await r.json() as { access_token: string }).access_token);
+    const visitor = { authorization: token, 'content-type': 'application/json' };
+
+    console.log(`search bench — ${server.database}: ${total} products, ${total * 10} variants`);
+    const build = await timed(() => generate(server, siteId, total));
+    const [{ n }] = await server.db.query<{ n: number | string }>('SELECT count(*) AS n FROM product_search WHERE site_id = $1', [siteId]);
+    console.log(`  catalog and its index built in ${(build / 1000).toFixed(1)} s (${Number(n)} indexed)`);
+    if (server.db.kind === 'postgres') await server.db.exec('ANALYZE products; ANALYZE product_search; ANALYZE collection_products');
+
+    const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
+      const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+      return text;
+    };
+    const words = [...ADJECTIVES, ...MATERIALS, ...NOUNS].map((w) => w.toLowerCase());
+    const queries = (i: number): unknown => {
+      const w = words[(i * 7) % words.length];
+      const v = words[(i * 13 + 5) % words.length];
+      switch (i % 5) {
+        case 0: return { text: w };
+        case 1: return { text: `${v} ${w}` };
+        case 2: return { text: w.length > 4 ? w.slice(0, 2) + w.slice(3) : w }; // a letter left out
+        case 3: return { text: w, filters: { options: { Colour: [COLOURS[i % 10]] }, inStock: true } };
+        default: return { text: '', filters: { collectionIds: [`bench-c${1 + (i % 20)}`], prices: ['25-50'] } };
+      }
+    };
+    for (let i = 0; i < 10; i++) await call('POST', '/_api/bodega/v1/catalog/search', visitor, queries(i)); // warm-up
+    const searchTimes: number[] = [];
+    for (let i = 0; i < samples; i++) searchTimes.push(await timed(async () => { await call('POST', '/_api/bodega/v1/catalog/search', visitor, queries(i)); }));
+    const suggestTimes: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const w = words[(i * 11) % words.length];
+      const prefix = w.slice(0, 2 + (i % 4));
+      suggestTimes.push(await timed(async () => { await call('GET', `/_api/bodega/v1/catalog/suggest?text=${encodeURIComponent(prefix)}`, visitor); }));
+    }
+
+    // A save's cost with and without the index's trigger, turn about.
+    const saves = Math.max(20, Math.min(200, samples));
+    const withIndex: number[] = [];
+    const withoutIndex: number[] = [];
+    const save = (i: number) => call('PATCH', `/stores/v1/products/bench-p${1 + (i * 97) % total}`, key, { product: { name: `${ADJECTIVES[i % 20]} Bench ${NOUNS[i % 25]} ${i}` } });
+    for (let i = 0; i < saves; i++) {
+      const off = i % 2 === 1;
+      if (off) await server.db.exec('ALTER TABLE products DISABLE TRIGGER product_search_products');
+      const ms = await timed(async () => { await save(i); });
+      if (off) await server.db.exec('ALTER TABLE products ENABLE TRIGGER product_search_products');
+      (off ? withoutIndex : withIndex).push(ms);
+    }
+    const [sizes] = await server.db.query<{ index_mb: number | string; products_mb: number | string }>(
+      `SELECT pg_total_relation_size('product_search') / 1048576.0 AS index_mb, pg_total_relation_size('products') / 1048576.0 AS products_mb`);
+
+    const s = timing(searchTimes);
+    const g = timing(suggestTimes);
+    const on = timing(withIndex);
+    const offT = timing(withoutIndex);
+    const ratio = offT.mean / on.mean;
+    const f = (x: number) => x.toFixed(1).padStart(7);
+    console.log(`\n${'operation'.padEnd(52)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  aim`);
+    console.log(`${'search + facets (POST …/catalog/search)'.padEnd(52)} ${f(s.p50)} ${f(s.p95)} ${f(s.p99)}  p95 ≤ 50 ms: ${s.p95 <= 50 ? 'met' : 'not met'}`);
+    console.log(`${'suggestions (GET …/catalog/suggest)'.padEnd(52)} ${f(g.p50)} ${f(g.p95)} ${f(g.p99)}  p95 ≤ 20 ms: ${g.p95 <= 20 ? 'met' : 'not met'}`);
+    console.log(`${'product save, index on (PATCH /stores/v1/products)'.padEnd(52)} ${f(on.p50)} ${f(on.p95)} ${f(on.p99)}  mean ${on.mean.toFixed(1)} ms`);
+    console.log(`${'product save, index trigger off'.padEnd(52)} ${f(offT.p50)} ${f(offT.p95)} ${f(offT.p99)}  mean ${offT.mean.toFixed(1)} ms`);
+    console.log(`save with index / without (mean time ratio, as throughput): ${ratio.toFixed(2)}  aim ≥ 0.8: ${ratio >= 0.8 ? 'met' : 'not met'}`);
+    console.log(`index size: product_search ${Number(sizes.index_mb).toFixed(1)} MB beside products ${Number(sizes.products_mb).toFixed(1)} MB`);
+    const label = `${total >= 1000 ? `${Math.round(total / 1000)}k` : total} products`;
+    recordRows(
+      { path: `search + facets, ${label}`, unit: 'ms', p50Ms: s.p50, p99Ms: s.p99 },
+      { path: `suggestions, ${label}`, unit: 'ms', p50Ms: g.p50, p99Ms: g.p99 },
+      { path: `product save with the search index, ${label}`, unit: 'ms', p50Ms: on.p50, p99Ms: on.p99, ratio, versus: 'save without it', aim: { atLeast: 0.8 } },
+      { path: `search index size (MB), ${label}`, unit: 'MB', rate: Number(sizes.index_mb) },
+    );
+  } finally {
+    await server.close();
+  }
+}
