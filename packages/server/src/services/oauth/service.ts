@@ -4,6 +4,7 @@ import { ApiError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { SitesService } from '../sites/service.js';
 import { AccessTokens } from './access-tokens.js';
+import type { Keyring } from '../../platform/secrets.js';
 import * as store from './store.js';
 import type { TokenRole } from './store.js';
 
@@ -62,9 +63,9 @@ export class OAuthService {
   private memberAccess: MemberAccessCheck = async () => ({ memberRole: 'MEMBER' });
   private memberMayCall: MemberCallCheck = async () => true;
 
-  constructor(private readonly sites: SitesService, now: () => Date) {
-    this.tokens = new AccessTokens((siteId) => sites.contextFor(siteId), now);
-    sites.onSiteCreated((ctx) => AccessTokens.createSiteKey(ctx));
+  constructor(private readonly sites: SitesService, now: () => Date, keyring: Keyring) {
+    this.tokens = new AccessTokens((siteId) => sites.contextFor(siteId), now, keyring);
+    sites.onSiteCreated((ctx) => this.tokens.createSiteKey(ctx));
   }
 
   setMemberAccessCheck(check: MemberAccessCheck): void {
