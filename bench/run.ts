@@ -5,6 +5,7 @@
  * peak RSS is its own), then ONE table of all their rows.
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +18,9 @@ const ROWS_FILE_ENV = 'BENCH_ROWS_FILE';
 
 const name = process.argv[2];
 const here = fileURLToPath(new URL('.', import.meta.url));
+// Servers seal stored secrets with BODEGA_SECRET_KEY (required on PostgreSQL); a bench run makes one
+// for itself and the servers it starts, unless the caller set one.
+process.env.BODEGA_SECRET_KEY ??= randomBytes(32).toString('hex');
 const available = fs.readdirSync(here).filter((f) => f.endsWith('.ts') && !['run.ts', 'lib.ts'].includes(f)).map((f) => f.replace(/\.ts$/, ''));
 
 if (!name || (name !== 'all' && !available.includes(name))) {

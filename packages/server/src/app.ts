@@ -50,6 +50,12 @@ import { registerCompression } from './platform/compression.js';
 import { UNLIMITED_OPERATIONS, type OperationsConfig } from './platform/ops-config.js';
 import { siteSettingsRoutes } from './services/sites/routes.js';
 import { domainProofOptionsFromEnv, type DomainProofOptions } from './services/sites/domain-proof.js';
+import { keyringFromEnv, type Keyring, type SealedColumn } from './platform/secrets.js';
+import { WEBHOOK_SEALED_COLUMNS } from './services/webhooks/signing.js';
+import { SIGNING_KEY_SEALED_COLUMNS } from './services/oauth/access-tokens.js';
+
+/** Every column of stored secrets sealed with the server key (start-up sealing, `secrets rotate`). */
+export const SEALED_COLUMNS: readonly SealedColumn[] = [...SIGNING_KEY_SEALED_COLUMNS, ...WEBHOOK_SEALED_COLUMNS];
 import { StorefrontService } from './services/storefront/service.js';
 import { collectApiRoots, storefrontRoutes } from './services/storefront/routes.js';
 import { siteScriptsRoutes } from './services/site-scripts/routes.js';
@@ -69,6 +75,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Outbox delivery: options over the WEBHOOKS_* environment; `deliver` runs the worker in this process. */
   webhooks?: { options?: Partial<WebhookOptions>; deliver?: boolean };
+  /** The server key sealing stored secrets (main's loadKeyring); default: BODEGA_SECRET_KEY. */
+  keyring?: Keyring;
   /** How domains are proven: options over DNS_SERVERS, DOMAINS_CHECK_PORT and DOMAINS_ALLOW_PRIVATE. */
   domainProof?: Partial<DomainProofOptions>;
   /** Limits, metrics and pooling (main passes the environment's); default: no rate limit, no metrics. */
@@ -110,17 +118,19 @@ declare module 'fastify' {
 export const BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 
 export function buildServices(
-  db: Db, now: () => Date, config: SignInConfig = {}, webhookOptions: Partial<WebhookOptions> = {}, domainProof: Partial<DomainProofOptions> = {},
-  payments: PaymentsDeps = {},
+  db: Db, now: () => Date, config: SignInConfig & { keyring?: Keyring } = {}, webhookOptions: Partial<WebhookOptions> = {},
+  domainProof: Partial<DomainProofOptions> = {}, payments: PaymentsDeps = {},
 ): Services {
+  // The server key that seals stored secrets: main and the CLI pass it; tests and benches set BODEGA_SECRET_KEY.
+  const keyring = config.keyring ?? keyringFromEnv(process.env);
   const sites = new SitesService(db, now, { publicUrl: config.publicUrl, domainProof });
-  const oauth = new OAuthService(sites, now);
+  const oauth = new OAuthService(sites, now, keyring);
   const grants = new Map<string, GrantHandler>();
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
   const commerce = buildCommerce(db, sites, now, { publicUrl: config.publicUrl ?? 'http://localhost:3000', ...(payments.stripeApi && { stripeApi: payments.stripeApi }) });
   mergeCartsAtSignIn(commerce, signIn.identity);
   const members = createMembersServices(oauth, signIn.identity);
-  const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, options: webhookOptions });
+  const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, keyring, options: webhookOptions });
   const audit = new AuditService(db, now);
   return { sites, oauth, grants, ...signIn, commerce, members, webhooks, audit };
 }
@@ -231,7 +241,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   const app = Fastify(options);
   const services = buildServices(
-    deps.db, now, deps.config, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options },
+    deps.db, now, { ...deps.config, keyring: deps.keyring }, { ...webhookOptionsFromEnv(process.env), ...deps.webhooks?.options },
     { ...domainProofOptionsFromEnv(process.env), ...deps.domainProof }, deps.payments);
   app.decorate('services', services);
 

@@ -10,6 +10,7 @@ import { migrateDatabase } from './platform/pooler.js';
 import { BackupError, backup, restore } from './platform/backup.js';
 import type { CatalogVersion, SignupPolicy, SiteStatus } from './services/sites/service.js';
 import { PRIVATE_UMASK } from './platform/files.js';
+import { keyring as secretKeyring, loadKeyring, parseKey, resealAll, SecretError } from './platform/secrets.js';
 
 const USAGE = `Usage: npm run bodega -- <command>
 
@@ -27,6 +28,8 @@ const USAGE = `Usage: npm run bodega -- <command>
   sites list [--json]
   sites set-status --site S --status ENABLED|DISABLED|PENDING|DEMO
   seed-demo                       create the demo site if the database has no site
+  secrets rotate --old-key KEY    re-seal every stored secret with the current key (BODEGA_SECRET_KEY,
+                                  else DATA_DIR/secret.key), opening those sealed with KEY
 
 Works on DATA_DIR (embedded PGlite) or DATABASE_URL.`;
 
@@ -52,13 +55,14 @@ function parse(argv: string[]) {
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
       from: { type: 'string' },
+      'old-key': { type: 'string' },
     },
   });
 }
 
 type Parsed = ReturnType<typeof parse>;
 
-const COMMANDS = ['serve', 'backup', 'restore', 'migrate', 'sites create', 'sites update', 'sites list', 'sites set-status', 'seed-demo'];
+const COMMANDS = ['serve', 'backup', 'restore', 'migrate', 'sites create', 'sites update', 'sites list', 'sites set-status', 'seed-demo', 'secrets rotate'];
 
 /** `--catalog v1|v3` as the catalog version setting. */
 function catalogVersion(value: string | undefined): CatalogVersion | undefined {
@@ -70,7 +74,7 @@ function catalogVersion(value: string | undefined): CatalogVersion | undefined {
 
 /** Usage mistakes are found before the database is opened. */
 function checkUsage({ values, positionals }: Parsed): void {
-  const command = positionals.slice(0, positionals[0] === 'sites' ? 2 : 1).join(' ');
+  const command = positionals.slice(0, positionals[0] === 'sites' || positionals[0] === 'secrets' ? 2 : 1).join(' ');
   if (!command) throw new UsageError('No command given');
   if (!COMMANDS.includes(command)) throw new UsageError(`Unknown command "${command}"`);
   if (command === 'sites create' && !values.name) throw new UsageError('sites create needs --name');
@@ -78,6 +82,7 @@ function checkUsage({ values, positionals }: Parsed): void {
   if (command === 'sites set-status' && (!values.site || !values.status)) throw new UsageError('sites set-status needs --site and --status');
   if (command === 'backup' && !values.out) throw new UsageError('backup needs --out FILE');
   if (command === 'restore' && !values.from) throw new UsageError('restore needs --from FILE');
+  if (command === 'secrets rotate' && !values['old-key']) throw new UsageError('secrets rotate needs --old-key (the key the secrets are sealed with now)');
   if (command === 'sites update' && !values.site) throw new UsageError('sites update needs --site');
   if (command === 'sites update' && !values['allowed-origin'] && !values.catalog && !values.domain) throw new UsageError('sites update needs --allowed-origin, --catalog or --domain');
   catalogVersion(values.catalog);
@@ -93,10 +98,17 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
   }
   await migrate(db);
   // Loaded here, not at the top: `serve` should not load (and, under tsx, compile) the app twice.
-  const { buildApp, buildServices } = await import('./app.js');
+  const { buildApp, buildServices, SEALED_COLUMNS } = await import('./app.js');
   const { seedDemoIfEmpty } = await import('./demo.js');
+  const keyring = loadKeyring(process.env, loadConfig(process.env));
+  if (command === 'secrets' && sub === 'rotate') {
+    const ring = secretKeyring(keyring.current, [parseKey('--old-key', values['old-key'] ?? '')]);
+    const resealed = await resealAll(db, ring, SEALED_COLUMNS);
+    out(json, { resealed, keyId: ring.current.id }, `Re-sealed ${resealed} stored secrets with key ${ring.current.id}`);
+    return;
+  }
   // PUBLIC_URL's host is never a site's domain, also when the operator sets it.
-  const services = buildServices(db, () => new Date(), { publicUrl: loadConfig(process.env).publicUrl });
+  const services = buildServices(db, () => new Date(), { publicUrl: loadConfig(process.env).publicUrl, keyring });
   if (command === 'sites' && sub === 'create') {
     const created = await services.sites.createSite({
       name: values.name ?? '',
@@ -157,7 +169,7 @@ async function run({ values, positionals }: Parsed, db: Db): Promise<void> {
   }
   if (command === 'seed-demo') {
     const config = loadConfig(process.env);
-    const app = await buildApp({ db, config: { ...config, logLevel: 'silent', webDir: undefined } });
+    const app = await buildApp({ db, config: { ...config, logLevel: 'silent', webDir: undefined }, keyring });
     const demo = await seedDemoIfEmpty(app, config).finally(() => app.close());
     out(json, demo ?? {}, demo ? `Created the demo site ${demo.siteId} (clientId ${demo.clientId})` : 'The database already has a site');
     return;
@@ -210,7 +222,7 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof UsageError) process.stderr.write(`bodega: ${error.message}\n\n${USAGE}\n`);
   else if (error instanceof ApiError) process.stderr.write(`bodega: ${error.message}\n`);
-  else if (error instanceof ConfigError || error instanceof DbLockedError || error instanceof BackupError) process.stderr.write(`bodega: ${error.message}\n`);
+  else if (error instanceof ConfigError || error instanceof DbLockedError || error instanceof BackupError || error instanceof SecretError) process.stderr.write(`bodega: ${error.message}\n`);
   else if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) process.stderr.write(`bodega: ${error.message}\n\n${USAGE}\n`);
   else process.stderr.write(`bodega: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
   process.exitCode = 1;

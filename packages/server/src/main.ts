@@ -27,13 +27,18 @@ async function main(): Promise<void> {
 /** One server process: alone, or one of the cluster's workers on the shared port. */
 async function serve(config: Config, operations: OperationsConfig): Promise<void> {
   const { migrateDatabase } = await import('./platform/pooler.js');
-  const { buildApp } = await import('./app.js');
+  const { buildApp, SEALED_COLUMNS } = await import('./app.js');
   const { seedDemoIfEmpty } = await import('./demo.js');
   // In a cluster only the first worker seeds the demo store and prints the welcome.
   const speaks = cluster.isPrimary || process.env[FIRST_WORKER_ENV] === '1';
+  const { loadKeyring, resealAll } = await import('./platform/secrets.js');
+  // Before the database opens: a PostgreSQL start without BODEGA_SECRET_KEY stops here, in one line.
+  const keyring = loadKeyring(process.env, config);
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pooler: operations.databasePooler, directUrl: operations.databaseDirectUrl });
   await migrateDatabase(db, operations);
-  const app = await buildApp({ db, config, operations, webhooks: { deliver: true } });
+  // Secrets stored before encryption (or under a key since rotated away) are sealed now.
+  if (speaks) await resealAll(db, keyring, SEALED_COLUMNS);
+  const app = await buildApp({ db, config, operations, keyring, webhooks: { deliver: true } });
   const stopBackups = db.kind === 'pglite' ? (await import('./platform/backup.js')).serveBackupRequests(db, config.dataDir) : () => undefined;
   const demo = speaks ? await seedDemoIfEmpty(app, config) : undefined;
   await app.listen({ port: config.port, host: config.host });

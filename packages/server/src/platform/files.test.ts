@@ -5,9 +5,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError } from './config.js';
 import { secureDataDir } from './files.js';
+import { openDb } from './db.js';
+import { buildApp } from '../app.js';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const CLI = path.join(ROOT, 'packages/server/src/cli.ts');
@@ -39,6 +42,23 @@ function openToOthers(dir: string): string[] {
   return found;
 }
 
+/** Opens the directory's database in this process, makes a site with a webhook subscription, and answers its secret. */
+async function withWebhook(dataDir: string): Promise<string> {
+  const db = await openDb({ dataDir });
+  try {
+    const app = await buildApp({ db, config: { publicUrl: 'http://localhost:3000', logLevel: 'silent', webDir: undefined, smtpUrl: undefined } });
+    const site = await app.services.sites.createSite({ name: 'Files' });
+    const headers = { authorization: site.apiKey, 'wix-site-id': site.site.siteId };
+    const created = await app.inject({ method: 'POST', url: '/bodega/v1/webhooks', headers, payload: { subscription: { url: 'https://hooks.example.com/in', eventTypes: ['order.created'] } } });
+    expect(created.statusCode, created.body).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/bodega/v1/webhooks/public-key', headers })).statusCode).toBe(200);
+    await app.close();
+    return created.json().secret as string;
+  } finally {
+    await db.close();
+  }
+}
+
 describe('the data directory', () => {
   it('is created 0700 with every file of the embedded database 0600, a backup of it is 0600, and so is what a restore writes', { timeout: 300_000 }, async () => {
     const dataDir = path.join(work, 'fresh', 'data');
@@ -48,11 +68,18 @@ describe('the data directory', () => {
     expect(fs.existsSync(path.join(dataDir, 'pgdata', 'PG_VERSION'))).toBe(true);
     expect(openToOthers(dataDir)).toEqual([]);
 
+    // A webhook secret, stored sealed: the backup holds it only sealed (see platform/secrets.ts).
+    const standardSecret = await withWebhook(dataDir);
+
     const out = path.join(work, 'backups', 'store.backup');
     const backedUp = await cli(['backup', '--out', out], { DATA_DIR: dataDir, DATABASE_URL: undefined });
     expect(backedUp.code, backedUp.stderr).toBe(0);
     expect(mode(out)).toBe('600');
     expect(openToOthers(dataDir)).toEqual([]);
+    const dump = zlib.gunzipSync(fs.readFileSync(out));
+    expect(dump.includes(Buffer.from('bdgsec:v1:'))).toBe(true);
+    expect(dump.includes(Buffer.from(standardSecret.slice('whsec_'.length)))).toBe(false);
+    expect(dump.includes(Buffer.from('BEGIN PRIVATE KEY'))).toBe(false);
 
     const restoredDir = path.join(work, 'restored');
     const restored = await cli(['restore', '--from', out], { DATA_DIR: restoredDir, DATABASE_URL: undefined });

@@ -7,6 +7,10 @@ import { newId, newSecret } from '../../platform/ids.js';
 import type { MemberRole } from '../../platform/caller.js';
 import * as store from './store.js';
 import type { TokenRole } from './store.js';
+import { decryptSecret, encryptSecret, type Keyring, type SealedColumn } from '../../platform/secrets.js';
+
+/** The access-token signing secrets, kept sealed with the server key. */
+export const SIGNING_KEY_SEALED_COLUMNS: readonly SealedColumn[] = [{ table: 'signing_keys', keys: ['site_id', 'kid'], column: 'secret' }];
 
 type CryptoKey = webcrypto.CryptoKey;
 
@@ -68,13 +72,18 @@ export class AccessTokens {
   private readonly verified: TtlCache<string, AccessClaims>;
 
   /** `contextFor` finds a site's context by id: a token names its site before any context exists. */
-  constructor(private readonly contextFor: (siteId: string) => SiteContext, private readonly now: () => Date) {
+  constructor(
+    private readonly contextFor: (siteId: string) => SiteContext,
+    private readonly now: () => Date,
+    /** Seals the signing secrets in the database (platform/secrets.ts). */
+    private readonly ring: Keyring,
+  ) {
     this.verified = new TtlCache({ ttlMs: 0, maxSize: VERIFIED_CACHE_SIZE, now });
   }
 
-  /** Creates the site's first signing key; runs inside the site-creation transaction. */
-  static async createSiteKey(ctx: SiteContext): Promise<void> {
-    await store.insertSigningKey(ctx, { kid: newId(), algorithm: ALGORITHM, secret: newSecret(32) });
+  /** Creates the site's first signing key, sealed; runs inside the site-creation transaction. */
+  async createSiteKey(ctx: SiteContext): Promise<void> {
+    await store.insertSigningKey(ctx, { kid: newId(), algorithm: ALGORITHM, secret: encryptSecret(this.ring, newSecret(32)) });
   }
 
   async sign(ctx: SiteContext, claims: Omit<AccessClaims, 'expiresAt' | 'siteId'>, ttlSeconds: number): Promise<{ token: string; expiresAt: number }> {
@@ -190,7 +199,7 @@ export class AccessTokens {
     if (cached) return cached;
     const row = await store.findSigningKey(ctx, kid);
     if (!row || row.algorithm !== ALGORITHM) return undefined;
-    const secret = Buffer.from(row.secret, 'base64url');
+    const secret = Buffer.from(decryptSecret(this.ring, row.secret), 'base64url');
     const key: SigningKey = {
       kid,
       verify: await webcrypto.subtle.importKey('raw', secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']),

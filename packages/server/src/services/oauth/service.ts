@@ -4,6 +4,7 @@ import { ApiError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
 import type { SitesService } from '../sites/service.js';
 import { AccessTokens, type AccessClaims } from './access-tokens.js';
+import type { Keyring } from '../../platform/secrets.js';
 import * as store from './store.js';
 import type { TokenRole } from './store.js';
 
@@ -70,9 +71,9 @@ export class OAuthService {
   private memberAccess: MemberAccessCheck = async () => ({ memberRole: 'MEMBER', accessEpoch: 0 });
   private memberStanding: MemberStandingCheck = async () => undefined;
 
-  constructor(private readonly sites: SitesService, now: () => Date) {
-    this.tokens = new AccessTokens((siteId) => sites.contextFor(siteId), now);
-    sites.onSiteCreated((ctx) => AccessTokens.createSiteKey(ctx));
+  constructor(private readonly sites: SitesService, now: () => Date, keyring: Keyring) {
+    this.tokens = new AccessTokens((siteId) => sites.contextFor(siteId), now, keyring);
+    sites.onSiteCreated((ctx) => this.tokens.createSiteKey(ctx));
   }
 
   setMemberAccessCheck(check: MemberAccessCheck): void {

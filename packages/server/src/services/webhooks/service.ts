@@ -10,6 +10,7 @@ import { urlProblem } from './send.js';
 import { newStandardSecret, SiteKeyStore } from './signing.js';
 import * as store from './store.js';
 import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, type EntityRenderer, type WebhookOptions } from './worker.js';
+import { encryptSecret, type Keyring } from '../../platform/secrets.js';
 
 export type { Subscription, Delivery, SubscriptionFormat, DeliveryStatus } from './store.js';
 
@@ -28,8 +29,8 @@ export class WebhooksService {
   readonly worker: WebhookWorker;
   private readonly renderers = new Map<string, EntityRenderer>();
 
-  constructor(private readonly db: Db, private readonly deps: { now: () => Date; publicUrl: string; mail: Mailer; options?: Partial<WebhookOptions> }) {
-    this.keys = new SiteKeyStore(db, deps.now);
+  constructor(private readonly db: Db, private readonly deps: { now: () => Date; publicUrl: string; mail: Mailer; keyring: Keyring; options?: Partial<WebhookOptions> }) {
+    this.keys = new SiteKeyStore(db, deps.now, deps.keyring);
     this.worker = new WebhookWorker({ db, now: deps.now, publicUrl: deps.publicUrl, mail: deps.mail, keys: this.keys, renderers: this.renderers }, { ...DEFAULT_WEBHOOK_OPTIONS, ...deps.options });
   }
 
@@ -58,7 +59,8 @@ export class WebhooksService {
     const subscription = await withTransaction(ctx, async (tx) => {
       const [{ count }] = await tx.db.query<{ count: number }>('SELECT count(*)::int AS count FROM webhook_subscriptions WHERE site_id = $1', [ctx.siteId]);
       if (count >= MAX_SUBSCRIPTIONS_PER_SITE) throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `A site has at most ${MAX_SUBSCRIPTIONS_PER_SITE} webhook subscriptions`);
-      const created = await store.insertSubscription(tx.db, ctx.siteId, { id: newId(), url: input.url, eventTypes, format: input.format ?? 'STANDARD', secret, at: ctx.now() });
+      // Stored sealed with the server key; the caller sees it this once.
+      const created = await store.insertSubscription(tx.db, ctx.siteId, { id: newId(), url: input.url, eventTypes, format: input.format ?? 'STANDARD', secret: encryptSecret(this.deps.keyring, secret), at: ctx.now() });
       await recordAudit(tx, { action: 'webhook.created', objectType: 'webhook', objectId: created.id, after: auditedView(created) });
       return created;
     });

@@ -2,6 +2,13 @@ import { createHmac, generateKeyPair, randomBytes, type KeyObject, createPrivate
 import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
 import type { Queryable } from '../../platform/db.js';
+import { decryptSecret, encryptSecret, type Keyring, type SealedColumn } from '../../platform/secrets.js';
+
+/** The webhook secrets kept sealed with the server key (see platform/secrets.ts). */
+export const WEBHOOK_SEALED_COLUMNS: readonly SealedColumn[] = [
+  { table: 'webhook_keys', keys: ['site_id'], column: 'private_key' },
+  { table: 'webhook_subscriptions', keys: ['site_id', 'subscription_id'], column: 'secret' },
+];
 
 const generateRsa = promisify(generateKeyPair);
 
@@ -17,7 +24,7 @@ export interface SiteKeys {
 export class SiteKeyStore {
   private readonly cache = new Map<string, SiteKeys>();
 
-  constructor(private readonly db: Queryable, private readonly now: () => Date) {}
+  constructor(private readonly db: Queryable, private readonly now: () => Date, readonly ring: Keyring) {}
 
   async keysOf(siteId: string): Promise<SiteKeys> {
     const cached = this.cache.get(siteId);
@@ -26,11 +33,11 @@ export class SiteKeyStore {
     if (rows.length === 0) {
       const pair = await generateRsa('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
       await this.db.query('INSERT INTO webhook_keys (site_id, public_key, private_key, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (site_id) DO NOTHING', [
-        siteId, pair.publicKey, pair.privateKey, this.now(),
+        siteId, pair.publicKey, encryptSecret(this.ring, pair.privateKey), this.now(),
       ]);
       rows = await this.db.query('SELECT public_key, private_key FROM webhook_keys WHERE site_id = $1', [siteId]);
     }
-    const keys = { publicKey: rows[0].public_key, privateKey: createPrivateKey(rows[0].private_key) };
+    const keys = { publicKey: rows[0].public_key, privateKey: createPrivateKey(decryptSecret(this.ring, rows[0].private_key)) };
     this.cache.set(siteId, keys);
     return keys;
   }

@@ -9,6 +9,7 @@ import { standardBody, subscribes, wixJwtData, type DeliveryEvent } from './enve
 import { orderMails } from './mails.js';
 import { post, type SendResult } from './send.js';
 import { signWixJwt, standardSignature, type SiteKeyStore } from './signing.js';
+import { decryptSecret } from '../../platform/secrets.js';
 
 export interface WebhookOptions {
   /** Deliver to loopback and private addresses (tests, on-premises receivers). */
@@ -118,6 +119,7 @@ export interface WorkerDeps {
   now: () => Date;
   publicUrl: string;
   mail: Mailer;
+  /** The sites' signing keys; its keyring also opens the subscriptions' sealed secrets. */
   keys: SiteKeyStore;
   onError?: (error: unknown) => void;
   /** Renders an entity in its REST read shape at fan-out, by entity type (carts, checkouts, members); undefined when gone. */
@@ -299,7 +301,7 @@ export class WebhookWorker {
       return { headers: { ...common, 'content-type': 'text/plain; charset=utf-8' }, body: await signWixJwt(wixJwtData(row.event), keys.privateKey, at) };
     }
     const body = standardBody(row.event);
-    return { headers: { ...common, 'content-type': 'application/json', 'webhook-signature': standardSignature(row.secret, messageId, timestamp, body) }, body };
+    return { headers: { ...common, 'content-type': 'application/json', 'webhook-signature': standardSignature(decryptSecret(this.deps.keys.ring, row.secret), messageId, timestamp, body) }, body };
   }
 
   private async record(row: ClaimedRow, started: Date, result: SendResult): Promise<void> {
