@@ -66,6 +66,12 @@ describe('served HTML without JavaScript', { timeout: 60_000 }, () => {
     const url = `http://${host}/products/linen-camp-shirt`;
     expect(res.body).toContain(`<link rel="canonical" href="${url}">`);
     expect(res.body).toMatch(/<meta property="og:title" content="Linen Camp Shirt[^"]*">/);
+    // The product picture (the page's LCP) is preloaded under the very address its <img> uses, and sized.
+    const preload = res.body.match(/<link rel="preload" as="image" href="([^"]+)" fetchpriority="high">/)?.[1];
+    const picture = res.body.match(/<div class="gallery-main"><img src="([^"]+)"[^>]*width="(\d+)" height="(\d+)"/);
+    expect(preload).toBeDefined();
+    expect(picture?.[1]).toBe(preload);
+    expect(Number(picture?.[2])).toBeGreaterThan(0);
     const product = jsonLd(res.body).find((d) => d['@type'] === 'Product');
     expect(product).toMatchObject({
       '@context': 'https://schema.org',
