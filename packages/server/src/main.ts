@@ -30,7 +30,9 @@ async function serve(config: Config, operations: OperationsConfig): Promise<void
   const speaks = cluster.isPrimary || process.env[FIRST_WORKER_ENV] === '1';
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pooler: operations.databasePooler });
   await migrateDatabase(db, operations);
-  const app = await buildApp({ db, config, operations, webhooks: { deliver: true } });
+  const { stripeApiFromUrl } = await import('./services/payments/service.js');
+  const stripeApi = stripeApiFromUrl(process.env.STRIPE_API_URL);
+  const app = await buildApp({ db, config, operations, webhooks: { deliver: true }, ...(stripeApi && { payments: { stripeApi } }) });
   const stopBackups = db.kind === 'pglite' ? (await import('./platform/backup.js')).serveBackupRequests(db, config.dataDir) : () => undefined;
   const demo = speaks ? await seedDemoIfEmpty(app, config) : undefined;
   await app.listen({ port: config.port, host: config.host });
