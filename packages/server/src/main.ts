@@ -38,7 +38,9 @@ async function serve(config: Config, operations: OperationsConfig): Promise<void
   await migrateDatabase(db, operations);
   // Secrets stored before encryption (or under a key since rotated away) are sealed now.
   if (speaks) await resealAll(db, keyring, SEALED_COLUMNS);
-  const app = await buildApp({ db, config, operations, keyring, webhooks: { deliver: true } });
+  const { stripeApiFromUrl } = await import('./services/payments/service.js');
+  const stripeApi = stripeApiFromUrl(process.env.STRIPE_API_URL);
+  const app = await buildApp({ db, config, operations, keyring, webhooks: { deliver: true }, ...(stripeApi && { payments: { stripeApi } }) });
   const stopBackups = db.kind === 'pglite' ? (await import('./platform/backup.js')).serveBackupRequests(db, config.dataDir) : () => undefined;
   const demo = speaks ? await seedDemoIfEmpty(app, config) : undefined;
   await app.listen({ port: config.port, host: config.host });

@@ -13,7 +13,7 @@ import * as store from './store.js';
 
 export { ProviderError, type AuthorizeRequest, type IntentStatus, type MoneyMove, type PaymentProvider, type ProviderEvent, type ProviderFailure, type ProviderIntent } from './provider.js';
 export { settleTestIntent, TEST_TOKENS, testPaymentProvider } from './test-provider.js';
-export type { StripeApi } from './stripe-provider.js';
+export { stripeApiFromUrl, type StripeApi } from './stripe-provider.js';
 export type { Attempt, AttemptStatus, Transaction, TransactionKind } from './store.js';
 
 /** `none`: the site takes only offline payments. */

@@ -19,6 +19,15 @@ export interface StripeKeys {
 
 const TIMEOUT_MS = 20_000;
 
+/** STRIPE_API_URL (a stand-in of the Stripe API, for tests and local work) as the SDK's host, port and protocol. */
+export function stripeApiFromUrl(url: string | undefined): StripeApi | undefined {
+  if (!url) return undefined;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error(`STRIPE_API_URL must be an http(s) URL, not ${url}`);
+  const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+  return { host: parsed.hostname, port: parsed.port ? Number(parsed.port) : protocol === 'http' ? 80 : 443, protocol };
+}
+
 function minor(amount: bigint): number {
   if (amount > BigInt(Number.MAX_SAFE_INTEGER)) throw new ProviderError('INVALID', 'The amount is too large for the provider');
   return Number(amount);
