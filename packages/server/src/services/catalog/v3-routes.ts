@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { PageBase } from '../../platform/page-base.js';
 import { Type, type TSchema } from 'typebox';
 import { ALL_CALLERS, BACK_OFFICE } from '../../platform/caller.js';
 import type { RequestContext } from '../../platform/caller.js';
@@ -167,12 +168,12 @@ function checkTree(tree: { appNamespace?: string } | undefined): void {
   }
 }
 
-export function catalogV3Routes(catalog: CatalogService, publicUrl: string) {
+export function catalogV3Routes(catalog: CatalogService, publicUrl: string, pageBase: PageBase) {
   return async (plain: FastifyInstance) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     const currency = (ctx: RequestContext) => catalog.currency(ctx.siteId);
     const view = async (ctx: RequestContext, product: Product, fields: unknown, variants: boolean) =>
-      toV3Product(product, { currency: await currency(ctx), publicUrl, fields: fieldSet(fields), variants });
+      toV3Product(product, { currency: await currency(ctx), publicUrl: await pageBase(ctx), fields: fieldSet(fields), variants });
 
     /** Products of a V3 query or search, a page at a time through the catalog's own query. */
     const productPage = async (ctx: RequestContext, state: CursorState, expression?: string | null) => {
@@ -234,8 +235,9 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string) {
       const state = pageState(query);
       const page = await productPage(ctx, state, query?.search?.expression);
       const money = await currency(ctx);
+      const base = await pageBase(ctx);
       return {
-        products: page.items.map((p) => toV3Product(p, { currency: money, publicUrl, fields: fieldSet(fields), variants: false })),
+        products: page.items.map((p) => toV3Product(p, { currency: money, publicUrl: base, fields: fieldSet(fields), variants: false })),
         pagingMetadata: pagingMetadata(state, page.items.length, page.total),
       };
     };

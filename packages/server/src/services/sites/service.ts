@@ -99,6 +99,8 @@ export class SitesService {
   private readonly clients: TtlCache<string, { siteId: string; allowedOrigins: string[] }>;
   /** Host name → site, for page requests (see siteIdForHost). */
   private readonly hosts: TtlCache<string, string | undefined>;
+  /** Each site's first domain ('' for none), for the page URLs the wire hands out. */
+  private readonly firstDomains: TtlCache<string, string>;
   /** Keys whose use this process recorded within the hour; spares the database even the conditional UPDATE. */
   private readonly keyUses: TtlCache<string, true>;
   /** Last-use writes under way: they run beside the request, which never waits for them. */
@@ -111,6 +113,7 @@ export class SitesService {
     this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.clients = new TtlCache({ ttlMs: CLIENT_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.hosts = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: 10_000, now });
+    this.firstDomains = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.keyUses = new TtlCache({ ttlMs: KEY_USE_RESOLUTION_MS, maxSize: CACHE_SIZE, now });
   }
 
@@ -231,7 +234,21 @@ export class SitesService {
     return first ? domainStore.originOnDomain(publicUrl, first) : new URL(publicUrl).origin;
   }
 
-  /** The origins of every domain of the site (see pageOrigin). */
+  /**
+   * The base of the page URLs the wire hands out (product pages, line items, checkout links):
+   * the site's own domain as pageOrigin gives it, else PUBLIC_URL as configured. Remembered
+   * briefly, as every cart and product answer asks.
+   */
+  async pageBase(ctx: SiteContext, publicUrl: string): Promise<string> {
+    let first = this.firstDomains.get(ctx.siteId);
+    if (first === undefined) {
+      first = (await this.domains(ctx))[0] ?? '';
+      this.firstDomains.set(ctx.siteId, first);
+    }
+    return first ? domainStore.originOnDomain(publicUrl, first) : publicUrl;
+  }
+
+  /** The origins of every domain of the site (see pageBase). */
   async domainOrigins(ctx: SiteContext, publicUrl: string): Promise<string[]> {
     return (await this.domains(ctx)).map((d) => domainStore.originOnDomain(publicUrl, d));
   }
@@ -244,6 +261,7 @@ export class SitesService {
       await domainStore.replaceDomains(tx, wanted);
     });
     this.hosts.clear();
+    this.firstDomains.delete(ctx.siteId);
     return wanted;
   }
 
