@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import type { Db } from './platform/db.js';
 import type { Config } from './platform/config.js';
 import { ApiError, registerErrorHandling } from './platform/errors.js';
+import type { PageBase } from './platform/page-base.js';
 import { registerCallerCheck } from './platform/caller.js';
 import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/query-string.js';
 import { noteJsonBody, refuseNulCharacters } from './platform/text.js';
@@ -213,16 +214,18 @@ export function mergeCartsAtSignIn(commerce: CommerceServices, identity: Visitor
   identity.onVisitorBecameMember((ctx, visitorId, memberId) => commerce.cart.mergeVisitorCart(ctx, visitorId, memberId));
 }
 
-export function commerceRoutes(commerce: CommerceServices, publicUrl: string) {
+export function commerceRoutes(commerce: CommerceServices, publicUrl: string, sites: SitesService) {
+  // Page URLs on the site's own domain; media and other links stay on PUBLIC_URL.
+  const pageBase: PageBase = (ctx) => sites.pageBase(ctx, publicUrl);
   return async (app: FastifyInstance) => {
-    await app.register(catalogRoutes(commerce.catalog, publicUrl));
-    await app.register(catalogV3Routes(commerce.catalog, publicUrl));
+    await app.register(catalogRoutes(commerce.catalog, publicUrl, pageBase));
+    await app.register(catalogV3Routes(commerce.catalog, publicUrl, pageBase));
     await app.register(catalogSearchRoutes(commerce.catalog, commerce.search, publicUrl));
-    await app.register(cartRoutes(commerce.cart, publicUrl));
+    await app.register(cartRoutes(commerce.cart, pageBase));
     await app.register(couponsRoutes(commerce.coupons));
     await app.register(commerceSettingsRoutes(commerce.settings));
-    await app.register(checkoutRoutes(commerce.checkout, commerce.cart, publicUrl));
-    await app.register(ordersRoutes(commerce.orders, publicUrl));
+    await app.register(checkoutRoutes(commerce.checkout, commerce.cart, pageBase));
+    await app.register(ordersRoutes(commerce.orders, pageBase));
     await app.register(paymentsRoutes({ payments: commerce.payments, orders: commerce.orders, checkout: commerce.checkout, publicUrl }));
   };
 }
@@ -294,7 +297,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const data = new DataService(new CollectionsService(deps.db, now), new DataJobs(deps.db, now));
   await app.register(dataRoutes(data));
   await registerSignIn(app, services, deps.config);
-  await app.register(commerceRoutes(services.commerce, deps.config.publicUrl));
+  await app.register(commerceRoutes(services.commerce, deps.config.publicUrl, services.sites));
   await registerAppModules(app, { ...services.commerce, members: services.members.members, sites: services.sites, mail: services.mail, webhooks: services.webhooks, publicUrl: deps.config.publicUrl });
   await app.register(membersRoutes(services.members));
   // Webhooks and order e-mails: delivered off the request path by the worker.

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
+import type { PageBase } from '../../platform/page-base.js';
 import type { CartService } from './service.js';
 import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, MAX_LINE_QUANTITY, namedBuyer } from './service.js';
 import {
@@ -53,16 +54,18 @@ const EstimateBody = Type.Object({
   calculateAdditionalFees: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
 });
 
-export function cartRoutes(cart: CartService, publicUrl: string) {
+export function cartRoutes(cart: CartService, pageBase: PageBase) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const buyer = (req: FastifyRequest) => currentBuyer(req.ctx, namedBuyer(req.ctx, req.headers[BUYER_HEADER]));
     const currency = async (req: FastifyRequest) => (await cart.site(req.ctx)).settings.currency;
+    const base = (req: FastifyRequest) => pageBase(req.ctx);
 
     for (const prefix of CURRENT_CART_PREFIXES) {
       const config = { access: 'shop' } as const;
       // The answer is kept serialized: an unchanged cart is read, checked and sent, not priced again.
       app.get(prefix, { config }, async (req, reply) => {
+        const publicUrl = await base(req);
         const body = await cart.currentCartAnswer(req.ctx, buyer(req), (view) => JSON.stringify({ cart: toWireCart(view, publicUrl) }));
         return reply.type('application/json; charset=utf-8').send(body);
       });
@@ -82,7 +85,7 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
             add: { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) },
           }),
         });
-        return { cart: toWireCart(view, publicUrl) };
+        return { cart: toWireCart(view, await base(req)) };
       });
 
       app.delete(prefix, { config }, async (req) => {
@@ -100,19 +103,19 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
           customLineItems: fromWireCustomLines(body.customLineItems, await currency(req)),
           ...(body.businessLocationId !== undefined && { businessLocationId: body.businessLocationId }),
         });
-        return { cart: toWireCart(view, publicUrl) };
+        return { cart: toWireCart(view, await base(req)) };
       });
 
       app.post(`${prefix}/remove-line-items`, { config, schema: { body: RemoveLinesBody } }, async (req) => {
         const view = await cart.removeLineItems(req.ctx, buyer(req), req.body.lineItemIds);
-        return { cart: toWireCart(view, publicUrl) };
+        return { cart: toWireCart(view, await base(req)) };
       });
 
-      app.post(`${prefix}/remove-coupon`, { config }, async (req) => ({ cart: toWireCart(await cart.removeCoupon(req.ctx, buyer(req)), publicUrl) }));
+      app.post(`${prefix}/remove-coupon`, { config }, async (req) => ({ cart: toWireCart(await cart.removeCoupon(req.ctx, buyer(req)), await base(req)) }));
 
       app.post(`${prefix}/update-line-items-quantity`, { config, schema: { body: QuantitiesBody } }, async (req) => {
         const view = await cart.updateLineItemsQuantity(req.ctx, buyer(req), req.body.lineItems);
-        return { cart: toWireCart(view, publicUrl) };
+        return { cart: toWireCart(view, await base(req)) };
       });
 
       app.post(`${prefix}/estimate-totals`, { config, schema: { body: EstimateBody } }, async (req) => {
@@ -124,7 +127,7 @@ export function cartRoutes(cart: CartService, publicUrl: string) {
           ...(typeof body.calculateTax === 'boolean' && { calculateTax: body.calculateTax }),
           ...(typeof body.calculateShipping === 'boolean' && { calculateShipping: body.calculateShipping }),
         });
-        return toWireEstimate(view, publicUrl);
+        return toWireEstimate(view, await base(req));
       });
     }
   };

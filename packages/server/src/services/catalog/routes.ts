@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { type RequestContext } from '../../platform/caller.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
+import type { PageBase } from '../../platform/page-base.js';
 import { DEMO_MEDIA } from './demo.js';
 import { DEFAULT_LOW_STOCK, isShopper, type CatalogService, type PageQuery } from './service.js';
 import {
@@ -198,12 +199,12 @@ function collectionMedia(input: Static<typeof CollectionInput>['media']) {
   return { url, width: main?.image?.width ?? DEFAULT_MEDIA_SIZE, height: main?.image?.height ?? DEFAULT_MEDIA_SIZE };
 }
 
-export function catalogRoutes(catalog: CatalogService, publicUrl: string) {
+export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBase: PageBase) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const options = async (ctx: RequestContext): Promise<WireOptions> => ({
       currency: await catalog.currency(ctx.siteId),
-      publicUrl: publicUrl,
+      publicUrl: await pageBase(ctx),
       merchant: !isShopper(ctx),
     });
     const wireProduct = async (ctx: RequestContext, id: string) => ({ product: toWireProduct(await catalog.getProduct(ctx, id), await options(ctx)) });

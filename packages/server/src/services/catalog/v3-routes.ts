@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { PageBase } from '../../platform/page-base.js';
 import { Type, type Static, type TSchema } from 'typebox';
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
@@ -169,12 +170,12 @@ function checkTree(tree: { appNamespace?: string } | undefined): void {
   }
 }
 
-export function catalogV3Routes(catalog: CatalogService, publicUrl: string) {
+export function catalogV3Routes(catalog: CatalogService, publicUrl: string, pageBase: PageBase) {
   return async (plain: FastifyInstance) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     const currency = (ctx: RequestContext) => catalog.currency(ctx.siteId);
     const view = async (ctx: RequestContext, product: Product, fields: unknown, variants: boolean) =>
-      toV3Product(product, { currency: await currency(ctx), publicUrl, fields: fieldSet(fields), variants });
+      toV3Product(product, { currency: await currency(ctx), publicUrl: await pageBase(ctx), fields: fieldSet(fields), variants });
 
     /** Products of a V3 query or search, a page at a time through the catalog's own query. */
     const productPage = async (ctx: RequestContext, state: CursorState, expression?: string | null) => {
@@ -238,8 +239,9 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string) {
       const aggregated = aggregations.length
         ? await catalog.aggregateProducts(ctx, { filter: v3ProductFilter(state.filter) }, query?.search?.expression ?? undefined, aggregations)
         : undefined;
+      const base = await pageBase(ctx);
       return {
-        products: page.items.map((p) => toV3Product(p, { currency: money, publicUrl, fields: fieldSet(fields), variants: false })),
+        products: page.items.map((p) => toV3Product(p, { currency: money, publicUrl: base, fields: fieldSet(fields), variants: false })),
         pagingMetadata: pagingMetadata(state, page.items.length, page.total),
         ...(aggregated && { aggregationData: toWireAggregations(aggregations, aggregated) }),
       };

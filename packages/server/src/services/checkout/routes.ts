@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
+import type { PageBase } from '../../platform/page-base.js';
 import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, MAX_LINE_QUANTITY, namedBuyer, type CartService } from '../cart/service.js';
 import {
   Address,
@@ -96,12 +97,12 @@ function patchFromWire(info: Static<typeof CheckoutInfo> | undefined): CheckoutP
   };
 }
 
-export function checkoutRoutes(checkout: CheckoutService, cart: CartService, publicUrl: string) {
+export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pageBase: PageBase) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const config = { access: 'shop' } as const;
     const id = (req: { params: Static<typeof IdParams> }) => req.params.id;
-    const wire = (view: Parameters<typeof toWireCheckout>[0]) => ({ checkout: toWireCheckout(view, publicUrl) });
+    const wire = async (req: FastifyRequest, view: Parameters<typeof toWireCheckout>[0]) => ({ checkout: toWireCheckout(view, await pageBase(req.ctx)) });
     const currency = async (req: FastifyRequest) => (await cart.site(req.ctx)).settings.currency;
     const giftCards = (code: string | null | undefined) => {
       if (code) throw new ApiError(400, 'GIFT_CARDS_NOT_SUPPORTED', 'This store does not take gift cards');
@@ -118,15 +119,15 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pub
         ...(body.merchantDiscounts !== undefined && { merchantDiscounts: fromWireMerchantDiscounts(body.merchantDiscounts, c) }),
         add: { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) },
       }, namedBuyer(req.ctx, req.headers[BUYER_HEADER]));
-      return wire(view);
+      return wire(req, view);
     });
 
-    app.get('/ecom/v1/checkouts/:id', { config, schema: { params: IdParams } }, async (req) => wire(await checkout.getCheckout(req.ctx, id(req))));
-    app.get('/ecom/v1/checkouts/by-cart-id/:id', { config, schema: { params: IdParams } }, async (req) => wire(await checkout.getCheckoutByCart(req.ctx, id(req))));
+    app.get('/ecom/v1/checkouts/:id', { config, schema: { params: IdParams } }, async (req) => wire(req, await checkout.getCheckout(req.ctx, id(req))));
+    app.get('/ecom/v1/checkouts/by-cart-id/:id', { config, schema: { params: IdParams } }, async (req) => wire(req, await checkout.getCheckoutByCart(req.ctx, id(req))));
     for (const suffix of ['checkout-url', 'wix-checkout-url']) {
       app.get(`/ecom/v1/checkouts/:id/${suffix}`, { config, schema: { params: IdParams } }, async (req) => {
         const view = await checkout.getCheckout(req.ctx, id(req));
-        return { checkoutUrl: checkout.checkoutUrl(publicUrl, view.checkout.id) };
+        return { checkoutUrl: checkout.checkoutUrl(await pageBase(req.ctx), view.checkout.id) };
       });
     }
 
@@ -135,7 +136,7 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pub
       giftCards(body.giftCardCode);
       const c = await currency(req);
       const add = body.lineItems || body.customLineItems ? { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) } : undefined;
-      return wire(await checkout.updateCheckout(req.ctx, id(req), {
+      return wire(req, await checkout.updateCheckout(req.ctx, id(req), {
         ...patchFromWire(body.checkout),
         ...(body.couponCode !== undefined && { couponCode: body.couponCode }),
         ...(body.merchantDiscounts !== undefined && { merchantDiscounts: fromWireMerchantDiscounts(body.merchantDiscounts, c) }),
@@ -143,7 +144,7 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pub
       }));
     });
 
-    app.post('/ecom/v1/checkouts/:id/remove-coupon', { config, schema: { params: IdParams } }, async (req) => wire(await checkout.removeCoupon(req.ctx, id(req))));
+    app.post('/ecom/v1/checkouts/:id/remove-coupon', { config, schema: { params: IdParams } }, async (req) => wire(req, await checkout.removeCoupon(req.ctx, id(req))));
 
     app.post('/ecom/v1/checkouts/:id/add-to-checkout', { config, schema: { body: AddBody, params: IdParams } }, async (req) => {
       const body = req.body;
@@ -151,14 +152,14 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pub
         throw ApiError.validation([{ field: 'lineItems', rule: 'MIN_SIZE', description: 'must not be empty', data: { threshold: 1 } }]);
       }
       const add = { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, await currency(req)) };
-      return wire(await checkout.updateCheckout(req.ctx, id(req), { add }));
+      return wire(req, await checkout.updateCheckout(req.ctx, id(req), { add }));
     });
 
     app.post('/ecom/v1/checkouts/:id/remove-line-items', { config, schema: { body: RemoveLinesBody, params: IdParams } }, async (req) =>
-      wire(await checkout.removeLineItems(req.ctx, id(req), req.body.lineItemIds)));
+      wire(req, await checkout.removeLineItems(req.ctx, id(req), req.body.lineItemIds)));
 
     app.post('/ecom/v1/checkouts/:id/update-line-items-quantity', { config, schema: { body: QuantitiesBody, params: IdParams } }, async (req) =>
-      wire(await checkout.updateLineItemsQuantity(req.ctx, id(req), req.body.lineItems)));
+      wire(req, await checkout.updateLineItemsQuantity(req.ctx, id(req), req.body.lineItems)));
 
     app.post('/ecom/v1/checkouts/:id/create-order', { config, schema: { body: CreateOrderBody, params: IdParams } }, async (req) =>
       checkout.createOrder(req.ctx, id(req), { kind: 'offline' }));

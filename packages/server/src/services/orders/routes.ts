@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
+import type { PageBase } from '../../platform/page-base.js';
 import { MoneyError, parseAmount } from '../../platform/money.js';
 import type { OrdersService } from './service.js';
 import { MAX_LINE_QUANTITY } from '../cart/service.js';
@@ -72,10 +73,10 @@ function methodName(name: Static<typeof MarkPaidBody>['userDefinedPaymentMethodN
   return name?.custom ?? name?.predefined ?? undefined;
 }
 
-export function ordersRoutes(orders: OrdersService, publicUrl: string) {
+export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const wire = (order: Parameters<typeof toWireOrder>[0]) => toWireOrder(order, publicUrl);
+    const wire = (base: string, order: Parameters<typeof toWireOrder>[0]) => toWireOrder(order, base);
     const amount = (text: string, currency: string, field: string): bigint => {
       try {
         return parseAmount(text, currency);
@@ -86,12 +87,13 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
     };
 
     for (const prefix of ORDER_PREFIXES) {
-      app.get(`${prefix}/orders/:id`, { config: { access: 'shop' }, schema: { params: Type.Object({ id: Id }) } }, async (req) => ({ order: wire(await orders.getOrder(req.ctx, req.params.id)) }));
+      app.get(`${prefix}/orders/:id`, { config: { access: 'shop' }, schema: { params: Type.Object({ id: Id }) } }, async (req) => ({ order: wire(await pageBase(req.ctx), await orders.getOrder(req.ctx, req.params.id)) }));
 
       app.post(`${prefix}/orders/search`, { config: { access: 'shop' }, schema: { body: SearchBody } }, async (req) => {
         const page = await orders.searchOrders(req.ctx, req.body.search ?? {});
+        const base = await pageBase(req.ctx);
         return {
-          orders: page.orders.map(wire),
+          orders: page.orders.map((order) => wire(base, order)),
           metadata: { count: page.orders.length, cursors: { ...(page.nextCursor ? { next: page.nextCursor } : {}) }, hasNext: page.hasNext },
         };
       });
@@ -99,7 +101,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
       app.post(`${prefix}/orders/:id/cancel`, { config: { access: 'staff' }, schema: { body: CancelBody, params: Type.Object({ id: Id }) } }, async (req) => {
         const body = req.body;
         const order = await orders.cancelOrder(req.ctx, req.params.id, { restockAllItems: body.restockAllItems ?? false, ...(body.customMessage ? { customMessage: body.customMessage } : {}) });
-        return { order: wire(order) };
+        return { order: wire(await pageBase(req.ctx), order) };
       });
     }
 
@@ -107,7 +109,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
       const params = { params: Type.Object({ ecomOrderId: Id }) };
       app.post(`${prefix}/orders/:ecomOrderId/mark-as-paid`, { config: { access: 'staff' }, schema: { body: MarkPaidBody, ...params } }, async (req) => {
         const order = await orders.markAsPaid(req.ctx, req.params.ecomOrderId, methodName(req.body.userDefinedPaymentMethodName));
-        return { order: wire(order) };
+        return { order: wire(await pageBase(req.ctx), order) };
       });
 
       app.post(`${prefix}/orders/:orderId/manual-payment`, { config: { access: 'staff' }, schema: { body: ManualPaymentBody, params: Type.Object({ orderId: Id }) } }, async (req) => {
@@ -185,6 +187,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
       app.post(path, { config: { access: 'staff' }, schema: { body: BulkMarkPaidBody } }, async (req) => {
         const ids = req.body.ecomOrderIds;
         const results = await orders.bulkMarkAsPaid(req.ctx, ids);
+        const base = await pageBase(req.ctx);
         return {
           results: results.map((r, i) => ({
             itemMetadata: {
@@ -193,7 +196,7 @@ export function ordersRoutes(orders: OrdersService, publicUrl: string) {
               success: !r.error,
               ...(r.error ? { error: { code: r.error.code, description: r.error.message, data: r.error.data } } : {}),
             },
-            ...(r.order ? { item: wire(r.order) } : {}),
+            ...(r.order ? { item: wire(base, r.order) } : {}),
           })),
           bulkActionMetadata: { totalSuccesses: results.filter((r) => !r.error).length, totalFailures: results.filter((r) => r.error).length, undetailedFailures: 0 },
         };

@@ -1,5 +1,6 @@
 import type { Db } from '../../platform/db.js';
 import { siteContext, withTransaction, type SiteContext } from '../../platform/context.js';
+import { recordAudit } from '../../platform/audit.js';
 import { ApiError } from '../../platform/errors.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
@@ -100,6 +101,8 @@ export class SitesService {
   private readonly clients: TtlCache<string, { siteId: string; allowedOrigins: string[] }>;
   /** Host name → site, for page requests (see siteIdForHost). */
   private readonly hosts: TtlCache<string, string | undefined>;
+  /** Each site's first domain ('' for none), for the page URLs the wire hands out. */
+  private readonly firstDomains: TtlCache<string, string>;
   /** Keys whose use this process recorded within the hour; spares the database even the conditional UPDATE. */
   private readonly keyUses: TtlCache<string, true>;
   /** Last-use writes under way: they run beside the request, which never waits for them. */
@@ -121,6 +124,7 @@ export class SitesService {
     this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.clients = new TtlCache({ ttlMs: CLIENT_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.hosts = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: 10_000, now });
+    this.firstDomains = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
     this.keyUses = new TtlCache({ ttlMs: KEY_USE_RESOLUTION_MS, maxSize: CACHE_SIZE, now });
   }
 
@@ -263,7 +267,21 @@ export class SitesService {
     return first ? domainStore.originOnDomain(publicUrl, first) : new URL(publicUrl).origin;
   }
 
-  /** The origins of every verified domain of the site (allowed redirect origins; see pageOrigin). */
+  /**
+   * The base of the page URLs the wire hands out (product pages, line items, checkout links):
+   * the site's first verified domain as pageOrigin gives it, else PUBLIC_URL as configured. Remembered
+   * briefly, as every cart and product answer asks.
+   */
+  async pageBase(ctx: SiteContext, publicUrl: string): Promise<string> {
+    let first = this.firstDomains.get(ctx.siteId);
+    if (first === undefined) {
+      first = (await this.verifiedDomains(ctx))[0] ?? '';
+      this.firstDomains.set(ctx.siteId, first);
+    }
+    return first ? domainStore.originOnDomain(publicUrl, first) : publicUrl;
+  }
+
+  /** The origins of every verified domain of the site (allowed redirect origins; see pageBase). */
   async domainOrigins(ctx: SiteContext, publicUrl: string): Promise<string[]> {
     return (await this.verifiedDomains(ctx)).map((d) => domainStore.originOnDomain(publicUrl, d));
   }
@@ -282,6 +300,7 @@ export class SitesService {
       await domainStore.replaceDomains(tx, wanted, by.operator);
     });
     this.hosts.clear();
+    this.firstDomains.delete(ctx.siteId);
     return wanted;
   }
 
@@ -298,9 +317,16 @@ export class SitesService {
     if (forbidden) throw ApiError.validation([{ field: 'domain', rule: 'FORMAT', description: `"${domain}": ${forbidden}` }]);
     if (await domainStore.verifiedElsewhere(ctx, domain)) throw domainStore.domainTaken([domain]);
     const result = await this.prover.prove(domain, row.token);
-    if (result.proof) await domainStore.markVerified(ctx, domain, result.proof, this.now());
-    else await domainStore.noteCheckFailed(ctx, domain, result.problem, this.now());
+    const proof = result.proof;
+    if (proof) {
+      // The domain starts serving the site's pages: on the audit log with the change.
+      await withTransaction(ctx, async (tx) => {
+        await domainStore.markVerified(tx, domain, proof, this.now());
+        await recordAudit(tx, { action: 'domain.verified', objectType: 'domain', objectId: domain, after: { status: 'VERIFIED', proof } });
+      });
+    } else await domainStore.noteCheckFailed(ctx, domain, result.problem, this.now());
     this.hosts.clear();
+    this.firstDomains.delete(ctx.siteId);
     const after = await domainStore.findDomainRow(ctx, domain);
     if (!after) throw ApiError.notFound('DOMAIN_NOT_FOUND', `The site has no domain ${domain}`, { domain });
     return this.toDomainStatus(after);

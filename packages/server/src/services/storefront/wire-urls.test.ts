@@ -68,6 +68,8 @@ describe('every page URL the wire hands out opens a page of the shop', () => {
     }
 
     for (const [kind, url] of urls) {
+      // On the site's own domain (PUBLIC_URL's scheme and port), never another shop's.
+      expect(new URL(url).host, `${kind}: ${url}`).toBe(`${shop.domain}:${t.port}`);
       const page = await visit(url);
       expect(page.status, `${kind}: ${url} → ${page.path}`).toBe(200);
       if (/product|line/.test(kind)) {
