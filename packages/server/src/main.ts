@@ -37,7 +37,13 @@ async function serve(config: Config, operations: OperationsConfig): Promise<void
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pooler: operations.databasePooler, directUrl: operations.databaseDirectUrl });
   await migrateDatabase(db, operations);
   // Secrets stored before encryption (or under a key since rotated away) are sealed now.
-  if (speaks) await resealAll(db, keyring, SEALED_COLUMNS);
+  // A value sealed with a key this server lacks (a rotation not finished) must not stop every
+  // site: it is left as it is, and said once.
+  if (speaks) {
+    let unreadable = 0;
+    await resealAll(db, keyring, SEALED_COLUMNS, undefined, () => { unreadable += 1; });
+    if (unreadable) process.emitWarning(`${unreadable} stored secrets are sealed with a key this server does not have; give it to \`bodega secrets rotate --old-key\``);
+  }
   const { stripeApiFromUrl } = await import('./services/payments/service.js');
   const stripeApi = stripeApiFromUrl(process.env.STRIPE_API_URL);
   const app = await buildApp({ db, config, operations, keyring, webhooks: { deliver: true }, ...(stripeApi && { payments: { stripeApi } }) });

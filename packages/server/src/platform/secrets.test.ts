@@ -96,6 +96,17 @@ describe('secrets in the database', () => {
     expect(decryptSecret(keyring(next.current), rotated.standard)).toBe(standardSecret);
     expect(() => decryptSecret(ring, rotated.standard)).toThrow(SecretError);
   });
+
+  it("the start-up pass leaves a value sealed with a key the server lacks as it is, and reports it, instead of failing", async () => {
+    const { site } = await siteWithSecrets();
+    const before = await storedSecrets(site.siteId);
+    const stranger = keyring(parseKey('other', newKeyText()));
+    await expect(resealAll(t.db, stranger, SEALED_COLUMNS, [site.siteId])).rejects.toThrow(SecretError);
+    const unreadable: string[] = [];
+    expect(await resealAll(t.db, stranger, SEALED_COLUMNS, [site.siteId], (where) => unreadable.push(`${where.table}.${where.column}`))).toBe(0);
+    expect(unreadable.sort()).toEqual(['signing_keys.secret', 'webhook_keys.private_key', 'webhook_subscriptions.secret']);
+    expect(await storedSecrets(site.siteId)).toEqual(before);
+  });
 });
 
 describe('the server key', () => {

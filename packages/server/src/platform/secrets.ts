@@ -118,7 +118,11 @@ export interface SealedColumn {
  * value read (a conditional UPDATE), so servers running this at once do no harm. Returns how
  * many rows changed; `onlySites` limits it to those sites (tests sharing one database).
  */
-export async function resealAll(db: Queryable, ring: Keyring, columns: readonly SealedColumn[], onlySites?: readonly string[]): Promise<number> {
+export async function resealAll(
+  db: Queryable, ring: Keyring, columns: readonly SealedColumn[], onlySites?: readonly string[],
+  /** Given: a value sealed with a key the ring lacks is left as it is and reported, not thrown. */
+  onUnreadable?: (where: { table: string; column: string }) => void,
+): Promise<number> {
   let changed = 0;
   for (const { table, keys, column } of columns) {
     // Identifiers come from the code's own list, never from input. Every such table has site_id.
@@ -127,10 +131,18 @@ export async function resealAll(db: Queryable, ring: Keyring, columns: readonly 
       `SELECT ${[...keys, column].join(', ')} FROM ${table} WHERE ${column} NOT LIKE $1${scope}`,
       [`${PREFIX}${ring.current.id}:%`, ...(onlySites ? [onlySites] : [])]);
     for (const row of rows) {
+      let sealed: string;
+      try {
+        sealed = resealSecret(ring, row[column]);
+      } catch (error) {
+        if (!onUnreadable || !(error instanceof SecretError)) throw error;
+        onUnreadable({ table, column });
+        continue;
+      }
       const where = keys.map((k, i) => `${k} = $${i + 3}`).join(' AND ');
       const updated = await db.query(
         `UPDATE ${table} SET ${column} = $1 WHERE ${column} = $2 AND ${where} RETURNING 1`,
-        [resealSecret(ring, row[column]), row[column], ...keys.map((k) => row[k])]);
+        [sealed, row[column], ...keys.map((k) => row[k])]);
       changed += updated.length;
     }
   }
