@@ -57,7 +57,8 @@ describe.skipIf(!hasChromium)('reviews and back-in-stock on the storefront', () 
     await page.getByText('No reviews yet.').waitFor();
     await page.getByRole('link', { name: 'Sign in to write a review' }).waitFor();
 
-    await register(page, site, `reviewer.${Date.now()}@example.com`);
+    const email = `reviewer.${Date.now()}@example.com`;
+    await register(page, site, email);
     await page.goto(`${site.url}/products/waxed-canvas-tote`);
     await ready(page);
     const form = page.getByRole('form', { name: 'Write a review' });
@@ -82,6 +83,13 @@ describe.skipIf(!hasChromium)('reviews and back-in-stock on the storefront', () 
     await check(page, 'product-reviews');
 
     expect(await ldJson(site, 'waxed-canvas-tote')).toMatchObject({ aggregateRating: { '@type': 'AggregateRating', ratingValue: '5.0', reviewCount: 1 } });
+
+    // A member asking about a sold-out size finds their address filled in.
+    await page.goto(`${site.url}/products/linen-camp-shirt`);
+    await ready(page);
+    await page.getByRole('radio', { name: 'XL', exact: true }).check();
+    await page.getByRole('radio', { name: 'Navy (sold out)' }).check();
+    await expect.poll(() => page.getByRole('form', { name: "Email me when it's back" }).getByLabel('E-mail').inputValue()).toBe(email);
     expect(errors).toEqual([]);
     await page.close();
   });
