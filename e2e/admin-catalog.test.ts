@@ -28,11 +28,14 @@ describe.skipIf(!hasChromium)('back-office catalog and data in Chromium', () => 
       payload: { query: { filter: JSON.stringify({ name }) } },
     });
     const [p] = (res.json() as { products: Record<string, unknown>[] }).products;
-    const { id: _id, numericId: _n, lastUpdated: _l, createdDate: _c, inventoryItemId: _i, collectionIds, media, variants, ...rest } = p;
+    const { id: _id, numericId: _n, lastUpdated: _l, createdDate: _c, inventoryItemId: _i, collectionIds, media, variants, productPageUrl, ...rest } = p;
+    // Each store answers on its own domain: the two are compared by path.
+    const path = (url: string | undefined) => (url ? new URL(url).pathname : url);
     return {
       ...rest,
+      productPagePath: (productPageUrl as { path: string }).path,
       collections: (collectionIds as string[]).length,
-      images: (media as { items?: { image?: { url?: string } }[] }).items?.map((m) => m.image?.url),
+      images: (media as { items?: { image?: { url?: string } }[] }).items?.map((m) => path(m.image?.url)),
       variants: (variants as { choices: unknown; variant: unknown; stock: unknown }[]).map((v) => ({ choices: v.choices, variant: v.variant, stock: v.stock })),
     };
   }

@@ -42,7 +42,7 @@ describe.skipIf(!hasChromium)('domain verification in the back office', () => {
 
     const domains = page.getByLabel('Domains');
     await domains.fill(`${await domains.inputValue()}\n${name}`);
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Store settings saved.').waitFor();
     const item = page.getByRole('listitem').filter({ has: page.getByText(name, { exact: true }) });
     await item.getByText('Pending').waitFor();

@@ -176,7 +176,7 @@ describe.skipIf(!hasChromium)('back-office operations in Chromium', () => {
     await amount.fill('12.35');
     await dialog.getByLabel('Reason (optional)').fill('Scratched handle');
     await dialog.getByRole('button', { name: 'Refund' }).click();
-    await owner.getByText(`A refund of $12.35 is recorded on order #${number}.`).waitFor();
+    await owner.getByText(`A refund of $12.35 is made on order #${number}: card payments are refunded through the payment provider.`).waitFor();
     const timeline = owner.getByRole('region', { name: 'Timeline' });
     await timeline.getByText('Refunded $12.35: Scratched handle').waitFor();
     await expect.poll(() => owner.locator('.status-row [data-status]').first().getAttribute('data-status')).toBe('PARTIALLY_REFUNDED');

@@ -148,7 +148,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await fulfilDialog.getByRole('button', { name: 'Fulfil order' }).click();
     await owner.getByText(`Order #${number} is fulfilled, tracking number 1Z999AA10123456784.`).waitFor();
     await owner.getByRole('region', { name: 'Shipments' }).getByText('1Z999AA10123456784').waitFor();
-    await owner.getByRole('region', { name: 'Timeline' }).getByText('Marked as paid').waitFor();
+    await owner.getByRole('region', { name: 'Timeline' }).getByText('Paid', { exact: true }).waitFor();
     await expect.poll(() => owner.locator('.status-row [data-status]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['PAID', 'FULFILLED']);
     await checkPage(owner, 'admin-order-fulfilled');
 

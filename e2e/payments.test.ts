@@ -71,6 +71,7 @@ describe.skipIf(!hasChromium)('payments in Chromium', () => {
       method: 'POST', url: '/ecom/v1/checkouts', headers: { authorization: visitor },
       payload: { lineItems: [catalogLine(productId)], checkoutInfo: { buyerInfo: { email: 'buyer@example.com' }, shippingInfo: { shippingDestination: { address: NEW_YORK } } } },
     });
+    expect(created.statusCode, created.body).toBe(200);
     const checkoutId = created.json().checkout.id as string;
     const paid = await app.inject({ method: 'POST', url: `/ecom/v1/checkouts/${checkoutId}/create-order-and-charge`, headers: { authorization: visitor }, payload: { paymentToken: 'tok_test_ok', delayCapture: true } });
     expect(paid.statusCode, paid.body).toBe(200);

@@ -35,7 +35,7 @@ import { commerceSettingsRoutes } from './services/commerce-settings/routes.js';
 import { CheckoutService } from './services/checkout/service.js';
 import { checkoutRoutes } from './services/checkout/routes.js';
 import { OrdersService } from './services/orders/service.js';
-import { PaymentsService, type StripeApi } from './services/payments/service.js';
+import { PAYMENT_SEALED_COLUMNS, PaymentsService, type StripeApi } from './services/payments/service.js';
 import { paymentsRoutes } from './services/payments/routes.js';
 import { ordersRoutes } from './services/orders/routes.js';
 import { CollectionsService, DataJobs, DataService } from './services/data/service.js';
@@ -56,7 +56,7 @@ import { WEBHOOK_SEALED_COLUMNS } from './services/webhooks/signing.js';
 import { SIGNING_KEY_SEALED_COLUMNS } from './services/oauth/access-tokens.js';
 
 /** Every column of stored secrets sealed with the server key (start-up sealing, `secrets rotate`). */
-export const SEALED_COLUMNS: readonly SealedColumn[] = [...SIGNING_KEY_SEALED_COLUMNS, ...WEBHOOK_SEALED_COLUMNS];
+export const SEALED_COLUMNS: readonly SealedColumn[] = [...SIGNING_KEY_SEALED_COLUMNS, ...WEBHOOK_SEALED_COLUMNS, ...PAYMENT_SEALED_COLUMNS];
 import { StorefrontService } from './services/storefront/service.js';
 import { collectApiRoots, storefrontRoutes } from './services/storefront/routes.js';
 import { siteScriptsRoutes } from './services/site-scripts/routes.js';
@@ -128,7 +128,7 @@ export function buildServices(
   const oauth = new OAuthService(sites, now, keyring);
   const grants = new Map<string, GrantHandler>();
   const signIn = signInServices(db, now, { sites, oauth, grants }, config);
-  const commerce = buildCommerce(db, sites, now, { publicUrl: config.publicUrl ?? 'http://localhost:3000', ...(payments.stripeApi && { stripeApi: payments.stripeApi }) });
+  const commerce = buildCommerce(db, sites, now, { publicUrl: config.publicUrl ?? 'http://localhost:3000', keyring, ...(payments.stripeApi && { stripeApi: payments.stripeApi }) });
   mergeCartsAtSignIn(commerce, signIn.identity);
   const members = createMembersServices(oauth, signIn.identity);
   const webhooks = new WebhooksService(db, { now, publicUrl: config.publicUrl ?? 'http://localhost:3000', mail: signIn.mail, keyring, options: webhookOptions });
@@ -198,12 +198,12 @@ export interface VisitorHandOffs {
   onVisitorBecameMember(hook: (ctx: SiteContext, visitorId: string, memberId: string) => Promise<void>): void;
 }
 
-export function buildCommerce(db: Db, sites: SitesService, now: () => Date, options: { publicUrl: string; stripeApi?: StripeApi } = { publicUrl: 'http://localhost:3000' }): CommerceServices {
+export function buildCommerce(db: Db, sites: SitesService, now: () => Date, options: { publicUrl: string; keyring: Keyring; stripeApi?: StripeApi }): CommerceServices {
   const catalog = new CatalogService(db, sites, now);
   const coupons = new CouponsService(sites);
   const settings = new CommerceSettingsService(sites);
   const cart = new CartService(sites, catalog, coupons, now);
-  const payments = new PaymentsService(db, { now, ...(options.stripeApi && { stripeApi: options.stripeApi }) });
+  const payments = new PaymentsService(db, { now, keyring: options.keyring, ...(options.stripeApi && { stripeApi: options.stripeApi }) });
   const orders = new OrdersService(sites, catalog, cart, coupons, payments);
   const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl);
   return { catalog, search: new CatalogSearch(catalog), cart, checkout, orders, coupons, settings, payments };

@@ -69,13 +69,13 @@ function ProfileForm({ member }: { member: Member }) {
         {save.isSuccess && !isDirty && <Notice kind="success">Your profile is saved.</Notice>}
         <div><button type="submit" className="button" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save profile'}</button></div>
       </form>
-      <PasswordSection />
+      <PasswordSection loginEmail={member.loginEmail} />
     </>
   );
 }
 
-function PasswordSection() {
-  const change = useChangePassword();
+function PasswordSection({ loginEmail }: { loginEmail: string | undefined }) {
+  const change = useChangePassword(loginEmail);
   const { register, handleSubmit, reset, formState: { errors } } = useForm<PasswordForm>({ resolver: zodResolver(passwordSchema), defaultValues: { password: '', confirm: '' } });
   return (
     <form className="panel form-grid" onSubmit={handleSubmit((v) => change.mutate(v.password, { onSuccess: () => reset() }))} noValidate aria-labelledby="password-heading">

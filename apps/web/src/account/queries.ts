@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Member, MemberAddress } from '@bodega/sdk';
+import { emptyTokens, type Member, type MemberAddress } from '@bodega/sdk';
 import { need, useShop } from '../shop/context.js';
-import { useSignedIn } from '../shop/member.js';
+import { notifySignInChanged, useSignedIn } from '../shop/member.js';
 
 const ORDERS_PAGE = 10;
 
@@ -66,8 +66,25 @@ export function useSaveAddresses() {
   });
 }
 
-export function useChangePassword() {
+/**
+ * A new password ends every sign-in of the member, this one too (a thief's tokens must stop at
+ * once): this tab signs in again with the new password, so the member stays signed in here only.
+ */
+export function useChangePassword(loginEmail: string | undefined) {
   const { client } = useShop();
-  return useMutation({ mutationFn: (password: string) => need(client).authentication.changePassword(password) });
+  return useMutation({
+    mutationFn: async (password: string) => {
+      const shop = need(client);
+      await shop.authentication.changePassword(password);
+      // This sign-in ended with the others: its tokens are dropped before signing in again.
+      shop.auth.setTokens(emptyTokens());
+      if (!loginEmail) return;
+      const state = await shop.authentication.loginV2({ email: loginEmail }, { password });
+      if (state.state === 'SUCCESS' && state.sessionToken) {
+        shop.auth.setTokens(await shop.auth.getMemberTokensForDirectLogin(state.sessionToken));
+        notifySignInChanged();
+      }
+    },
+  });
 }
 

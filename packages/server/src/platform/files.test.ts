@@ -95,18 +95,28 @@ describe('the data directory', () => {
     expect(mode(out)).toBe('600');
   });
 
-  it('is refused at start, in one line, when other users may read or write it', { timeout: 120_000 }, async () => {
+  it('is refused at start, in one line, when other users may write it', { timeout: 120_000 }, async () => {
     const loose = path.join(work, 'loose');
     fs.mkdirSync(loose);
-    fs.chmodSync(loose, 0o755);
+    fs.chmodSync(loose, 0o777);
     const refused = await cli(['migrate'], { DATA_DIR: loose, DATABASE_URL: undefined });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toBe(`bodega: DATA_DIR ${loose} is open to other users (mode 755); run \`chmod 700 ${loose}\` and start again\n`);
+    expect(refused.stderr).toBe(`bodega: DATA_DIR ${loose} is writable by other users (mode 777); check what is in it, run \`chmod 700 ${loose}\` and start again\n`);
     expect(fs.readdirSync(loose)).toEqual([]);
 
-    for (const open of [0o770, 0o707, 0o740]) {
+    for (const open of [0o770, 0o707, 0o722]) {
       fs.chmodSync(loose, open);
       expect(() => secureDataDir(loose), open.toString(8)).toThrow(ConfigError);
+    }
+  });
+
+  it('closes a directory of its own that others could only read (an older version made it 0755)', () => {
+    for (const readable of [0o755, 0o740, 0o705]) {
+      const dir = path.join(work, `readable-${readable.toString(8)}`);
+      fs.mkdirSync(dir);
+      fs.chmodSync(dir, readable);
+      secureDataDir(dir);
+      expect(mode(dir), readable.toString(8)).toBe('700');
     }
   });
 

@@ -27,8 +27,14 @@ export function secureDataDir(dataDir: string): void {
   if (uid !== undefined && stat.uid !== uid) {
     throw new ConfigError(`DATA_DIR ${dataDir} belongs to another user (uid ${stat.uid}); run Bodega as that user or give it a directory of its own`);
   }
+  // Writable by others: someone else may have changed what is in it, so it is not ours to trust.
+  if ((stat.mode & 0o022) !== 0) {
+    throw new ConfigError(`DATA_DIR ${dataDir} is writable by other users (mode ${(stat.mode & 0o777).toString(8)}); check what is in it, run \`chmod 700 ${dataDir}\` and start again`);
+  }
+  // Only readable by others (a directory an older version made 0755): ours, so closed now.
   if ((stat.mode & 0o077) !== 0) {
-    throw new ConfigError(`DATA_DIR ${dataDir} is open to other users (mode ${(stat.mode & 0o777).toString(8)}); run \`chmod 700 ${dataDir}\` and start again`);
+    process.emitWarning(`DATA_DIR ${dataDir} was readable by other users (mode ${(stat.mode & 0o777).toString(8)}); it is now 700`);
+    fs.chmodSync(dataDir, PRIVATE_DIR);
   }
   tighten(dataDir);
 }

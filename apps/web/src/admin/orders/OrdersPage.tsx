@@ -10,7 +10,10 @@ const LIMIT = 25;
 
 function orderFilter(f: OrdersExportFilters): Record<string, unknown> {
   const filter: Record<string, unknown> = {};
-  if (f.paymentStatus) filter.paymentStatus = f.paymentStatus;
+  // "Unpaid" is every order still owed money, as the dashboard and the export count it (an
+  // offline payment waits as PENDING_MERCHANT until the merchant marks it paid).
+  if (f.paymentStatus === 'NOT_PAID') filter.paymentStatus = { $in: ['NOT_PAID', 'PENDING', 'PARTIALLY_PAID', 'PENDING_MERCHANT'] };
+  else if (f.paymentStatus) filter.paymentStatus = f.paymentStatus;
   if (f.fulfillmentStatus) filter.fulfillmentStatus = f.fulfillmentStatus;
   const created: Record<string, string> = {};
   if (f.from) created.$gte = new Date(`${f.from}T00:00:00`).toISOString();

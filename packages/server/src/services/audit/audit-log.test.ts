@@ -5,7 +5,7 @@ import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, CALLERS, type BackOfficeSite } from '../../test/backoffice.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { RequestContext } from '../../platform/caller.js';
-import { neutraliseFormula } from './csv.js';
+import { neutraliseCell } from '../../platform/csv-cells.js';
 
 let t: TestApp;
 let clock = new Date('2026-03-01T12:00:00Z');
@@ -110,9 +110,9 @@ describe('the CSV', () => {
     expect(lines[1]).toContain(s.ownerEmail);
   });
 
-  it('neutralises every cell a spreadsheet would run', () => {
-    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', 'plain', ''].map(neutraliseFormula))
-      .toEqual(["'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx", "'\rx", 'plain', '']);
+  it('neutralises every cell a spreadsheet would run (a plain negative number stays a number)', () => {
+    expect(['=1+1', '+1', '-1', '-1+1', '@SUM(A1)', '\tx', '\rx', 'plain', ''].map(neutraliseCell))
+      .toEqual(["'=1+1", "'+1", '-1', "'-1+1", "'@SUM(A1)", "'\tx", "'\rx", 'plain', '']);
   });
 });
 

@@ -5,7 +5,7 @@ import type { Order } from '../orders/service.js';
 import type { MemberRecord } from '../members/service.js';
 import type { Product } from '../catalog/service.js';
 import { PRODUCT_CSV_COLUMNS, productToRows } from './products-csv.js';
-import { neutraliseRows } from './csv-cells.js';
+import { neutraliseRows } from '../../platform/csv-cells.js';
 
 export const ORDER_CSV_COLUMNS = [
   'number', 'id', 'createdDate', 'status', 'paymentStatus', 'fulfillmentStatus', 'buyerEmail', 'currency',

@@ -5,7 +5,7 @@ import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
 import { createProduct } from '../../test/commerce.js';
 import { batches, IMPORT_BATCH } from './imports.js';
-import { neutraliseCell, restoreCell } from './csv-cells.js';
+import { neutraliseCell, restoreCell } from '../../platform/csv-cells.js';
 
 let t: TestApp;
 let s: BackOfficeSite;

@@ -5,7 +5,7 @@
  * last saved batch. Rows that fail are kept with their row number and the reason.
  */
 import { parse } from 'csv-parse/sync';
-import { restoreCell } from './csv-cells.js';
+import { restoreCell } from '../../platform/csv-cells.js';
 import type { Caller, RequestContext } from '../../platform/caller.js';
 import { siteContext } from '../../platform/context.js';
 import type { Db, Queryable } from '../../platform/db.js';

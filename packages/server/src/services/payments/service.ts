@@ -5,7 +5,8 @@ import type { SiteContext } from '../../platform/context.js';
 import type { RequestContext } from '../../platform/caller.js';
 import type { Db } from '../../platform/db.js';
 import { newId } from '../../platform/ids.js';
-import { hint, seal, unseal } from './credentials.js';
+import { hint } from './credentials.js';
+import { decryptSecret, encryptSecret, type Keyring, type SealedColumn } from '../../platform/secrets.js';
 import { ProviderError, type PaymentProvider, type ProviderFailure } from './provider.js';
 import { stripeProvider, type StripeApi } from './stripe-provider.js';
 import { testPaymentProvider } from './test-provider.js';
@@ -54,9 +55,17 @@ export function providerFailure(error: ProviderError, doing: string): ApiError {
 
 export interface PaymentsOptions {
   now: () => Date;
+  /** The server key the provider's secrets are sealed with (platform/secrets.ts). */
+  keyring: Keyring;
   /** Tests point the Stripe SDK at a local stand-in. */
   stripeApi?: StripeApi;
 }
+
+/** The provider's secrets, sealed with the server key (start-up sealing, `secrets rotate`). */
+export const PAYMENT_SEALED_COLUMNS: readonly SealedColumn[] = [
+  { table: 'payment_settings', keys: ['site_id'], column: 'secret_key_sealed' },
+  { table: 'payment_settings', keys: ['site_id'], column: 'webhook_secret_sealed' },
+];
 
 export class PaymentsService {
   private readonly stripes = new Map<string, { at: number; provider: PaymentProvider }>();
@@ -83,9 +92,9 @@ export class PaymentsService {
       capture_policy: patch.capturePolicy ?? row?.capture_policy ?? DEFAULTS.capturePolicy,
       offline_methods: patch.offlineMethods ?? row?.offline_methods ?? DEFAULTS.offlineMethods,
       publishable_key: patch.publishableKey !== undefined ? patch.publishableKey : row?.publishable_key ?? null,
-      secret_key_sealed: patch.secretKey ? seal(patch.secretKey) : row?.secret_key_sealed ?? null,
+      secret_key_sealed: patch.secretKey ? encryptSecret(this.options.keyring, patch.secretKey) : row?.secret_key_sealed ?? null,
       secret_key_hint: patch.secretKey ? hint(patch.secretKey) : row?.secret_key_hint ?? null,
-      webhook_secret_sealed: patch.webhookSecret ? seal(patch.webhookSecret) : row?.webhook_secret_sealed ?? null,
+      webhook_secret_sealed: patch.webhookSecret ? encryptSecret(this.options.keyring, patch.webhookSecret) : row?.webhook_secret_sealed ?? null,
       updated_at: ctx.now(),
     };
     if (next.provider === 'stripe' && !next.secret_key_sealed) {
@@ -105,7 +114,7 @@ export class PaymentsService {
     const at = new Date(row.updated_at).getTime();
     const cached = this.stripes.get(ctx.siteId);
     if (cached && cached.at === at) return cached.provider;
-    const provider = stripeProvider({ secretKey: unseal(row.secret_key_sealed), webhookSecret: row.webhook_secret_sealed ? unseal(row.webhook_secret_sealed) : null }, this.options.stripeApi);
+    const provider = stripeProvider({ secretKey: decryptSecret(this.options.keyring, row.secret_key_sealed), webhookSecret: row.webhook_secret_sealed ? decryptSecret(this.options.keyring, row.webhook_secret_sealed) : null }, this.options.stripeApi);
     this.stripes.set(ctx.siteId, { at, provider });
     return provider;
   }
