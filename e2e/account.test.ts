@@ -33,7 +33,7 @@ describe.skipIf(!hasChromium)('member account in Chromium', () => {
     await drawer.getByRole('link', { name: 'Waxed Canvas Tote' }).waitFor();
     await page.keyboard.press('Escape');
 
-    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     // The button looks ready before the form is filled; pressing it says what is missing, at the fields.
     expect(await page.getByRole('button', { name: 'Sign in' }).isEnabled()).toBe(true);

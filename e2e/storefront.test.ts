@@ -57,9 +57,11 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await page.getByRole('link', { name: 'Linen Camp Shirt' }).click();
     await page.getByRole('heading', { name: 'Linen Camp Shirt' }).waitFor();
     expect(await page.locator('.product-price').textContent()).toBe('From $58.00'); // no size picked yet
-    // XL in navy is sold out: once XL is picked, navy cannot be chosen; the XL price and SKU follow.
+    // XL in navy is sold out: once XL is picked, navy reads "sold out" and offers a mail instead of the cart; the XL price and SKU follow.
     await page.getByRole('radio', { name: 'XL', exact: true }).check();
-    expect(await page.getByRole('radio', { name: /^Navy/ }).isDisabled()).toBe(true);
+    await page.getByRole('radio', { name: 'Navy (sold out)' }).check();
+    await page.getByRole('heading', { name: "Email me when it's back" }).waitFor();
+    expect(await page.getByRole('button', { name: 'Add to cart' }).count()).toBe(0);
     await page.getByRole('radio', { name: /^Sage/ }).check();
     await page.getByText('XL-SAG').waitFor();
     expect(await page.locator('.product-price').textContent()).toContain('$62.00');

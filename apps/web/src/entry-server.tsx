@@ -10,7 +10,7 @@ import { NOT_FOUND_ROUTE_ID, routes } from './routes.js';
 import { serverClient } from './shop/client.js';
 import { AppProviders } from './shop/AppProviders.js';
 import { headHtml, listingHead, productHead } from './shell/head.js';
-import { collectionsQuery, featuredQuery, listingQuery, parseListing, productQuery } from './storefront/queries.js';
+import { collectionsQuery, featuredQuery, listingQuery, parseListing, productQuery, ratingQuery } from './storefront/queries.js';
 
 export interface RenderInput {
   url: string;
@@ -58,7 +58,11 @@ export async function render(input: RenderInput): Promise<RenderResult> {
     await queryClient.prefetchQuery(productQuery(catalog, slug));
     const product = queryClient.getQueryData(productQuery(catalog, slug).queryKey);
     if (product === null) status = 404;
-    else if (product) head = productHead(product, origin, siteName, currency);
+    else if (product) {
+      // The rating is rendered with the page (and its JSON-LD); without it the page still renders.
+      await queryClient.prefetchQuery(ratingQuery(catalog, product._id ?? ''));
+      head = productHead(product, origin, siteName, currency, queryClient.getQueryData(ratingQuery(catalog, product._id ?? '').queryKey));
+    }
   } else if (PRIVATE.test(path)) {
     head = headHtml({ title: siteName, description: siteName, canonical: `${origin}${url.pathname}` }) + '\n<meta name="robots" content="noindex">';
   }

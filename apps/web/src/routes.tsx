@@ -22,6 +22,7 @@ const admin: RouteObject = {
     { path: 'products/new', lazy: page(() => import('./admin/products/ProductEditPage.js')) },
     { path: 'products/:productId', lazy: page(() => import('./admin/products/ProductEditPage.js')) },
     { path: 'members', lazy: page(() => import('./admin/members/MembersPage.js')) },
+    { path: 'reviews', lazy: page(() => import('./admin/reviews/ReviewsPage.js')) },
     { path: 'data', lazy: page(() => import('./admin/data/CollectionsPage.js')) },
     { path: 'data/:collectionId', lazy: page(() => import('./admin/data/CollectionPage.js')) },
     { path: 'import-export', lazy: page(() => import('./admin/ImportExportPage.js')) },

@@ -51,6 +51,10 @@ export { redirects, type CheckoutHandover } from './modules/redirects.js';
 export { authentication } from './modules/authentication.js';
 export { recovery } from './modules/recovery.js';
 export { verification } from './modules/verification.js';
+export { reviews, STORES_REVIEWS_NAMESPACE } from './modules/reviews.js';
+export type { NewReview, RatingSummary, Review, ReviewContent, ReviewModerationStatus, ReviewsPage, ReviewsQuery } from './modules/reviews.js';
+export { backInStock, STORES_CATALOG_APP_ID } from './modules/back-in-stock.js';
+export type { BackInStockCatalogReference, BackInStockItemDetails, BackInStockRequest, BackInStockStatus } from './modules/back-in-stock.js';
 
 // The back office: Bodega's /bodega/v1 calls and the settings calls it uses.
 export { backOffice, BACK_OFFICE_PATH } from './modules/back-office.js';

@@ -51,10 +51,19 @@ export async function registerAppModules(app: FastifyInstance, deps: AppModulesD
     },
   });
   await app.register(reviewsRoutes(reviews));
+  // Restocking mails in the saving transaction; the mailer is started once a request that queued
+  // some has answered (after its commit), not only by the 30 s retry poll.
+  let queuedSinceKick = 0;
+  app.addHook('onResponse', async () => {
+    if (queuedSinceKick === 0) return;
+    queuedSinceKick = 0;
+    mail.kick();
+  });
   const backInStock = new BackInStockService({
     catalog,
     enqueueMail: async (tx, message) => {
       await mail.enqueue(tx.db, message);
+      queuedSinceKick++;
     },
     shop: async (ctx) => ({ name: (await sites.activeSite(ctx)).name, origin: await sites.pageOrigin(ctx, deps.publicUrl) }),
   });

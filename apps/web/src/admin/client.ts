@@ -1,12 +1,12 @@
 import {
-  auditLog, backOffice, backOfficeSettings, createClient, dataCollections, dataIndexes, inventory, items, members, OAuthStrategy, orderFulfillments,
-  orders, payments, products, storesCollections,
+  auditLog, backInStock, backOffice, backOfficeSettings, createClient, dataCollections, dataIndexes, inventory, items, members, OAuthStrategy, orderFulfillments,
+  orders, payments, products, reviews, storesCollections,
 } from '@bodega/sdk';
 import { shopTokenStorage } from '../shop/client.js';
 
 const modules = {
   backOffice, settings: backOfficeSettings, auditLog, products, storesCollections, inventory, orders, orderFulfillments, members,
-  dataCollections, dataIndexes, items, payments,
+  dataCollections, dataIndexes, items, payments, reviews, backInStock,
 };
 
 /**

@@ -3,6 +3,7 @@ export const NAV = [
   { to: '/admin', label: 'Dashboard', key: 'd' },
   { to: '/admin/orders', label: 'Orders', key: 'o' },
   { to: '/admin/products', label: 'Products', key: 'p' },
+  { to: '/admin/reviews', label: 'Reviews', key: 'r' },
   { to: '/admin/members', label: 'Members', key: 'm' },
   { to: '/admin/data', label: 'Data collections', key: 'c' },
   { to: '/admin/import-export', label: 'Import & export', key: 'i' },

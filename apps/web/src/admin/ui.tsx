@@ -32,11 +32,12 @@ const LABELS: Record<string, string> = {
   NOT_FULFILLED: 'Unfulfilled', FULFILLED: 'Fulfilled', PARTIALLY_FULFILLED: 'Partly fulfilled',
   APPROVED: 'Approved', BLOCKED: 'Blocked', OFFLINE: 'Offline', ACTIVE: 'Active', MUTED: 'Muted', UNKNOWN: 'Unknown',
   STORED: 'Stored', QUEUED: 'Queued', SENDING: 'Sending', SENT: 'Sent', FAILED: 'Failed', DELIVERED: 'Delivered',
-  RUNNING: 'Running', DONE: 'Done',
+  RUNNING: 'Running', DONE: 'Done', REJECTED: 'Rejected', RECEIVED: 'Waiting', NOTIFICATION_SENT: 'Mailed',
 };
 const TONES: Record<string, string> = {
   PAID: 'ok', FULFILLED: 'ok', APPROVED: 'ok', SENT: 'ok', DELIVERED: 'ok', DONE: 'ok', ACTIVE: 'ok',
   NOT_PAID: 'warn', NOT_FULFILLED: 'warn', PENDING: 'warn', PARTIALLY_PAID: 'warn', PARTIALLY_FULFILLED: 'warn', QUEUED: 'warn', STORED: 'soft',
+  REJECTED: 'bad', RECEIVED: 'warn', NOTIFICATION_SENT: 'ok',
   CANCELED: 'bad', DECLINED: 'bad', BLOCKED: 'bad', FAILED: 'bad', FULLY_REFUNDED: 'soft', PARTIALLY_REFUNDED: 'soft', MUTED: 'soft',
 };
 

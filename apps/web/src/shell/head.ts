@@ -1,4 +1,4 @@
-import type { Product } from '@bodega/sdk';
+import type { Product, RatingSummary } from '@bodega/sdk';
 import { inStock, plainText, priceOf, productImages } from '../storefront/product.js';
 import { decimalAmount } from '../ui/money.js';
 
@@ -55,7 +55,7 @@ function currencyOf(product: Product, siteCurrency: string): string {
   return product.priceData?.currency ?? product.price?.currency ?? siteCurrency;
 }
 
-export function productJsonLd(product: Product, origin: string, siteCurrency: string) {
+export function productJsonLd(product: Product, origin: string, siteCurrency: string, rating?: RatingSummary) {
   const currency = currencyOf(product, siteCurrency);
   const price = decimalAmount(priceOf(product).amount, currency);
   const url = `${origin}/products/${product.slug}`;
@@ -75,10 +75,11 @@ export function productJsonLd(product: Product, origin: string, siteCurrency: st
       priceCurrency: currency,
       availability: inStock(product) ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
     },
+    ...(rating && rating.count > 0 && { aggregateRating: { '@type': 'AggregateRating', ratingValue: rating.average, reviewCount: rating.count, bestRating: 5, worstRating: 1 } }),
   };
 }
 
-export function productHead(product: Product, origin: string, siteName: string, siteCurrency: string): string {
+export function productHead(product: Product, origin: string, siteName: string, siteCurrency: string, rating?: RatingSummary): string {
   const image = productImages(product)[0];
   const price = priceOf(product);
   const currency = currencyOf(product, siteCurrency);
@@ -92,7 +93,7 @@ export function productHead(product: Product, origin: string, siteName: string, 
     preloadImage: image?.url,
     type: 'product',
     extra: [...(amount !== undefined ? [['product:price:amount', amount] as [string, string]] : []), ['product:price:currency', currency], ['og:site_name', siteName]],
-    jsonLd: productJsonLd(product, origin, siteCurrency),
+    jsonLd: productJsonLd(product, origin, siteCurrency, rating),
   });
 }
 

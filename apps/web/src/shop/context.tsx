@@ -11,7 +11,7 @@ export interface SiteInfo {
 }
 
 /** The catalog calls, which the server renderer can make too. */
-export type Catalog = Pick<ShopClient, 'products' | 'storesCollections' | 'catalogSearch'>;
+export type Catalog = Pick<ShopClient, 'products' | 'storesCollections' | 'catalogSearch' | 'reviews'>;
 
 interface Shop {
   site: SiteInfo;

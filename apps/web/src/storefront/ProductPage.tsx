@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAddToCart } from '../cart/queries.js';
 import { useCartUi } from '../shell/CartUi.js';
@@ -11,6 +11,11 @@ import { usePageTitle } from '../ui/usePageTitle.js';
 import { NotFound } from '../shell/NotFound.js';
 import { infoSections, inStock, plainText, priceOf, productImages, productOptions, productVariants, type Variant } from './product.js';
 import { useProduct } from './queries.js';
+import { RatingSummary } from './Rating.js';
+import { useHydrated } from '../shop/context.js';
+
+const Reviews = lazy(() => import('./Reviews.js'));
+const BackInStock = lazy(() => import('./BackInStock.js'));
 
 function matches(variant: Variant, choices: Record<string, string>): boolean {
   return Object.entries(choices).every(([name, value]) => variant.choices[name] === value);
@@ -36,6 +41,7 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
   const [quantity, setQuantity] = useState(1);
   const add = useAddToCart();
   const { openCart } = useCartUi();
+  const hydrated = useHydrated();
 
   const complete = options.every((o) => selected[o.name]);
   const variant = options.length === 0 ? variants[0] : complete ? variants.find((v) => matches(v, selected)) : undefined;
@@ -48,11 +54,15 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
   const sku = variant?.sku ?? product.sku;
   const max = variant?.quantity ?? 99;
 
-  /** A choice is open when some in-stock variant has it together with the other picks. */
-  function choiceAvailable(optionName: string, value: string): boolean {
-    if (!variants.length || !product.manageVariants) return true;
+  /**
+   * A choice is open when some in-stock variant has it together with the other picks; sold out when
+   * only sold-out ones do (still pickable: the shopper can ask to be told when it is back); gone when none does.
+   */
+  function choiceState(optionName: string, value: string): 'open' | 'sold-out' | 'gone' {
+    if (!variants.length || !product.manageVariants) return 'open';
     const others = Object.fromEntries(Object.entries(selected).filter(([n]) => n !== optionName));
-    return variants.some((v) => v.inStock && v.choices[optionName] === value && matches(v, others));
+    const having = variants.filter((v) => v.choices[optionName] === value && matches(v, others));
+    return having.some((v) => v.inStock) ? 'open' : having.length ? 'sold-out' : 'gone';
   }
 
   /** Picks a choice; a picture made for it (its alt text names the choice) comes to the front. */
@@ -99,6 +109,7 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
         </div>
         <div className="product-info">
           <h1>{product.name}</h1>
+          <RatingSummary productId={product._id ?? ''} />
           <p className="product-price" aria-live="polite"><Price price={price.price} was={price.was} from={'from' in price ? price.from : undefined} /></p>
           {product.description && <p className="product-description">{plainText(product.description)}</p>}
           <form className="buy" onSubmit={(e) => { e.preventDefault(); submit(); }}>
@@ -107,27 +118,33 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
                 <legend>{option.name}{selected[option.name] ? <span className="muted">: {selected[option.name]}</span> : null}</legend>
                 <div className="choices">
                   {option.choices.map((choice) => {
-                    const open = choice.inStock && choiceAvailable(option.name, choice.value);
+                    const state = choice.inStock ? choiceState(option.name, choice.value) : product.manageVariants ? 'sold-out' : 'gone';
                     return (
-                      <label key={choice.value} className={`choice ${open ? '' : 'choice-off'}`}>
-                        <input type="radio" name={option.name} value={choice.value} checked={selected[option.name] === choice.value} disabled={!open}
+                      <label key={choice.value} className={`choice ${state === 'open' ? '' : 'choice-off'}`}>
+                        <input type="radio" name={option.name} value={choice.value} checked={selected[option.name] === choice.value} disabled={state === 'gone'}
                           onChange={() => pick(option.name, choice.value)} />
-                        <span>{choice.description}{!open && <span className="visually-hidden"> (unavailable)</span>}</span>
+                        <span>{choice.description}{state !== 'open' && <span className="visually-hidden">{state === 'gone' ? ' (unavailable)' : ' (sold out)'}</span>}</span>
                       </label>
                     );
                   })}
                 </div>
               </fieldset>
             ))}
-            <div className="buy-row">
+            {!(complete && !available) && <div className="buy-row">
               <Quantity label="Quantity" value={quantity} onChange={setQuantity} max={Math.max(1, max)} disabled={!available} />
               <button type="submit" className="button large" disabled={add.isPending || !available || !complete} aria-describedby="stock-message">
                 {add.isPending ? 'Adding…' : !available ? 'Out of stock' : complete ? 'Add to cart' : `Choose ${options.filter((o) => !selected[o.name]).map((o) => o.name.toLowerCase()).join(' and ')}`}
               </button>
-            </div>
+            </div>}
             <p id="stock-message" className={`stock ${available ? 'stock-ok' : 'stock-out'}`} aria-live="polite">{stockMessage}</p>
             {add.isError && <Notice kind="error">{plainError(add.error)}</Notice>}
           </form>
+          {hydrated && complete && !available && (
+            <Suspense fallback={null}>
+              <BackInStock key={variant?.id ?? 'product'} item={{ productId: product._id ?? '', variantId: product.manageVariants ? variant?.id : undefined, slug: product.slug ?? '', price: price.price,
+                name: [product.name, ...Object.values(selected)].filter(Boolean).join(' · ') }} />
+            </Suspense>
+          )}
           <dl className="facts">
             {sku && <><dt>SKU</dt><dd>{sku}</dd></>}
             <dt>Shipping</dt><dd>{product.productType === 'digital' ? 'Delivered by e-mail, no shipping' : 'Ships in 1–2 business days, or pick it up in store'}</dd>
@@ -140,6 +157,7 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
           ))}
         </div>
       </div>
+      {hydrated && <Suspense fallback={null}><Reviews productId={product._id ?? ''} /></Suspense>}
     </div>
   );
 }

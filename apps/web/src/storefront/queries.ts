@@ -1,6 +1,6 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { Product } from '@bodega/sdk';
-import { useShop, type Catalog } from '../shop/context.js';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BackInStockItemDetails, Product, ReviewContent } from '@bodega/sdk';
+import { need, useShop, type Catalog } from '../shop/context.js';
 
 export const PAGE_SIZE = 12;
 export type Sort = 'price_asc' | 'price_desc' | 'name' | 'newest';
@@ -113,4 +113,70 @@ export function useFeatured() {
 export function useProduct(slug: string) {
   const { catalog } = useShop();
   return useQuery(productQuery(catalog, slug));
+}
+
+/** A product's APPROVED rating summary (count, average to one decimal); rendered on the server too. */
+export const ratingQuery = (catalog: Catalog, productId: string) =>
+  queryOptions({
+    queryKey: ['rating', productId],
+    queryFn: async () => (await catalog.reviews.ratings([productId]))[0] ?? { entityId: productId, count: 0, average: '0' },
+    staleTime: 60_000,
+  });
+
+export function useRating(productId: string) {
+  const { catalog } = useShop();
+  return useQuery(ratingQuery(catalog, productId));
+}
+
+export const REVIEWS_PAGE = 20;
+
+/** The product's approved reviews, newest first (loaded in the browser). */
+export function useProductReviews(productId: string) {
+  const { client } = useShop();
+  return useQuery({
+    queryKey: ['reviews', productId],
+    enabled: Boolean(client),
+    queryFn: async () => (await need(client).reviews.queryReviews({
+      filter: { entityId: productId, 'moderation.moderationStatus': 'APPROVED' },
+      sort: [{ fieldName: 'createdDate', order: 'DESC' }],
+      cursorPaging: { limit: REVIEWS_PAGE },
+    })).reviews,
+  });
+}
+
+/** The signed-in member's own review of the product (whatever its status), or null. */
+export function useOwnReview(productId: string, memberId: string | undefined) {
+  const { client } = useShop();
+  return useQuery({
+    queryKey: ['reviews', productId, 'own', memberId],
+    enabled: Boolean(client && memberId),
+    queryFn: async () => (await need(client).reviews.queryReviews({ filter: { entityId: productId, 'author.contactId': memberId }, cursorPaging: { limit: 1 } })).reviews[0] ?? null,
+  });
+}
+
+/** Writes the member's review, or edits it when `reviewId` is given. */
+export function useSaveReview(productId: string) {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ reviewId, content }: { reviewId?: string; content: ReviewContent & { rating: number } }) => {
+      const shopper = need(client);
+      return reviewId ? shopper.reviews.updateReviewContent(reviewId, content) : shopper.reviews.createReview({ entityId: productId, content });
+    },
+    onSuccess: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['reviews', productId] }),
+        queryClient.invalidateQueries({ queryKey: ['rating', productId] }),
+      ]);
+    },
+  });
+}
+
+/** Asks to be mailed when a sold-out variant is back. */
+export function useAskBackInStock() {
+  const { client } = useShop();
+  return useMutation({
+    mutationFn: ({ productId, variantId, email, itemUrl, item }: { productId: string; variantId?: string; email: string; itemUrl: string; item: BackInStockItemDetails }) =>
+      need(client).backInStock.createRequest({ catalogReference: { catalogItemId: productId, ...(variantId ? { options: { variantId } } : {}) }, email, itemUrl }, item),
+  });
 }

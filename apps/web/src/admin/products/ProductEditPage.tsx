@@ -12,6 +12,7 @@ import type { AdminClient } from '../client.js';
 import { useAdmin } from '../context.js';
 import { Confirm, PageHead, useResult } from '../ui.js';
 import { useStoreCollections } from './queries.js';
+import { BackInStockPanel } from './BackInStockPanel.js';
 
 const decimal = /^\d{1,9}(\.\d{1,2})?$/;
 const optionalNumber = z.string().trim().refine((v) => v === '' || (/^\d+(\.\d+)?$/.test(v) && Number.isFinite(Number(v))), 'Enter a number');
@@ -276,6 +277,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
           <button type="submit" className="button large" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : id ? 'Save changes' : 'Create product'}</button>
         </div>
       </form>
+      {id && before && <BackInStockPanel product={before} />}
       <Confirm open={confirmDelete} onOpenChange={setConfirmDelete} title={`Delete ${before?.name ?? 'this product'}?`} confirmLabel="Delete product"
         busy={removing.isPending} error={removing.error} onConfirm={() => removing.mutate()}>
         <p>It disappears from the shop and from every collection. Past orders keep their lines.</p>

@@ -1,0 +1,84 @@
+/**
+ * `@wix/reviews` (a product's reviews: query, write or edit one's own, moderate and reply in the back
+ * office) and Bodega's rating summaries at `/bodega/v1/reviews/ratings`.
+ */
+import { call, enc } from '../core/generated.js';
+import type { Transport } from '../core/transport.js';
+import { backOfficeGet } from './back-office.js';
+
+const P = '/_api/reviews/v1/reviews';
+/** The namespace of Wix Stores reviews: the entity is a product id. */
+export const STORES_REVIEWS_NAMESPACE = 'stores';
+
+export type ReviewModerationStatus = 'APPROVED' | 'PENDING' | 'REJECTED';
+
+export interface ReviewContent {
+  title?: string | null;
+  body?: string | null;
+  media?: { image?: string; video?: string }[];
+  rating?: number;
+}
+
+export interface Review {
+  _id: string;
+  namespace: string;
+  entityId: string;
+  content: ReviewContent & { rating: number };
+  _createdDate: Date;
+  _updatedDate: Date;
+  author: { contactId: string; authorName?: string };
+  reply?: { message: string; _createdDate: Date; _updatedDate: Date };
+  moderation: { moderationStatus: ReviewModerationStatus; manuallyChanged: boolean };
+  revision: string;
+  /** The author bought the product (a paid order of theirs holds it). */
+  verified: boolean;
+}
+
+export interface ReviewsQuery {
+  filter?: Record<string, unknown>;
+  sort?: { fieldName: string; order?: 'ASC' | 'DESC' }[];
+  cursorPaging?: { limit?: number; cursor?: string };
+}
+
+export interface ReviewsPage {
+  reviews: Review[];
+  metadata: { count: number; cursors: { next?: string }; hasNext: boolean };
+}
+
+/** An entity's APPROVED ratings: `average` is a decimal string to one place (`"4.5"`, `"0"` with none). */
+export interface RatingSummary {
+  entityId: string;
+  count: number;
+  average: string;
+}
+
+export interface NewReview {
+  namespace?: string;
+  entityId: string;
+  content: ReviewContent & { rating: number };
+  author?: { authorName?: string };
+}
+
+type ReviewResponse = { review: Review };
+
+export function reviews(t: Transport) {
+  const byId = (reviewId: string, suffix = '') => `${P}/${enc(reviewId)}${suffix}`;
+  return {
+    /** A shopper sees APPROVED reviews; the back office passes `returnPrivateReviews` to see every status. */
+    queryReviews: (query: ReviewsQuery = {}, options: { returnPrivateReviews?: boolean } = {}) =>
+      call<ReviewsPage>(t, 'POST', `${P}/query`, { query, ...options }, { args: { query: 'query', '*': 'options' } }),
+    createReview: (review: NewReview) =>
+      call<Review>(t, 'POST', P, { review: { namespace: STORES_REVIEWS_NAMESPACE, ...review } }, { args: { review: 'review' }, pick: 'review' }),
+    /** The author edits their own review; it goes back to moderation when the site moderates. */
+    updateReviewContent: (reviewId: string, content: ReviewContent) =>
+      call<Review>(t, 'PATCH', byId(reviewId), { review: { content } }, { args: { 'review.content': 'content' }, pick: 'review' }),
+    moderate: (reviewId: string, status: 'APPROVED' | 'REJECTED') =>
+      call<ReviewResponse>(t, 'PATCH', byId(reviewId, '/moderate'), { status }, { args: { status: 'status' } }).then((r) => r.review),
+    setReply: (reviewId: string, message: string) =>
+      call<ReviewResponse>(t, 'PATCH', byId(reviewId, '/reply'), { message }, { args: { message: 'message' } }).then((r) => r.review),
+    removeReply: (reviewId: string) => call<ReviewResponse>(t, 'DELETE', byId(reviewId, '/reply'), {}).then((r) => r.review),
+    /** Rating summaries of up to 100 entities, in the order asked. */
+    ratings: (entityIds: string[], namespace = STORES_REVIEWS_NAMESPACE) =>
+      backOfficeGet<{ ratings: RatingSummary[] }>(t, '/reviews/ratings', { namespace, entityId: entityIds }).then((r) => r.ratings),
+  };
+}
