@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, startBuiltServer, type Started } from './built-server.js';
 import { PM, STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn, type StandIn } from '../packages/server/src/test/stripe-stand-in.js';
 
 /**
@@ -12,39 +10,14 @@ import { PM, STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn, t
  * the Stripe API holds its answer to the PaymentIntent it made; after a restart on the same
  * database, Stripe's webhook (and the shopper's retry) end in exactly one order and one charge.
  */
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const MAIN = path.join(ROOT, 'packages/server/dist/main.js');
 const databaseUrl = process.env.DATABASE_URL;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-pay-crash-'));
 const store: Record<string, string | undefined> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir, DATABASE_URL: undefined };
 
-interface Started { child: ChildProcess; base: string; exited: Promise<number | null>; output: () => string }
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function start(port: number, stripeUrl: string): Promise<Started> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...store, PORT: String(port), HOST: '127.0.0.1', WORKERS: '1', STRIPE_API_URL: stripeUrl, RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_TOKEN: '0' };
   for (const key of Object.keys(env)) if (env[key] === undefined) delete env[key];
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > until || child.exitCode !== null) throw new Error(`server did not become ready: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, base, exited, output: () => output };
+  return startBuiltServer(env, port);
 }
 
 const running: Started[] = [];

@@ -1,18 +1,15 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, MAIN, ROOT, startBuiltServer, type Started } from './built-server.js';
 
 /**
  * SIGTERM while clients keep writing: the built server finishes what it accepted, exits 0, and
  * after a restart on the same database every write it acknowledged is there.
  */
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const MAIN = path.join(ROOT, 'packages/server/dist/main.js');
 const CLI = path.join(ROOT, 'packages/server/dist/cli.js');
 const databaseUrl = process.env.DATABASE_URL;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-shutdown-'));
@@ -24,34 +21,10 @@ function env(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   return merged;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Started { child: ChildProcess; base: string; exited: Promise<number | null>; output: () => string }
-
 async function start(): Promise<Started> {
   const port = await freePort();
   // Rate limits off: this test is one client hammering on purpose.
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: env({ PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_TOKEN: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
-    if (ready) break;
-    if (Date.now() > until || child.exitCode !== null) throw new Error(`server did not become ready: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { child, base, exited, output: () => output };
+  return startBuiltServer(env({ PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_TOKEN: '0' }), port);
 }
 
 const running: Started[] = [];
