@@ -18,19 +18,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `main.js` with this environment (PORT and HOST included) and waits until /readyz answers 200. */
-export async function startBuiltServer(env: NodeJS.ProcessEnv, port: number): Promise<Started> {
+/** Starts `main.js` with this environment (PORT and HOST included), without waiting for it. */
+export function spawnBuiltServer(env: NodeJS.ProcessEnv, port: number): Started {
   const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const base = `http://127.0.0.1:${port}`;
+  return { child, base: `http://127.0.0.1:${port}`, exited, output: () => output };
+}
+
+/** Starts `main.js` with this environment (PORT and HOST included) and waits until /readyz answers 200. */
+export async function startBuiltServer(env: NodeJS.ProcessEnv, port: number): Promise<Started> {
+  const started = spawnBuiltServer(env, port);
   const until = Date.now() + 60_000;
   for (;;) {
-    if (await fetch(`${base}/readyz`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > until || child.exitCode !== null) throw new Error(`server did not become ready: ${output}`);
+    if (await fetch(`${started.base}/readyz`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > until || started.child.exitCode !== null) throw new Error(`server did not become ready: ${started.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, base, exited, output: () => output };
+  return started;
 }

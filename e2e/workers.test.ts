@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, MAIN, spawnBuiltServer, type Started } from './built-server.js';
 
 /**
  * WORKERS: the built server as several processes on one port (node:cluster). On PostgreSQL: a
@@ -12,30 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
  * in flight are answered) and the primary exits 0 without restarting any. On the embedded
  * database, which one process owns, more than one worker is refused with one line.
  */
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const MAIN = path.join(ROOT, 'packages/server/dist/main.js');
 const databaseUrl = process.env.DATABASE_URL;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Started { child: ChildProcess; base: string; exited: Promise<number | null>; output: () => string }
 
 function spawnServer(env: Record<string, string | undefined>, port: number): Started {
   const merged: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), RATE_LIMIT_PER_IP: '0', ...env };
   for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, base: `http://127.0.0.1:${port}`, exited, output: () => output };
+  return spawnBuiltServer(merged, port);
 }
 
 async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
