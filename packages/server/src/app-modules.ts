@@ -62,7 +62,7 @@ export async function registerAppModules(app: FastifyInstance, deps: AppModulesD
   const backInStock = new BackInStockService({
     catalog,
     enqueueMail: async (tx, message) => {
-      await mail.enqueue(tx.db, message);
+      await mail.enqueue(tx, message);
       queuedSinceKick++;
     },
     shop: async (ctx) => ({ name: (await sites.activeSite(ctx)).name, origin: await sites.pageOrigin(ctx, deps.publicUrl) }),

@@ -24,9 +24,28 @@ export function siteContext(db: Db, siteId: string, now: () => Date): SiteContex
   return { db, [POOL]: db, siteId, now };
 }
 
-/** A context inside a transaction some other code opened (a hook handed a `tx`). */
+/**
+ * The pool as a context, for work that belongs to no one site (the workers that claim rows across
+ * sites, the sites registry): stores take it like any other context, and withTransaction opens on it.
+ */
+export function poolContext(db: Db): DbContext {
+  return { db, [POOL]: db };
+}
+
+/**
+ * A context inside a transaction some other code opened on the raw handle. Only the catalog still
+ * opens transactions that way (being converted to withTransaction); nothing new should use it.
+ */
 export function transactionContext(tx: Queryable, siteId: string, now: () => Date): SiteContext {
   return { db: tx, [POOL]: null, siteId, now };
+}
+
+/**
+ * One site's context on what `ctx` runs on: the pool, or — inside withTransaction — the open
+ * transaction, which the site's calls then join (a worker's transaction that walks rows of many sites).
+ */
+export function forSite(ctx: DbContext, siteId: string, now: () => Date): SiteContext {
+  return { db: ctx.db, [POOL]: ctx[POOL], siteId, now };
 }
 
 export function inTransaction(ctx: DbContext): boolean {

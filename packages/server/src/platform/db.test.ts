@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../test/harness.js';
 import { MAX_PREPARED_STATEMENTS, prepared, preparedCount, type Db } from './db.js';
 import { recordEvent } from './events.js';
+import { poolContext, withTransaction } from './context.js';
 import { newId } from './ids.js';
 
 let db: Db;
@@ -58,8 +59,8 @@ describe(`the database interface (${process.env.DATABASE_URL ? 'PostgreSQL' : 'P
     const siteId = newId();
     const entityId = newId();
     // A mailed type: written without a subscription (this site has no row to subscribe with).
-    await db.transaction((tx) => recordEvent(tx, { siteId, type: 'order.created', entityType: 'test', entityId, payload: { a: 1 } }));
-    await db.transaction(async (tx) => {
+    await withTransaction(poolContext(db), (tx) => recordEvent(tx, { siteId, type: 'order.created', entityType: 'test', entityId, payload: { a: 1 } }));
+    await withTransaction(poolContext(db), async (tx) => {
       await recordEvent(tx, { siteId, type: 'order.created', entityType: 'test', entityId, payload: { dropped: true } });
       throw new Error('rolled back');
     }).catch(() => undefined);

@@ -1,4 +1,5 @@
-import { prepared, type Queryable } from './db.js';
+import { prepared } from './db.js';
+import type { DbContext } from './context.js';
 import { newId } from './ids.js';
 
 export interface OutboxEvent {
@@ -55,9 +56,9 @@ const RECORD_EVENT = prepared(`INSERT INTO outbox_events (${OUTBOX_COLUMNS}) SEL
  * change it describes committed. Delivery (webhooks, mail) claims rows later. An event nothing
  * consumes (outboxWanted) is not written; the id is returned either way.
  */
-export async function recordEvent(tx: Queryable, event: OutboxEvent): Promise<string> {
+export async function recordEvent(ctx: DbContext, event: OutboxEvent): Promise<string> {
   const eventId = newId();
-  await tx.query(
+  await ctx.db.query(
     RECORD_EVENT,
     [event.siteId, eventId, event.type, event.entityType, event.entityId, JSON.stringify(event.payload ?? {})],
   );
@@ -65,7 +66,7 @@ export async function recordEvent(tx: Queryable, event: OutboxEvent): Promise<st
 }
 
 /** Records several events with one statement (bulk writes), in the caller's transaction. */
-export async function recordEvents(tx: Queryable, events: readonly OutboxEvent[]): Promise<void> {
+export async function recordEvents(ctx: DbContext, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   const rows = events.map((event) => ({
     site_id: event.siteId,
@@ -75,7 +76,7 @@ export async function recordEvents(tx: Queryable, events: readonly OutboxEvent[]
     entity_id: event.entityId,
     payload: event.payload ?? {},
   }));
-  await tx.query(
+  await ctx.db.query(
     `INSERT INTO outbox_events (${OUTBOX_COLUMNS})
      SELECT ${OUTBOX_COLUMNS}
      FROM jsonb_to_recordset($1::jsonb) AS e(site_id text, event_id text, type text, entity_type text, entity_id text, payload jsonb)

@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { Db, Queryable } from './db.js';
+import type { Db } from './db.js';
+import type { DbContext } from './context.js';
 import { newId } from './ids.js';
 
 /** STORED: kept for the back office (no SMTP_URL). QUEUED → SENDING → SENT, or FAILED after retries. */
@@ -107,10 +108,10 @@ export class Mailer {
   }
 
   /** Records a mail inside the caller's transaction; call `kick()` after the commit. */
-  async enqueue(tx: Queryable, mail: Mail): Promise<string> {
+  async enqueue(ctx: DbContext, mail: Mail): Promise<string> {
     const mailId = newId();
     const now = this.options.now();
-    await tx.query(
+    await ctx.db.query(
       `INSERT INTO mail_outbox (site_id, mail_id, kind, to_address, subject, text_body, html_body, status, created_at, next_attempt_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
       [mail.siteId, mailId, mail.kind, mail.to, mail.subject, mail.text, mail.html, this.transport ? 'QUEUED' : 'STORED', now],

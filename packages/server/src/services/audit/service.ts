@@ -5,7 +5,7 @@
  * prune of entries older than the site's retention.
  */
 import type { RequestContext } from '../../platform/caller.js';
-import { withTransaction } from '../../platform/context.js';
+import { poolContext, siteContext, withTransaction } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordAudit } from '../../platform/audit.js';
@@ -121,10 +121,10 @@ export class AuditService {
   async prune(): Promise<number> {
     const now = this.now().getTime();
     let total = 0;
-    for (const site of await store.retentions(this.db, DEFAULT_RETENTION_DAYS)) {
+    for (const site of await store.retentions(poolContext(this.db), DEFAULT_RETENTION_DAYS)) {
       const cutoff = new Date(now - site.retention_days * DAY_MS);
       for (;;) {
-        const deleted = await store.pruneSite(this.db, site.site_id, cutoff, PRUNE_BATCH);
+        const deleted = await store.pruneSite(siteContext(this.db, site.site_id, this.now), cutoff, PRUNE_BATCH);
         total += deleted;
         if (deleted < PRUNE_BATCH) break;
       }

@@ -1,7 +1,6 @@
 // SQL for the audit log's reads, its retention setting and the prune. Entries are written by
 // platform/audit.ts only; the table refuses UPDATE, and DELETE outside the prune (migration 0820).
-import type { SiteContext } from '../../platform/context.js';
-import type { Db } from '../../platform/db.js';
+import { withTransaction, type DbContext, type SiteContext } from '../../platform/context.js';
 
 export type AuditRow = {
   entry_id: string;
@@ -88,8 +87,8 @@ export async function saveRetention(ctx: SiteContext, days: number): Promise<voi
 }
 
 /** Each site's retention in days (`defaultDays` for a site that set none). */
-export async function retentions(db: Db, defaultDays: number): Promise<{ site_id: string; retention_days: number }[]> {
-  return db.query<{ site_id: string; retention_days: number }>(
+export async function retentions(ctx: DbContext, defaultDays: number): Promise<{ site_id: string; retention_days: number }[]> {
+  return ctx.db.query<{ site_id: string; retention_days: number }>(
     'SELECT s.site_id, COALESCE(a.retention_days, $1::int) AS retention_days FROM sites s LEFT JOIN audit_settings a ON a.site_id = s.site_id',
     [defaultDays],
   );
@@ -100,14 +99,14 @@ export async function retentions(db: Db, defaultDays: number): Promise<{ site_id
  * audit_log_by_time), so a large backlog never holds a long lock. The only DELETE the table's
  * trigger lets through: the flag is local to this transaction.
  */
-export async function pruneSite(db: Db, siteId: string, cutoff: Date, batch: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    await tx.query("SELECT set_config('bodega.audit_prune', 'on', true)");
-    const rows = await tx.query(
+export async function pruneSite(ctx: SiteContext, cutoff: Date, batch: number): Promise<number> {
+  return withTransaction(ctx, async (tx) => {
+    await tx.db.query("SELECT set_config('bodega.audit_prune', 'on', true)");
+    const rows = await tx.db.query(
       `DELETE FROM audit_log WHERE site_id = $1 AND entry_id IN (
          SELECT entry_id FROM audit_log WHERE site_id = $1 AND recorded_at < $2 ORDER BY recorded_at LIMIT $3)
        RETURNING 1`,
-      [siteId, cutoff, batch],
+      [ctx.siteId, cutoff, batch],
     );
     return rows.length;
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
+import { poolContext } from '../../platform/context.js';
 
 let t: TestApp;
 let s: BackOfficeSite;
@@ -70,9 +71,9 @@ describe('the mail outbox', () => {
     const site = await backOfficeSite(t);
     const other = await backOfficeSite(t);
     for (const n of [1, 2, 3]) {
-      await t.app.services.mail.enqueue(t.db, { siteId: site.site.siteId, kind: 'test', to: `to${n}@example.com`, subject: `Mail ${n}`, text: `Hello ${n}`, html: `<p>Hello ${n}</p>` });
+      await t.app.services.mail.enqueue(poolContext(t.db), { siteId: site.site.siteId, kind: 'test', to: `to${n}@example.com`, subject: `Mail ${n}`, text: `Hello ${n}`, html: `<p>Hello ${n}</p>` });
     }
-    await t.app.services.mail.enqueue(t.db, { siteId: other.site.siteId, kind: 'test', to: 'x@example.com', subject: 'Not yours', text: 'x', html: 'x' });
+    await t.app.services.mail.enqueue(poolContext(t.db), { siteId: other.site.siteId, kind: 'test', to: 'x@example.com', subject: 'Not yours', text: 'x', html: 'x' });
     const list = async (query: string) => {
       const res = await t.app.inject({ method: 'GET', url: `/bodega/v1/mail-outbox${query}`, headers: site.headers.contributor });
       expect(res.statusCode, res.body).toBe(200);

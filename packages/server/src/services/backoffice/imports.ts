@@ -7,8 +7,8 @@
 import { parse } from 'csv-parse/sync';
 import { restoreCell } from '../../platform/csv-cells.js';
 import type { Caller, RequestContext } from '../../platform/caller.js';
-import { siteContext } from '../../platform/context.js';
-import type { Db, Queryable } from '../../platform/db.js';
+import { poolContext, siteContext, withTransaction } from '../../platform/context.js';
+import type { Db } from '../../platform/db.js';
 import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { catalogBackOffice, slugify, type CatalogService } from '../catalog/service.js';
@@ -139,8 +139,8 @@ export class ImportJobs {
       if (!input.dataCollectionId) throw ApiError.validation([{ field: 'dataCollectionId', rule: 'REQUIRED_FIELD', description: 'a data-items import names its collection' }]);
       await this.deps.data.collections.load(ctx, input.dataCollectionId);
     }
-    const job = await store.insertJob(ctx.db, {
-      siteId: ctx.siteId, jobId: newId(), target: input.target, dataCollectionId: input.target === 'data-items' ? input.dataCollectionId ?? null : null,
+    const job = await store.insertJob(ctx, {
+      jobId: newId(), target: input.target, dataCollectionId: input.target === 'data-items' ? input.dataCollectionId ?? null : null,
       format: input.format, content: input.content, at: ctx.now(),
     });
     this.kick(job.siteId, job.jobId);
@@ -148,18 +148,18 @@ export class ImportJobs {
   }
 
   async get(ctx: RequestContext, jobId: string): Promise<store.ImportJob> {
-    const job = await store.findJob(ctx.db, ctx.siteId, jobId);
+    const job = await store.findJob(ctx, jobId);
     if (!job) throw ApiError.notFound('IMPORT_JOB_NOT_FOUND', 'No such import job');
     return job;
   }
 
   failures(ctx: RequestContext, jobId: string) {
-    return store.failures(ctx.db, ctx.siteId, jobId);
+    return store.failures(ctx, jobId);
   }
 
   /** Takes up the jobs a stopped server left (called when the app is ready). */
   async resumeWaiting(): Promise<void> {
-    for (const job of await store.waitingJobs(this.deps.db, this.deps.now(), 100)) this.kick(job.siteId, job.jobId);
+    for (const job of await store.waitingJobs(poolContext(this.deps.db), this.deps.now(), 100)) this.kick(job.siteId, job.jobId);
   }
 
   /** Waits for the running jobs; none starts afterwards. */
@@ -180,38 +180,38 @@ export class ImportJobs {
 
   private async run(siteId: string, jobId: string): Promise<void> {
     const { db, now } = this.deps;
-    const claimed = await store.claimJob(db, siteId, jobId, now(), this.lease());
+    const caller: Caller = { kind: 'APP', siteId, subjectId: `import-job:${jobId}` };
+    const ctx: RequestContext = { ...siteContext(db, siteId, now), caller, requestId: jobId };
+    const claimed = await store.claimJob(ctx, jobId, now(), this.lease());
     if (!claimed) return;
     const { job, content } = claimed;
     try {
       const rows = readRows(job.format, content);
       if (rows.length > MAX_IMPORT_ROWS) throw new RowError(`At most ${MAX_IMPORT_ROWS} rows in one import`);
-      const caller: Caller = { kind: 'APP', siteId, subjectId: `import-job:${jobId}` };
-      const ctx: RequestContext = { ...siteContext(db, siteId, now), caller, requestId: jobId };
       const progress = { total: rows.length, processed: job.processed, succeeded: job.succeeded, failed: job.failed, leaseUntil: this.lease() };
       const fields = job.target === 'data-items' && job.dataCollectionId ? new Map((await this.deps.data.collections.load(ctx, job.dataCollectionId)).fields.map((f) => [f.key, f.type as string])) : undefined;
       for (const batch of batches(job.target, rows, job.processed)) {
         if (this.closed) return; // the lease runs out and the job is taken up again
         const failures = job.target === 'products' ? await this.importProducts(ctx, batch) : await this.importItems(ctx, job.dataCollectionId ?? '', fields ?? new Map<string, string>(), batch.flat());
         const last = batch[batch.length - 1];
-        await db.transaction(async (tx) => {
-          await store.insertFailures(tx, siteId, jobId, failures);
+        await withTransaction(ctx, async (tx) => {
+          await store.insertFailures(tx, jobId, failures);
           progress.processed = last[last.length - 1].row;
           progress.failed += failures.length;
           progress.succeeded += batch.reduce((n, group) => n + group.length, 0) - failures.length;
           progress.leaseUntil = this.lease();
-          await store.saveProgress(tx, siteId, jobId, progress);
+          await store.saveProgress(tx, jobId, progress);
         });
       }
-      await store.saveProgress(db, siteId, jobId, progress);
-      await store.finishJob(db, siteId, jobId, 'DONE', now());
+      await store.saveProgress(ctx, jobId, progress);
+      await store.finishJob(ctx, jobId, 'DONE', now());
     } catch (error) {
-      await store.finishJob(db, siteId, jobId, 'FAILED', now(), reason(error));
+      await store.finishJob(ctx, jobId, 'FAILED', now(), reason(error));
     }
   }
 
   private async importProducts(ctx: RequestContext, products: SourceRow[][]): Promise<Failure[]> {
-    const { db, catalog, sites } = this.deps;
+    const { catalog, sites } = this.deps;
     const failures: Failure[] = [];
     const currency = (await sites.activeSite(ctx)).settings.currency;
     const bySlug = new Map([...(await catalogBackOffice.collectionSlugs(ctx))].map(([id, slug]) => [slug, id]));
@@ -236,21 +236,22 @@ export class ImportJobs {
     const done: { productId: string; collectionIds: string[] }[] = [];
     const creates = read.filter((r) => !r.item.id || !existing.has(r.item.id));
     if (creates.length) {
-      await db.transaction(async (tx: Queryable) => {
+      await withTransaction(ctx, async (tx) => {
         for (const r of creates) {
           // A savepoint per row: a row that fails (a taken slug) leaves the rest of the batch.
           // Without a slug in the file, the name's slug is tried first (one insert); only a taken
           // one costs the catalog's search for a free "-2", "-3"….
           const attempts = r.item.patch.slug === undefined && r.item.patch.name ? [{ ...r.item.patch, slug: slugify(r.item.patch.name) }, r.item.patch] : [r.item.patch];
           for (const [i, patch] of attempts.entries()) {
-            await tx.query('SAVEPOINT import_row');
+            await tx.db.query('SAVEPOINT import_row');
             try {
-              const product = await catalog.createProductIn(tx, ctx.siteId, patch, ctx.now());
-              await tx.query('RELEASE SAVEPOINT import_row');
+              // eslint-disable-next-line no-restricted-syntax -- createProductIn takes the raw transaction until the catalog's conversion to the context lands
+              const product = await catalog.createProductIn(tx.db, ctx.siteId, patch, ctx.now());
+              await tx.db.query('RELEASE SAVEPOINT import_row');
               done.push({ productId: product.id, collectionIds: r.collectionIds });
               break;
             } catch (error) {
-              await tx.query('ROLLBACK TO SAVEPOINT import_row');
+              await tx.db.query('ROLLBACK TO SAVEPOINT import_row');
               const retry = i < attempts.length - 1 && error instanceof ApiError && error.code === 'DUPLICATE_SLUG';
               if (!retry) {
                 fail(r.rows, error);

@@ -1,5 +1,5 @@
 // SQL for the import jobs and their failed rows; nothing else.
-import type { Queryable } from '../../platform/db.js';
+import type { DbContext, SiteContext } from '../../platform/context.js';
 
 export type ImportTarget = 'products' | 'data-items';
 export type ImportFormat = 'csv' | 'json';
@@ -48,16 +48,16 @@ function toJob(r: JobRow): ImportJob {
   };
 }
 
-export async function insertJob(db: Queryable, job: { siteId: string; jobId: string; target: ImportTarget; dataCollectionId: string | null; format: ImportFormat; content: string; at: Date }): Promise<ImportJob> {
-  const rows = await db.query<JobRow>(
+export async function insertJob(ctx: SiteContext, job: { jobId: string; target: ImportTarget; dataCollectionId: string | null; format: ImportFormat; content: string; at: Date }): Promise<ImportJob> {
+  const rows = await ctx.db.query<JobRow>(
     `INSERT INTO import_jobs (site_id, job_id, target, data_collection_id, format, content, status, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, 'QUEUED', $7) RETURNING ${COLUMNS}`,
-    [job.siteId, job.jobId, job.target, job.dataCollectionId, job.format, job.content, job.at]);
+    [ctx.siteId, job.jobId, job.target, job.dataCollectionId, job.format, job.content, job.at]);
   return toJob(rows[0]);
 }
 
-export async function findJob(db: Queryable, siteId: string, jobId: string): Promise<ImportJob | undefined> {
-  const rows = await db.query<JobRow>(`SELECT ${COLUMNS} FROM import_jobs WHERE site_id = $1 AND job_id = $2`, [siteId, jobId]);
+export async function findJob(ctx: SiteContext, jobId: string): Promise<ImportJob | undefined> {
+  const rows = await ctx.db.query<JobRow>(`SELECT ${COLUMNS} FROM import_jobs WHERE site_id = $1 AND job_id = $2`, [ctx.siteId, jobId]);
   return rows[0] && toJob(rows[0]);
 }
 
@@ -65,50 +65,51 @@ export async function findJob(db: Queryable, siteId: string, jobId: string): Pro
  * Takes a waiting job (or one whose server stopped: its lease ran out) and reads its file. The
  * conditional UPDATE is the claim: of two servers only one gets the row back.
  */
-export async function claimJob(db: Queryable, siteId: string, jobId: string, at: Date, leaseUntil: Date): Promise<{ job: ImportJob; content: string } | undefined> {
-  const rows = await db.query<JobRow & { content: string }>(
+export async function claimJob(ctx: SiteContext, jobId: string, at: Date, leaseUntil: Date): Promise<{ job: ImportJob; content: string } | undefined> {
+  const rows = await ctx.db.query<JobRow & { content: string }>(
     `UPDATE import_jobs SET status = 'RUNNING', lease_until = $4
       WHERE site_id = $1 AND job_id = $2 AND content IS NOT NULL
         AND (status = 'QUEUED' OR (status = 'RUNNING' AND lease_until < $3))
-      RETURNING ${COLUMNS}, content`, [siteId, jobId, at, leaseUntil]);
+      RETURNING ${COLUMNS}, content`, [ctx.siteId, jobId, at, leaseUntil]);
   return rows[0] && { job: toJob(rows[0]), content: rows[0].content };
 }
 
-export async function waitingJobs(db: Queryable, at: Date, limit: number): Promise<{ siteId: string; jobId: string }[]> {
-  const rows = await db.query<{ site_id: string; job_id: string }>(
+/** Across sites (the pool's context): what a starting server takes up. */
+export async function waitingJobs(ctx: DbContext, at: Date, limit: number): Promise<{ siteId: string; jobId: string }[]> {
+  const rows = await ctx.db.query<{ site_id: string; job_id: string }>(
     `SELECT site_id, job_id FROM import_jobs WHERE status = 'QUEUED' OR (status = 'RUNNING' AND lease_until < $1) ORDER BY created_at LIMIT $2`, [at, limit]);
   return rows.map((r) => ({ siteId: r.site_id, jobId: r.job_id }));
 }
 
 /** Progress after a batch; restarting a job starts over from `processed`. */
-export async function saveProgress(db: Queryable, siteId: string, jobId: string, p: { total: number; processed: number; succeeded: number; failed: number; leaseUntil: Date }): Promise<void> {
-  await db.query(
+export async function saveProgress(ctx: SiteContext, jobId: string, p: { total: number; processed: number; succeeded: number; failed: number; leaseUntil: Date }): Promise<void> {
+  await ctx.db.query(
     'UPDATE import_jobs SET total = $3, processed = $4, succeeded = $5, failed = $6, lease_until = $7 WHERE site_id = $1 AND job_id = $2',
-    [siteId, jobId, p.total, p.processed, p.succeeded, p.failed, p.leaseUntil]);
+    [ctx.siteId, jobId, p.total, p.processed, p.succeeded, p.failed, p.leaseUntil]);
 }
 
-export async function finishJob(db: Queryable, siteId: string, jobId: string, status: 'DONE' | 'FAILED', at: Date, error?: string): Promise<void> {
-  await db.query(
+export async function finishJob(ctx: SiteContext, jobId: string, status: 'DONE' | 'FAILED', at: Date, error?: string): Promise<void> {
+  await ctx.db.query(
     'UPDATE import_jobs SET status = $3, finished_at = $4, error = $5, content = NULL, lease_until = NULL WHERE site_id = $1 AND job_id = $2',
-    [siteId, jobId, status, at, error ?? null]);
+    [ctx.siteId, jobId, status, at, error ?? null]);
 }
 
-export async function insertFailures(db: Queryable, siteId: string, jobId: string, failures: readonly { row: number; error: string; data: Record<string, unknown> }[]): Promise<void> {
+export async function insertFailures(ctx: SiteContext, jobId: string, failures: readonly { row: number; error: string; data: Record<string, unknown> }[]): Promise<void> {
   if (!failures.length) return;
-  await db.query(
+  await ctx.db.query(
     `INSERT INTO import_job_failures (site_id, job_id, row_number, error, data)
      SELECT $1, $2, f.row_number, f.error, f.data FROM jsonb_to_recordset($3::jsonb) AS f(row_number integer, error text, data jsonb)
      ON CONFLICT DO NOTHING`,
     // The row as [column, value] pairs: a jsonb object would not keep the file's column order.
-    [siteId, jobId, JSON.stringify(failures.map((f) => ({ row_number: f.row, error: f.error, data: Object.entries(f.data) })))]);
+    [ctx.siteId, jobId, JSON.stringify(failures.map((f) => ({ row_number: f.row, error: f.error, data: Object.entries(f.data) })))]);
 }
 
-export async function* failures(db: Queryable, siteId: string, jobId: string, batch = 1000): AsyncGenerator<{ row: number; error: string; data: Record<string, unknown> }[]> {
+export async function* failures(ctx: SiteContext, jobId: string, batch = 1000): AsyncGenerator<{ row: number; error: string; data: Record<string, unknown> }[]> {
   let after = 0;
   for (;;) {
-    const rows = await db.query<{ row_number: number; error: string; data: [string, unknown][] }>(
+    const rows = await ctx.db.query<{ row_number: number; error: string; data: [string, unknown][] }>(
       'SELECT row_number, error, data FROM import_job_failures WHERE site_id = $1 AND job_id = $2 AND row_number > $3 ORDER BY row_number LIMIT $4',
-      [siteId, jobId, after, batch]);
+      [ctx.siteId, jobId, after, batch]);
     if (rows.length) yield rows.map((r) => ({ row: r.row_number, error: r.error, data: Object.fromEntries(r.data) }));
     if (rows.length < batch) return;
     after = rows[rows.length - 1].row_number;

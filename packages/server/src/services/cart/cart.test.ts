@@ -3,7 +3,7 @@ import { createClient, OAuthStrategy } from '@wix/sdk';
 import { currentCart } from '@wix/ecom';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
 import { keepEveryEvent } from '../../test/webhooks.js';
-import { transactionContext } from '../../platform/context.js';
+import { siteContext, withTransaction } from '../../platform/context.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, memberToken, STORES_APP_ID, type WireProduct } from '../../test/commerce.js';
 import type { StoredCommerceSettings } from '../commerce-settings/service.js';
@@ -416,7 +416,7 @@ describe('merge at sign-in', () => {
 
   it('gives the member the visitor\'s cart when they have none', async () => {
     const { s, a, b, visitor, visitorId, member } = await setup();
-    await t.db.transaction((tx) => t.app.services.commerce.cart.mergeVisitorCart(transactionContext(tx, s.siteId, () => new Date()), visitorId, member.memberId));
+    await withTransaction(siteContext(t.db, s.siteId, () => new Date()), (tx) => t.app.services.commerce.cart.mergeVisitorCart(tx, visitorId, member.memberId));
     const cart = (await call(member.token, 'GET', '')).json().cart;
     expect(quantities(cart)).toEqual({ [a.id]: 2, [b.id]: 1 });
     expect(cart.buyerInfo).toEqual({ memberId: member.memberId });
@@ -437,7 +437,7 @@ describe('merge at sign-in', () => {
   it('loses no line when the member adds items while the merge runs', async () => {
     const { s, a, b, visitorId, member } = await setup();
     const adds = Array.from({ length: 10 }, () => call(member.token, 'POST', '/add-to-cart', { lineItems: [catalogLine(a.id, 1), catalogLine(b.id, 1)] }));
-    const merge = t.db.transaction((tx) => t.app.services.commerce.cart.mergeVisitorCart(transactionContext(tx, s.siteId, () => new Date()), visitorId, member.memberId));
+    const merge = withTransaction(siteContext(t.db, s.siteId, () => new Date()), (tx) => t.app.services.commerce.cart.mergeVisitorCart(tx, visitorId, member.memberId));
     const results = await Promise.all([...adds, merge]);
     expect(results.slice(0, 10).map((r) => (r as { statusCode: number }).statusCode)).toEqual(Array(10).fill(200));
     const cart = (await call(member.token, 'GET', '')).json().cart;
@@ -446,7 +446,7 @@ describe('merge at sign-in', () => {
 
   it('does nothing for a visitor without a cart', async () => {
     const { s, member } = await setup();
-    await t.db.transaction((tx) => t.app.services.commerce.cart.mergeVisitorCart(transactionContext(tx, s.siteId, () => new Date()), 'no-such-visitor', member.memberId));
+    await withTransaction(siteContext(t.db, s.siteId, () => new Date()), (tx) => t.app.services.commerce.cart.mergeVisitorCart(tx, 'no-such-visitor', member.memberId));
     expect((await call(member.token, 'GET', '')).statusCode).toBe(404);
   });
 });
@@ -462,9 +462,9 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('a change that waited on the c
    */
   async function whileAnAddHoldsTheCart(s: TestSite, visitorId: string, b: WireProduct, request: () => Promise<{ json(): unknown }>) {
     let blocked: Promise<{ json(): unknown }> | undefined;
-    const held = await t.db.transaction(async (tx) => {
-      const [{ pid }] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-      const ctx = { ...transactionContext(tx, s.siteId, () => clock), caller: { kind: 'ANONYMOUS_VISITOR' as const, siteId: s.siteId, subjectId: visitorId }, requestId: 'concurrent-add' };
+    const held = await withTransaction(siteContext(t.db, s.siteId, () => clock), async (tx) => {
+      const [{ pid }] = await tx.db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      const ctx = { ...tx, caller: { kind: 'ANONYMOUS_VISITOR' as const, siteId: s.siteId, subjectId: visitorId }, requestId: 'concurrent-add' };
       const view = await t.app.services.commerce.cart.addToCurrentCart(ctx, { kind: 'visitor', id: visitorId }, {
         lineItems: [{ catalogReference: { appId: STORES_APP_ID, catalogItemId: b.id }, quantity: 1 }], customLineItems: [],
       });

@@ -331,7 +331,7 @@ export class CartService {
       const cart = await store.lockCart(tx, buyer);
       if (!cart) throw cartNotFound();
       await fn(tx, cart);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'cart.updated', entityType: 'cart', entityId: cart.id, payload: { cartId: cart.id, buyer } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'cart.updated', entityType: 'cart', entityId: cart.id, payload: { cartId: cart.id, buyer } });
       return cart.id;
     });
     const cart = await store.findCartById(ctx, cartId);
@@ -416,7 +416,7 @@ export class CartService {
       const cart = await store.lockCart(tx, buyer);
       if (!cart) throw cartNotFound();
       await store.deleteCart(tx, cart.id);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'cart.deleted', entityType: 'cart', entityId: cart.id, payload: { cartId: cart.id, buyer } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'cart.deleted', entityType: 'cart', entityId: cart.id, payload: { cartId: cart.id, buyer } });
     });
   }
 
@@ -432,7 +432,7 @@ export class CartService {
     if (!cart || cart.checkoutId !== checkoutId) return;
     await store.deleteCart(ctx, cartId);
     const siteId = ctx.siteId;
-    await recordEvent(ctx.db, { siteId, type: 'cart.deleted', entityType: 'cart', entityId: cartId, payload: { cartId, buyer: cart.buyer, checkoutId } });
+    await recordEvent(ctx, { siteId, type: 'cart.deleted', entityType: 'cart', entityId: cartId, payload: { cartId, buyer: cart.buyer, checkoutId } });
   }
 
   // Sign-in -----------------------------------------------------------------------------------
@@ -447,7 +447,6 @@ export class CartService {
 
   private async mergeInTransaction(ctx: SiteContext, visitorId: string, memberId: string): Promise<void> {
     const { siteId } = ctx;
-    const tx = ctx.db;
     const at = ctx.now();
     // Lock order: the visitor's cart, then the member's (created if missing, which also locks it),
     // so a member adding items meanwhile waits instead of racing the move.
@@ -461,8 +460,8 @@ export class CartService {
       ...(!member.contactInfo && visitor.contactInfo ? { contactInfo: visitor.contactInfo } : {}),
     }, at);
     await store.deleteCart(ctx, visitor.id);
-    await recordEvent(tx, { siteId, type: 'cart.deleted', entityType: 'cart', entityId: visitor.id, payload: { cartId: visitor.id, mergedIntoCartId: member.id } });
-    await recordEvent(tx, {
+    await recordEvent(ctx, { siteId, type: 'cart.deleted', entityType: 'cart', entityId: visitor.id, payload: { cartId: visitor.id, mergedIntoCartId: member.id } });
+    await recordEvent(ctx, {
       siteId, type: member.inserted ? 'cart.created' : 'cart.updated', entityType: 'cart', entityId: member.id,
       payload: { cartId: member.id, buyer: memberBuyer, mergedFromCartId: visitor.id },
     });

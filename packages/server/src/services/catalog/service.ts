@@ -266,7 +266,7 @@ export class CatalogService {
       if (isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${slug}" is taken`, { slug });
       throw error;
     }
-    await recordEvent(tx, { siteId, type: 'product.created', entityType: 'product', entityId: id, payload: { productId: id, name, slug } });
+    await recordEvent(transactionContext(tx, siteId, () => now), { siteId, type: 'product.created', entityType: 'product', entityId: id, payload: { productId: id, name, slug } });
     return product;
   }
 
@@ -314,7 +314,7 @@ export class CatalogService {
         if (isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${product.slug}" is taken`, { slug: product.slug });
         throw error;
       }
-      await recordEvent(tx, { siteId: ctx.siteId, type: eventType, entityType: 'product', entityId: productId, payload: { productId } });
+      await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: eventType, entityType: 'product', entityId: productId, payload: { productId } });
       await this.productsSaved(transactionContext(tx, ctx.siteId, () => ctx.now()), [product]);
       return product;
     });
@@ -356,7 +356,7 @@ export class CatalogService {
     try {
       await this.db.transaction(async (tx) => {
         if (!(await store.deleteProduct(tx, ctx.siteId, productId))) throw notFound(productId);
-        await recordEvent(tx, { siteId: ctx.siteId, type: 'product.deleted', entityType: 'product', entityId: productId, payload: { productId } });
+        await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: 'product.deleted', entityType: 'product', entityId: productId, payload: { productId } });
       });
     } finally {
       this.forget(ctx.siteId, [productId]);
@@ -533,7 +533,7 @@ export class CatalogService {
         if (isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${collection.slug}" is taken`, { slug: collection.slug });
         throw error;
       }
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.created', entityType: 'collection', entityId: collection.id, payload: { collectionId: collection.id, name } });
+      await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: 'collection.created', entityType: 'collection', entityId: collection.id, payload: { collectionId: collection.id, name } });
     });
     return collection;
   }
@@ -557,7 +557,7 @@ export class CatalogService {
         if (isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${updated.slug}" is taken`, { slug: updated.slug });
         throw error;
       }
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
+      await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
     });
     return updated;
   }
@@ -566,7 +566,7 @@ export class CatalogService {
     if (collectionId === ALL_PRODUCTS_COLLECTION_ID) throw new ApiError(400, 'COLLECTION_NOT_DELETABLE', 'The All Products collection cannot be deleted');
     await this.db.transaction(async (tx) => {
       if (!(await store.deleteCollection(tx, ctx.siteId, collectionId))) throw ApiError.notFound('COLLECTION_NOT_FOUND', `Collection ${collectionId} was not found`, { collectionId });
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.deleted', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
+      await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: 'collection.deleted', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
     });
   }
 
@@ -617,7 +617,7 @@ export class CatalogService {
       } else {
         await store.removeProductsFromCollection(tx, ctx.siteId, collectionId, productIds);
       }
-      await recordEvent(tx, { siteId: ctx.siteId, type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId, [action === 'add' ? 'addedProductIds' : 'removedProductIds']: productIds } });
+      await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId, [action === 'add' ? 'addedProductIds' : 'removedProductIds']: productIds } });
     });
   }
 

@@ -185,7 +185,7 @@ export class CheckoutService {
     await withTransaction(ctx, async (tx) => {
       await this.checkCoupon(tx, checkout);
       await store.insertCheckout(tx, checkout);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, buyer: checkout.buyer } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, buyer: checkout.buyer } });
     });
     return this.view(ctx, checkout);
   }
@@ -223,7 +223,7 @@ export class CheckoutService {
     await withTransaction(ctx, async (tx) => {
       await store.insertCheckout(tx, checkout);
       await this.cart.markCheckout(tx, cart.id, checkout.id);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, cartId: cart.id, buyer } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, cartId: cart.id, buyer } });
     });
     return checkout.id;
   }
@@ -246,7 +246,7 @@ export class CheckoutService {
       const next = await fn(current);
       if (next.couponCode && next.couponCode !== current.couponCode) await this.checkCoupon(tx, next);
       await store.updateCheckout(tx, next);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'checkout.updated', entityType: 'checkout', entityId: checkoutId, payload: { checkoutId } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.updated', entityType: 'checkout', entityId: checkoutId, payload: { checkoutId } });
       return next;
     });
     return this.view(ctx, checkout);
@@ -501,7 +501,7 @@ export class CheckoutService {
     }, now);
     await store.markCompleted(tx, checkout.id, order.id, now);
     if (checkout.cartId) await this.cart.completeCart(tx, checkout.cartId, checkout.id);
-    await recordEvent(tx.db, { siteId: tx.siteId, type: 'checkout.completed', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, orderId: order.id, buyer: checkout.buyer } });
+    await recordEvent(tx, { siteId: tx.siteId, type: 'checkout.completed', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, orderId: order.id, buyer: checkout.buyer } });
     return order.id;
   }
 

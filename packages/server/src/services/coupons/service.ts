@@ -70,7 +70,7 @@ export class CouponsService {
         if (isUniqueViolation(error)) throw codeTaken(coupon.code);
         throw error;
       }
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'coupon.created', entityType: 'coupon', entityId: coupon.id, payload: { couponId: coupon.id, code: coupon.code } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'coupon.created', entityType: 'coupon', entityId: coupon.id, payload: { couponId: coupon.id, code: coupon.code } });
     });
     return coupon;
   }
@@ -110,7 +110,7 @@ export class CouponsService {
         if (isUniqueViolation(error)) throw codeTaken(next.code);
         throw error;
       }
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'coupon.updated', entityType: 'coupon', entityId: next.id, payload: { couponId: next.id, code: next.code } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'coupon.updated', entityType: 'coupon', entityId: next.id, payload: { couponId: next.id, code: next.code } });
       return next;
     });
   }
@@ -120,7 +120,7 @@ export class CouponsService {
     await withTransaction(ctx, async (tx) => {
       const deleted = await store.deleteCoupon(tx, couponId);
       if (!deleted) throw couponNotFound(couponId);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'coupon.deleted', entityType: 'coupon', entityId: couponId, payload: { couponId, code: deleted.code } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'coupon.deleted', entityType: 'coupon', entityId: couponId, payload: { couponId, code: deleted.code } });
     });
   }
 

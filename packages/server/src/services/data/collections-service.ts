@@ -56,7 +56,7 @@ export class CollectionsService {
     return withTransaction(ctx, async (tx) => {
       const created = await store.insertCollection(tx, definition);
       if (!created) throw DataErrors.collectionExists(definition.id);
-      await recordEvent(tx.db, collectionEvent(ctx, 'data_collection.created', created));
+      await recordEvent(tx, collectionEvent(ctx, 'data_collection.created', created));
       return created;
     });
   }
@@ -80,7 +80,7 @@ export class CollectionsService {
       }
       const saved = await store.updateCollection(tx, definition);
       if (!saved) throw DataErrors.collectionNotFound(definition.id);
-      await recordEvent(tx.db, collectionEvent(ctx, 'data_collection.updated', saved));
+      await recordEvent(tx, collectionEvent(ctx, 'data_collection.updated', saved));
       // Who may read and write a collection is access: its change is on record (other edits are not).
       const changed = settingsChange({ ...current.permissions }, { ...saved.permissions });
       if (changed) await recordAudit(tx, { action: 'data_collection.permissions_updated', objectType: 'data_collection', objectId: saved.id, ...changed });
@@ -96,7 +96,7 @@ export class CollectionsService {
       const current = await store.findCollectionForUpdate(tx, id);
       if (!current) throw DataErrors.collectionNotFound(id);
       const removed = await store.deleteCollection(tx, id);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'data_collection.deleted', entityType: 'wix.data.v2.data_collection', entityId: id, payload: { dataCollectionId: id } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'data_collection.deleted', entityType: 'wix.data.v2.data_collection', entityId: id, payload: { dataCollectionId: id } });
       return removed;
     });
     this.forget(ctx.siteId, id);
@@ -116,7 +116,7 @@ export class CollectionsService {
       const fields = applyFieldChange(current.fields, change);
       const saved = await store.updateCollection(tx, { ...current, fields });
       if (!saved) throw DataErrors.collectionNotFound(id);
-      await recordEvent(tx.db, collectionEvent(ctx, 'data_collection.updated', saved));
+      await recordEvent(tx, collectionEvent(ctx, 'data_collection.updated', saved));
       // Who may read and write a collection is access: its change is on record (other edits are not).
       const changed = settingsChange({ ...current.permissions }, { ...saved.permissions });
       if (changed) await recordAudit(tx, { action: 'data_collection.permissions_updated', objectType: 'data_collection', objectId: saved.id, ...changed });

@@ -4,7 +4,7 @@
  * time, and sets SUCCEEDED; so its changes, their events and its status commit together. A job
  * whose server stopped is still INITIALIZED and is picked up again when a server starts.
  */
-import { siteContext, withTransaction, type SiteContext } from '../../platform/context.js';
+import { forSite, poolContext, withTransaction, type DbContext, type SiteContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
 import { recordEvents } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
@@ -19,14 +19,15 @@ export class DataJobs {
   private readonly running = new Set<Promise<void>>();
   private closed = false;
 
-  /** `db`: the pool; a job runs after its call answered, in a transaction of its own. */
-  constructor(
-    private readonly db: Db,
-    private readonly now: () => Date,
-  ) {}
+  /** The pool's context: a job runs after its call answered, in a transaction of its own. */
+  private readonly pool: DbContext;
+
+  constructor(db: Db, private readonly now: () => Date) {
+    this.pool = poolContext(db);
+  }
 
   private site(siteId: string): SiteContext {
-    return siteContext(this.db, siteId, this.now);
+    return forSite(this.pool, siteId, this.now);
   }
 
   async start(siteId: string, collectionId: string, kind: store.JobKind, request: JsonObject): Promise<string> {
@@ -38,7 +39,7 @@ export class DataJobs {
 
   /** Runs the jobs left waiting by a server that stopped. */
   async resumeWaiting(): Promise<void> {
-    for (const job of await store.waitingJobs(this.db, 100)) this.kick(job.siteId, job.jobId);
+    for (const job of await store.waitingJobs(this.pool, 100)) this.kick(job.siteId, job.jobId);
   }
 
   /** Waits for the running jobs; no new one starts afterwards (the app is closing). */
@@ -80,7 +81,7 @@ export class DataJobs {
       after = batch[batch.length - 1].id;
       if (job.kind === 'REMOVE_BY_FILTER') {
         const removed = await store.deleteItems(tx, collectionId, batch.map((item) => item.id));
-        await recordEvents(tx.db, [...removed].map((id) => itemEvent(siteId, collectionId, 'data_item.deleted', id, { dataCollectionId: collectionId, dataItemId: id })));
+        await recordEvents(tx, [...removed].map((id) => itemEvent(siteId, collectionId, 'data_item.deleted', id, { dataCollectionId: collectionId, dataItemId: id })));
         done += removed.size;
         continue;
       }
@@ -93,7 +94,7 @@ export class DataJobs {
         }
       });
       await store.replaceItems(tx, collectionId, patched);
-      await recordEvents(tx.db, patched.map((item) => itemEvent(siteId, collectionId, 'data_item.updated', item.id, itemPayload(collectionId, item.data))));
+      await recordEvents(tx, patched.map((item) => itemEvent(siteId, collectionId, 'data_item.updated', item.id, itemPayload(collectionId, item.data))));
       done += patched.length;
     }
   }

@@ -276,7 +276,7 @@ export class DataService {
           else removable.push({ ...request, data: stored.data });
         }
         await store.deleteItems(tx, collection.id, removable.map((entry) => entry.id));
-        await recordEvents(tx.db, removable.map((entry) => itemEvent(ctx.siteId, collection.id, 'data_item.deleted', entry.id, { dataCollectionId: collection.id, dataItemId: entry.id })));
+        await recordEvents(tx, removable.map((entry) => itemEvent(ctx.siteId, collection.id, 'data_item.deleted', entry.id, { dataCollectionId: collection.id, dataItemId: entry.id })));
         outcomes.push(...removable.map((entry) => ({ index: entry.index, id: entry.id, action: 'DELETE' as const, data: entry.data })));
       }
       return byIndex(outcomes);
@@ -289,7 +289,7 @@ export class DataService {
     if (this.access(ctx, collection, 'remove').kind !== 'all') throw DataErrors.permissionDenied('remove', collection.id);
     return withTransaction(ctx, async (tx) => {
       const removed = await store.truncateItems(tx, collection.id);
-      await recordEvents(tx.db, [
+      await recordEvents(tx, [
         { siteId: ctx.siteId, type: 'data_items.truncated', entityType: 'wix.data.v2.data_collection', entityId: collection.id, payload: { dataCollectionId: collection.id, removed } },
       ]);
       return removed;
@@ -467,7 +467,7 @@ export class DataService {
       },
     );
     if (!recorded) {
-      await recordEvents(tx.db, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, ITEM_CREATED, row.id, itemPayload(collection.id, row.data))));
+      await recordEvents(tx, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, ITEM_CREATED, row.id, itemPayload(collection.id, row.data))));
     }
     return rows.map((row): ItemOutcome => {
       if (written.has(row.id)) return { index: row.index, id: row.id, action: 'INSERT', data: row.data };
@@ -483,7 +483,7 @@ export class DataService {
       return new Set(batch.map((row) => row.id));
     };
     const { written, failed } = await writeGuarded(tx, rows, replace, (id) => DataErrors.uniqueViolation(id, collection.id));
-    await recordEvents(tx.db, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, 'data_item.updated', row.id, itemPayload(collection.id, row.data))));
+    await recordEvents(tx, rows.filter((row) => written.has(row.id)).map((row) => itemEvent(ctx.siteId, collection.id, 'data_item.updated', row.id, itemPayload(collection.id, row.data))));
     return rows.map((row): ItemOutcome =>
       written.has(row.id)
         ? { index: row.index, id: row.id, action, data: row.data }

@@ -3,8 +3,8 @@
  * parameter (filters through the query compiler). Many rows travel as one JSON parameter read with
  * jsonb_to_recordset, so a 1000-item bulk call is one statement.
  */
-import type { SiteContext } from '../../platform/context.js';
-import { prepared, type Queryable, type Row } from '../../platform/db.js';
+import type { DbContext, SiteContext } from '../../platform/context.js';
+import { prepared, type Row } from '../../platform/db.js';
 import { outboxInsertFrom } from '../../platform/events.js';
 import type { StoredCollection, StoredField } from './collections.js';
 import { compiled } from './errors.js';
@@ -522,8 +522,8 @@ export async function finishJob(ctx: SiteContext, jobId: string, status: JobStat
 }
 
 /** Jobs nobody finished (their server stopped), oldest first. */
-export async function waitingJobs(q: Queryable, limit: number): Promise<{ siteId: string; jobId: string }[]> {
-  const rows = await q.query<{ site_id: string; job_id: string }>(
+export async function waitingJobs(pool: DbContext, limit: number): Promise<{ siteId: string; jobId: string }[]> {
+  const rows = await pool.db.query<{ site_id: string; job_id: string }>(
     `SELECT site_id, job_id FROM data_jobs WHERE status = 'INITIALIZED' ORDER BY created_at LIMIT $1`,
     [limit],
   );

@@ -53,7 +53,7 @@ export class MemberAccess {
   }
 
   /** Starts hearing the members trigger's notices, when the database can deliver them. */
-  async listen(db: Db): Promise<void> {
+  async listen(db: Pick<Db, 'listen'>): Promise<void> {
     if (!db.listen) return;
     this.stopListening = await db.listen(MEMBER_ACCESS_CHANNEL, (payload) => {
       this.drop(payload);

@@ -46,7 +46,7 @@ export async function createIdentity(ctx: SiteContext, input: NewIdentityInput):
     slug = `${base}-${randomBytes(4).toString('hex')}`;
     member = await store.insertMember(ctx, { ...memberInput, slug });
   }
-  await recordEvent(ctx.db, {
+  await recordEvent(ctx, {
     siteId: ctx.siteId,
     type: 'member.created',
     entityType: 'member',
@@ -99,7 +99,7 @@ async function changeMemberStatus(
   const changed = await store.updateMemberStatus(ctx, memberId, status, ctx.now());
   access.forget(ctx, memberId);
   if (changed && changed.previous !== status) {
-    await recordEvent(ctx.db, {
+    await recordEvent(ctx, {
       siteId: ctx.siteId, type: 'member.status_changed', entityType: 'member', entityId: memberId,
       payload: { memberId, status, previousStatus: changed.previous },
     });

@@ -87,7 +87,7 @@ export class IdentityService {
   }
 
   /** Hears every server's member changes (the members trigger's notices) until `close`. */
-  async listenForAccessChanges(db: Db): Promise<void> {
+  async listenForAccessChanges(db: Pick<Db, 'listen'>): Promise<void> {
     await this.parts.access.listen(db);
   }
 

@@ -13,7 +13,7 @@ import { checkCode, codeExpiry, generateCode, hashCode } from './verification-co
 
 /** Queues a mail in the context's transaction; the caller kicks delivery after the commit. */
 export async function sendMail(deps: IdentityDeps, ctx: SiteContext, kind: string, to: string, content: MailContent): Promise<void> {
-  await deps.mail.enqueue(ctx.db, { siteId: ctx.siteId, kind, to, ...content });
+  await deps.mail.enqueue(ctx, { siteId: ctx.siteId, kind, to, ...content });
 }
 
 /** Stores a new code for the identity and mails it; returns the verification's id. */

@@ -57,7 +57,7 @@ export class AboutsService {
     const about = await withTransaction(ctx, async (tx) => {
       const created = await social.insertAbout(tx, { aboutId: newId(), memberId, revision: 1, content, createdAt: now, updatedAt: now });
       if (!created) throw new ApiError(409, 'MEMBER_ABOUT_ALREADY_EXISTS', 'The member already has an about; update it', { memberId });
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member_about.created', entityType: 'member_about', entityId: created.aboutId, payload: { memberAbout: toWireAbout(created) } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'member_about.created', entityType: 'member_about', entityId: created.aboutId, payload: { memberAbout: toWireAbout(created) } });
       return created;
     });
     return { memberAbout: toWireAbout(about) };
@@ -79,7 +79,7 @@ export class AboutsService {
       if (!current) throw notFound(aboutId);
       const updated = await social.updateAbout(tx, aboutId, expected, content, ctx.now());
       if (!updated) throw new ApiError(409, 'REVISION_MISMATCH', 'The about changed since it was read', { id: aboutId, revision: String(current.revision) });
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member_about.updated', entityType: 'member_about', entityId: aboutId, payload: { memberAbout: toWireAbout(updated) } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'member_about.updated', entityType: 'member_about', entityId: aboutId, payload: { memberAbout: toWireAbout(updated) } });
       return updated;
     });
     return { memberAbout: toWireAbout(about) };
@@ -89,7 +89,7 @@ export class AboutsService {
     const about = await this.ownedAbout(ctx, aboutId);
     await withTransaction(ctx, async (tx) => {
       if (await social.deleteAbout(tx, aboutId)) {
-        await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member_about.deleted', entityType: 'member_about', entityId: aboutId, payload: { memberAbout: toWireAbout(about) } });
+        await recordEvent(tx, { siteId: ctx.siteId, type: 'member_about.deleted', entityType: 'member_about', entityId: aboutId, payload: { memberAbout: toWireAbout(about) } });
       }
     });
     return {};

@@ -61,7 +61,7 @@ export class BadgesService {
     for (const slug of await this.slugFor(ctx, fields.title)) {
       const badge = await withTransaction(ctx, async (tx) => {
         const created = await social.insertBadge(tx, { ...fields, badgeId: newId(), slug, position: 0, createdAt: now, updatedAt: now });
-        if (created) await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.created', entityType: 'badge', entityId: created.badgeId, payload: { badge: toWireBadge(created) } });
+        if (created) await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.created', entityType: 'badge', entityId: created.badgeId, payload: { badge: toWireBadge(created) } });
         return created;
       });
       if (badge) return { badge: toWireBadge(badge) };
@@ -81,7 +81,7 @@ export class BadgesService {
         if (!locked) throw notFound(badgeId);
         const slug = slugs[0] ?? `${slugify(fields.title) || 'badge'}-${newId().slice(0, 8)}`;
         const updated = await social.updateBadge(tx, { ...locked, ...fields, slug, updatedAt: ctx.now() });
-        await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.updated', entityType: 'badge', entityId: badgeId, payload: { badge: toWireBadge(updated!) } });
+        await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.updated', entityType: 'badge', entityId: badgeId, payload: { badge: toWireBadge(updated!) } });
         return updated!;
       });
       return { badge: toWireBadge(badge) };
@@ -110,7 +110,7 @@ export class BadgesService {
       const badge = await social.findBadge(tx, badgeId, true);
       if (!badge) throw notFound(badgeId);
       const holders = await social.deleteBadge(tx, badgeId);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.deleted', entityType: 'badge', entityId: badgeId, payload: { badge: toWireBadge(badge), memberIds: holders } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.deleted', entityType: 'badge', entityId: badgeId, payload: { badge: toWireBadge(badge), memberIds: holders } });
     });
     return {};
   }
@@ -125,7 +125,7 @@ export class BadgesService {
       if (missing.length) throw ApiError.notFound('MEMBER_NOT_FOUND', `No member ${missing.join(', ')}`, { memberIds: missing });
       const added = await social.assignBadge(tx, badgeId, ids, ctx.now());
       for (const memberId of added) {
-        await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.assigned', entityType: 'badge', entityId: badgeId, payload: { badgeId, memberId } });
+        await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.assigned', entityType: 'badge', entityId: badgeId, payload: { badgeId, memberId } });
       }
     });
     return { memberIds: ids };
@@ -137,7 +137,7 @@ export class BadgesService {
       if (!(await social.findBadge(tx, badgeId, true))) throw notFound(badgeId);
       const removed = await social.unassignBadge(tx, badgeId, [...new Set(memberIds)]);
       for (const memberId of removed) {
-        await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.unassigned', entityType: 'badge', entityId: badgeId, payload: { badgeId, memberId } });
+        await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.unassigned', entityType: 'badge', entityId: badgeId, payload: { badgeId, memberId } });
       }
     });
     return {};
@@ -177,7 +177,7 @@ export class BadgesService {
     const order = [...badgeIds, ...all.map((b) => b.badgeId).filter((id) => !badgeIds.includes(id))];
     await withTransaction(ctx, async (tx) => {
       await social.setBadgePositions(tx, order, ctx.now());
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'badge.reordered', entityType: 'badge', entityId: ctx.siteId, payload: { badgeIds: order } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'badge.reordered', entityType: 'badge', entityId: ctx.siteId, payload: { badgeIds: order } });
     });
     const { badges } = await social.listBadges(ctx, 100_000, 0);
     return { badges: badges.map(toWireBadge) };

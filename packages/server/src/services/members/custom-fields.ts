@@ -101,7 +101,7 @@ export class CustomFieldsService {
           updatedAt: now,
         });
         if (created) {
-          await recordEvent(tx.db, { siteId: ctx.siteId, type: 'custom_field.created', entityType: 'custom_field', entityId: created.fieldId, payload: toWireCustomField(created) });
+          await recordEvent(tx, { siteId: ctx.siteId, type: 'custom_field.created', entityType: 'custom_field', entityId: created.fieldId, payload: toWireCustomField(created) });
           return created;
         }
       }
@@ -156,7 +156,7 @@ export class CustomFieldsService {
       if (!updated) throw revisionMismatch(current);
       const payload: Record<string, unknown> = { field: toWireCustomField(updated) };
       if (updated.visibility !== current.visibility) payload.defaultPrivacyChanged = { fromPrivacy: current.visibility, toPrivacy: updated.visibility };
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'custom_field.updated', entityType: 'custom_field', entityId: fieldId, payload });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'custom_field.updated', entityType: 'custom_field', entityId: fieldId, payload });
       return updated;
     });
     return toWireCustomField(field);
@@ -173,7 +173,7 @@ export class CustomFieldsService {
       const deleted = await store.deleteField(tx, fieldId, expected);
       if (!deleted) throw revisionMismatch(current);
       const cleared = await store.removeCustomFieldValues(tx, current.key, ctx.now());
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'custom_field.deleted', entityType: 'custom_field', entityId: fieldId, payload: { field: toWireCustomField(current), membersCleared: cleared } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'custom_field.deleted', entityType: 'custom_field', entityId: fieldId, payload: { field: toWireCustomField(current), membersCleared: cleared } });
     });
   }
 
@@ -188,7 +188,7 @@ export class CustomFieldsService {
       if (current.hidden) return;
       const updated = await store.updateField(tx, { ...current, hidden: true, updatedAt: ctx.now() }, expected);
       if (!updated) throw revisionMismatch(current);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'custom_field.hidden', entityType: 'custom_field', entityId: fieldId, payload: { field: toWireCustomField(updated) } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'custom_field.hidden', entityType: 'custom_field', entityId: fieldId, payload: { field: toWireCustomField(updated) } });
     });
   }
 
@@ -212,7 +212,7 @@ export class CustomFieldsService {
     const order = [...fieldIds, ...inSection.map((f) => f.fieldId).filter((id) => !fieldIds.includes(id))];
     await withTransaction(ctx, async (tx) => {
       await store.setFieldPositions(tx, order, now);
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'custom_field.reordered', entityType: 'custom_field', entityId: target, payload: { section: target, fieldIds: order } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'custom_field.reordered', entityType: 'custom_field', entityId: target, payload: { section: target, fieldIds: order } });
     });
     const fields = (await store.listFields(ctx)).filter((f) => f.section === target);
     return { fields: fields.map(toWireCustomField), section: target };

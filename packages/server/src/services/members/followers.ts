@@ -22,7 +22,7 @@ export class FollowersService {
       const target = await store.findMember(tx, memberId);
       if (!target || !canSee(viewer, target)) throw memberNotFound(memberId);
       if (await social.follow(tx, self.memberId, memberId, ctx.now())) {
-        await recordEvent(tx.db, {
+        await recordEvent(tx, {
           siteId: ctx.siteId, type: 'follow.member_followed', entityType: 'follow', entityId: memberId,
           payload: { memberConnection: { memberId: self.memberId, affectedMemberId: memberId } },
         });
@@ -35,7 +35,7 @@ export class FollowersService {
     const self = await requireSelf(ctx, { active: false });
     await withTransaction(ctx, async (tx) => {
       if (await social.unfollow(tx, self.memberId, memberId)) {
-        await recordEvent(tx.db, {
+        await recordEvent(tx, {
           siteId: ctx.siteId, type: 'follow.member_unfollowed', entityType: 'follow', entityId: memberId,
           payload: { memberConnection: { memberId: self.memberId, affectedMemberId: memberId } },
         });

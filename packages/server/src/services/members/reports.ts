@@ -36,9 +36,9 @@ export class ReportsService {
       if (!created) {
         throw new ApiError(409, 'MEMBER_ALREADY_REPORTED', 'You have an open report on this member', { memberId: reportedMemberId });
       }
-      await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member_report.created', entityType: 'member_report', entityId: created.reportId, payload: { memberReport: toWireReport(created) } });
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'member_report.created', entityType: 'member_report', entityId: created.reportId, payload: { memberReport: toWireReport(created) } });
       if ((await social.countReports(tx, reportedMemberId)) === 1) {
-        await recordEvent(tx.db, {
+        await recordEvent(tx, {
           siteId: ctx.siteId, type: 'member_report.reported_member_created', entityType: 'member_report', entityId: reportedMemberId,
           payload: { reportedMember: { reportedMemberId, reportCount: '1', reviewed: false, lastReportDate: created.createdAt.toISOString() } },
         });
@@ -76,7 +76,7 @@ export class ReportsService {
       const summary = await social.reportedMember(tx, memberId);
       if (!summary) throw ApiError.notFound('MEMBER_REPORTS_NOT_FOUND', `No reports on member ${memberId}`, { memberId });
       if (reviewed > 0) {
-        await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member_report.reviewed', entityType: 'member_report', entityId: memberId, payload: { reportedMember: toWireReportedMember(summary) } });
+        await recordEvent(tx, { siteId: ctx.siteId, type: 'member_report.reviewed', entityType: 'member_report', entityId: memberId, payload: { reportedMember: toWireReportedMember(summary) } });
       }
       return summary;
     });
@@ -88,7 +88,7 @@ export class ReportsService {
     await withTransaction(ctx, async (tx) => {
       const deleted = await social.deleteReports(tx, memberId);
       if (deleted > 0) {
-        await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member_report.reported_member_deleted', entityType: 'member_report', entityId: memberId, payload: { reportedMemberId: memberId, reportsDeleted: deleted } });
+        await recordEvent(tx, { siteId: ctx.siteId, type: 'member_report.reported_member_deleted', entityType: 'member_report', entityId: memberId, payload: { reportedMemberId: memberId, reportsDeleted: deleted } });
       }
     });
     return {};

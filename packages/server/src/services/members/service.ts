@@ -181,7 +181,7 @@ export class MembersService {
       if (!outcome.ok) throw refusalError(outcome.refusal);
       const updated = await store.updateMember(tx, memberId, { ...outcome.change, updatedAt: ctx.now() });
       if (!updated) throw memberNotFound(memberId);
-      await recordEvent(tx.db, {
+      await recordEvent(tx, {
         siteId: ctx.siteId, type: outcome.event, entityType: 'member', entityId: memberId,
         payload: { memberId, from: stateOf(member), to: stateOf(updated) },
       });
@@ -233,7 +233,7 @@ export class MembersService {
       for (const id of ids) {
         const from = stateOf(byId.get(id)!);
         const to = { ...from, status: action === 'approve' ? 'APPROVED' : 'BLOCKED' };
-        await recordEvent(tx.db, { siteId: ctx.siteId, type: event, entityType: 'member', entityId: id, payload: { memberId: id, from, to } });
+        await recordEvent(tx, { siteId: ctx.siteId, type: event, entityType: 'member', entityId: id, payload: { memberId: id, from, to } });
         await auditModeration(tx, action, id, from, to);
       }
       return { changed: ids, failures: refused };
@@ -253,7 +253,7 @@ export class MembersService {
         if (member.slug === slug) return member;
         if (await store.slugTaken(tx, slug)) throw slugTaken(slug);
         const updated = await store.updateMember(tx, memberId, { slug, updatedAt: ctx.now() });
-        await recordEvent(tx.db, {
+        await recordEvent(tx, {
           siteId: ctx.siteId, type: 'member.updated', entityType: 'member', entityId: memberId,
           payload: { memberId, changedFields: ['profile.slug'], from: { slug: member.slug }, to: { slug } },
         });
@@ -290,7 +290,7 @@ export class MembersService {
       const refusal = canChangeRole(target, role, await store.countOwners(tx));
       if (refusal) throw refusalError(refusal);
       const updated = await store.updateMember(tx, memberId, { role, updatedAt: ctx.now() });
-      await recordEvent(tx.db, {
+      await recordEvent(tx, {
         siteId: ctx.siteId, type: 'member.role_changed', entityType: 'member', entityId: memberId,
         payload: { memberId, from: target.role, to: role },
       });
@@ -337,7 +337,7 @@ export class MembersService {
     const deleted = await store.deleteMembers(tx, deletable.map((m) => m.memberId));
     await this.identities.deleteIdentities(tx, deleted);
     for (const member of deletable) {
-      await recordEvent(tx.db, {
+      await recordEvent(tx, {
         siteId: ctx.siteId, type: 'member.deleted', entityType: 'member', entityId: member.memberId,
         payload: { memberId: member.memberId, loginEmail: member.loginEmail, contentAssigneeId: contentAssigneeId ?? null },
       });
@@ -522,10 +522,10 @@ export class MembersService {
         if (changedFields.length === 0 && !privacyEvent) return current;
         const updated = await store.updateMember(tx, memberId, { profile, contact, slug, privacyStatus, updatedAt: ctx.now() });
         if (changedFields.length) {
-          await recordEvent(tx.db, { siteId: ctx.siteId, type: 'member.updated', entityType: 'member', entityId: memberId, payload: { memberId, changedFields } });
+          await recordEvent(tx, { siteId: ctx.siteId, type: 'member.updated', entityType: 'member', entityId: memberId, payload: { memberId, changedFields } });
         }
         if (privacyEvent) {
-          await recordEvent(tx.db, {
+          await recordEvent(tx, {
             siteId: ctx.siteId, type: privacyEvent, entityType: 'member', entityId: memberId,
             payload: { memberId, from: stateOf(current), to: stateOf(updated!) },
           });
@@ -550,7 +550,7 @@ export class MembersService {
       if (!current) throw memberNotFound(memberId);
       if (current.contact[list].length === 0) return current;
       const updated = await store.updateMember(tx, memberId, { contact: { ...current.contact, [list]: [] }, updatedAt: ctx.now() });
-      await recordEvent(tx.db, {
+      await recordEvent(tx, {
         siteId: ctx.siteId, type: 'member.updated', entityType: 'member', entityId: memberId, payload: { memberId, changedFields: [`contact.${list}`] },
       });
       return updated!;

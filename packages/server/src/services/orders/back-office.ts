@@ -65,7 +65,7 @@ export async function openCounts(ctx: SiteContext): Promise<{ unpaid: number; un
 }
 
 export async function recentOrders(ctx: SiteContext, limit: number): Promise<Order[]> {
-  return (await store.searchOrders(ctx.db, { where: 'TRUE', params: [ctx.siteId], orderBy: 'o.created_at DESC, o.order_id DESC', limit })).orders;
+  return (await store.searchOrders(ctx, { where: 'TRUE', params: [ctx.siteId], orderBy: 'o.created_at DESC, o.order_id DESC', limit })).orders;
 }
 
 /** The command palette: an order by its number, or by the start of the buyer's e-mail. */
@@ -76,7 +76,7 @@ export async function findOrdersBrief(ctx: SiteContext, q: string, limit: number
     params.push(Number(q));
     where = `(o.number = $3 OR ${where})`;
   }
-  return (await store.searchOrders(ctx.db, { where, params, orderBy: 'o.created_at DESC, o.order_id DESC', limit })).orders;
+  return (await store.searchOrders(ctx, { where, params, orderBy: 'o.created_at DESC, o.order_id DESC', limit })).orders;
 }
 
 export interface OrderExportFilters {
@@ -105,7 +105,7 @@ export async function* ordersForExport(ctx: SiteContext, filters: OrderExportFil
     const page = [...params];
     const conditions = [...where];
     if (after) conditions.push(`(o.created_at, o.order_id) < ($${page.push(after.created)}, $${page.push(after.id)})`);
-    const { orders } = await store.searchOrders(ctx.db, { where: conditions.length ? conditions.join(' AND ') : 'TRUE', params: page, orderBy: 'o.created_at DESC, o.order_id DESC', limit: batch });
+    const { orders } = await store.searchOrders(ctx, { where: conditions.length ? conditions.join(' AND ') : 'TRUE', params: page, orderBy: 'o.created_at DESC, o.order_id DESC', limit: batch });
     if (orders.length) yield orders;
     if (orders.length < batch) return;
     const last = orders[orders.length - 1];

@@ -180,7 +180,7 @@ export class OrdersService {
     order = await this.sellWhenPaid(tx, order, input.settings, at);
     await store.insertOrder(tx, order);
     if (input.payment.kind === 'provider') await this.payments.recordPayment(tx, order, order.payments.at(-1));
-    await recordEvents(tx.db, this.events(siteId, order, events));
+    await recordEvents(tx, this.events(siteId, order, events));
     return order;
   }
 
@@ -199,7 +199,7 @@ export class OrdersService {
     const next = await this.sellWhenPaid(tx, change.order, settings, at);
     await store.updateOrder(tx, next);
     await this.payments.recordPayment(tx, next, next.payments.at(-1));
-    await recordEvents(tx.db, this.events(tx.siteId, next, change.events));
+    await recordEvents(tx, this.events(tx.siteId, next, change.events));
     return next;
   }
 
@@ -276,7 +276,7 @@ export class OrdersService {
     }
     const orderBy = all.map((k) => `${k.sql} ${k.order}`).join(', ');
     const sortColumns = keys.map((k) => `${k.sql} AS ${k.row}`);
-    const { orders, sortValues } = await store.searchOrders(ctx.db, { where, params, orderBy, sortColumns, limit: limit + 1 });
+    const { orders, sortValues } = await store.searchOrders(ctx, { where, params, orderBy, sortColumns, limit: limit + 1 });
     const hasNext = orders.length > limit;
     const page = orders.slice(0, limit);
     let nextCursor: string | null = null;
@@ -334,7 +334,7 @@ export class OrdersService {
       const change = await fn(order, tx, settings);
       const next = await this.sellWhenPaid(tx, change.order, settings, ctx.now());
       await store.updateOrder(tx, next);
-      await recordEvents(tx.db, this.events(ctx.siteId, next, change.events));
+      await recordEvents(tx, this.events(ctx.siteId, next, change.events));
       if (audited) {
         await recordAudit(tx, { action: audited.action, objectType: 'order', objectId: orderId, before: auditedState(order), after: { ...auditedState(next), ...audited.details?.(next) } });
       }

@@ -1,6 +1,5 @@
 // SQL for orders; nothing else. The snapshot lives in `doc` with bigints as {"$bigint": "…"} and
 // dates as ISO strings; states and amounts that calls filter on or change are columns.
-import type { Queryable } from '../../platform/db.js';
 import type { SiteContext } from '../../platform/context.js';
 import type { Order } from './model.js';
 
@@ -141,10 +140,10 @@ export async function findOrderByCheckout(ctx: SiteContext, checkoutId: string):
 
 /** A page of orders; `params` starts with the site id as $1. */
 export async function searchOrders(
-  db: Queryable,
+  ctx: SiteContext,
   query: { where: string; params: unknown[]; orderBy: string; sortColumns?: readonly string[]; limit: number },
 ): Promise<{ orders: Order[]; sortValues: Record<string, unknown>[] }> {
-  const rows = await db.query<OrderRow>(
+  const rows = await ctx.db.query<OrderRow>(
     `SELECT ${[ORDER_COLUMNS, ...(query.sortColumns ?? [])].join(', ')} FROM orders o WHERE o.site_id = $1 AND ${query.where} ORDER BY ${query.orderBy} LIMIT ${query.limit}`,
     query.params,
   );

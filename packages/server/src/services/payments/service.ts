@@ -1,7 +1,7 @@
 // Payments: a site's provider and keys, the attempts made to pay checkouts, and the record of every
 // provider call. Orders and checkout call this service; it knows neither of them.
 import { ApiError } from '../../platform/errors.js';
-import type { SiteContext } from '../../platform/context.js';
+import { poolContext, type SiteContext } from '../../platform/context.js';
 import type { RequestContext } from '../../platform/caller.js';
 import type { Db } from '../../platform/db.js';
 import { newId } from '../../platform/ids.js';
@@ -189,7 +189,7 @@ export class PaymentsService {
 
   /** Attempts the sweep should look at again: untouched for `olderThanMs`. */
   openAttempts(olderThanMs: number, limit = 100): Promise<store.Attempt[]> {
-    return store.openAttempts(this.db, new Date(this.options.now().getTime() - olderThanMs), limit);
+    return store.openAttempts(poolContext(this.db), new Date(this.options.now().getTime() - olderThanMs), limit);
   }
 
   // Transactions -----------------------------------------------------------------------------------

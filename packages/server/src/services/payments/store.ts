@@ -1,6 +1,5 @@
 // SQL for payments: attempts, provider transactions and a site's payment settings; nothing else.
-import type { Queryable } from '../../platform/db.js';
-import type { SiteContext } from '../../platform/context.js';
+import type { DbContext, SiteContext } from '../../platform/context.js';
 
 export type AttemptStatus = 'STARTED' | 'REQUIRES_ACTION' | 'APPROVED' | 'AUTHORIZED' | 'PENDING' | 'DECLINED' | 'FAILED';
 
@@ -105,8 +104,8 @@ export async function updateAttempt(ctx: SiteContext, attempt: Pick<Attempt, 'id
 }
 
 /** Attempts the provider may still decide, or that have no order yet, untouched since `before` (every site: the sweep). */
-export async function openAttempts(db: Queryable, before: Date, limit: number): Promise<Attempt[]> {
-  const rows = await db.query<AttemptRow>(
+export async function openAttempts(ctx: DbContext, before: Date, limit: number): Promise<Attempt[]> {
+  const rows = await ctx.db.query<AttemptRow>(
     `SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts
       WHERE (status IN ('STARTED', 'REQUIRES_ACTION', 'PENDING') OR (order_id IS NULL AND status IN ('APPROVED', 'AUTHORIZED')))
         AND updated_at < $1

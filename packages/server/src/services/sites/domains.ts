@@ -1,8 +1,8 @@
 // The host names a site's pages answer at: one name belongs to one site on the whole server.
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { isUniqueViolation, type Queryable } from '../../platform/db.js';
-import type { SiteContext } from '../../platform/context.js';
+import { isUniqueViolation } from '../../platform/db.js';
+import type { DbContext, SiteContext } from '../../platform/context.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 
 export const MAX_DOMAINS_PER_SITE = 20;
@@ -113,8 +113,8 @@ export async function findDomainRow(ctx: Pick<SiteContext, 'db' | 'siteId'>, dom
 }
 
 /** The site that holds this name verified: only a verified name routes pages. */
-export async function siteIdForDomain(db: Queryable, domain: string): Promise<string | undefined> {
-  const rows = await db.query<{ site_id: string }>('SELECT site_id FROM site_domains WHERE domain = $1 AND verified_at IS NOT NULL', [domain]);
+export async function siteIdForDomain(pool: DbContext, domain: string): Promise<string | undefined> {
+  const rows = await pool.db.query<{ site_id: string }>('SELECT site_id FROM site_domains WHERE domain = $1 AND verified_at IS NOT NULL', [domain]);
   return rows[0]?.site_id;
 }
 

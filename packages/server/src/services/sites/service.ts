@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db.js';
-import { siteContext, withTransaction, type SiteContext } from '../../platform/context.js';
+import { forSite, poolContext, withTransaction, type DbContext, type SiteContext } from '../../platform/context.js';
 import { recordAudit } from '../../platform/audit.js';
 import { ApiError } from '../../platform/errors.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
@@ -113,12 +113,15 @@ export class SitesService {
 
   private readonly publicUrl: string;
   private readonly prover: DomainProver;
+  /** The pool as a context: the registry alone looks sites up before one is known. */
+  private readonly pool: DbContext;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly now: () => Date = () => new Date(),
     options: { publicUrl?: string; domainProof?: Partial<DomainProofOptions> } = {},
   ) {
+    this.pool = poolContext(db);
     this.publicUrl = options.publicUrl ?? 'http://localhost:3000';
     this.prover = new DomainProver({ ...DEFAULT_DOMAIN_PROOF, ...options.domainProof });
     this.cache = new TtlCache({ ttlMs: SITE_CACHE_MS, maxSize: CACHE_SIZE, now });
@@ -130,7 +133,7 @@ export class SitesService {
 
   /** The context of a site found by id (the CLI, jobs, and the lookups below); it reads through the pool. */
   contextFor(siteId: string): SiteContext {
-    return siteContext(this.db, siteId, this.now);
+    return forSite(this.pool, siteId, this.now);
   }
 
   onSiteCreated(initializer: SiteInitializer): void {
@@ -205,17 +208,17 @@ export class SitesService {
   }
 
   async listSites(): Promise<Site[]> {
-    return (await store.listSites(this.db)).map(toSite);
+    return (await store.listSites(this.pool)).map(toSite);
   }
 
   /** Whether any site exists (a start on an empty database creates the demo), without reading them all. */
   async hasSites(): Promise<boolean> {
-    return store.hasSites(this.db);
+    return store.hasSites(this.pool);
   }
 
   /** The demo store, else the oldest site that is not disabled. */
   async firstServingSite(): Promise<Site | undefined> {
-    const row = await store.firstServingSite(this.db);
+    const row = await store.firstServingSite(this.pool);
     return row && toSite(row);
   }
 
@@ -352,7 +355,7 @@ export class SitesService {
     if (!host) return undefined;
     const hit = this.hosts.lookup(host);
     if (hit) return hit.value;
-    const siteId = await domainStore.siteIdForDomain(this.db, host);
+    const siteId = await domainStore.siteIdForDomain(this.pool, host);
     this.hosts.set(host, siteId);
     return siteId;
   }
@@ -361,7 +364,7 @@ export class SitesService {
   async siteForClient(clientId: string): Promise<ClientSite> {
     let client = this.clients.get(clientId);
     if (!client) {
-      const row = await store.findOAuthClient(this.db, clientId);
+      const row = await store.findOAuthClient(this.pool, clientId);
       if (!row) throw new ApiError(400, 'INVALID_CLIENT', `Unknown client id "${clientId}"`);
       client = { siteId: row.site_id, allowedOrigins: row.allowed_origins };
       this.clients.set(clientId, client);

@@ -1,7 +1,6 @@
 // SQL for sites, OAuth clients and API keys. A site's own rows are read through its context;
-// the lookups that find a site (by client id, or all of them) take the pool.
-import type { Queryable } from '../../platform/db.js';
-import type { SiteContext } from '../../platform/context.js';
+// the lookups that find a site (by client id, or all of them) take the pool's context.
+import type { DbContext, SiteContext } from '../../platform/context.js';
 
 type Ctx = Pick<SiteContext, 'db' | 'siteId'>;
 
@@ -30,21 +29,21 @@ export async function findSite(ctx: Ctx): Promise<SiteRow | undefined> {
   return rows[0];
 }
 
-export async function listSites(db: Queryable): Promise<SiteRow[]> {
-  return db.query<SiteRow & Record<string, unknown>>(
+export async function listSites(pool: DbContext): Promise<SiteRow[]> {
+  return pool.db.query<SiteRow & Record<string, unknown>>(
     'SELECT site_id, name, status, settings, created_at FROM sites ORDER BY created_at');
 }
 
 /** The site a Host that names no shop falls back to: the demo store first, else the oldest serving one. */
-export async function firstServingSite(db: Queryable): Promise<SiteRow | undefined> {
-  const rows = await db.query<SiteRow & Record<string, unknown>>(
+export async function firstServingSite(pool: DbContext): Promise<SiteRow | undefined> {
+  const rows = await pool.db.query<SiteRow & Record<string, unknown>>(
     `SELECT site_id, name, status, settings, created_at FROM sites WHERE status <> 'DISABLED'
      ORDER BY status = 'DEMO' DESC, created_at LIMIT 1`);
   return rows[0];
 }
 
-export async function hasSites(db: Queryable): Promise<boolean> {
-  return (await db.query('SELECT 1 FROM sites LIMIT 1')).length > 0;
+export async function hasSites(pool: DbContext): Promise<boolean> {
+  return (await pool.db.query('SELECT 1 FROM sites LIMIT 1')).length > 0;
 }
 
 export async function updateSiteStatus(ctx: Ctx, status: SiteStatus): Promise<boolean> {
@@ -70,8 +69,8 @@ export interface OAuthClientRow {
   allowed_origins: string[];
 }
 
-export async function findOAuthClient(db: Queryable, clientId: string): Promise<OAuthClientRow | undefined> {
-  const rows = await db.query<OAuthClientRow & Record<string, unknown>>(
+export async function findOAuthClient(pool: DbContext, clientId: string): Promise<OAuthClientRow | undefined> {
+  const rows = await pool.db.query<OAuthClientRow & Record<string, unknown>>(
     'SELECT client_id, site_id, allowed_origins FROM oauth_clients WHERE client_id = $1', [clientId]);
   return rows[0];
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
 import { MAILED_EVENT_TYPES, newEventId, outboxInsertFrom, recordEvent, recordEvents, type OutboxEvent } from '../../platform/events.js';
+import { poolContext, withTransaction } from '../../platform/context.js';
 import { WIX_EVENTS, subscribes, wixEventOf } from './envelope.js';
 
 let t: TestApp;
@@ -32,10 +33,10 @@ const event = (site: TestSite, type: string): OutboxEvent => ({ siteId: site.sit
 
 /** The three writers: recordEvent, recordEvents and an outboxInsertFrom statement. */
 async function writeAll(site: TestSite, type: string): Promise<void> {
-  await t.db.transaction(async (tx) => {
+  await withTransaction(poolContext(t.db), async (tx) => {
     await recordEvent(tx, event(site, type));
     await recordEvents(tx, [event(site, type), event(site, type)]);
-    await tx.query(`WITH src AS (SELECT $1::text AS site, $2::text AS type) ${outboxInsertFrom({
+    await tx.db.query(`WITH src AS (SELECT $1::text AS site, $2::text AS type) ${outboxInsertFrom({
       siteId: 'src.site', eventId: '$3::text', type: 'src.type', entityType: `'thing'`, entityId: `'from'`, payload: `'{}'::jsonb`,
     }, 'src')}`, [site.siteId, type, newEventId()]);
   });
@@ -83,8 +84,8 @@ describe('the outbox keeps only consumed events', () => {
 
   it('sees a subscription made earlier in the same transaction', async () => {
     const site = await t.createSite();
-    await t.db.transaction(async (tx) => {
-      await tx.query(
+    await withTransaction(poolContext(t.db), async (tx) => {
+      await tx.db.query(
         `INSERT INTO webhook_subscriptions (site_id, subscription_id, url, event_types, format, secret, status, created_at, updated_at)
          VALUES ($1, 'in-tx', 'https://hooks.example.com/in', '{member.updated}', 'STANDARD', 'whsec_eA==', 'ACTIVE', now(), now())`, [site.siteId]);
       await recordEvent(tx, event(site, 'member.updated'));
@@ -106,7 +107,7 @@ describe('the outbox keeps only consumed events', () => {
 describe.runIf(Boolean(process.env.DATABASE_URL))('a subscription committed while a change\'s transaction is open (PostgreSQL)', () => {
   it('is seen by the change\'s next statement (its own snapshot, no cache)', async () => {
     const site = await t.createSite();
-    await t.db.transaction(async (tx) => {
+    await withTransaction(poolContext(t.db), async (tx) => {
       await recordEvent(tx, event(site, 'badge.created'));
       await subscribe(site, ['badge.created']);
       await recordEvent(tx, event(site, 'badge.created'));

@@ -57,10 +57,9 @@ export class WebhooksService {
     const eventTypes = this.checkEventTypes(input.eventTypes, 'subscription.eventTypes');
     const secret = newStandardSecret();
     const subscription = await withTransaction(ctx, async (tx) => {
-      const [{ count }] = await tx.db.query<{ count: number }>('SELECT count(*)::int AS count FROM webhook_subscriptions WHERE site_id = $1', [ctx.siteId]);
-      if (count >= MAX_SUBSCRIPTIONS_PER_SITE) throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `A site has at most ${MAX_SUBSCRIPTIONS_PER_SITE} webhook subscriptions`);
+      if ((await store.countSubscriptions(tx)) >= MAX_SUBSCRIPTIONS_PER_SITE) throw new ApiError(400, 'TOO_MANY_SUBSCRIPTIONS', `A site has at most ${MAX_SUBSCRIPTIONS_PER_SITE} webhook subscriptions`);
       // Stored sealed with the server key; the caller sees it this once.
-      const created = await store.insertSubscription(tx.db, ctx.siteId, { id: newId(), url: input.url, eventTypes, format: input.format ?? 'STANDARD', secret: encryptSecret(this.deps.keyring, secret), at: ctx.now() });
+      const created = await store.insertSubscription(tx, { id: newId(), url: input.url, eventTypes, format: input.format ?? 'STANDARD', secret: encryptSecret(this.deps.keyring, secret), at: ctx.now() });
       await recordAudit(tx, { action: 'webhook.created', objectType: 'webhook', objectId: created.id, after: auditedView(created) });
       return created;
     });
@@ -68,11 +67,11 @@ export class WebhooksService {
   }
 
   async list(ctx: RequestContext): Promise<store.Subscription[]> {
-    return store.listSubscriptions(this.db, ctx.siteId);
+    return store.listSubscriptions(ctx);
   }
 
   async get(ctx: RequestContext, id: string): Promise<store.Subscription> {
-    const found = await store.findSubscription(this.db, ctx.siteId, id);
+    const found = await store.findSubscription(ctx, id);
     if (!found) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
     return found;
   }
@@ -80,13 +79,13 @@ export class WebhooksService {
   async update(ctx: RequestContext, id: string, patch: Partial<SubscriptionInput>): Promise<store.Subscription> {
     if (patch.url !== undefined) this.checkUrl(patch.url, 'subscription.url');
     const eventTypes = patch.eventTypes !== undefined ? this.checkEventTypes(patch.eventTypes, 'subscription.eventTypes') : undefined;
-    return this.audited(ctx, id, 'webhook.updated', (tx) => store.updateSubscription(tx.db, ctx.siteId, id, { url: patch.url, eventTypes, format: patch.format, at: ctx.now() }));
+    return this.audited(ctx, id, 'webhook.updated', (tx) => store.updateSubscription(tx, id, { url: patch.url, eventTypes, format: patch.format, at: ctx.now() }));
   }
 
   /** A change of one subscription under its row lock, recorded in the audit log with what changed. */
   private async audited(ctx: RequestContext, id: string, action: string, change: (tx: RequestContext) => Promise<store.Subscription | undefined>): Promise<store.Subscription> {
     return withTransaction(ctx, async (tx) => {
-      const before = await store.findSubscription(tx.db, ctx.siteId, id, true);
+      const before = await store.findSubscription(tx, id, true);
       const updated = before && (await change(tx));
       if (!before || !updated) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
       const changed = settingsChange(auditedView(before), auditedView(updated));
@@ -97,21 +96,21 @@ export class WebhooksService {
 
   async remove(ctx: RequestContext, id: string): Promise<void> {
     await withTransaction(ctx, async (tx) => {
-      const before = await store.findSubscription(tx.db, ctx.siteId, id, true);
-      if (!before || !(await store.deleteSubscription(tx.db, ctx.siteId, id))) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
+      const before = await store.findSubscription(tx, id, true);
+      if (!before || !(await store.deleteSubscription(tx, id))) throw ApiError.notFound('WEBHOOK_NOT_FOUND', `No webhook subscription ${id}`);
       await recordAudit(tx, { action: 'webhook.deleted', objectType: 'webhook', objectId: id, before: auditedView(before) });
     });
   }
 
   async pause(ctx: RequestContext, id: string): Promise<store.Subscription> {
     return this.audited(ctx, id, 'webhook.paused',
-      (tx) => store.updateSubscription(tx.db, ctx.siteId, id, { status: 'PAUSED', pausedReason: `Paused by the merchant at ${ctx.now().toISOString()}`, at: ctx.now() }));
+      (tx) => store.updateSubscription(tx, id, { status: 'PAUSED', pausedReason: `Paused by the merchant at ${ctx.now().toISOString()}`, at: ctx.now() }));
   }
 
   /** Resumes delivery; what piled up while paused goes out in order. */
   async resume(ctx: RequestContext, id: string): Promise<store.Subscription> {
     return this.audited(ctx, id, 'webhook.resumed',
-      (tx) => store.updateSubscription(tx.db, ctx.siteId, id, { status: 'ACTIVE', pausedReason: null, resetFailures: true, at: ctx.now() }));
+      (tx) => store.updateSubscription(tx, id, { status: 'ACTIVE', pausedReason: null, resetFailures: true, at: ctx.now() }));
   }
 
   /** Queues a `webhook.ping` delivery to the subscription (whatever its event types); returns its id. */
@@ -123,17 +122,17 @@ export class WebhooksService {
       eventId: newId(), type: 'webhook.ping', entityType: 'webhook', entityId: id, siteId: ctx.siteId, eventTime: at.toISOString(),
       payload: { subscriptionId: id, message: 'A test delivery from Bodega' },
     };
-    await store.insertDelivery(this.db, ctx.siteId, { id: deliveryId, subscriptionId: id, event, at });
+    await store.insertDelivery(ctx, { id: deliveryId, subscriptionId: id, event, at });
     return deliveryId;
   }
 
   async deliveries(ctx: RequestContext, id: string, options: { limit: number; offset: number; status?: store.DeliveryStatus }): Promise<store.Delivery[]> {
     await this.get(ctx, id);
-    return store.listDeliveries(this.db, ctx.siteId, id, options);
+    return store.listDeliveries(ctx, id, options);
   }
 
   async delivery(ctx: RequestContext, id: string, deliveryId: string): Promise<store.Delivery> {
-    const found = await store.findDelivery(this.db, ctx.siteId, id, deliveryId);
+    const found = await store.findDelivery(ctx, id, deliveryId);
     if (!found) throw ApiError.notFound('DELIVERY_NOT_FOUND', `No delivery ${deliveryId}`);
     return found;
   }
@@ -142,9 +141,9 @@ export class WebhooksService {
   async replay(ctx: RequestContext, id: string, deliveryId: string): Promise<store.Delivery> {
     const replayId = newId();
     await withTransaction(ctx, async (tx) => {
-      const original = await store.deliveryEvent(tx.db, ctx.siteId, id, deliveryId);
+      const original = await store.deliveryEvent(tx, id, deliveryId);
       if (!original) throw ApiError.notFound('DELIVERY_NOT_FOUND', `No delivery ${deliveryId}`);
-      await store.insertDelivery(tx.db, ctx.siteId, { id: replayId, subscriptionId: id, event: original.event, replayOf: deliveryId, at: ctx.now() });
+      await store.insertDelivery(tx, { id: replayId, subscriptionId: id, event: original.event, replayOf: deliveryId, at: ctx.now() });
       await recordAudit(tx, { action: 'webhook.replayed', objectType: 'webhook', objectId: id, after: { deliveryId: replayId, replayOf: deliveryId, eventType: original.event.type } });
     });
     return this.delivery(ctx, id, replayId);

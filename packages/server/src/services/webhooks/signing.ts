@@ -1,7 +1,7 @@
 import { createHmac, generateKeyPair, randomBytes, type KeyObject, createPrivateKey } from 'node:crypto';
 import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
-import type { Queryable } from '../../platform/db.js';
+import type { Db } from '../../platform/db.js';
 import { decryptSecret, encryptSecret, type Keyring, type SealedColumn } from '../../platform/secrets.js';
 
 /** The webhook secrets kept sealed with the server key (see platform/secrets.ts). */
@@ -24,7 +24,7 @@ export interface SiteKeys {
 export class SiteKeyStore {
   private readonly cache = new Map<string, SiteKeys>();
 
-  constructor(private readonly db: Queryable, private readonly now: () => Date, readonly ring: Keyring) {}
+  constructor(private readonly db: Db, private readonly now: () => Date, readonly ring: Keyring) {}
 
   async keysOf(siteId: string): Promise<SiteKeys> {
     const cached = this.cache.get(siteId);

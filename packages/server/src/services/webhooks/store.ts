@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
 import type { DeliveryEvent } from './envelope.js';
 
 export type SubscriptionFormat = 'WIX' | 'STANDARD';
@@ -71,49 +71,54 @@ function toSubscription(row: SubscriptionRow): Subscription {
   };
 }
 
+export async function countSubscriptions(ctx: SiteContext): Promise<number> {
+  const [{ count }] = await ctx.db.query<{ count: number }>('SELECT count(*)::int AS count FROM webhook_subscriptions WHERE site_id = $1', [ctx.siteId]);
+  return count;
+}
+
 export async function insertSubscription(
-  tx: Queryable, siteId: string,
+  ctx: SiteContext,
   s: { id: string; url: string; eventTypes: string[]; format: SubscriptionFormat; secret: string; at: Date },
 ): Promise<Subscription> {
-  const [row] = await tx.query<SubscriptionRow & Record<string, unknown>>(
+  const [row] = await ctx.db.query<SubscriptionRow & Record<string, unknown>>(
     `INSERT INTO webhook_subscriptions (site_id, subscription_id, url, event_types, format, secret, status, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, 'ACTIVE', $7, $7) RETURNING ${SUBSCRIPTION_COLUMNS}`,
-    [siteId, s.id, s.url, s.eventTypes, s.format, s.secret, s.at],
+    [ctx.siteId, s.id, s.url, s.eventTypes, s.format, s.secret, s.at],
   );
   return toSubscription(row);
 }
 
-export async function listSubscriptions(db: Queryable, siteId: string): Promise<Subscription[]> {
-  const rows = await db.query<SubscriptionRow & Record<string, unknown>>(
-    `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE site_id = $1 ORDER BY created_at, subscription_id`, [siteId]);
+export async function listSubscriptions(ctx: SiteContext): Promise<Subscription[]> {
+  const rows = await ctx.db.query<SubscriptionRow & Record<string, unknown>>(
+    `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE site_id = $1 ORDER BY created_at, subscription_id`, [ctx.siteId]);
   return rows.map(toSubscription);
 }
 
 /** `forUpdate` locks the row (a change that records its before → after in the audit log). */
-export async function findSubscription(db: Queryable, siteId: string, id: string, forUpdate = false): Promise<Subscription | undefined> {
-  const [row] = await db.query<SubscriptionRow & Record<string, unknown>>(
-    `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE site_id = $1 AND subscription_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [siteId, id]);
+export async function findSubscription(ctx: SiteContext, id: string, forUpdate = false): Promise<Subscription | undefined> {
+  const [row] = await ctx.db.query<SubscriptionRow & Record<string, unknown>>(
+    `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE site_id = $1 AND subscription_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [ctx.siteId, id]);
   return row ? toSubscription(row) : undefined;
 }
 
 export async function updateSubscription(
-  db: Queryable, siteId: string, id: string,
+  ctx: SiteContext, id: string,
   patch: { url?: string; eventTypes?: string[]; format?: SubscriptionFormat; status?: SubscriptionStatus; pausedReason?: string | null; resetFailures?: boolean; at: Date },
 ): Promise<Subscription | undefined> {
-  const [row] = await db.query<SubscriptionRow & Record<string, unknown>>(
+  const [row] = await ctx.db.query<SubscriptionRow & Record<string, unknown>>(
     `UPDATE webhook_subscriptions SET
        url = COALESCE($3, url), event_types = COALESCE($4, event_types), format = COALESCE($5, format),
        status = COALESCE($6, status), paused_reason = CASE WHEN $7 THEN $8 ELSE paused_reason END,
        failures_in_row = CASE WHEN $9 THEN 0 ELSE failures_in_row END, updated_at = $10
      WHERE site_id = $1 AND subscription_id = $2 RETURNING ${SUBSCRIPTION_COLUMNS}`,
-    [siteId, id, patch.url ?? null, patch.eventTypes ?? null, patch.format ?? null, patch.status ?? null,
+    [ctx.siteId, id, patch.url ?? null, patch.eventTypes ?? null, patch.format ?? null, patch.status ?? null,
       patch.pausedReason !== undefined, patch.pausedReason ?? null, patch.resetFailures ?? false, patch.at],
   );
   return row ? toSubscription(row) : undefined;
 }
 
-export async function deleteSubscription(db: Queryable, siteId: string, id: string): Promise<boolean> {
-  const rows = await db.query('DELETE FROM webhook_subscriptions WHERE site_id = $1 AND subscription_id = $2 RETURNING 1', [siteId, id]);
+export async function deleteSubscription(ctx: SiteContext, id: string): Promise<boolean> {
+  const rows = await ctx.db.query('DELETE FROM webhook_subscriptions WHERE site_id = $1 AND subscription_id = $2 RETURNING 1', [ctx.siteId, id]);
   return rows.length > 0;
 }
 
@@ -162,36 +167,36 @@ function toDelivery(row: DeliveryRow): Delivery {
 }
 
 export async function listDeliveries(
-  db: Queryable, siteId: string, subscriptionId: string, options: { limit: number; offset: number; status?: DeliveryStatus },
+  ctx: SiteContext, subscriptionId: string, options: { limit: number; offset: number; status?: DeliveryStatus },
 ): Promise<Delivery[]> {
-  const rows = await db.query<DeliveryRow & Record<string, unknown>>(
+  const rows = await ctx.db.query<DeliveryRow & Record<string, unknown>>(
     `${DELIVERY_SELECT} WHERE d.site_id = $1 AND d.subscription_id = $2 AND ($5::text IS NULL OR d.status = $5)
      ORDER BY d.created_at DESC, d.seq DESC, d.delivery_id LIMIT $3 OFFSET $4`,
-    [siteId, subscriptionId, options.limit, options.offset, options.status ?? null],
+    [ctx.siteId, subscriptionId, options.limit, options.offset, options.status ?? null],
   );
   return rows.map(toDelivery);
 }
 
-export async function findDelivery(db: Queryable, siteId: string, subscriptionId: string, deliveryId: string): Promise<Delivery | undefined> {
-  const [row] = await db.query<DeliveryRow & Record<string, unknown>>(
-    `${DELIVERY_SELECT} WHERE d.site_id = $1 AND d.subscription_id = $2 AND d.delivery_id = $3`, [siteId, subscriptionId, deliveryId]);
+export async function findDelivery(ctx: SiteContext, subscriptionId: string, deliveryId: string): Promise<Delivery | undefined> {
+  const [row] = await ctx.db.query<DeliveryRow & Record<string, unknown>>(
+    `${DELIVERY_SELECT} WHERE d.site_id = $1 AND d.subscription_id = $2 AND d.delivery_id = $3`, [ctx.siteId, subscriptionId, deliveryId]);
   return row ? toDelivery(row) : undefined;
 }
 
 /** A new pending delivery: a replay (copying an earlier one's event and order) or a test ping. */
 export async function insertDelivery(
-  tx: Queryable, siteId: string,
+  ctx: SiteContext,
   d: { id: string; subscriptionId: string; event: DeliveryEvent; seq?: number | string; replayOf?: string; at: Date },
 ): Promise<void> {
-  await tx.query(
+  await ctx.db.query(
     `INSERT INTO webhook_deliveries (site_id, delivery_id, subscription_id, event_id, event_type, entity_id, seq, event, status, next_attempt_at, replay_of, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7::bigint, nextval(pg_get_serial_sequence('outbox_events', 'seq'))), $8::jsonb, 'PENDING', $9, $10, $9)`,
-    [siteId, d.id, d.subscriptionId, d.event.eventId, d.event.type, d.event.entityId, d.seq === undefined ? null : String(d.seq), JSON.stringify(d.event), d.at, d.replayOf ?? null],
+    [ctx.siteId, d.id, d.subscriptionId, d.event.eventId, d.event.type, d.event.entityId, d.seq === undefined ? null : String(d.seq), JSON.stringify(d.event), d.at, d.replayOf ?? null],
   );
 }
 
-export async function deliveryEvent(db: Queryable, siteId: string, subscriptionId: string, deliveryId: string): Promise<{ event: DeliveryEvent; seq: number | string } | undefined> {
-  const [row] = await db.query<{ event: DeliveryEvent; seq: number | string }>(
-    'SELECT event, seq FROM webhook_deliveries WHERE site_id = $1 AND subscription_id = $2 AND delivery_id = $3', [siteId, subscriptionId, deliveryId]);
+export async function deliveryEvent(ctx: SiteContext, subscriptionId: string, deliveryId: string): Promise<{ event: DeliveryEvent; seq: number | string } | undefined> {
+  const [row] = await ctx.db.query<{ event: DeliveryEvent; seq: number | string }>(
+    'SELECT event, seq FROM webhook_deliveries WHERE site_id = $1 AND subscription_id = $2 AND delivery_id = $3', [ctx.siteId, subscriptionId, deliveryId]);
   return row;
 }

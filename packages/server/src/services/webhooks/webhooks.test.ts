@@ -8,6 +8,7 @@ import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, placeOrder } from '../../test/commerce.js';
 import { Receiver } from '../../test/webhooks.js';
 import { recordEvent } from '../../platform/events.js';
+import { poolContext, withTransaction } from '../../platform/context.js';
 import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, type WebhookOptions } from './worker.js';
 import { isPrivateAddress, post, urlProblem } from './send.js';
 
@@ -64,7 +65,7 @@ async function deliveries(s: TestSite, subscriptionId: string) {
 
 /** A cart change recorded straight in the outbox (commit order is the only thing under test). */
 async function touch(s: TestSite, entityId: string, n: number, rollback = false): Promise<void> {
-  await t.db.transaction(async (tx) => {
+  await withTransaction(poolContext(t.db), async (tx) => {
     await recordEvent(tx, { siteId: s.siteId, type: 'cart.updated', entityType: 'cart', entityId, payload: { n } });
     if (rollback) throw new Error('rolled back');
   }).catch((error: unknown) => {

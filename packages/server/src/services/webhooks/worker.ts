@@ -1,8 +1,8 @@
 import { ConfigError } from '../../platform/config.js';
-import type { Db, Queryable } from '../../platform/db.js';
+import type { Db } from '../../platform/db.js';
 import { MAILED_EVENT_TYPES } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
-import { transactionContext, type SiteContext } from '../../platform/context.js';
+import { forSite, poolContext, withTransaction, type DbContext, type SiteContext } from '../../platform/context.js';
 import type { Mailer } from '../../platform/mail.js';
 import { findOrder, toWireOrder, type Order } from '../orders/service.js';
 import { standardBody, subscribes, wixJwtData, type DeliveryEvent } from './envelope.js';
@@ -148,7 +148,12 @@ export class WebhookWorker {
   private lastEmptyLook = -Infinity;
   private lastClaim = -Infinity;
 
-  constructor(private readonly deps: WorkerDeps, readonly options: WebhookOptions) {}
+  /** The pool as a context: the worker's transactions span sites, each site's calls join them (forSite). */
+  private readonly pool: DbContext;
+
+  constructor(private readonly deps: WorkerDeps, readonly options: WebhookOptions) {
+    this.pool = poolContext(deps.db);
+  }
 
   /** Where failures of the background loop are reported (the app's logger). */
   reportErrorsTo(report: (error: unknown) => void): void {
@@ -174,17 +179,17 @@ export class WebhookWorker {
   /** Turns committed outbox rows into deliveries and mail; returns how many rows it took. */
   async fanOut(limit = FAN_OUT_BATCH): Promise<number> {
     let mailed = false;
-    const taken = await this.deps.db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1)', [FAN_OUT_LOCK]);
+    const taken = await withTransaction(this.pool, async (tx) => {
+      await tx.db.query('SELECT pg_advisory_xact_lock($1)', [FAN_OUT_LOCK]);
       const params: unknown[] = [limit];
-      const events = await tx.query<OutboxRow & Record<string, unknown>>(
+      const events = await tx.db.query<OutboxRow & Record<string, unknown>>(
         `SELECT o.site_id, o.event_id, o.type, o.entity_type, o.entity_id, o.payload, o.created_at, o.seq FROM outbox_events o
          WHERE o.delivered_at IS NULL${this.siteFilter('o', params)} ORDER BY o.seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
         params,
       );
       if (events.length === 0) return 0;
       const siteIds = [...new Set(events.map((e) => e.site_id))];
-      const subscriptions = await tx.query<SubscriptionRow & Record<string, unknown>>(
+      const subscriptions = await tx.db.query<SubscriptionRow & Record<string, unknown>>(
         'SELECT site_id, subscription_id, event_types FROM webhook_subscriptions WHERE site_id = ANY($1::text[])',
         [siteIds],
       );
@@ -197,7 +202,7 @@ export class WebhookWorker {
         const mails = MAILED_EVENT_TYPES.includes(row.type);
         if (row.entity_type === 'order' && (mails || matching.length > 0)) {
           const key = `${row.site_id}/${row.entity_id}`;
-          if (!orders.has(key)) orders.set(key, await findOrder(transactionContext(tx, row.site_id, this.deps.now), row.entity_id));
+          if (!orders.has(key)) orders.set(key, await findOrder(forSite(tx, row.site_id, this.deps.now), row.entity_id));
           order = orders.get(key);
           if (order) mailed = (await this.enqueueOrderMails(tx, row, order)) || mailed;
         }
@@ -221,7 +226,7 @@ export class WebhookWorker {
       }
       if (deliveries.length > 0) await insertDeliveries(tx, deliveries);
       this.insertedSinceAnalyze += deliveries.length;
-      await tx.query(
+      await tx.db.query(
         `UPDATE outbox_events SET delivered_at = $2 WHERE (site_id, event_id) IN (SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(site_id text, event_id text))`,
         [JSON.stringify(events.map((e) => ({ site_id: e.site_id, event_id: e.event_id }))), now],
       );
@@ -232,22 +237,22 @@ export class WebhookWorker {
   }
 
   /** The entity of a non-order event in its REST read shape, when a renderer knows its type and it still exists. */
-  private async rendered(tx: Queryable, row: OutboxRow): Promise<{ entity?: unknown }> {
+  private async rendered(tx: DbContext, row: OutboxRow): Promise<{ entity?: unknown }> {
     const render = this.deps.renderers?.get(row.entity_type);
     if (!render || row.type.endsWith('.deleted')) return {};
     try {
-      const entity = await render(transactionContext(tx, row.site_id, this.deps.now), row.entity_id);
+      const entity = await render(forSite(tx, row.site_id, this.deps.now), row.entity_id);
       return entity === undefined ? {} : { entity };
     } catch {
       return {}; // gone or not readable: the recorded payload goes out
     }
   }
 
-  private async enqueueOrderMails(tx: Queryable, row: OutboxRow, order: Order): Promise<boolean> {
+  private async enqueueOrderMails(tx: DbContext, row: OutboxRow, order: Order): Promise<boolean> {
     if (!MAILED_EVENT_TYPES.includes(row.type)) return false;
-    const [site] = await tx.query<{ name: string }>('SELECT name FROM sites WHERE site_id = $1', [row.site_id]);
+    const [site] = await tx.db.query<{ name: string }>('SELECT name FROM sites WHERE site_id = $1', [row.site_id]);
     const owners = row.type === 'order.created' || row.type === 'order.payment_failed' || row.type === 'order.payment_disputed'
-      ? await tx.query<{ login_email: string }>(`SELECT login_email FROM members WHERE site_id = $1 AND role = 'OWNER' AND status = 'APPROVED' ORDER BY login_email`, [row.site_id])
+      ? await tx.db.query<{ login_email: string }>(`SELECT login_email FROM members WHERE site_id = $1 AND role = 'OWNER' AND status = 'APPROVED' ORDER BY login_email`, [row.site_id])
       : [];
     const mails = orderMails(row.type, { storeName: site?.name ?? 'Bodega', publicUrl: this.deps.publicUrl, order, ownerEmails: owners.map((o) => o.login_email) });
     for (const mail of mails) await this.deps.mail.enqueue(tx, { siteId: row.site_id, ...mail });
@@ -261,7 +266,7 @@ export class WebhookWorker {
     if (limit <= 0) return [];
     const now = this.deps.now();
     const params: unknown[] = [now, new Date(now.getTime() + this.leaseMs), limit];
-    const rows = await this.deps.db.query<ClaimedRow & Record<string, unknown>>(
+    const rows = await this.pool.db.query<ClaimedRow & Record<string, unknown>>(
       `UPDATE webhook_deliveries d SET status = 'SENDING', attempts = d.attempts + 1, next_attempt_at = $2
        FROM webhook_subscriptions s
        WHERE s.site_id = d.site_id AND s.subscription_id = d.subscription_id
@@ -316,13 +321,13 @@ export class WebhookWorker {
       });
       return;
     }
-    await this.deps.db.transaction(async (tx) => {
+    await withTransaction(this.pool, async (tx) => {
       // A lease that ran out may have been claimed again; the later claim owns the row then.
-      const mine = await tx.query(
+      const mine = await tx.db.query(
         `SELECT 1 FROM webhook_deliveries WHERE site_id = $1 AND delivery_id = $2 AND status = 'SENDING' AND attempts = $3 FOR UPDATE`,
         [row.site_id, row.delivery_id, row.attempts],
       );
-      await tx.query(
+      await tx.db.query(
         `INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
         [row.site_id, row.delivery_id, row.attempts, started, result.durationMs, result.status, result.error?.slice(0, 1000) ?? null, result.excerpt],
@@ -330,11 +335,11 @@ export class WebhookWorker {
       if (mine.length === 0) return;
       const retryAt = new Date(now.getTime() + retryDelayMs(row.attempts, this.options));
       const giveUp = !retryable(result) || retryAt.getTime() > new Date(row.created_at).getTime() + this.options.giveUpAfterMs;
-      await tx.query(
+      await tx.db.query(
         `UPDATE webhook_deliveries SET status = $3, next_attempt_at = $4, last_error = $5, finished_at = $6 WHERE site_id = $1 AND delivery_id = $2`,
         [row.site_id, row.delivery_id, giveUp ? 'FAILED' : 'PENDING', retryAt, failure, giveUp ? now : null],
       );
-      const [sub] = await tx.query<{ failures_in_row: number }>(
+      const [sub] = await tx.db.query<{ failures_in_row: number }>(
         'UPDATE webhook_subscriptions SET failures_in_row = failures_in_row + 1 WHERE site_id = $1 AND subscription_id = $2 RETURNING failures_in_row',
         [row.site_id, row.subscription_id],
       );
@@ -343,7 +348,7 @@ export class WebhookWorker {
         const why = expired
           ? `A delivery kept failing for 24 hours (last: ${failure}); paused at ${now.toISOString()}`
           : `${sub.failures_in_row} delivery attempts in a row failed (last: ${failure}); paused at ${now.toISOString()}`;
-        await tx.query(
+        await tx.db.query(
           `UPDATE webhook_subscriptions SET status = 'PAUSED', paused_reason = $3, updated_at = $4 WHERE site_id = $1 AND subscription_id = $2 AND status = 'ACTIVE'`,
           [row.site_id, row.subscription_id, why, now],
         );
@@ -357,7 +362,7 @@ export class WebhookWorker {
     const batch = this.succeeded;
     this.succeeded = [];
     // If this write fails the deliveries keep their lease and go out again when it ends (at least once).
-    await this.deps.db.query(
+    await this.pool.db.query(
       `WITH done AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(site_id text, delivery_id text, subscription_id text, attempt int,
            started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
@@ -441,14 +446,14 @@ export class WebhookWorker {
     if (this.deps.db.kind !== 'pglite' && performance.now() - this.lastAnalyze < SERVER_ANALYZE_EVERY_MS) return;
     this.lastAnalyze = performance.now();
     this.insertedSinceAnalyze = 0;
-    await this.deps.db.query('ANALYZE webhook_deliveries');
+    await this.pool.db.query('ANALYZE webhook_deliveries');
   }
 
   /** Deletes fanned-out outbox rows and finished deliveries older than the retention. */
   async prune(): Promise<{ events: number; deliveries: number }> {
     const cutoff = new Date(this.deps.now().getTime() - this.options.retentionDays * 24 * 60 * 60_000);
-    const events = await this.deps.db.query('DELETE FROM outbox_events WHERE delivered_at IS NOT NULL AND delivered_at < $1 RETURNING 1', [cutoff]);
-    const deliveries = await this.deps.db.query(`DELETE FROM webhook_deliveries WHERE finished_at IS NOT NULL AND finished_at < $1 RETURNING 1`, [cutoff]);
+    const events = await this.pool.db.query('DELETE FROM outbox_events WHERE delivered_at IS NOT NULL AND delivered_at < $1 RETURNING 1', [cutoff]);
+    const deliveries = await this.pool.db.query(`DELETE FROM webhook_deliveries WHERE finished_at IS NOT NULL AND finished_at < $1 RETURNING 1`, [cutoff]);
     return { events: events.length, deliveries: deliveries.length };
   }
 
@@ -499,8 +504,8 @@ export class WebhookWorker {
   }
 }
 
-async function insertDeliveries(tx: Queryable, rows: Record<string, unknown>[]): Promise<void> {
-  await tx.query(
+async function insertDeliveries(tx: DbContext, rows: Record<string, unknown>[]): Promise<void> {
+  await tx.db.query(
     `INSERT INTO webhook_deliveries (site_id, delivery_id, subscription_id, event_id, event_type, entity_id, seq, event, status, next_attempt_at, created_at)
      SELECT site_id, delivery_id, subscription_id, event_id, event_type, entity_id, seq::bigint, event, 'PENDING', created_at, created_at
      FROM jsonb_to_recordset($1::jsonb) AS d(site_id text, delivery_id text, subscription_id text, event_id text, event_type text, entity_id text, seq text, event jsonb, created_at timestamptz)`,
