@@ -5,7 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Product } from '@bodega/sdk';
-import { productImages, productOptions, productVariants } from '../../storefront/product.js';
+import { productImages, productOptions, productVariants } from '../../domain/product.js';
 import { Field, SelectField } from '../../ui/Field.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import type { AdminClient } from '../client.js';
