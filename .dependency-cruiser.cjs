@@ -63,10 +63,20 @@ module.exports = {
       from: { path: '^apps/web/' },
       to: { path: '^packages/server/' },
     },
+    {
+      name: 'web-folders-have-no-cycles',
+      comment: 'A web-app folder never reaches itself through other folders: shared code lives in ui/, domain/ or shop/, not in a feature another feature imports back.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^apps/web/' },
+      to: { circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(dist|node_modules)/' },
+    // Style sheets import nothing, so they are left out of the graph: a provider that loads the
+    // global styles (shop/ → ui/styles.css) is not a dependency on ui/'s code.
+    exclude: { path: ['(^|/)(dist|node_modules)/', '\\.css$'] },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
     combinedDependencies: false,

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/sdk/integration/**/*.test.ts', 'e2e/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'apps/web/src/**/*.test.ts', 'packages/sdk/integration/**/*.test.ts', 'e2e/**/*.test.ts'],
     globalSetup: ['./vitest.global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

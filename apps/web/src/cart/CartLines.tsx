@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { AppliedDiscount, Cart, LineItem, PriceSummary, Violation } from '@bodega/sdk';
-import { localUrl } from '../storefront/product.js';
+import { localUrl } from '../domain/product.js';
 import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
 import { isPositiveAmount, isZeroAmount } from '../ui/money.js';

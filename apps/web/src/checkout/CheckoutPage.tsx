@@ -7,7 +7,7 @@ import type { Address, Checkout } from '@bodega/sdk';
 import { Totals } from '../cart/CartLines.js';
 import { selectedOptionCode, shippingOptions } from '../cart/queries.js';
 import { ShippingOptions } from './ShippingOptions.js';
-import { localUrl } from '../storefront/product.js';
+import { localUrl } from '../domain/product.js';
 import { COUNTRIES } from '../shop/countries.js';
 import { plainError } from '../shop/errors.js';
 import { useCurrentMember } from '../shop/member.js';

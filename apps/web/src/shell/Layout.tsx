@@ -4,7 +4,7 @@ import { cartCount, useCart } from '../cart/queries.js';
 import { useShop } from '../shop/context.js';
 import { useSignedIn } from '../shop/member.js';
 import { SearchBox } from '../search/SearchBox.js';
-import { useCartUi } from './CartUi.js';
+import { useCartUi } from '../cart/CartUi.js';
 
 /** Moves focus to the new page's heading after a client-side navigation (not on first load). */
 function useFocusOnNavigate() {

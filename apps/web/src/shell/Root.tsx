@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
-import { CartUiProvider } from './CartUi.js';
+import { CartUiProvider } from '../cart/CartUi.js';
 import { Layout } from './Layout.js';
 
 export function Root() {

@@ -1,5 +1,5 @@
 import type { Product, RatingSummary } from '@bodega/sdk';
-import { inStock, plainText, priceOf, productImages } from '../storefront/product.js';
+import { inStock, plainText, priceOf, productImages } from '../domain/product.js';
 import { decimalAmount } from '../ui/money.js';
 
 /** The server-rendered <head> parts: title, description, canonical, Open Graph, JSON-LD. */

@@ -3,7 +3,7 @@ import { useShop } from '../shop/context.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { ProductGrid } from './ProductCard.js';
-import { productImages } from './product.js';
+import { productImages } from '../domain/product.js';
 import { useCollections, useFeatured } from './queries.js';
 
 export default function HomePage() {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { Product } from '@bodega/sdk';
 import { Price } from '../ui/Price.js';
-import { inStock, priceOf, productImages } from './product.js';
+import { inStock, priceOf, productImages } from '../domain/product.js';
 
 /** `title` replaces the plain name (the search marks the words it matched). */
 export function ProductCard({ product, eager = false, title }: { product: Product; eager?: boolean; title?: ReactNode }) {

@@ -1,15 +1,15 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAddToCart } from '../cart/queries.js';
-import { useCartUi } from '../shell/CartUi.js';
+import { useCartUi } from '../cart/CartUi.js';
 import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
 import { Price } from '../ui/Price.js';
 import { Quantity } from '../ui/Quantity.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
-import { NotFound } from '../shell/NotFound.js';
-import { infoSections, inStock, plainText, priceOf, productImages, productOptions, productVariants, type Variant } from './product.js';
+import { NotFound } from '../ui/NotFound.js';
+import { infoSections, inStock, plainText, priceOf, productImages, productOptions, productVariants, type Variant } from '../domain/product.js';
 import { useProduct } from './queries.js';
 import { RatingSummary } from './Rating.js';
 import { useHydrated } from '../shop/context.js';

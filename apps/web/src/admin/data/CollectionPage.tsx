@@ -1,15 +1,16 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import type { DataCollection, DataItem } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { useAdmin } from '../context.js';
 import { Confirm, Modal, PageHead, Pager, useResult } from '../ui.js';
 import { IndexesPanel, PermissionsPanel } from './CollectionSettings.js';
+import { ITEMS_PAGE_SIZE as LIMIT, useDataCollection, useDataItems, useRemoveItem, useSaveItem, useUpdateDataCollection } from './queries.js';
 
 interface FieldDef { key: string; displayName?: string; type: string }
 const TYPES = ['TEXT', 'NUMBER', 'BOOLEAN', 'DATETIME', 'URL', 'RICH_TEXT', 'IMAGE', 'ARRAY', 'OBJECT'];
-const LIMIT = 20;
 
 const fieldsOf = (c: DataCollection | undefined): FieldDef[] =>
   (c?.fields ?? []).map((f) => ({ key: String(f.key ?? ''), displayName: typeof f.displayName === 'string' ? f.displayName : undefined, type: String(f.type ?? 'TEXT') }))
@@ -31,8 +32,7 @@ function parse(type: string, text: string): unknown {
 
 export default function CollectionPage() {
   const { collectionId = '' } = useParams();
-  const { api } = useAdmin();
-  const collection = useQuery({ queryKey: ['admin', 'data-collection', collectionId], queryFn: () => api.dataCollections.getDataCollection(collectionId) });
+  const collection = useDataCollection(collectionId);
   if (collection.isPending) return <Loading label="Loading the collection…" />;
   if (collection.isError) return <><PageHead title="Collection" /><ErrorState error={collection.error} retry={() => void collection.refetch()} /></>;
   return (
@@ -47,9 +47,11 @@ export default function CollectionPage() {
   );
 }
 
+const OPERATORS = ['$eq', '$ne', '$contains', '$startsWith', '$gt', '$lt'] as const;
+const filterSchema = z.object({ field: z.string(), op: z.enum(OPERATORS), value: z.string().max(1000, 'At most 1,000 characters') });
+type FilterForm = z.infer<typeof filterSchema>;
+
 function Items({ collection, id }: { collection: DataCollection; id: string }) {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const fields = fieldsOf(collection);
   const result = useResult();
   const [offset, setOffset] = useState(0);
@@ -58,22 +60,13 @@ function Items({ collection, id }: { collection: DataCollection; id: string }) {
   const [editing, setEditing] = useState<DataItem | 'new' | null>(null);
   const [removing, setRemoving] = useState<DataItem | null>(null);
   const wireFilter = filter ? { [filter.field]: { [filter.op]: parse(fields.find((f) => f.key === filter.field)?.type ?? 'TEXT', filter.value) } } : undefined;
-  const items = useQuery({
-    queryKey: ['admin', 'data-items', id, offset, sort, filter],
-    placeholderData: keepPreviousData,
-    queryFn: () => api.items.query(id, { ...(wireFilter && { filter: wireFilter }), sort: [{ fieldName: sort.field, order: sort.order }], paging: { limit: LIMIT, offset } }, { returnTotalCount: true }),
-  });
-  const remove = useMutation({
-    mutationFn: (item: DataItem) => api.items.remove(id, item._id ?? ''),
-    onSuccess: async () => { setRemoving(null); result.ok('Item deleted.'); await queryClient.invalidateQueries({ queryKey: ['admin', 'data-items', id] }); },
-  });
-  function applyFilter(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const value = String(form.get('value') ?? '');
+  const items = useDataItems(id, { ...(wireFilter && { filter: wireFilter }), sort: [{ fieldName: sort.field, order: sort.order }], paging: { limit: LIMIT, offset } });
+  const remove = useRemoveItem(id);
+  const filterForm = useForm<FilterForm>({ resolver: zodResolver(filterSchema), defaultValues: { field: fields[0]?.key ?? '', op: '$eq', value: '' } });
+  const applyFilter = filterForm.handleSubmit((form) => {
     setOffset(0);
-    setFilter(value === '' ? null : { field: String(form.get('field')), op: String(form.get('op')), value });
-  }
+    setFilter(form.value === '' ? null : form);
+  });
   const sortBy = (field: string) => { setOffset(0); setSort((s) => ({ field, order: s.field === field && s.order === 'ASC' ? 'DESC' : 'ASC' })); };
   return (
     <section aria-labelledby="items-heading" className="stack">
@@ -82,12 +75,12 @@ function Items({ collection, id }: { collection: DataCollection; id: string }) {
         <button type="button" className="button" onClick={() => setEditing('new')}>Add item</button>
       </div>
       {result.view}
-      <form className="filters-bar" aria-label="Filter items" onSubmit={applyFilter}>
-        <div className="filter"><label htmlFor="flt-field">Field</label><select id="flt-field" name="field">{fields.map((f) => <option key={f.key} value={f.key}>{f.displayName || f.key}</option>)}</select></div>
+      <form className="filters-bar" aria-label="Filter items" noValidate onSubmit={(e) => void applyFilter(e)}>
+        <div className="filter"><label htmlFor="flt-field">Field</label><select id="flt-field" {...filterForm.register('field')}>{fields.map((f) => <option key={f.key} value={f.key}>{f.displayName || f.key}</option>)}</select></div>
         <div className="filter"><label htmlFor="flt-op">Condition</label>
-          <select id="flt-op" name="op"><option value="$eq">is</option><option value="$ne">is not</option><option value="$contains">contains</option><option value="$startsWith">starts with</option><option value="$gt">greater than</option><option value="$lt">less than</option></select>
+          <select id="flt-op" {...filterForm.register('op')}><option value="$eq">is</option><option value="$ne">is not</option><option value="$contains">contains</option><option value="$startsWith">starts with</option><option value="$gt">greater than</option><option value="$lt">less than</option></select>
         </div>
-        <div className="filter"><label htmlFor="flt-value">Value</label><input id="flt-value" name="value" /></div>
+        <div className="filter"><label htmlFor="flt-value">Value</label><input id="flt-value" {...filterForm.register('value')} /></div>
         <button type="submit" className="button small">Filter</button>
         {filter && <button type="button" className="link" onClick={() => setFilter(null)}>Clear filter</button>}
       </form>
@@ -127,7 +120,7 @@ function Items({ collection, id }: { collection: DataCollection; id: string }) {
         </>
       )}
       {editing && <ItemEditor id={id} fields={fields} item={editing === 'new' ? undefined : editing} onClose={(saved) => { setEditing(null); if (saved) result.ok(saved); }} />}
-      <Confirm open={removing !== null} onOpenChange={(o) => { if (!o) setRemoving(null); }} title="Delete this item?" confirmLabel="Delete item" busy={remove.isPending} error={remove.error} onConfirm={() => removing && remove.mutate(removing)}>
+      <Confirm open={removing !== null} onOpenChange={(o) => { if (!o) setRemoving(null); }} title="Delete this item?" confirmLabel="Delete item" busy={remove.isPending} error={remove.error} onConfirm={() => removing && remove.mutate(removing, { onSuccess: () => { setRemoving(null); result.ok('Item deleted.'); } })}>
         <p>It cannot be brought back.</p>
       </Confirm>
     </section>
@@ -135,20 +128,16 @@ function Items({ collection, id }: { collection: DataCollection; id: string }) {
 }
 
 function ItemEditor({ id, fields, item, onClose }: { id: string; fields: FieldDef[]; item?: DataItem; onClose: (saved?: string) => void }) {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.key, show(item?.[f.key])])));
-  const save = useMutation({
-    mutationFn: async () => {
-      const data: DataItem = { ...(item ?? {}) };
-      for (const f of fields) data[f.key] = parse(f.type, values[f.key] ?? '');
-      return item ? api.items.update(id, data) : api.items.insert(id, data);
-    },
-    onSuccess: async () => { await queryClient.invalidateQueries({ queryKey: ['admin', 'data-items', id] }); onClose(item ? 'Item saved.' : 'Item added.'); },
-  });
+  const save = useSaveItem(id);
+  function submit() {
+    const data: DataItem = { ...(item ?? {}) };
+    for (const f of fields) data[f.key] = parse(f.type, values[f.key] ?? '');
+    save.mutate({ item: data, existing: item !== undefined }, { onSuccess: () => onClose(item ? 'Item saved.' : 'Item added.') });
+  }
   return (
     <Modal open onOpenChange={(o) => { if (!o) onClose(); }} title={item ? 'Edit item' : 'New item'}>
-      <form className="form-grid" onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+      <form className="form-grid" onSubmit={(e) => { e.preventDefault(); submit(); }}>
         {fields.map((f) => (
           <div key={f.key} className="field">
             <label htmlFor={`item-${f.key}`}>{f.displayName || f.key} <span className="muted small">({f.type.toLowerCase()})</span></label>
@@ -165,18 +154,16 @@ function ItemEditor({ id, fields, item, onClose }: { id: string; fields: FieldDe
 }
 
 function Schema({ collection }: { collection: DataCollection }) {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const result = useResult();
   const [fields, setFields] = useState<FieldDef[]>(() => fieldsOf(collection));
-  const save = useMutation({
-    mutationFn: () => {
-      const system = (collection.fields ?? []).filter((f) => String(f.key ?? '').startsWith('_'));
-      return api.dataCollections.updateDataCollection({ ...collection, fields: [...system, ...fields.filter((f) => f.key).map((f) => ({ key: f.key, displayName: f.displayName || f.key, type: f.type }))] });
-    },
-    onSuccess: async () => { result.ok('Fields saved.'); await queryClient.invalidateQueries({ queryKey: ['admin', 'data-collection', collection._id] }); },
-    onError: (error) => result.fail(error),
-  });
+  const update = useUpdateDataCollection();
+  function saveFields() {
+    const system = (collection.fields ?? []).filter((f) => String(f.key ?? '').startsWith('_'));
+    update.mutate({ ...collection, fields: [...system, ...fields.filter((f) => f.key).map((f) => ({ key: f.key, displayName: f.displayName || f.key, type: f.type }))] }, {
+      onSuccess: () => result.ok('Fields saved.'),
+      onError: (error) => result.fail(error),
+    });
+  }
   const set = (i: number, change: Partial<FieldDef>) => setFields((l) => l.map((f, j) => (j === i ? { ...f, ...change } : f)));
   return (
     <section className="panel" aria-labelledby="schema-heading">
@@ -199,7 +186,7 @@ function Schema({ collection }: { collection: DataCollection }) {
       </div>
       <div className="actions">
         <button type="button" className="button secondary small" onClick={() => setFields((l) => [...l, { key: '', displayName: '', type: 'TEXT' }])}>Add a field</button>
-        <button type="button" className="button small" disabled={save.isPending} onClick={() => { result.clear(); save.mutate(); }}>{save.isPending ? 'Saving…' : 'Save fields'}</button>
+        <button type="button" className="button small" disabled={update.isPending} onClick={() => { result.clear(); saveFields(); }}>{update.isPending ? 'Saving…' : 'Save fields'}</button>
       </div>
     </section>
   );

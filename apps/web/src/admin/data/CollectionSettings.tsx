@@ -1,32 +1,21 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataCollection, DataIndex } from '@bodega/sdk';
-import { useAdmin } from '../context.js';
 import { actionsColumn, ListTable } from '../ListTable.js';
 import { Confirm, useResult } from '../ui.js';
+import { useCreateIndex, useDataIndexes, useDropIndex, useUpdateDataCollection } from './queries.js';
 import { OPERATION_LABELS, OPERATIONS, permissionsOf, ROLES, roleLabel, type Permissions, type Role } from './permissions.js';
 
 /** Who may read, add, change and delete the collection's items. */
 export function PermissionsPanel({ collection }: { collection: DataCollection }) {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const result = useResult();
   const saved = permissionsOf(collection.permissions);
   const [permissions, setPermissions] = useState<Permissions>(saved);
   const changed = OPERATIONS.some((op) => permissions[op] !== saved[op]);
-  const save = useMutation({
-    mutationFn: () => api.dataCollections.updateDataCollection({ ...collection, permissions: { ...permissions } }),
-    onSuccess: async () => {
-      result.ok('Permissions saved.');
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'data-collection', collection._id] });
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'data-collections'] });
-    },
-    onError: (error) => result.fail(error),
-  });
+  const save = useUpdateDataCollection();
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     result.clear();
-    save.mutate();
+    save.mutate({ ...collection, permissions: { ...permissions } }, { onSuccess: () => result.ok('Permissions saved.'), onError: (error) => result.fail(error) });
   }
   return (
     <section className="panel" aria-labelledby="permissions-heading">
@@ -72,42 +61,30 @@ const MAX_INDEX_FIELDS = 3;
 
 /** The collection's indexes: list with their status, create, drop. */
 export function IndexesPanel({ collectionId, fieldKeys }: { collectionId: string; fieldKeys: string[] }) {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const result = useResult();
-  const key = ['admin', 'data-indexes', collectionId];
-  const indexes = useQuery({
-    queryKey: key,
-    queryFn: async () => (await api.dataIndexes.listIndexes(collectionId)).indexes,
-    // An index another tab or program is building: look again until it is ready.
-    refetchInterval: (q) => (q.state.data?.some((i) => i.status === 'BUILDING' || i.status === 'DROPPING') ? 1000 : false),
-  });
+  // An index another tab or program is building is read again until it is ready.
+  const indexes = useDataIndexes(collectionId);
   const paths = [...fieldKeys, '_createdDate', '_updatedDate', '_owner'];
   const [name, setName] = useState('');
   const [fields, setFields] = useState<IndexField[]>([{ path: paths[0] ?? '', order: 'ASC' }]);
   const [unique, setUnique] = useState(false);
   const [dropping, setDropping] = useState<DataIndex | null>(null);
-  const create = useMutation({
-    mutationFn: () => api.dataIndexes.createIndex(collectionId, { name: name.trim(), fields, unique }),
-    onSuccess: async (index) => {
-      if (index.status === 'FAILED') result.fail(new Error(`Index “${index.name}” could not be built: ${index.failure?.description ?? 'unknown error'}`));
-      else result.ok(`Index “${index.name}” created.`);
-      setName('');
-      setFields([{ path: paths[0] ?? '', order: 'ASC' }]);
-      setUnique(false);
-      await queryClient.invalidateQueries({ queryKey: key });
-    },
-    onError: (error) => result.fail(error),
-  });
-  const drop = useMutation({
-    mutationFn: (index: DataIndex) => api.dataIndexes.dropIndex(collectionId, index.name),
-    onSuccess: async (_, index) => { setDropping(null); result.ok(`Index “${index.name}” dropped.`); await queryClient.invalidateQueries({ queryKey: key }); },
-  });
+  const create = useCreateIndex(collectionId);
+  const drop = useDropIndex(collectionId);
   const set = (i: number, change: Partial<IndexField>) => setFields((list) => list.map((f, j) => (j === i ? { ...f, ...change } : f)));
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     result.clear();
-    create.mutate();
+    create.mutate({ name: name.trim(), fields, unique }, {
+      onSuccess: (index) => {
+        if (index.status === 'FAILED') result.fail(new Error(`Index “${index.name}” could not be built: ${index.failure?.description ?? 'unknown error'}`));
+        else result.ok(`Index “${index.name}” created.`);
+        setName('');
+        setFields([{ path: paths[0] ?? '', order: 'ASC' }]);
+        setUnique(false);
+      },
+      onError: (error) => result.fail(error),
+    });
   }
   return (
     <section className="panel" aria-labelledby="indexes-heading">
@@ -158,7 +135,7 @@ export function IndexesPanel({ collectionId, fieldKeys }: { collectionId: string
         </div>
       </form>
       <Confirm open={dropping !== null} onOpenChange={(o) => { if (!o) setDropping(null); }} title={`Drop the index “${dropping?.name ?? ''}”?`} confirmLabel="Drop index"
-        busy={drop.isPending} error={drop.error} onConfirm={() => dropping && drop.mutate(dropping)}>
+        busy={drop.isPending} error={drop.error} onConfirm={() => dropping && drop.mutate(dropping, { onSuccess: (_, index) => { setDropping(null); result.ok(`Index “${index.name}” dropped.`); } })}>
         <p>The items stay; filters and sorts on its fields may get slower.</p>
       </Confirm>
     </section>

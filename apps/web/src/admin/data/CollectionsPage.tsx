@@ -1,32 +1,33 @@
-import { type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import { Field } from '../../ui/Field.js';
-import { useAdmin } from '../context.js';
 import { ListTable } from '../ListTable.js';
+import { useDataCollections } from '../queries.js';
 import { PageHead, useResult } from '../ui.js';
 import { roleLabel } from './permissions.js';
+import { useCreateDataCollection } from './queries.js';
+
+const newCollectionSchema = z.object({
+  id: z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'Start with a letter; then letters, digits, - and _').max(256, 'At most 256 characters'),
+  name: z.string().trim().min(1, 'Give it a name people read').max(256, 'At most 256 characters'),
+});
+type NewCollection = z.infer<typeof newCollectionSchema>;
 
 export default function CollectionsPage() {
-  const { api } = useAdmin();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const result = useResult();
-  const collections = useQuery({ queryKey: ['admin', 'data-collections'], queryFn: () => api.dataCollections.listDataCollections({ paging: { limit: 100 } }) });
-  const create = useMutation({
-    mutationFn: (input: { id: string; name: string }) => api.dataCollections.createDataCollection({
-      _id: input.id, displayName: input.name, fields: [{ key: 'title', displayName: 'Title', type: 'TEXT' }],
-      permissions: { insert: 'ADMIN', update: 'ADMIN', remove: 'ADMIN', read: 'ANYONE' },
-    }),
-    onSuccess: async (c) => { await queryClient.invalidateQueries({ queryKey: ['admin', 'data-collections'] }); navigate(`/admin/data/${encodeURIComponent(c._id ?? '')}`); },
-    onError: (error) => result.fail(error),
-  });
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  const collections = useDataCollections();
+  const create = useCreateDataCollection();
+  const { register, handleSubmit, formState: { errors } } = useForm<NewCollection>({ resolver: zodResolver(newCollectionSchema), defaultValues: { id: '', name: '' } });
+  const submit = handleSubmit((input) => {
     result.clear();
-    create.mutate({ id: String(form.get('id') ?? '').trim(), name: String(form.get('name') ?? '').trim() });
-  }
+    create.mutate(input, {
+      onSuccess: (c) => { void navigate(`/admin/data/${encodeURIComponent(c._id ?? '')}`); },
+      onError: (error) => result.fail(error),
+    });
+  });
   return (
     <>
       <PageHead title="Data collections" lead="Your own content: anything the shop’s pages or your programs read and write." />
@@ -41,11 +42,11 @@ export default function CollectionsPage() {
             <td data-label="Who may read">{roleLabel(c.permissions?.read)}</td>
           </tr>
         )} />
-      <form className="panel settings-form new-collection" onSubmit={submit}>
+      <form className="panel settings-form new-collection" noValidate onSubmit={(e) => void submit(e)}>
         <h2>New collection</h2>
         <div className="two">
-          <Field label="ID" name="id" required pattern="[A-Za-z][A-Za-z0-9_-]*" hint="Letters, digits, - and _; used by code" />
-          <Field label="Display name" name="name" required />
+          <Field label="ID" hint="Letters, digits, - and _; used by code" {...register('id')} error={errors.id?.message} />
+          <Field label="Display name" {...register('name')} error={errors.name?.message} />
         </div>
         <div className="actions"><button type="submit" className="button" disabled={create.isPending}>{create.isPending ? 'Creating…' : 'Create collection'}</button></div>
       </form>

@@ -1,31 +1,23 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import type { AddressWithContact, Order, OrderActivity } from '@bodega/sdk';
-import { countryName } from '../../shop/countries.js';
+import { addressLines, orderActions, planRefund, trackingInfo, wholeOrderLines, type Refundable } from '../../domain/order.js';
 import { plainError } from '../../shop/errors.js';
 import { Field } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
-import { fromMinor, splitRefund, toMinor } from '../../ui/money.js';
+import { fromMinor, toMinor } from '../../ui/money.js';
 import { Confirm, dateTime, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
 import { PaymentsPanel } from './PaymentsPanel.js';
+import { useOrder, useOrderAction, useOrderChanged, useOrderFulfillments, useOrderPayments, type OrderAction } from './queries.js';
 
 function Address({ info }: { info: AddressWithContact | undefined }) {
   if (!info?.address && !info?.contactDetails) return <p className="muted">None given.</p>;
-  const c = info.contactDetails;
-  const a = info.address;
-  // Only the lines there are, so a missing name leaves no empty first line.
-  const lines = [
-    [c?.firstName, c?.lastName].filter(Boolean).join(' '),
-    c?.company, a?.addressLine, a?.addressLine2,
-    // "US-NY" reads as "NY" beside the country's own line.
-    [a?.postalCode, a?.city, a?.subdivision?.replace(/^[A-Z]{2}-/, '')].filter(Boolean).join(' '),
-    a?.country ? countryName(a.country) : undefined,
-    c?.phone,
-  ].filter((line): line is string => Boolean(line));
-  return <address>{lines.map((line, i) => <span key={i} className="block">{line}</span>)}</address>;
+  return <address>{addressLines(info).map((line, i) => <span key={i} className="block">{line}</span>)}</address>;
 }
 
 const ACTIVITY: Record<string, string> = {
@@ -45,61 +37,36 @@ function activityText(a: OrderActivity, money: (v: string | undefined) => string
 
 export default function OrderDetailPage() {
   const { orderId = '' } = useParams();
-  const { api, currency } = useAdmin();
+  const { currency } = useAdmin();
   const money = useMoney();
-  const queryClient = useQueryClient();
-  const order = useQuery({ queryKey: ['admin', 'order', orderId], queryFn: () => api.orders.getOrder(orderId) });
-  const fulfillments = useQuery({
-    queryKey: ['admin', 'order', orderId, 'fulfillments'],
-    queryFn: async () => (await api.orderFulfillments.listFulfillmentsForSingleOrder(orderId)).orderWithFulfillments?.fulfillments ?? [],
-  });
+  const order = useOrder(orderId);
+  const fulfillments = useOrderFulfillments(orderId);
   const result = useResult();
   const [dialog, setDialog] = useState<'fulfil' | 'cancel' | 'refund' | 'pay' | 'manual' | null>(null);
-  const refresh = async () => {
-    await queryClient.invalidateQueries({ queryKey: ['admin', 'order', orderId] });
-    void queryClient.invalidateQueries({ queryKey: ['admin', 'orders'] });
-    void queryClient.invalidateQueries({ queryKey: ['admin', 'dashboard'] });
-  };
-  const act = useMutation({
-    mutationFn: async (action: () => Promise<string>) => action(),
-    onSuccess: async (text) => { setDialog(null); result.ok(text); await refresh(); },
-    onError: (error) => result.fail(error),
-  });
+  const act = useOrderAction(orderId);
+  const changed = useOrderChanged(orderId);
 
   if (order.isPending) return <Loading label="Loading the order…" />;
   if (order.isError) return <><PageHead title="Order" /><ErrorState error={order.error} retry={() => void order.refetch()} /></>;
   const o: Order = order.data;
-  const canceled = o.status === 'CANCELED';
-  // Money can still come in while some is owed; a paid or refunded order takes none.
-  const collectable = ['NOT_PAID', 'PARTIALLY_PAID', 'PENDING', 'PENDING_MERCHANT'].includes(o.paymentStatus ?? '');
-  const refundable = ['PAID', 'PARTIALLY_REFUNDED', 'PARTIALLY_PAID'].includes(o.paymentStatus ?? '');
+  const can = orderActions(o);
+  const canceled = can.canceled;
   const s = o.priceSummary;
-  const run = (action: () => Promise<string>) => { result.clear(); act.mutate(action); };
-
-  function fulfil(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const trackingNumber = String(form.get('trackingNumber') ?? '').trim();
-    const shippingProvider = String(form.get('carrier') ?? '').trim();
-    const trackingLink = String(form.get('trackingLink') ?? '').trim();
-    run(async () => {
-      await api.orderFulfillments.createFulfillment(orderId, {
-        lineItems: o.lineItems.map((l) => ({ _id: l._id, quantity: l.quantity })),
-        trackingInfo: { ...(trackingNumber && { trackingNumber }), ...(shippingProvider && { shippingProvider }), ...(trackingLink && { trackingLink }) },
-      });
-      return trackingNumber ? `Order #${o.number} is fulfilled, tracking number ${trackingNumber}.` : `Order #${o.number} is fulfilled.`;
-    });
-  }
+  /** Runs the action; once done the dialog closes and the page says what happened. */
+  const run = (action: OrderAction, done: string) => {
+    result.clear();
+    act.mutate(action, { onSuccess: () => { setDialog(null); result.ok(done); }, onError: (error) => result.fail(error) });
+  };
 
   return (
     <>
       <p className="small"><Link to="/admin/orders">← Orders</Link></p>
       <PageHead title={`Order #${o.number}`} lead={`Placed ${dateTime(o._createdDate)}${o.buyerInfo?.email ? ` by ${o.buyerInfo.email}` : ''}`}>
-        {collectable && !canceled && <button type="button" className="button" onClick={() => setDialog('pay')}>Mark as paid</button>}
-        {collectable && !canceled && <button type="button" className="button secondary" onClick={() => setDialog('manual')}>Record a payment</button>}
-        {o.fulfillmentStatus !== 'FULFILLED' && !canceled && <button type="button" className="button" onClick={() => setDialog('fulfil')}>Fulfil</button>}
-        {refundable && <button type="button" className="button secondary" onClick={() => { act.reset(); setDialog('refund'); }}>Refund</button>}
-        {!canceled && o.fulfillmentStatus !== 'FULFILLED' && <button type="button" className="button secondary danger-outline" onClick={() => setDialog('cancel')}>Cancel order</button>}
+        {can.collect && <button type="button" className="button" onClick={() => setDialog('pay')}>Mark as paid</button>}
+        {can.collect && <button type="button" className="button secondary" onClick={() => setDialog('manual')}>Record a payment</button>}
+        {can.fulfil && <button type="button" className="button" onClick={() => setDialog('fulfil')}>Fulfil</button>}
+        {can.refund && <button type="button" className="button secondary" onClick={() => { act.reset(); setDialog('refund'); }}>Refund</button>}
+        {can.cancel && <button type="button" className="button secondary danger-outline" onClick={() => setDialog('cancel')}>Cancel order</button>}
       </PageHead>
       {result.view}
       <div className="status-row" aria-label="Status">
@@ -109,7 +76,7 @@ export default function OrderDetailPage() {
       </div>
       <div className="detail-columns">
         <div className="stack">
-          <PaymentsPanel orderId={orderId} onChanged={refresh} />
+          <PaymentsPanel orderId={orderId} onChanged={changed} />
           <section className="panel" aria-labelledby="lines-heading">
             <h2 id="lines-heading">Items</h2>
             <div className="table-wrap">
@@ -185,39 +152,57 @@ export default function OrderDetailPage() {
       </div>
 
       <Modal open={dialog === 'fulfil'} onOpenChange={(open) => setDialog(open ? 'fulfil' : null)} title={`Fulfil order #${o.number}`} description="Every item ships together. The buyer sees the tracking number in their account.">
-        <form className="form-grid" onSubmit={fulfil}>
-          <Field label="Carrier" name="carrier" placeholder="e.g. UPS" />
-          <Field label="Tracking number" name="trackingNumber" />
-          <Field label="Tracking link (optional)" name="trackingLink" type="url" placeholder="https://" />
-          <div className="actions"><button type="submit" className="button" disabled={act.isPending}>{act.isPending ? 'Fulfilling…' : 'Fulfil order'}</button></div>
-        </form>
+        <FulfilForm busy={act.isPending} onFulfil={(tracking) => run({ kind: 'fulfil', lineItems: wholeOrderLines(o), trackingInfo: trackingInfo(tracking) },
+          tracking.trackingNumber.trim() ? `Order #${o.number} is fulfilled, tracking number ${tracking.trackingNumber.trim()}.` : `Order #${o.number} is fulfilled.`)} />
       </Modal>
       <Confirm open={dialog === 'pay'} onOpenChange={(open) => setDialog(open ? 'pay' : null)} title={`Mark order #${o.number} as paid?`} confirmLabel="Mark as paid"
-        busy={act.isPending} onConfirm={() => run(async () => { await api.orders.paymentCollectionMarkOrderAsPaid(orderId); return `Order #${o.number} is marked as paid.`; })}>
+        busy={act.isPending} onConfirm={() => run({ kind: 'mark-paid' }, `Order #${o.number} is marked as paid.`)}>
         <p>Use this when the buyer paid outside the store, for example by bank transfer or cash ({money(s?.total?.amount)}).</p>
       </Confirm>
       <Modal open={dialog === 'manual'} onOpenChange={(open) => setDialog(open ? 'manual' : null)} title={`Record a payment for order #${o.number}`} description="Part or all of the total, received outside the store.">
-        <form className="form-grid" onSubmit={(event) => {
-          event.preventDefault();
-          const amount = String(new FormData(event.currentTarget).get('amount') ?? '').trim();
-          run(async () => { await api.orders.recordManuallyCollectedPayment(orderId, { amount }); return `A payment of ${money(amount)} is recorded on order #${o.number}.`; });
-        }}>
-          <Field label="Amount" name="amount" inputMode="decimal" required pattern="\d+(\.\d{1,2})?" defaultValue={s?.total?.amount} />
-          <div className="actions"><button type="submit" className="button" disabled={act.isPending}>{act.isPending ? 'Recording…' : 'Record payment'}</button></div>
-        </form>
+        <ManualPaymentForm busy={act.isPending} total={s?.total?.amount} currency={currency}
+          onRecord={(amount) => run({ kind: 'record-payment', amount }, `A payment of ${money(amount)} is recorded on order #${o.number}.`)} />
       </Modal>
       <CancelDialog open={dialog === 'cancel'} onOpenChange={(open) => setDialog(open ? 'cancel' : null)} number={o.number ?? ''} busy={act.isPending}
-        onCancel={(restock) => run(async () => { await api.orders.cancelOrder(orderId, { restockAllItems: restock }); return `Order #${o.number} is canceled${restock ? ' and its items are back in stock' : ''}.`; })} />
+        onCancel={(restock) => run({ kind: 'cancel', restock }, `Order #${o.number} is canceled${restock ? ' and its items are back in stock' : ''}.`)} />
       {dialog === 'refund' && (
         <RefundDialog orderId={orderId} number={o.number ?? ''} busy={act.isPending} serverError={act.error} onOpenChange={(open) => setDialog(open ? 'refund' : null)}
-          onRefund={(payments, reason, amount) => run(async () => {
-            await api.orders.triggerRefund(orderId, payments.map((p) => ({ paymentId: p.paymentId, amount: { amount: p.amount } })), {
-              ...(reason && { details: { reason } }), sideEffects: { restockInfo: { type: 'NO_ITEMS' } },
-            });
-            return `A refund of ${money(amount)} is made on order #${o.number}: card payments are refunded through the payment provider.`;
-          })} />
+          onRefund={(payments, reason, amount) => run({ kind: 'refund', payments, reason },
+            `A refund of ${money(amount)} is made on order #${o.number}: card payments are refunded through the payment provider.`)} />
       )}
     </>
+  );
+}
+
+const fulfilSchema = z.object({
+  shippingProvider: z.string().max(100, 'At most 100 characters'),
+  trackingNumber: z.string().max(100, 'At most 100 characters'),
+  trackingLink: z.string().trim().refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), 'A web address such as https://carrier.example/track/123, or leave it empty'),
+});
+type FulfilForm = z.infer<typeof fulfilSchema>;
+
+function FulfilForm({ busy, onFulfil }: { busy: boolean; onFulfil: (tracking: FulfilForm) => void }) {
+  const { register, handleSubmit, formState: { errors } } = useForm<FulfilForm>({ resolver: zodResolver(fulfilSchema), defaultValues: { shippingProvider: '', trackingNumber: '', trackingLink: '' } });
+  return (
+    <form className="form-grid" noValidate onSubmit={(e) => void handleSubmit(onFulfil)(e)}>
+      <Field label="Carrier" placeholder="e.g. UPS" {...register('shippingProvider')} error={errors.shippingProvider?.message} />
+      <Field label="Tracking number" {...register('trackingNumber')} error={errors.trackingNumber?.message} />
+      <Field label="Tracking link (optional)" type="url" placeholder="https://" {...register('trackingLink')} error={errors.trackingLink?.message} />
+      <div className="actions"><button type="submit" className="button" disabled={busy}>{busy ? 'Fulfilling…' : 'Fulfil order'}</button></div>
+    </form>
+  );
+}
+
+function ManualPaymentForm({ busy, total, currency, onRecord }: { busy: boolean; total: string | undefined; currency: string; onRecord: (amount: string) => void }) {
+  const schema = useMemo(() => z.object({
+    amount: z.string().trim().refine((v) => (toMinor(v, currency) ?? 0n) > 0n, `Enter an amount like ${fromMinor(1250n, currency)}.`),
+  }), [currency]);
+  const { register, handleSubmit, formState: { errors } } = useForm<{ amount: string }>({ resolver: zodResolver(schema), defaultValues: { amount: total ?? '' } });
+  return (
+    <form className="form-grid" noValidate onSubmit={(e) => void handleSubmit((f) => onRecord(f.amount))(e)}>
+      <Field label="Amount" inputMode="decimal" {...register('amount')} error={errors.amount?.message} />
+      <div className="actions"><button type="submit" className="button" disabled={busy}>{busy ? 'Recording…' : 'Record payment'}</button></div>
+    </form>
   );
 }
 
@@ -234,6 +219,13 @@ function CancelDialog({ open, onOpenChange, number, busy, onCancel }: { open: bo
   );
 }
 
+/** The refund form's messages, one for each way an amount can be refused. */
+function refundProblem(problem: 'FORMAT' | 'ZERO' | 'TOO_MUCH', currency: string, left: string, money: (v: string) => string): string {
+  if (problem === 'FORMAT') return `Enter an amount like ${fromMinor(1250n, currency)}.`;
+  if (problem === 'ZERO') return 'Enter more than zero.';
+  return `At most ${money(left)} is left to refund.`;
+}
+
 /**
  * A refund of any amount up to what is left to refund: typed as a decimal string, checked in minor
  * units, and spread over the order's payments oldest first (the server checks each again).
@@ -242,41 +234,42 @@ function RefundDialog({ orderId, number, busy, serverError, onOpenChange, onRefu
   orderId: string; number: string; busy: boolean; serverError: unknown; onOpenChange: (open: boolean) => void;
   onRefund: (payments: { paymentId: string; amount: string }[], reason: string, amount: string) => void;
 }) {
-  const { api, currency } = useAdmin();
-  const money = useMoney();
-  const payments = useQuery({ queryKey: ['admin', 'order', orderId, 'payments'], queryFn: () => api.backOffice.orderPayments(orderId) });
-  const [error, setError] = useState<string | undefined>();
-  const left = payments.data ? toMinor(payments.data.refundable, currency) ?? 0n : undefined;
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!payments.data || left === undefined) return;
-    const form = new FormData(event.currentTarget);
-    const text = String(form.get('amount') ?? '').trim();
-    const reason = String(form.get('reason') ?? '').trim();
-    const minor = toMinor(text, currency);
-    if (minor === undefined) return setError(`Enter an amount like ${fromMinor(1250n, currency)}.`);
-    if (minor === 0n) return setError('Enter more than zero.');
-    if (minor > left) return setError(`At most ${money(payments.data.refundable)} is left to refund.`);
-    const parts = splitRefund(minor, payments.data.payments.map((p) => ({ id: p.id, refundable: toMinor(p.refundable, currency) ?? 0n })));
-    if (!parts) return setError(`At most ${money(payments.data.refundable)} is left to refund.`);
-    setError(undefined);
-    onRefund(parts.map((p) => ({ paymentId: p.paymentId, amount: fromMinor(p.amount, currency) })), reason, fromMinor(minor, currency));
-  }
-
+  const payments = useOrderPayments(orderId);
+  const left = payments.data;
   return (
     <Modal open onOpenChange={onOpenChange} title={`Refund order #${number}`} description="Card payments go back through the payment provider; offline payments are only recorded (send that money back yourself).">
       {payments.isPending && <Loading label="Loading the payments…" />}
       {payments.isError && <ErrorState error={payments.error} retry={() => void payments.refetch()} />}
-      {payments.data && left !== undefined && (left === 0n ? <p>Nothing is left to refund on this order.</p> : (
-        <form className="form-grid" onSubmit={submit} noValidate>
-          <Field label="Amount" name="amount" inputMode="decimal" autoComplete="off" required defaultValue={payments.data.refundable}
-            hint={`Up to ${money(payments.data.refundable)}: the full amount, or less for a partial refund.`} error={error} />
-          <Field label="Reason (optional)" name="reason" maxLength={200} placeholder="e.g. damaged in transit" />
-          {serverError !== null && serverError !== undefined && <Notice kind="error">{plainError(serverError)}</Notice>}
-          <div className="actions"><button type="submit" className="button" disabled={busy}>{busy ? 'Refunding…' : 'Refund'}</button></div>
-        </form>
-      ))}
+      {left && <RefundForm left={left} busy={busy} serverError={serverError} onRefund={onRefund} />}
     </Modal>
+  );
+}
+
+function RefundForm({ left, busy, serverError, onRefund }: {
+  left: Refundable; busy: boolean; serverError: unknown; onRefund: (payments: { paymentId: string; amount: string }[], reason: string, amount: string) => void;
+}) {
+  const { currency } = useAdmin();
+  const money = useMoney();
+  const schema = useMemo(() => z.object({
+    amount: z.string().superRefine((amount, ctx) => {
+      const plan = planRefund(amount, currency, left);
+      if (!plan.ok) ctx.addIssue({ code: 'custom', message: refundProblem(plan.problem, currency, left.refundable, money) });
+    }),
+    reason: z.string().trim().max(200, 'At most 200 characters'),
+  }), [currency, left, money]);
+  const { register, handleSubmit, formState: { errors } } = useForm<{ amount: string; reason: string }>({ resolver: zodResolver(schema), defaultValues: { amount: left.refundable, reason: '' } });
+  if ((toMinor(left.refundable, currency) ?? 0n) === 0n) return <p>Nothing is left to refund on this order.</p>;
+  const submit = handleSubmit((form) => {
+    const plan = planRefund(form.amount, currency, left);
+    if (plan.ok) onRefund(plan.payments, form.reason.trim(), plan.amount);
+  });
+  return (
+    <form className="form-grid" onSubmit={(e) => void submit(e)} noValidate>
+      <Field label="Amount" inputMode="decimal" autoComplete="off" {...register('amount')}
+        hint={`Up to ${money(left.refundable)}: the full amount, or less for a partial refund.`} error={errors.amount?.message} />
+      <Field label="Reason (optional)" maxLength={200} placeholder="e.g. damaged in transit" {...register('reason')} error={errors.reason?.message} />
+      {serverError !== null && serverError !== undefined && <Notice kind="error">{plainError(serverError)}</Notice>}
+      <div className="actions"><button type="submit" className="button" disabled={busy}>{busy ? 'Refunding…' : 'Refund'}</button></div>
+    </form>
   );
 }

@@ -1,34 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { OrdersExportFilters } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { useAdmin } from '../context.js';
+import { useCsvExport } from '../queries.js';
+import { SearchForm } from '../SearchForm.js';
 import { PageHead, saveFile, shortDate, Status, useMoney, useResult } from '../ui.js';
-
-const LIMIT = 25;
-
-function orderFilter(f: OrdersExportFilters): Record<string, unknown> {
-  const filter: Record<string, unknown> = {};
-  // "Unpaid" is every order still owed money, as the dashboard and the export count it (an
-  // offline payment waits as PENDING_MERCHANT until the merchant marks it paid).
-  if (f.paymentStatus === 'NOT_PAID') filter.paymentStatus = { $in: ['NOT_PAID', 'PENDING', 'PARTIALLY_PAID', 'PENDING_MERCHANT'] };
-  else if (f.paymentStatus) filter.paymentStatus = f.paymentStatus;
-  if (f.fulfillmentStatus) filter.fulfillmentStatus = f.fulfillmentStatus;
-  const created: Record<string, string> = {};
-  if (f.from) created.$gte = new Date(`${f.from}T00:00:00`).toISOString();
-  if (f.to) created.$lt = new Date(new Date(`${f.to}T00:00:00`).getTime() + 86_400_000).toISOString();
-  if (Object.keys(created).length) filter.createdDate = created;
-  const q = f.q?.trim();
-  if (q) {
-    if (/^\d+$/.test(q)) filter.number = Number(q);
-    else filter['buyerInfo.email'] = q.toLowerCase();
-  }
-  return filter;
-}
+import { ORDERS_PAGE_SIZE, useOrders } from './queries.js';
 
 export default function OrdersPage() {
-  const { api } = useAdmin();
   const money = useMoney();
   const [params, setParams] = useSearchParams();
   const filters: OrdersExportFilters = {
@@ -43,17 +22,9 @@ export default function OrdersPage() {
   const [pages, setPages] = useState<{ key: string; cursors: string[] }>({ key, cursors: [] });
   const cursors = pages.key === key ? pages.cursors : [];
   const cursor = cursors.at(-1);
-  const orders = useQuery({
-    queryKey: ['admin', 'orders', key, cursor ?? ''],
-    placeholderData: keepPreviousData,
-    queryFn: () => api.orders.searchOrders({
-      filter: orderFilter(filters),
-      sort: [{ fieldName: 'createdDate', order: 'DESC' }],
-      cursorPaging: { limit: LIMIT, ...(cursor && { cursor }) },
-    }),
-  });
+  const orders = useOrders(filters, cursor);
   const exporting = useResult();
-  const [busy, setBusy] = useState(false);
+  const csv = useCsvExport();
 
   function set(name: string, value: string) {
     const next = new URLSearchParams(params);
@@ -61,40 +32,24 @@ export default function OrdersPage() {
     else next.delete(name);
     setParams(next, { replace: true });
   }
-  function search(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    set('q', String(new FormData(event.currentTarget).get('q') ?? '').trim());
-  }
-  async function exportCsv() {
-    setBusy(true);
+  function exportCsv() {
     exporting.clear();
-    try {
-      const res = await api.backOffice.exportCsv('orders', filters);
-      saveFile('orders.csv', await res.blob());
-      exporting.ok('orders.csv is downloaded.');
-    } catch (error) {
-      exporting.fail(error);
-    } finally {
-      setBusy(false);
-    }
+    csv.mutate({ kind: 'orders', filters }, {
+      onSuccess: (blob) => { saveFile('orders.csv', blob); exporting.ok('orders.csv is downloaded.'); },
+      onError: (error) => exporting.fail(error),
+    });
   }
 
   const list = orders.data?.orders ?? [];
-  const offset = cursors.length * LIMIT;
+  const offset = cursors.length * ORDERS_PAGE_SIZE;
   return (
     <>
       <PageHead title="Orders">
-        <button type="button" className="button secondary" onClick={() => void exportCsv()} disabled={busy}>{busy ? 'Exporting…' : 'Export CSV'}</button>
+        <button type="button" className="button secondary" onClick={exportCsv} disabled={csv.isPending}>{csv.isPending ? 'Exporting…' : 'Export CSV'}</button>
       </PageHead>
       {exporting.view}
       <div className="filters-bar order-filters" role="search" aria-label="Filter orders">
-        <form onSubmit={search} className="search-form">
-          <label htmlFor="order-q">Number or e-mail</label>
-          <div className="inline">
-            <input id="order-q" name="q" type="search" defaultValue={filters.q} key={filters.q} />
-            <button type="submit" className="button small">Search</button>
-          </div>
-        </form>
+        <SearchForm id="order-q" label="Number or e-mail" value={filters.q ?? ''} onSearch={(q) => set('q', q)} />
         <div className="filter">
           <label htmlFor="order-payment">Payment</label>
           <select id="order-payment" value={filters.paymentStatus ?? ''} onChange={(e) => set('payment', e.target.value)}>

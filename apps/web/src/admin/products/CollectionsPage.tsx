@@ -1,40 +1,34 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import type { StoresCollection } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
-import { useAdmin } from '../context.js';
 import { actionsColumn, ListTable } from '../ListTable.js';
 import { Confirm, Modal, PageHead, useResult } from '../ui.js';
-import { useStoreCollections } from './queries.js';
+import { ALL_PRODUCTS } from './product-form.js';
+import { useDeleteCollection, useSaveCollection, useStoreCollections } from './queries.js';
 
-const ALL_PRODUCTS = '00000000-000000-000000-000000000001';
+const collectionSchema = z.object({
+  name: z.string().trim().min(1, 'Name the collection').max(50, 'At most 50 characters'),
+  description: z.string().trim().max(600, 'At most 600 characters'),
+  visible: z.boolean(),
+});
+type CollectionForm = z.infer<typeof collectionSchema>;
 
 /** The shop's product collections: create, rename, show or hide, delete. */
 export default function ProductCollectionsPage() {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const collections = useStoreCollections();
   const result = useResult();
   const [editing, setEditing] = useState<StoresCollection | 'new' | null>(null);
   const [removing, setRemoving] = useState<StoresCollection | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'store-collections'] });
-  const save = useMutation({
-    mutationFn: async (input: { name: string; description: string; visible: boolean }) => {
-      if (editing === 'new' || editing === null) await api.products.createCollection(input);
-      else await api.products.updateCollection(editing._id ?? '', input);
-      return input.name;
-    },
-    onSuccess: async (name) => { setEditing(null); result.ok(`Collection “${name}” saved.`); await refresh(); },
-  });
-  const remove = useMutation({
-    mutationFn: (c: StoresCollection) => api.products.deleteCollection(c._id ?? ''),
-    onSuccess: async (_, c) => { setRemoving(null); result.ok(`Collection “${c.name}” deleted; its products stay.`); await refresh(); },
-  });
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    save.mutate({ name: String(form.get('name') ?? '').trim(), description: String(form.get('description') ?? '').trim(), visible: form.get('visible') === 'on' });
+  const save = useSaveCollection();
+  const remove = useDeleteCollection();
+  function submit(input: CollectionForm) {
+    save.mutate({ id: editing === 'new' || editing === null ? undefined : editing._id ?? '', input }, {
+      onSuccess: (name) => { setEditing(null); result.ok(`Collection “${name}” saved.`); },
+    });
   }
   const current = editing === 'new' ? undefined : editing ?? undefined;
   return (
@@ -58,18 +52,28 @@ export default function ProductCollectionsPage() {
           </tr>
         )} />
       <Modal open={editing !== null} onOpenChange={(o) => { if (!o) setEditing(null); }} title={current ? `Edit ${current.name ?? ''}` : 'New collection'}>
-        <form className="form-grid" onSubmit={submit} key={current?._id ?? 'new'}>
-          <Field label="Name" name="name" required maxLength={50} defaultValue={current?.name} />
-          <Field label="Description" name="description" maxLength={600} defaultValue={current?.description} />
-          <label className="check"><input type="checkbox" name="visible" defaultChecked={current?.visible !== false} /> Shown in the shop</label>
-          {save.isError && <p className="error" role="alert">{save.error instanceof Error ? save.error.message : 'Not saved.'}</p>}
-          <div className="actions"><button type="submit" className="button" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save collection'}</button></div>
-        </form>
+        {editing !== null && <CollectionEditor key={current?._id ?? 'new'} current={current} busy={save.isPending} error={save.error} onSave={submit} />}
       </Modal>
       <Confirm open={removing !== null} onOpenChange={(o) => { if (!o) setRemoving(null); }} title={`Delete “${removing?.name ?? ''}”?`} confirmLabel="Delete collection"
-        busy={remove.isPending} error={remove.error} onConfirm={() => removing && remove.mutate(removing)}>
+        busy={remove.isPending} error={remove.error} onConfirm={() => removing && remove.mutate(removing, { onSuccess: (_, c) => { setRemoving(null); result.ok(`Collection “${c.name}” deleted; its products stay.`); } })}>
         <p>The products in it stay in the store.</p>
       </Confirm>
     </>
+  );
+}
+
+function CollectionEditor({ current, busy, error, onSave }: { current: StoresCollection | undefined; busy: boolean; error: Error | null; onSave: (input: CollectionForm) => void }) {
+  const { register, handleSubmit, formState: { errors } } = useForm<CollectionForm>({
+    resolver: zodResolver(collectionSchema),
+    defaultValues: { name: current?.name ?? '', description: current?.description ?? '', visible: current?.visible !== false },
+  });
+  return (
+    <form className="form-grid" noValidate onSubmit={(e) => void handleSubmit(onSave)(e)}>
+      <Field label="Name" maxLength={50} {...register('name')} error={errors.name?.message} />
+      <Field label="Description" maxLength={600} {...register('description')} error={errors.description?.message} />
+      <label className="check"><input type="checkbox" {...register('visible')} /> Shown in the shop</label>
+      {error && <p className="error" role="alert">{error.message || 'Not saved.'}</p>}
+      <div className="actions"><button type="submit" className="button" disabled={busy}>{busy ? 'Saving…' : 'Save collection'}</button></div>
+    </form>
   );
 }

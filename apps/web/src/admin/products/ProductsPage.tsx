@@ -1,13 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Product, StockFilter } from '@bodega/sdk';
 import { ListTable } from '../ListTable.js';
-import { useAdmin } from '../context.js';
+import { SearchForm } from '../SearchForm.js';
 import { Modal, PageHead, Pager, Status, useMoney } from '../ui.js';
-import { useStoreCollections } from './queries.js';
-
-const LIMIT = 25;
+import { PRODUCTS_PAGE_SIZE as LIMIT, useBulkEdit, useProducts, useStoreCollections, type BulkField, type BulkProgress } from './queries.js';
 const SORTS: Record<string, { fieldName: string; order: 'ASC' | 'DESC'; label: string }> = {
   updated: { fieldName: 'lastUpdated', order: 'DESC', label: 'Recently changed' },
   name: { fieldName: 'name', order: 'ASC', label: 'Name A–Z' },
@@ -31,7 +28,6 @@ export function stockText(p: Product): string {
 }
 
 export default function ProductsPage() {
-  const { api } = useAdmin();
   const money = useMoney();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
@@ -45,15 +41,11 @@ export default function ProductsPage() {
   if (collection) filter.collectionIds = { $hasSome: [collection] };
   if (visibility) filter.visible = visibility === 'visible';
   const sort = SORTS[sortKey];
-  const products = useQuery({
-    queryKey: ['admin', 'products', q, collection, visibility, stock, sortKey, offset],
-    placeholderData: keepPreviousData,
+  const products = useProducts(
     // A search is ranked by relevance unless a sort was picked; it goes through the catalog search.
-    queryFn: () => api.backOffice.queryProducts(
-      { filter, ...(!q || params.get('sort') ? { sort: [{ fieldName: sort.fieldName, order: sort.order }] } : {}), paging: { limit: LIMIT, offset } },
-      { ...(stock && { stock }), ...(q && { text: q }) },
-    ),
-  });
+    { filter, ...(!q || params.get('sort') ? { sort: [{ fieldName: sort.fieldName, order: sort.order }] } : {}), paging: { limit: LIMIT, offset } },
+    { ...(stock && { stock }), ...(q && { text: q }) },
+  );
   const [selected, setSelected] = useState<Set<string>>(new Set());
   // The products being edited, fixed when the dialog opens (the selection clears once they are done).
   const [bulkIds, setBulkIds] = useState<string[] | null>(null);
@@ -78,10 +70,7 @@ export default function ProductsPage() {
         <Link className="button" to="/admin/products/new">New product</Link>
       </PageHead>
       <div className="filters-bar" role="search" aria-label="Filter products">
-        <form className="search-form" onSubmit={(e: FormEvent<HTMLFormElement>) => { e.preventDefault(); set({ q: String(new FormData(e.currentTarget).get('q') ?? '').trim() }); }}>
-          <label htmlFor="product-q">Name starts with</label>
-          <div className="inline"><input id="product-q" name="q" type="search" defaultValue={q} key={q} /><button type="submit" className="button small">Search</button></div>
-        </form>
+        <SearchForm id="product-q" label="Name starts with" value={q} onSearch={(text) => set({ q: text })} />
         <div className="filter">
           <label htmlFor="product-collection">Collection</label>
           <select id="product-collection" value={collection} onChange={(e) => set({ collection: e.target.value })}>
@@ -148,52 +137,16 @@ export default function ProductsPage() {
   );
 }
 
-const CHUNK = 20;
-
 /** Price, stock or visibility for the selected products, in chunks, with a progress bar. */
 function BulkEdit({ open, onOpenChange, ids, products, onDone }: { open: boolean; onOpenChange: (open: boolean) => void; ids: string[]; products: Product[]; onDone: () => void }) {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
-  const [field, setField] = useState<'price' | 'stock' | 'visible'>('price');
+  const [field, setField] = useState<BulkField>('price');
   const [value, setValue] = useState('');
-  const [progress, setProgress] = useState<{ done: number; failed: string[] } | null>(null);
-  const [running, setRunning] = useState(false);
-  const known = new Map(products.map((p) => [p._id ?? '', p]));
-
-  async function apply(id: string): Promise<void> {
-    if (field === 'visible') {
-      await api.products.updateProduct(id, { visible: value === 'visible' });
-    } else if (field === 'stock') {
-      const quantity = Number(value);
-      const product = known.get(id) ?? (await api.products.getProduct(id)).product;
-      const variants = (product?.variants ?? []).map((v) => ({ variantId: String((v as { _id?: string })._id ?? ''), quantity }));
-      await api.inventory.updateInventoryVariants(id, { trackQuantity: true, variants });
-    }
-  }
-  async function run() {
-    setRunning(true);
-    const failed: string[] = [];
-    let done = 0;
-    setProgress({ done, failed });
-    for (let i = 0; i < ids.length; i += CHUNK) {
-      const chunk = ids.slice(i, i + CHUNK);
-      if (field === 'price') {
-        try {
-          const res = await api.backOffice.bulkUpdateProductsProperty(chunk, { price: Number(value) });
-          for (const r of res.results ?? []) if (r.itemMetadata?.success === false) failed.push(`${r.itemMetadata._id ?? ''}: ${r.itemMetadata.error?.description ?? 'refused'}`);
-        } catch (error) {
-          failed.push(...chunk.map((id) => `${known.get(id)?.name ?? id}: ${error instanceof Error ? error.message : 'failed'}`));
-        }
-      } else {
-        const outcomes = await Promise.allSettled(chunk.map((id) => apply(id)));
-        outcomes.forEach((o, j) => { if (o.status === 'rejected') failed.push(`${known.get(chunk[j])?.name ?? chunk[j]}: ${o.reason instanceof Error ? o.reason.message : 'failed'}`); });
-      }
-      done += chunk.length;
-      setProgress({ done, failed: [...failed] });
-    }
-    setRunning(false);
-    await queryClient.invalidateQueries({ queryKey: ['admin', 'products'] });
-    if (failed.length === 0) onDone();
+  const [progress, setProgress] = useState<BulkProgress | null>(null);
+  const bulk = useBulkEdit();
+  const running = bulk.isPending;
+  function run() {
+    const known = new Map(products.map((p) => [p._id ?? '', p]));
+    bulk.mutate({ ids, field, value, known, onProgress: setProgress }, { onSuccess: ({ failed }) => { if (failed.length === 0) onDone(); } });
   }
   const valid = field === 'visible' ? value === 'visible' || value === 'hidden' : value !== '' && Number.isFinite(Number(value)) && Number(value) >= 0 && (field !== 'stock' || Number.isInteger(Number(value)));
   return (
@@ -225,7 +178,7 @@ function BulkEdit({ open, onOpenChange, ids, products, onDone }: { open: boolean
           </div>
         )}
         <div className="actions">
-          <button type="button" className="button" disabled={!valid || running} onClick={() => void run()}>{running ? 'Applying…' : 'Apply'}</button>
+          <button type="button" className="button" disabled={!valid || running} onClick={run}>{running ? 'Applying…' : 'Apply'}</button>
         </div>
       </div>
     </Modal>

@@ -1,6 +1,6 @@
 import { createContext, lazy, Suspense, useContext, useMemo, useState, type ReactNode } from 'react';
 
-const CartDrawer = lazy(() => import('../cart/CartDrawer.js'));
+const CartDrawer = lazy(() => import('./CartDrawer.js'));
 
 interface CartUi {
   openCart(): void;

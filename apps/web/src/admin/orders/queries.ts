@@ -1,0 +1,148 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { OrdersExportFilters, TransactionPayment } from '@bodega/sdk';
+import { OWED_PAYMENT_STATUSES } from '../../domain/order.js';
+import { useAdmin } from '../context.js';
+import { adminKeys } from '../queries.js';
+
+export const ORDERS_PAGE_SIZE = 25;
+
+export const orderKeys = {
+  all: adminKeys.orders(),
+  lists: () => [...orderKeys.all, 'list'] as const,
+  list: (filters: OrdersExportFilters, cursor: string | undefined) => [...orderKeys.lists(), filters, cursor ?? ''] as const,
+  /** One order and what hangs off it (fulfilments, payments, transactions). */
+  detail: (orderId: string) => [...orderKeys.all, 'detail', orderId] as const,
+  fulfillments: (orderId: string) => [...orderKeys.detail(orderId), 'fulfillments'] as const,
+  payments: (orderId: string) => [...orderKeys.detail(orderId), 'payments'] as const,
+  transactions: (orderId: string) => [...orderKeys.detail(orderId), 'transactions'] as const,
+};
+
+/** The list's filters as the wire's order filter. */
+export function orderFilter(f: OrdersExportFilters): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  // "Unpaid" is every order still owed money, as the dashboard and the export count it.
+  if (f.paymentStatus === 'NOT_PAID') filter.paymentStatus = { $in: [...OWED_PAYMENT_STATUSES] };
+  else if (f.paymentStatus) filter.paymentStatus = f.paymentStatus;
+  if (f.fulfillmentStatus) filter.fulfillmentStatus = f.fulfillmentStatus;
+  const created: Record<string, string> = {};
+  if (f.from) created.$gte = new Date(`${f.from}T00:00:00`).toISOString();
+  if (f.to) created.$lt = new Date(new Date(`${f.to}T00:00:00`).getTime() + 86_400_000).toISOString();
+  if (Object.keys(created).length) filter.createdDate = created;
+  const q = f.q?.trim();
+  if (q) {
+    if (/^\d+$/.test(q)) filter.number = Number(q);
+    else filter['buyerInfo.email'] = q.toLowerCase();
+  }
+  return filter;
+}
+
+/** One cursor page of orders under the filters, newest first. */
+export function useOrders(filters: OrdersExportFilters, cursor: string | undefined) {
+  const { api } = useAdmin();
+  return useQuery({
+    queryKey: orderKeys.list(filters, cursor),
+    placeholderData: keepPreviousData,
+    queryFn: () => api.orders.searchOrders({
+      filter: orderFilter(filters),
+      sort: [{ fieldName: 'createdDate', order: 'DESC' }],
+      cursorPaging: { limit: ORDERS_PAGE_SIZE, ...(cursor && { cursor }) },
+    }),
+  });
+}
+
+export function useOrder(orderId: string) {
+  const { api } = useAdmin();
+  return useQuery({ queryKey: orderKeys.detail(orderId), queryFn: () => api.orders.getOrder(orderId) });
+}
+
+export function useOrderFulfillments(orderId: string) {
+  const { api } = useAdmin();
+  return useQuery({
+    queryKey: orderKeys.fulfillments(orderId),
+    queryFn: async () => (await api.orderFulfillments.listFulfillmentsForSingleOrder(orderId)).orderWithFulfillments?.fulfillments ?? [],
+  });
+}
+
+/** What is left to refund on the order, in total and per payment. */
+export function useOrderPayments(orderId: string) {
+  const { api } = useAdmin();
+  return useQuery({ queryKey: orderKeys.payments(orderId), queryFn: () => api.backOffice.orderPayments(orderId) });
+}
+
+/** The order's payments and refunds as the payment provider reports them. */
+export function useOrderTransactions(orderId: string) {
+  const { api } = useAdmin();
+  return useQuery({ queryKey: orderKeys.transactions(orderId), queryFn: async () => (await api.payments.listTransactions(orderId)).orderTransactions });
+}
+
+/** After a change to an order: the order itself at once, then the lists and the dashboard's figures. */
+export function useOrderChanged(orderId: string) {
+  const queryClient = useQueryClient();
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: orderKeys.detail(orderId) });
+    void queryClient.invalidateQueries({ queryKey: orderKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: adminKeys.dashboard() });
+  };
+}
+
+export type OrderAction =
+  | { kind: 'fulfil'; lineItems: { _id?: string; quantity?: number }[]; trackingInfo: { trackingNumber?: string; shippingProvider?: string; trackingLink?: string } }
+  | { kind: 'mark-paid' }
+  | { kind: 'record-payment'; amount: string }
+  | { kind: 'cancel'; restock: boolean }
+  | { kind: 'refund'; payments: { paymentId: string; amount: string }[]; reason: string };
+
+/** Fulfil, mark as paid, record a payment, cancel or refund the order. */
+export function useOrderAction(orderId: string) {
+  const { api } = useAdmin();
+  const changed = useOrderChanged(orderId);
+  return useMutation({
+    mutationFn: async (action: OrderAction): Promise<void> => {
+      switch (action.kind) {
+        case 'fulfil':
+          await api.orderFulfillments.createFulfillment(orderId, { lineItems: action.lineItems, trackingInfo: action.trackingInfo });
+          return;
+        case 'mark-paid':
+          await api.orders.paymentCollectionMarkOrderAsPaid(orderId);
+          return;
+        case 'record-payment':
+          await api.orders.recordManuallyCollectedPayment(orderId, { amount: action.amount });
+          return;
+        case 'cancel':
+          await api.orders.cancelOrder(orderId, { restockAllItems: action.restock });
+          return;
+        case 'refund':
+          await api.orders.triggerRefund(orderId, action.payments.map((p) => ({ paymentId: p.paymentId, amount: { amount: p.amount } })), {
+            ...(action.reason && { details: { reason: action.reason } }), sideEffects: { restockInfo: { type: 'NO_ITEMS' } },
+          });
+      }
+    },
+    onSuccess: changed,
+  });
+}
+
+export type PaymentAction = { kind: 'capture'; payment: TransactionPayment; amount: string } | { kind: 'void'; payment: TransactionPayment };
+
+/**
+ * Capture (all or part) or void a payment that is only authorized. A capture the provider
+ * refuses comes back as a failed capture: that is an error here too. Answers the captured amount.
+ */
+export function usePaymentAction(orderId: string) {
+  const { api } = useAdmin();
+  const changed = useOrderChanged(orderId);
+  return useMutation({
+    mutationFn: async (action: PaymentAction): Promise<string | undefined> => {
+      const p = action.payment;
+      if (action.kind === 'void') {
+        await api.payments.voidAuthorizedPayments(orderId, [p.id]);
+        return undefined;
+      }
+      const amount = action.amount.trim();
+      const res = await api.payments.captureAuthorizedPayments(orderId, [{ paymentId: p.id, ...(amount && amount !== p.amount.amount && { amount: { amount } }) }]);
+      const last = res.orderTransactions.payments.find((x) => x.id === p.id)?.regularPaymentDetails.authorizationDetails?.captures.at(-1);
+      if (last?.status === 'FAILED') throw new Error(last.failureDetails?.failureReason ?? 'The capture failed');
+      return last?.amount.amount ?? amount;
+    },
+    onSuccess: changed,
+  });
+}

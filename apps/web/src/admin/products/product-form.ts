@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import type { Product } from '@bodega/sdk';
+import { productImages, productOptions, productVariants } from '../../domain/product.js';
+import type { AdminClient } from '../client.js';
+
+/** The store's built-in collection every product is in: never offered, added or removed. */
+export const ALL_PRODUCTS = '00000000-000000-000000-000000000001';
+
+const decimal = /^\d{1,9}(\.\d{1,2})?$/;
+const optionalNumber = z.string().trim().refine((v) => v === '' || (/^\d+(\.\d+)?$/.test(v) && Number.isFinite(Number(v))), 'Enter a number');
+
+export const productSchema = z.object({
+  name: z.string().trim().min(1, 'Give the product a name').max(80, 'At most 80 characters'),
+  description: z.string().max(16000),
+  price: z.string().trim().regex(decimal, 'Enter a price like 12.50'),
+  discountType: z.enum(['NONE', 'PERCENT', 'AMOUNT']),
+  discountValue: optionalNumber,
+  sku: z.string().trim().max(40, 'At most 40 characters'),
+  weight: optionalNumber,
+  visible: z.boolean(),
+  ribbon: z.string().trim().max(30, 'At most 30 characters'),
+  images: z.string().refine((v) => v.split('\n').map((l) => l.trim()).filter(Boolean).every((l) => /^https?:\/\/\S+$|^\/media\/\S+$/.test(l)), 'One http(s) address per line'),
+  trackInventory: z.boolean(),
+  quantity: z.string().trim().refine((v) => v === '' || /^\d{1,8}$/.test(v), 'A whole number'),
+  collectionIds: z.array(z.string()),
+  options: z.array(z.object({
+    name: z.string().trim().min(1, 'Name the option').max(50),
+    choices: z.string().refine((v) => v.split(',').map((c) => c.trim()).filter(Boolean).length > 0, 'List the choices, separated by commas'),
+  })).max(6),
+});
+export type ProductForm = z.infer<typeof productSchema>;
+
+export interface VariantRow { price: string; sku: string; weight: string; stock: string }
+export type VariantRows = Record<string, VariantRow>;
+
+const choicesOf = (o: ProductForm['options'][number]) => [...new Set(o.choices.split(',').map((c) => c.trim()).filter(Boolean))];
+
+/** Every combination of the options' choices, as `{option: choice}` maps. */
+export function combinations(options: ProductForm['options']): Record<string, string>[] {
+  let out: Record<string, string>[] = [{}];
+  for (const o of options) {
+    const name = o.name.trim();
+    const choices = choicesOf(o);
+    if (!name || choices.length === 0) continue;
+    out = out.flatMap((c) => choices.map((choice) => ({ ...c, [name]: choice })));
+  }
+  return options.some((o) => o.name.trim() && choicesOf(o).length) ? out : [];
+}
+export const keyOf = (choices: Record<string, string>) => Object.entries(choices).map(([k, v]) => `${k}=${v}`).join('|');
+
+export function toForm(p: Product | undefined): ProductForm {
+  if (!p) {
+    return { name: '', description: '', price: '', discountType: 'NONE', discountValue: '', sku: '', weight: '', visible: true, ribbon: '', images: '', trackInventory: true, quantity: '', collectionIds: [], options: [] };
+  }
+  const discount = p.discount?.type === 'PERCENT' || p.discount?.type === 'AMOUNT' ? p.discount.type : 'NONE';
+  return {
+    name: p.name ?? '', description: p.description ?? '', price: String(p.priceData?.price ?? ''), discountType: discount,
+    discountValue: discount === 'NONE' ? '' : String(p.discount?.value ?? ''), sku: p.sku ?? '', weight: p.weight ? String(p.weight) : '',
+    visible: p.visible !== false, ribbon: p.ribbon ?? '', images: productImages(p).map((i) => i.url).join('\n'),
+    trackInventory: p.stock?.trackInventory === true, quantity: p.stock?.trackInventory ? String(p.stock.quantity ?? 0) : '',
+    collectionIds: (p.collectionIds ?? []).filter((id) => id !== ALL_PRODUCTS),
+    options: productOptions(p).map((o) => ({ name: o.name, choices: o.choices.map((c) => c.value).join(', ') })),
+  };
+}
+
+export function variantRows(p: Product | undefined): VariantRows {
+  const rows: VariantRows = {};
+  if (!p?.manageVariants) return rows;
+  for (const v of productVariants(p)) {
+    const raw = (p.variants ?? []).find((x) => (x as { _id?: string })._id === v.id) as { variant?: { priceData?: { price?: number }; weight?: number; sku?: string } } | undefined;
+    rows[keyOf(v.choices)] = { price: String(raw?.variant?.priceData?.price ?? ''), sku: v.sku ?? '', weight: raw?.variant?.weight ? String(raw.variant.weight) : '', stock: v.quantity !== undefined ? String(v.quantity) : '' };
+  }
+  return rows;
+}
+
+export async function saveProduct(api: AdminClient, id: string | undefined, before: Product | undefined, form: ProductForm, rows: VariantRows): Promise<string> {
+  const combos = combinations(form.options);
+  const hasVariants = combos.length > 0;
+  const productOptionsWire = form.options.map((o) => ({ name: o.name.trim(), optionType: 'drop_down', choices: choicesOf(o).map((c) => ({ value: c, description: c })) }));
+  const optionsChanged = JSON.stringify(toForm(before).options) !== JSON.stringify(form.options);
+  const base: Product = {
+    name: form.name, description: form.description, priceData: { price: Number(form.price) }, visible: form.visible, productType: 'physical',
+    ...(form.sku ? { sku: form.sku } : {}), ...(form.weight ? { weight: Number(form.weight) } : {}),
+    ...(form.ribbon ? { ribbon: form.ribbon } : {}),
+    discount: form.discountType === 'NONE' ? { type: 'NONE', value: 0 } : { type: form.discountType, value: Number(form.discountValue || 0) },
+    stock: hasVariants ? { trackInventory: form.trackInventory } : { trackInventory: form.trackInventory, ...(form.trackInventory ? { quantity: Number(form.quantity || 0) } : { inStock: true }) },
+    ...(!id || optionsChanged ? { manageVariants: hasVariants, productOptions: productOptionsWire } : {}),
+  };
+  let productId = id;
+  if (productId) await api.products.updateProduct(productId, base);
+  else productId = (await api.products.createProduct(base)).product?._id;
+  if (!productId) throw new Error('The server did not answer with the product');
+  if (id && before?.ribbon && !form.ribbon) await api.products.removeProductRibbon(productId);
+
+  const images = form.images.split('\n').map((l) => l.trim()).filter(Boolean);
+  const oldImages = before ? productImages(before).map((i) => i.url) : [];
+  if (JSON.stringify(images) !== JSON.stringify(oldImages)) {
+    if (oldImages.length) await api.products.removeProductMedia(productId, []);
+    if (images.length) await api.products.addProductMedia(productId, images.map((url) => ({ url })));
+  }
+
+  if (hasVariants) {
+    await api.products.updateProductVariants(productId, combos.map((choices) => {
+      const row = rows[keyOf(choices)];
+      return {
+        choices,
+        ...(row?.price ? { price: Number(row.price) } : { price: Number(form.price) }),
+        ...(row?.sku ? { sku: row.sku } : {}),
+        ...(row?.weight ? { weight: Number(row.weight) } : {}),
+      };
+    }));
+    if (form.trackInventory) {
+      const saved = (await api.products.getProduct(productId)).product;
+      const variants = productVariants(saved ?? {}).map((v) => ({ variantId: v.id, quantity: Number(rows[keyOf(v.choices)]?.stock || 0) }));
+      await api.inventory.updateInventoryVariants(productId, { trackQuantity: true, variants });
+    }
+  }
+
+  const oldCollections = new Set(toForm(before).collectionIds);
+  const newCollections = new Set(form.collectionIds);
+  for (const c of newCollections) if (!oldCollections.has(c)) await api.products.addProductsToCollection(c, [productId]);
+  for (const c of oldCollections) if (!newCollections.has(c)) await api.products.removeProductsFromCollection(c, [productId]);
+  return productId;
+}
+
