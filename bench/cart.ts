@@ -7,14 +7,17 @@
  *   add-to-cart, 50 connections on one shopper's cart     against the bare write on one hot row
  *                                                         (aim ≥ 0.6, 0 errors);
  *   estimate-totals;
- * the SQL statements each operation runs, and on PostgreSQL the WAL bytes per add-to-cart commit
- * against the bare write's. Carts hold 3 lines before the run. The write
+ * the SQL statements (= database round trips: node-postgres sends each one, BEGIN and COMMIT too, as
+ * its own round trip) each operation runs beside the bare routes' and the token grant's; the CPU
+ * per request of each load (node from process.cpuUsage, PostgreSQL from /proc of the server's
+ * backends; on PGlite the database runs inside node), aim ≤ 2× the bare route's for get-cart and
+ * add-to-cart; and on PostgreSQL the WAL bytes per add-to-cart commit against the bare write's. Carts hold 3 lines before the run. The write
  * ratios mean something only on PostgreSQL with fsync on (the header says which).
  */
 import type { Queryable, Row, Sql } from '../packages/server/src/platform/db.js';
 import { PRODUCT_CACHE_MS } from '../packages/server/src/services/catalog/service.js';
 import { keepEveryEvent } from '../packages/server/src/test/webhooks.js';
-import { assertClean, BARE_ROUTE, BROWSER_ENCODINGS, BARE_WRITE_ROUTE, load, loadPerConnection, peakRssMbOf, printResults, recordPeakRss, startBuiltServer, startServer, type BenchServer, type LoadResult } from './lib.js';
+import { assertClean, BARE_ROUTE, BROWSER_ENCODINGS, BARE_WRITE_ROUTE, load, loadPerConnection, peakRssMbOf, printResults, recordPeakRss, recordRows, startBuiltServer, startNamedServer, withCpu, type BenchServer, type CpuPerRequest, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 const CONNECTIONS = 10;
@@ -66,7 +69,7 @@ function countStatements(server: BenchServer): { reset(): void; count(): number 
 
 export default async function cart(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-  const server = await startServer();
+  const server = await startNamedServer();
   try {
     /** A site with the three products, and how to make a shopper there whose cart holds them. */
     const storeOf = async (name: string) => {
@@ -85,10 +88,10 @@ export default async function cart(): Promise<void> {
         if (res.statusCode !== 200) throw new Error(res.body);
         return token;
       };
-      return { site: created.site.siteId, productIds, shopper };
+      return { site: created.site.siteId, clientId: created.clientId, productIds, shopper };
     };
     const line = (id: string) => ({ catalogReference: { appId: STORES_APP_ID, catalogItemId: id }, quantity: 1 });
-    const { site, productIds, shopper } = await storeOf('bench cart');
+    const { site, clientId, productIds, shopper } = await storeOf('bench cart');
     // A second store whose site has a webhook subscription to every event, so its adds write their
     // outbox event (a site without one writes none): the cost an add has when events are wanted.
     const subscribed = await storeOf('bench cart, webhook subscription');
@@ -106,7 +109,11 @@ export default async function cart(): Promise<void> {
     // second are reused) and cold (after that cache expired).
     const counter = countStatements(server);
     const statements: Record<string, { warm: number; cold: number; bytes: number; sent: string }> = {};
+    const grantBody = { clientId, grantType: 'anonymous' };
     for (const [name, method, path, body] of [
+      ['bare read', 'GET', `${BARE_ROUTE}?site=${site}`, undefined],
+      ['bare write', 'POST', BARE_WRITE_ROUTE, { n: 1 }],
+      ['token grant', 'POST', '/oauth2/token', grantBody],
       ['get-current-cart', 'GET', '/ecom/v1/carts/current', undefined],
       ['add-to-cart', 'POST', '/ecom/v1/carts/current/add-to-cart', addBody],
       ['estimate-totals', 'POST', '/ecom/v1/carts/current/estimate-totals', estimateBody],
@@ -138,24 +145,39 @@ export default async function cart(): Promise<void> {
     // The loads run in turn, ROUNDS times, each right after its baseline; each rate is the median
     // of its rounds and each ratio the median of the rounds' ratios, so a burst of other work on
     // the machine moves one round, not the ratios.
-    const kinds = ['bare', 'get', 'bareWrite', 'add', 'addSubscribed', 'bareHot', 'addHot', 'estimate'] as const;
-    const runs = Object.fromEntries(kinds.map((k) => [k, [] as LoadResult[]])) as Record<(typeof kinds)[number], LoadResult[]>;
+    const kinds = ['bare', 'get', 'grant', 'bareWrite', 'add', 'addSubscribed', 'bareHot', 'addHot', 'estimate'] as const;
+    type Kind = (typeof kinds)[number];
+    const runs = Object.fromEntries(kinds.map((k) => [k, [] as LoadResult[]])) as Record<Kind, LoadResult[]>;
+    /** CPU per request of each kind over all its rounds (total CPU ÷ total requests). */
+    const cpu = Object.fromEntries(kinds.map((k) => [k, { nodeUs: 0, pgUs: 0 }])) as Record<Kind, CpuPerRequest>;
+    const spent = Object.fromEntries(kinds.map((k) => [k, { nodeUs: 0, pgUs: 0, requests: 0 }])) as Record<Kind, CpuPerRequest & { requests: number }>;
+    const measure = async (kind: Kind, run: () => Promise<LoadResult>) => {
+      const result = await withCpu(server, run);
+      const total = spent[kind];
+      total.nodeUs += result.cpu.nodeUs * result.requests;
+      total.pgUs += result.cpu.pgUs * result.requests;
+      total.requests += result.requests;
+      cpu[kind] = { nodeUs: Math.round(total.nodeUs / Math.max(1, total.requests)), pgUs: Math.round(total.pgUs / Math.max(1, total.requests)) };
+      runs[kind].push(result);
+    };
     for (let round = 0; round < ROUNDS; round++) {
-      runs.bare.push(await load(bareUrl, { connections: CONNECTIONS, seconds }));
-      runs.get.push(await load(cartUrl, { connections: CONNECTIONS, seconds, headers: { authorization: reader } }));
-      runs.bareWrite.push(await loadPerConnection(bareWriteUrl, shoppers, writeBody, seconds));
-      runs.add.push(await loadPerConnection(`${cartUrl}/add-to-cart`, shoppers, addBody, seconds));
-      runs.addSubscribed.push(await loadPerConnection(`${cartUrl}/add-to-cart`, subscribedShoppers, subscribedBody, seconds));
-      runs.bareHot.push(await loadPerConnection(`${bareWriteUrl}?key=hot`, Array.from({ length: WRITERS }, () => `hot-${round}`), writeBody, seconds));
-      runs.addHot.push(await loadPerConnection(`${cartUrl}/add-to-cart`, Array.from({ length: WRITERS }, () => hot[round]), addBody, seconds));
-      runs.estimate.push(await load(`${cartUrl}/estimate-totals`, { method: 'POST', connections: CONNECTIONS, seconds, headers: { authorization: reader }, body: estimateBody }));
+      await measure('bare', () => load(bareUrl, { connections: CONNECTIONS, seconds }));
+      await measure('get', () => load(cartUrl, { connections: CONNECTIONS, seconds, headers: { authorization: reader } }));
+      await measure('grant', () => load(`${server.url}/oauth2/token`, { method: 'POST', connections: CONNECTIONS, seconds, body: grantBody }));
+      await measure('bareWrite', () => loadPerConnection(bareWriteUrl, shoppers, writeBody, seconds));
+      await measure('add', () => loadPerConnection(`${cartUrl}/add-to-cart`, shoppers, addBody, seconds));
+      await measure('addSubscribed', () => loadPerConnection(`${cartUrl}/add-to-cart`, subscribedShoppers, subscribedBody, seconds));
+      await measure('bareHot', () => loadPerConnection(`${bareWriteUrl}?key=hot`, Array.from({ length: WRITERS }, () => `hot-${round}`), writeBody, seconds));
+      await measure('addHot', () => loadPerConnection(`${cartUrl}/add-to-cart`, Array.from({ length: WRITERS }, () => hot[round]), addBody, seconds));
+      await measure('estimate', () => load(`${cartUrl}/estimate-totals`, { method: 'POST', connections: CONNECTIONS, seconds, headers: { authorization: reader }, body: estimateBody }));
     }
     for (const [name, results] of Object.entries(runs)) for (const r of results) assertClean(name, r);
-    const m = Object.fromEntries(kinds.map((k) => [k, median(runs[k])])) as Record<(typeof kinds)[number], LoadResult>;
+    const m = Object.fromEntries(kinds.map((k) => [k, median(runs[k])])) as Record<Kind, LoadResult>;
 
     printResults(`npm run bench -- cart (median of ${ROUNDS} rounds of ${seconds} s; ratios: median of each round's)`, server.database, [
       { name: `bare read (one PK query), ${CONNECTIONS} conn`, result: m.bare },
       { name: `get-current-cart, ${CONNECTIONS} conn`, result: m.get, ratio: ratioOf(runs.get, runs.bare), versus: 'bare read', aim: { atLeast: 0.6 } },
+      { name: `anonymous token grant, ${CONNECTIONS} conn`, result: m.grant, ratio: ratioOf(runs.grant, runs.bare), versus: 'bare read' },
       { name: `bare write (upsert), ${WRITERS} conn own rows`, result: m.bareWrite },
       { name: `add-to-cart, ${WRITERS} shoppers own carts`, result: m.add, ratio: ratioOf(runs.add, runs.bareWrite), versus: 'bare write', aim: { atLeast: 0.5 } },
       { name: `add-to-cart, ${WRITERS} own carts, site with webhooks`, result: m.addSubscribed, ratio: ratioOf(runs.addSubscribed, runs.bareWrite), versus: 'bare write', aim: { atLeast: 0.5 } },
@@ -165,7 +187,23 @@ export default async function cart(): Promise<void> {
     ]);
     if (!server.durable) console.log('note: the write ratios compare with a commit that does not wait for the disk (not PostgreSQL with fsync on)');
     const counted = (name: string) => `${statements[name].warm} warm / ${statements[name].cold} cold (answer ${statements[name].bytes} B ${statements[name].sent})`;
-    console.log(`SQL statements per call (BEGIN/COMMIT included): get-current-cart ${counted('get-current-cart')}, add-to-cart ${counted('add-to-cart')} (aim ≤ 6), estimate-totals ${counted('estimate-totals')}`);
+    console.log(`SQL statements = round trips per call (BEGIN/COMMIT included; warm: caches filled, cold: product cache expired): bare read ${counted('bare read')}, bare write ${counted('bare write')}, `
+      + `token grant ${counted('token grant')}, get-current-cart ${counted('get-current-cart')} (aim 1 warm), add-to-cart ${counted('add-to-cart')} (aim ≤ 6), estimate-totals ${counted('estimate-totals')}`);
+    const cpuOf = (kind: Kind) => cpu[kind];
+    const cpuLine = (kind: Kind) => `${cpuOf(kind).nodeUs + cpuOf(kind).pgUs} µs (node ${cpuOf(kind).nodeUs} + PostgreSQL ${cpuOf(kind).pgUs})`;
+    const cpuRatio = (kind: Kind, base: Kind) => (cpuOf(kind).nodeUs + cpuOf(kind).pgUs) / Math.max(1, cpuOf(base).nodeUs + cpuOf(base).pgUs);
+    console.log(`CPU per request over all rounds${server.db.kind === 'postgres' ? '' : ' (PGlite: the database runs inside node, so all of it is node)'}:`);
+    for (const [kind, label, base] of [
+      ['bare', 'bare read', undefined], ['get', 'get-current-cart', 'bare'], ['grant', 'anonymous token grant', 'bare'],
+      ['bareWrite', 'bare write, own rows', undefined], ['add', 'add-to-cart, own carts', 'bareWrite'], ['addSubscribed', 'add-to-cart, site with webhooks', 'bareWrite'],
+      ['bareHot', 'bare write, one row', undefined], ['addHot', 'add-to-cart, one cart', 'bareHot'], ['estimate', 'estimate-totals', 'bare'],
+    ] as const) {
+      const ratio = base && cpuRatio(kind, base);
+      console.log(`  ${label.padEnd(34)} ${cpuLine(kind)}${ratio ? `, ${ratio.toFixed(2)}× ${base === 'bare' ? 'bare read' : base === 'bareWrite' ? 'bare write' : 'bare write, one row'}${kind === 'get' || kind === 'add' ? ' (aim ≤ 2×)' : ''}` : ''}`);
+      if (kind === 'get' || kind === 'add') {
+        recordRows({ path: `${label} CPU/request ${cpuOf(kind).nodeUs + cpuOf(kind).pgUs} µs ÷ ${base === 'bare' ? 'bare read' : 'bare write'}'s`, unit: 'ms', ratio: cpuRatio(kind, base), versus: 'bare CPU', aim: { atMost: 2 } });
+      }
+    }
 
     if (server.db.kind === 'postgres') {
       let i = 0;

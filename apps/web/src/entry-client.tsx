@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, matchRoutes, RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { hydrate, QueryClient } from '@tanstack/react-query';
-import { routes } from './routes.js';
+import { AppRoutes, preloadPages } from './routes.js';
 import { readBootstrap } from './shop/bootstrap.js';
 import { browserClient } from './shop/client.js';
 import { AppProviders } from './shop/AppProviders.js';
@@ -13,20 +13,13 @@ async function start() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
   if (boot?.state) hydrate(queryClient, boot.state);
 
-  // The server rendered this URL's lazy pages; load them before hydrating so the markup matches.
-  for (const match of matchRoutes(routes, window.location) ?? []) {
-    const lazy = match.route.lazy;
-    if (typeof lazy === 'function') {
-      const loaded = await lazy();
-      Object.assign(match.route, loaded, { lazy: undefined });
-    }
-  }
-  const router = createBrowserRouter(routes);
+  // The server rendered this URL's pages; load their bundles before hydrating so the markup matches.
+  await preloadPages(window.location.pathname);
   const site = { siteId: boot?.siteId ?? '', clientId: boot?.clientId ?? '', name: boot?.siteName ?? 'Bodega', currency: boot?.currency ?? 'USD', origin: window.location.origin };
   const app = (
     <StrictMode>
       <AppProviders queryClient={queryClient} site={site} catalog={client} client={client}>
-        <RouterProvider router={router} />
+        <BrowserRouter><AppRoutes /></BrowserRouter>
       </AppProviders>
     </StrictMode>
   );

@@ -4,9 +4,9 @@
  * data; pages that belong to one shopper (cart, checkout, account) render their shell only.
  */
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { StaticRouter } from 'react-router';
 import { dehydrate, QueryClient } from '@tanstack/react-query';
-import { NOT_FOUND_ROUTE_ID, routes } from './routes.js';
+import { AppRoutes, isNotFound, preloadPages } from './routes.js';
 import { serverClient } from './shop/client.js';
 import { AppProviders } from './shop/AppProviders.js';
 import { headHtml, listingHead, productHead } from './shell/head.js';
@@ -67,18 +67,15 @@ export async function render(input: RenderInput): Promise<RenderResult> {
     head = headHtml({ title: siteName, description: siteName, canonical: `${origin}${url.pathname}` }) + '\n<meta name="robots" content="noindex">';
   }
 
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(url.href, { method: 'GET' }));
-  if (context instanceof Response) return { status: context.status, head, html: '', state: null };
-  if (context.matches.some((m) => m.route.id === NOT_FOUND_ROUTE_ID)) {
+  await preloadPages(url.pathname);
+  if (isNotFound(url.pathname)) {
     status = 404;
     head = headHtml({ title: `Not found · ${siteName}`, description: 'This page does not exist.', canonical: `${origin}${url.pathname}` }) + '\n<meta name="robots" content="noindex">';
   }
-  const router = createStaticRouter(handler.dataRoutes, context);
   const site = { ...input.site, origin };
   const html = renderToString(
     <AppProviders queryClient={queryClient} site={site} catalog={catalog}>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
+      <StaticRouter location={url.pathname + url.search}><AppRoutes /></StaticRouter>
     </AppProviders>,
   );
   return { status, head, html, state: dehydrate(queryClient) };

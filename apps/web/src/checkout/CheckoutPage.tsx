@@ -1,7 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { Address, Checkout } from '@bodega/sdk';
 import { Totals } from '../cart/CartLines.js';
@@ -18,38 +16,10 @@ import { usePageTitle } from '../ui/usePageTitle.js';
 import { BackToApp, HandoverStatus, thankYouTarget, useCheckoutHandover } from './handover.js';
 import { useCheckout, usePaymentOptions, usePlaceOrder, useUpdateCheckout } from './queries.js';
 import { PaymentStep, paymentProblem, type PaymentProblem, type PaymentStepHandle } from './PaymentStep.js';
+import type { Form } from './form.js';
+import { lazyResolver, usePreload } from '../ui/lazyResolver.js';
 
-const required = (message: string) => z.string().trim().min(1, message);
-const schema = z.object({
-  email: z.email('Enter a valid e-mail address, like name@example.com'),
-  delivery: z.enum(['ship', 'pickup']),
-  firstName: required('Enter your first name'),
-  lastName: required('Enter your last name'),
-  phone: z.string().trim().max(30),
-  addressLine: z.string().trim(),
-  city: z.string().trim(),
-  region: z.string().trim().max(3, 'Use the 2-letter code, like NY'),
-  postalCode: z.string().trim(),
-  country: z.string(),
-  billingSame: z.boolean(),
-  billingAddressLine: z.string().trim(),
-  billingCity: z.string().trim(),
-  billingPostalCode: z.string().trim(),
-  billingCountry: z.string(),
-}).superRefine((v, ctx) => {
-  const need = (ok: boolean, path: string, message: string) => { if (!ok) ctx.addIssue({ code: 'custom', path: [path], message }); };
-  if (v.delivery === 'ship') {
-    need(v.addressLine !== '', 'addressLine', 'Enter the street and number');
-    need(v.city !== '', 'city', 'Enter the city');
-    need(v.postalCode !== '', 'postalCode', 'Enter the postal code');
-  }
-  if (v.delivery === 'pickup' || !v.billingSame) {
-    need(v.billingAddressLine !== '', 'billingAddressLine', 'Enter the billing street and number');
-    need(v.billingCity !== '', 'billingCity', 'Enter the billing city');
-    need(v.billingPostalCode !== '', 'billingPostalCode', 'Enter the billing postal code');
-  }
-});
-type Form = z.infer<typeof schema>;
+const loadForm = () => import('./form.js');
 
 export default function CheckoutPage() {
   usePageTitle('Checkout');
@@ -98,8 +68,9 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
   const paymentOptions = usePaymentOptions();
   const destination = (checkout.shippingInfo as { shippingDestination?: { address?: Address; contactDetails?: { firstName?: string; lastName?: string; phone?: string } } } | undefined)?.shippingDestination;
 
+  usePreload(loadForm);
   const { register, handleSubmit, control, setValue, getValues, formState: { errors, isSubmitting } } = useForm<Form>({
-    resolver: zodResolver(schema),
+    resolver: lazyResolver(loadForm),
     defaultValues: {
       email: checkout.buyerInfo?.email ?? '', delivery: 'ship',
       firstName: destination?.contactDetails?.firstName ?? '', lastName: destination?.contactDetails?.lastName ?? '', phone: destination?.contactDetails?.phone ?? '',
