@@ -5,13 +5,16 @@
  *      brands, discounts, some out of stock); the search index is built by the same triggers a
  *      save fires, and its build time is printed;
  *   2. p50/p95/p99 of POST /_api/bodega/v1/catalog/search (results + facets) as a visitor over a
- *      mix of queries (one word, two words, a typo, an empty query with filters), and of
+ *      mix of queries (one word, two words, a typo, an empty query with filters) — cold (the index
+ *      version raised before each, so every answer is computed; also per kind of query) and with
+ *      the index unchanged (repeated searches are kept answers) — and of
  *      GET /_api/bodega/v1/catalog/suggest for prefixes of 2 to 5 letters; aims 50 ms and 20 ms p95;
  *   3. the cost the index adds to a product save: PATCH /stores/v1/products/:id with the index's
  *      trigger on and off, mean per save and the ratio (aim ≥ 0.8);
  *   4. the index's size beside the products table's.
  * Requests are sequential (one at a time) from this process, timed with performance.now.
  */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { recordRows, startServer, type BenchServer } from './lib.js';
 
@@ -46,7 +49,11 @@ async function timed(run: () => Promise<void>): Promise<number> {
   return performance.now() - start;
 }
 
-/** One INSERT … SELECT generate_series: products with Size × Colour variants in their documents. */
+/**
+ * INSERT … SELECT generate_series, 10,000 products a statement: products with Size × Colour variants
+ * in their documents. The index's statement-level triggers refresh each statement's products in one
+ * set-based statement, as they would for any bulk write.
+ */
 async function generate(server: BenchServer, siteId: string, total: number): Promise<void> {
   const at = new Date().toISOString();
   await server.db.query(
@@ -54,9 +61,17 @@ async function generate(server: BenchServer, siteId: string, total: number): Pro
      SELECT $1, 'bench-c' || i, 'bench-c' || i, name, true, $3::timestamptz, $3::timestamptz FROM unnest($2::text[]) WITH ORDINALITY AS c(name, i)`,
     [siteId, COLLECTIONS, at],
   );
-  const batch = 5000;
+  const batch = 10_000;
   for (let from = 1; from <= total; from += batch) {
     const to = Math.min(total, from + batch - 1);
+    // Memberships first: the products' own insert then indexes each product once, with its collections.
+    await server.db.query(
+      `INSERT INTO collection_products (site_id, collection_id, product_id, added_at)
+       SELECT $1, 'bench-c' || (1 + g % 20), 'bench-p' || g, $4::timestamptz FROM generate_series($2::int, $3::int) g
+       UNION ALL SELECT $1, 'bench-c' || (1 + (g / 20) % 20), 'bench-p' || g, $4::timestamptz FROM generate_series($2::int, $3::int) g WHERE g % 3 = 0 AND (g / 20) % 20 <> g % 20
+       UNION ALL SELECT $1, '00000000-000000-000000-000000000001', 'bench-p' || g, $4::timestamptz FROM generate_series($2::int, $3::int) g`,
+      [siteId, from, to, at],
+    );
     await server.db.query(
       `INSERT INTO products (site_id, product_id, numeric_id, slug, name, product_type, visible, sku, price_minor, discounted_minor, doc, created_at, updated_at)
        SELECT $1, 'bench-p' || g, g, 'bench-p' || g, name, 'physical', g % 50 <> 0, 'SKU-' || g, price, CASE WHEN g % 7 = 0 THEN price * 8 / 10 ELSE price END,
@@ -83,13 +98,6 @@ async function generate(server: BenchServer, siteId: string, total: number): Pro
          FROM generate_series($9::int, $10::int) g) x`,
       [siteId, ADJECTIVES, MATERIALS, NOUNS, SIZES, BRANDS, at, COLOURS, from, to],
     );
-    await server.db.query(
-      `INSERT INTO collection_products (site_id, collection_id, product_id, added_at)
-       SELECT $1, 'bench-c' || (1 + g % 20), 'bench-p' || g, $4::timestamptz FROM generate_series($2::int, $3::int) g
-       UNION ALL SELECT $1, 'bench-c' || (1 + (g / 20) % 20), 'bench-p' || g, $4::timestamptz FROM generate_series($2::int, $3::int) g WHERE g % 3 = 0 AND (g / 20) % 20 <> g % 20
-       UNION ALL SELECT $1, '00000000-000000-000000-000000000001', 'bench-p' || g, $4::timestamptz FROM generate_series($2::int, $3::int) g`,
-      [siteId, from, to, at],
-    );
     process.stdout.write(`\r  generated ${to} of ${total} products`);
   }
   process.stdout.write('\n');
@@ -109,7 +117,7 @@ export default async function search(args: string[]): Promise<void> {
     }).then(async (r) => (await r.json() as { access_token: string }).access_token);
     const visitor = { authorization: token, 'content-type': 'application/json' };
 
-    console.log(`search bench — ${server.database}: ${total} products, ${total * 10} variants`);
+    console.log(`search bench — ${server.database}: ${total} products, ${total * 10} variants; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
     const build = await timed(() => generate(server, siteId, total));
     const [{ n }] = await server.db.query<{ n: number | string }>('SELECT count(*) AS n FROM product_search WHERE site_id = $1', [siteId]);
     console.log(`  catalog and its index built in ${(build / 1000).toFixed(1)} s (${Number(n)} indexed)`);
@@ -134,6 +142,14 @@ export default async function search(args: string[]): Promise<void> {
       }
     };
     for (let i = 0; i < 10; i++) await call('POST', '/_api/bodega/v1/catalog/search', visitor, queries(i)); // warm-up
+    // Cold: the site's index version is raised before each search (untimed), so no kept answer is
+    // reused and each request computes its results and facets.
+    const coldTimes: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      await server.db.query('UPDATE product_search_versions SET version = version + 1 WHERE site_id = $1', [siteId]);
+      coldTimes.push(await timed(async () => { await call('POST', '/_api/bodega/v1/catalog/search', visitor, queries(i)); }));
+    }
+    // As a shop sees it: the same mix with the index unchanged, so repeated searches are kept answers.
     const searchTimes: number[] = [];
     for (let i = 0; i < samples; i++) searchTimes.push(await timed(async () => { await call('POST', '/_api/bodega/v1/catalog/search', visitor, queries(i)); }));
     const suggestTimes: number[] = [];
@@ -150,30 +166,39 @@ export default async function search(args: string[]): Promise<void> {
     const save = (i: number) => call('PATCH', `/stores/v1/products/bench-p${1 + (i * 97) % total}`, key, { product: { name: `${ADJECTIVES[i % 20]} Bench ${NOUNS[i % 25]} ${i}` } });
     for (let i = 0; i < saves; i++) {
       const off = i % 2 === 1;
-      if (off) await server.db.exec('ALTER TABLE products DISABLE TRIGGER product_search_products');
+      if (off) await server.db.exec('ALTER TABLE products DISABLE TRIGGER product_search_products_updated');
       const ms = await timed(async () => { await save(i); });
-      if (off) await server.db.exec('ALTER TABLE products ENABLE TRIGGER product_search_products');
+      if (off) await server.db.exec('ALTER TABLE products ENABLE TRIGGER product_search_products_updated');
       (off ? withoutIndex : withIndex).push(ms);
     }
     const [sizes] = await server.db.query<{ index_mb: number | string; products_mb: number | string }>(
       `SELECT pg_total_relation_size('product_search') / 1048576.0 AS index_mb, pg_total_relation_size('products') / 1048576.0 AS products_mb`);
 
     const s = timing(searchTimes);
+    const cold = timing(coldTimes);
     const g = timing(suggestTimes);
     const on = timing(withIndex);
     const offT = timing(withoutIndex);
     const ratio = offT.mean / on.mean;
     const f = (x: number) => x.toFixed(1).padStart(7);
     console.log(`\n${'operation'.padEnd(52)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  aim`);
-    console.log(`${'search + facets (POST …/catalog/search)'.padEnd(52)} ${f(s.p50)} ${f(s.p95)} ${f(s.p99)}  p95 ≤ 50 ms: ${s.p95 <= 50 ? 'met' : 'not met'}`);
+    console.log(`${'search + facets, index unchanged (kept answers)'.padEnd(52)} ${f(s.p50)} ${f(s.p95)} ${f(s.p99)}  p95 ≤ 50 ms: ${s.p95 <= 50 ? 'met' : 'not met'}`);
+    console.log(`${'search + facets, cold (index changed before each)'.padEnd(52)} ${f(cold.p50)} ${f(cold.p95)} ${f(cold.p99)}  p95 ≤ 50 ms: ${cold.p95 <= 50 ? 'met' : 'not met'}`);
+    const kinds = ['one word', 'two words', 'a letter left out', 'word + colour + in stock', 'no text, collection + price'];
+    for (const [k, kind] of kinds.entries()) {
+      const only = timing(coldTimes.filter((_, i) => i % 5 === k));
+      console.log(`${`  cold, ${kind}`.padEnd(52)} ${f(only.p50)} ${f(only.p95)} ${f(only.p99)}`);
+    }
     console.log(`${'suggestions (GET …/catalog/suggest)'.padEnd(52)} ${f(g.p50)} ${f(g.p95)} ${f(g.p99)}  p95 ≤ 20 ms: ${g.p95 <= 20 ? 'met' : 'not met'}`);
     console.log(`${'product save, index on (PATCH /stores/v1/products)'.padEnd(52)} ${f(on.p50)} ${f(on.p95)} ${f(on.p99)}  mean ${on.mean.toFixed(1)} ms`);
     console.log(`${'product save, index trigger off'.padEnd(52)} ${f(offT.p50)} ${f(offT.p95)} ${f(offT.p99)}  mean ${offT.mean.toFixed(1)} ms`);
     console.log(`save with index / without (mean time ratio, as throughput): ${ratio.toFixed(2)}  aim ≥ 0.8: ${ratio >= 0.8 ? 'met' : 'not met'}`);
     console.log(`index size: product_search ${Number(sizes.index_mb).toFixed(1)} MB beside products ${Number(sizes.products_mb).toFixed(1)} MB`);
     const label = `${total >= 1000 ? `${Math.round(total / 1000)}k` : total} products`;
+    console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
     recordRows(
       { path: `search + facets, ${label}`, unit: 'ms', p50Ms: s.p50, p99Ms: s.p99 },
+      { path: `search + facets, cold, ${label}`, unit: 'ms', p50Ms: cold.p50, p99Ms: cold.p99 },
       { path: `suggestions, ${label}`, unit: 'ms', p50Ms: g.p50, p99Ms: g.p99 },
       { path: `product save with the search index, ${label}`, unit: 'ms', p50Ms: on.p50, p99Ms: on.p99, ratio, versus: 'save without it', aim: { atLeast: 0.8 } },
       { path: `search index size (MB), ${label}`, unit: 'MB', rate: Number(sizes.index_mb) },

@@ -206,7 +206,7 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date, opti
   const payments = new PaymentsService(db, { now, keyring: options.keyring, ...(options.stripeApi && { stripeApi: options.stripeApi }) });
   const orders = new OrdersService(sites, catalog, cart, coupons, payments);
   const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl);
-  return { catalog, search: new CatalogSearch(catalog), cart, checkout, orders, coupons, settings, payments };
+  return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */

@@ -178,18 +178,54 @@ SELECT
   (SELECT coalesce(json_agg(h.product_id ORDER BY h.rn), '[]') FROM (
      SELECT product_id, row_number() OVER (ORDER BY ${ORDER[plan.sort]}) AS rn FROM m WHERE ${all()}
      ORDER BY ${ORDER[plan.sort]} LIMIT ${bind(plan.limit)} OFFSET ${bind(plan.offset)}) h) AS hits,
-  cardinality($3::bigint[]) AS buckets${facets}`;
+  cardinality($3::bigint[]) AS buckets,
+  coalesce((SELECT version FROM product_search_versions WHERE site_id = $1), 0) AS version${facets}`;
   return { sql, params };
 }
 
-/** For "did you mean": the words of the site's products nearest each query word. */
+/**
+ * For "did you mean" and a mistyped suggestion: each query word's nearest word in the site's word
+ * list (search_words, by trigrams; the caller's transaction sets the threshold), among the ten
+ * nearest the first that a product the caller may see still has in its name, options, brand,
+ * ribbon or collections.
+ */
 export function nearestWordsStatement(siteId: string, text: string, visibleOnly: boolean): Statement {
   return {
-    sql: `SELECT qw.i, (SELECT w FROM product_search ps, regexp_split_to_table(ps.terms, ' ') w
-        WHERE ps.site_id = $1${visibleOnly ? ' AND ps.visible' : ''} AND qw.word <% ps.terms AND length(w) > 2
-        ORDER BY similarity(w, qw.word) DESC, w LIMIT 1) AS nearest
+    sql: `SELECT qw.i, (SELECT c.word FROM (
+          SELECT sw.word, similarity(sw.word, qw.word) AS near FROM search_words sw
+          WHERE sw.site_id = $1 AND qw.word <% sw.word AND length(sw.word) > 2
+          ORDER BY near DESC, sw.word LIMIT 10) c
+        WHERE EXISTS (SELECT 1 FROM product_search ps WHERE ps.site_id = $1${visibleOnly ? ' AND ps.visible' : ''}
+          AND ps.document @@ to_tsquery(search_config($1), quote_literal(c.word) || ':ABC'))
+        ORDER BY c.near DESC, c.word LIMIT 1) AS nearest
       FROM unnest(string_to_array(search_fold($2), ' ')) WITH ORDINALITY AS qw(word, i) ORDER BY qw.i`,
     params: [siteId, text],
+  };
+}
+
+/**
+ * Suggestions, step one: the text as a prefix query on product names — every word starts a word of
+ * the name, stemmed or as typed. Its own statement, so the next one is planned with its value.
+ */
+export function namePrefixQueryStatement(siteId: string, text: string): Statement {
+  return {
+    sql: `SELECT (to_tsquery(search_config($1), t.q) || to_tsquery('simple', t.q))::text AS tsq
+      FROM (SELECT array_to_string(ARRAY(SELECT quote_literal(w) || ':*A' FROM unnest(string_to_array(search_fold($2), ' ')) w WHERE w <> ''), ' & ') AS q) t`,
+    params: [siteId, text],
+  };
+}
+
+/**
+ * Suggestions, step two: in stock first, then by name. When many names match, the planner walks
+ * product_search_suggest_order and stops at the limit; when few do, the document index finds them
+ * and they are sorted — either way the work is bounded by the answer, not the catalog.
+ */
+export function namePrefixStatement(siteId: string, tsquery: string, visibleOnly: boolean, limit: number): Statement {
+  return {
+    sql: `SELECT ps.product_id FROM product_search ps
+      WHERE ps.site_id = $1${visibleOnly ? ' AND ps.visible' : ''} AND ps.document @@ $2::tsquery
+      ORDER BY ps.in_stock DESC, ps.name_folded, ps.product_id LIMIT $3`,
+    params: [siteId, tsquery, limit],
   };
 }
 

@@ -2,7 +2,7 @@
 import type { Queryable } from '../../platform/db.js';
 import type { Product } from './products.js';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from './store.js';
-import { collectionSuggestionsStatement, FUZZY_THRESHOLD, nearestWordsStatement, type Statement } from './search-query.js';
+import { collectionSuggestionsStatement, FUZZY_THRESHOLD, namePrefixQueryStatement, namePrefixStatement, nearestWordsStatement, type Statement } from './search-query.js';
 
 export interface SearchRow {
   total: number | string;
@@ -13,6 +13,8 @@ export interface SearchRow {
   in_stock?: number | string;
   on_sale?: number | string;
   brands?: [string, number | string][];
+  /** The site's index version the statement read (indexVersion, in the statement's snapshot). */
+  version: number | string | null;
   [key: string]: unknown;
 }
 
@@ -21,6 +23,12 @@ export async function runSearch(tx: Queryable, statement: Statement): Promise<Se
   await setFuzzyThreshold(tx);
   const rows = await tx.query<SearchRow>(statement.sql, statement.params);
   return rows[0];
+}
+
+/** The site's index version (migration 0900): equal versions, equal index. */
+export async function indexVersion(db: Queryable, siteId: string): Promise<number> {
+  const rows = await db.query<{ version: number | string }>('SELECT version FROM product_search_versions WHERE site_id = $1', [siteId]);
+  return Number(rows[0]?.version ?? 0);
 }
 
 /** The products of a page of hits, in the hits' order. */
@@ -39,6 +47,14 @@ export async function nearestWords(tx: Queryable, siteId: string, text: string, 
   const { sql, params } = nearestWordsStatement(siteId, text, visibleOnly);
   const rows = await tx.query<{ nearest: string | null }>(sql, params);
   return rows.map((r) => r.nearest);
+}
+
+/** Products whose name starts words with the text's words (suggestions), in stock first, then by name. */
+export async function namePrefixMatches(db: Queryable, siteId: string, text: string, visibleOnly: boolean, limit: number): Promise<string[]> {
+  const first = namePrefixQueryStatement(siteId, text);
+  const [{ tsq }] = await db.query<{ tsq: string }>(first.sql, first.params);
+  const { sql, params } = namePrefixStatement(siteId, tsq, visibleOnly, limit);
+  return (await db.query<{ product_id: string }>(sql, params)).map((r) => r.product_id);
 }
 
 export async function collectionSuggestions(db: Queryable, siteId: string, text: string, visibleOnly: boolean, limit: number) {

@@ -6,7 +6,8 @@ import { withTransaction } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { currencyExponent } from '../../platform/money.js';
 import type { Product } from './products.js';
-import { hasSearchText, OPTION_SEPARATOR, priceEdges, searchStatement, type SearchSort } from './search-query.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
+import { hasSearchText, OPTION_SEPARATOR, priceEdges, searchStatement, type SearchSort, type Statement } from './search-query.js';
 import * as searchStore from './search-store.js';
 import { isShopper, type CatalogService } from './service.js';
 
@@ -89,10 +90,17 @@ export function highlightName(name: string, text: string): { text: string; match
   return parts;
 }
 
-const count = (n: number | string | undefined) => Number(n ?? 0);
+const count = (n: number | string | null | undefined) => Number(n ?? 0);
+
+/** How many search answers a process keeps, and how long (they are valid while the index is unchanged). */
+const RESULT_CACHE = { maxSize: 1000, ttlMs: 10 * 60_000 };
 
 export class CatalogSearch {
-  constructor(private readonly catalog: CatalogService) {}
+  private readonly results: TtlCache<string, searchStore.SearchRow>;
+
+  constructor(private readonly catalog: CatalogService, now: () => Date) {
+    this.results = new TtlCache({ ...RESULT_CACHE, now });
+  }
 
   async search(ctx: RequestContext, input: SearchInput): Promise<SearchResult> {
     const buckets = priceBuckets(await this.catalog.currency(ctx.siteId));
@@ -113,7 +121,7 @@ export class CatalogSearch {
       priceEdges: buckets.slice(0, -1).map((b) => b.to ?? 0n),
       facets: true,
     });
-    const row = await withTransaction(ctx, (tx) => searchStore.runSearch(tx.db, statement));
+    const row = await this.cachedSearch(ctx, statement);
     const total = count(row.total);
     const options = new Map<string, { value: string; count: number }[]>();
     for (const [pair, n] of row.options ?? []) {
@@ -132,22 +140,44 @@ export class CatalogSearch {
         onSale: count(row.on_sale),
         brands: (row.brands ?? []).map(([name, n]) => ({ name, count: count(n) })),
       },
-      didYouMean: total === 0 && hasSearchText(input.text) ? await this.didYouMean(ctx, input.text, visibleOnly) : null,
+      didYouMean: total === 0 && hasSearchText(input.text) ? await this.correct(ctx, input.text, visibleOnly) : null,
     };
   }
 
+  /**
+   * Products whose name has the typed words as word starts, in stock first (the index keeps this
+   * cheap at any catalog size), and collections; when no name matches, the words are corrected
+   * through the site's word list, as "did you mean" does, and looked up once more.
+   */
   async suggest(ctx: RequestContext, text: string): Promise<Suggestions> {
     if (!hasSearchText(text)) return { products: [], collections: [] };
     const visibleOnly = isShopper(ctx);
     const collections = await searchStore.collectionSuggestions(ctx.db, ctx.siteId, text, visibleOnly, COLLECTION_SUGGESTIONS);
-    const statement = searchStatement({
-      siteId: ctx.siteId, text, filters: {}, visibleOnly, sort: 'RELEVANCE', limit: SUGGESTIONS - collections.length, offset: 0, priceEdges: [], facets: false,
-    });
-    const row = await withTransaction(ctx, (tx) => searchStore.runSearch(tx.db, statement));
-    return { products: await searchStore.productsInOrder(ctx.db, ctx.siteId, row.hits), collections };
+    const limit = SUGGESTIONS - collections.length;
+    let ids = await searchStore.namePrefixMatches(ctx.db, ctx.siteId, text, visibleOnly, limit);
+    if (ids.length === 0) {
+      const corrected = await this.correct(ctx, text, visibleOnly);
+      if (corrected !== null) ids = await searchStore.namePrefixMatches(ctx.db, ctx.siteId, corrected, visibleOnly, limit);
+    }
+    return { products: await searchStore.productsInOrder(ctx.db, ctx.siteId, ids), collections };
   }
 
-  private async didYouMean(ctx: RequestContext, text: string, visibleOnly: boolean): Promise<string | null> {
+  /**
+   * A search's row, from the cache when the site's index has not changed since it was computed.
+   * The version is read before and again inside the statement (the same snapshot as the counts):
+   * a row is kept under the version it was computed at, so a read never gets an older index's row.
+   */
+  private async cachedSearch(ctx: RequestContext, statement: Statement): Promise<searchStore.SearchRow> {
+    const key = (version: number) => `${ctx.siteId}\n${version}\n${statement.sql}\n${JSON.stringify(statement.params, (_, v: unknown) => typeof v === 'bigint' ? v.toString() : v)}`;
+    const cached = this.results.get(key(await searchStore.indexVersion(ctx.db, ctx.siteId)));
+    if (cached) return cached;
+    const row = await withTransaction(ctx, (tx) => searchStore.runSearch(tx.db, statement));
+    this.results.set(key(count(row.version)), row);
+    return row;
+  }
+
+  /** The text with each word replaced by its nearest word in the site's word list; null when none changes. */
+  private async correct(ctx: RequestContext, text: string, visibleOnly: boolean): Promise<string | null> {
     const nearest = await withTransaction(ctx, (tx) => searchStore.nearestWords(tx.db, tx.siteId, text, visibleOnly));
     if (nearest.every((w) => w === null)) return null;
     const words = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
