@@ -1,4 +1,5 @@
-import type { SiteContext } from '../../platform/context.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
+import { recordAudit } from '../../platform/audit.js';
 import type { Caller, CallerResolver, MemberRole } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { hashSecret, newId, newSecret } from '../../platform/ids.js';
@@ -105,34 +106,62 @@ export class OAuthService {
   }
 
   /**
-   * `refresh_token` grant: a new access token; the refresh token stays the same (no rotation).
+   * `refresh_token` grant: a new access token. A member's refresh token rotates: the answer
+   * carries a child of the token presented (see `rotate`). A visitor's signed token stays the same.
    * Without `clientId` (SDK 1.9 sends none) the token names its site and the stored row its client.
    */
   async refreshGrant(clientId: string | undefined, refreshToken: string): Promise<TokenResponse> {
     if (isSignedRefreshToken(refreshToken)) return this.visitorRefresh(clientId, refreshToken);
+    const refused = () => new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
     const siteId = clientId === undefined ? siteOfRefreshToken(refreshToken) : undefined;
-    if (clientId === undefined && siteId === undefined) throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
-    const found = siteId === undefined ? undefined : await store.findRefreshToken(this.sites.contextFor(siteId), hashSecret(refreshToken));
+    if (clientId === undefined && siteId === undefined) throw refused();
+    const tokenHash = hashSecret(refreshToken);
+    const found = siteId === undefined ? undefined : await store.findRefreshToken(this.sites.contextFor(siteId), tokenHash);
     const effectiveClientId = clientId ?? found?.client_id;
-    if (effectiveClientId === undefined) throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
+    if (effectiveClientId === undefined) throw refused();
     const { site, ctx } = await this.sites.siteForClient(effectiveClientId);
-    const row = found ?? await store.findRefreshToken(ctx, hashSecret(refreshToken));
-    if (!row || row.revoked_at || row.client_id !== effectiveClientId || (siteId !== undefined && siteId !== site.siteId)) {
-      throw new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
+    const row = found ?? await store.findRefreshToken(ctx, tokenHash);
+    if (!row || row.revoked_at || row.client_id !== effectiveClientId || (siteId !== undefined && siteId !== site.siteId)) throw refused();
+    if (row.role !== 'member') {
+      const access = await this.tokens.sign(ctx, { subjectId: row.subject_id, role: row.role, sessionId: row.session_id }, ACCESS_TOKEN_TTL_SECONDS);
+      return tokenResponse(access.token, refreshToken);
     }
-    let member: { memberRole: MemberRole; accessEpoch: number } | undefined;
-    if (row.role === 'member') {
-      // The role and epoch of now: a demoted member's renewed token carries the new role.
-      const access = await this.memberAccess(ctx, row.subject_id);
-      if (!access) throw new ApiError(400, 'INVALID_GRANT', 'The member may not sign in');
-      member = access;
-    }
+    // The role and epoch of now: a demoted member's renewed token carries the new role.
+    const member = await this.memberAccess(ctx, row.subject_id);
+    if (!member) throw new ApiError(400, 'INVALID_GRANT', 'The member may not sign in');
+    const next = await this.rotate(ctx, tokenHash, row.session_id);
+    if (next instanceof ApiError) throw next;
     const access = await this.tokens.sign(
-      ctx,
-      { subjectId: row.subject_id, role: row.role, sessionId: row.session_id, ...member },
-      ACCESS_TOKEN_TTL_SECONDS,
-    );
-    return tokenResponse(access.token, refreshToken);
+      ctx, { subjectId: row.subject_id, role: row.role, sessionId: row.session_id, ...member }, ACCESS_TOKEN_TTL_SECONDS);
+    return tokenResponse(access.token, next);
+  }
+
+  /**
+   * Rotates a member's refresh token under its family's lock: a spent token (a child of it was
+   * used, or a newer child replaced it) is a reuse, which revokes the whole family and is written
+   * to the audit log; otherwise the token's parent and unused children are spent and a new child
+   * is answered. A refusal is returned, not thrown, so the revocation commits.
+   */
+  private async rotate(ctx: SiteContext, tokenHash: string, sessionId: string): Promise<string | ApiError> {
+    return withTransaction(ctx, async (tx) => {
+      await store.lockFamily(tx, sessionId);
+      const row = await store.findRefreshToken(tx, tokenHash);
+      if (!row || row.revoked_at) return new ApiError(400, 'INVALID_GRANT', 'The refresh token is unknown or revoked');
+      if (row.spent_at) {
+        await store.revokeSession(tx, sessionId);
+        await recordAudit(tx, {
+          action: 'session.refresh_token_reused', objectType: 'member', objectId: row.subject_id,
+          after: { sessionId, clientId: row.client_id, revoked: 'family' },
+        });
+        return new ApiError(400, 'INVALID_GRANT', 'The refresh token was already used; every token of this sign-in is revoked');
+      }
+      await store.spendAround(tx, { tokenHash, parentHash: row.parent_hash }, tx.now());
+      const child = `${ctx.siteId}.${newSecret()}`;
+      await store.insertRefreshToken(tx, {
+        tokenHash: hashSecret(child), sessionId, clientId: row.client_id, role: row.role, subjectId: row.subject_id, parentHash: tokenHash,
+      });
+      return child;
+    });
   }
 
   /** A visitor's signed refresh token: its MAC, its client and site, and no revocation of its session. */

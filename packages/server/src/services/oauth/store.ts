@@ -11,20 +11,23 @@ export interface RefreshTokenRow {
   role: TokenRole;
   subject_id: string;
   revoked_at: Date | null;
+  parent_hash: string | null;
+  spent_at: Date | null;
 }
 
 export async function insertRefreshToken(
   ctx: Ctx,
-  token: { tokenHash: string; sessionId: string; clientId: string; role: TokenRole; subjectId: string },
+  token: { tokenHash: string; sessionId: string; clientId: string; role: TokenRole; subjectId: string; parentHash?: string },
 ): Promise<void> {
   await ctx.db.query(
-    `INSERT INTO refresh_tokens (site_id, token_hash, session_id, client_id, role, subject_id)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [ctx.siteId, token.tokenHash, token.sessionId, token.clientId, token.role, token.subjectId],
+    `INSERT INTO refresh_tokens (site_id, token_hash, session_id, client_id, role, subject_id, parent_hash)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [ctx.siteId, token.tokenHash, token.sessionId, token.clientId, token.role, token.subjectId, token.parentHash ?? null],
   );
 }
 
-const FIND_REFRESH_TOKEN = prepared('SELECT session_id, client_id, role, subject_id, revoked_at FROM refresh_tokens WHERE site_id = $1 AND token_hash = $2');
+const FIND_REFRESH_TOKEN = prepared(
+  'SELECT session_id, client_id, role, subject_id, revoked_at, parent_hash, spent_at FROM refresh_tokens WHERE site_id = $1 AND token_hash = $2');
 const SESSION_REVOKED = prepared('SELECT 1 AS revoked FROM revoked_sessions WHERE site_id = $1 AND session_id = $2');
 
 export async function findRefreshToken(ctx: Ctx, tokenHash: string): Promise<RefreshTokenRow | undefined> {
@@ -38,6 +41,26 @@ export async function revokeSession(ctx: Ctx, sessionId: string): Promise<number
     [ctx.siteId, sessionId],
   );
   return rows.length;
+}
+
+/**
+ * Serialises the refresh grants of one sign-in (a family): every grant locks the family's first
+ * token before it reads or changes any token of the family, so two grants never interleave.
+ */
+export async function lockFamily(ctx: Ctx, sessionId: string): Promise<void> {
+  await ctx.db.query('SELECT 1 FROM refresh_tokens WHERE session_id = $1 AND site_id = $2 AND parent_hash IS NULL FOR UPDATE', [sessionId, ctx.siteId]);
+}
+
+/**
+ * A token of the family is being used: its parent is spent (a child of it was used) and its
+ * unused children are spent (a newer child replaces them).
+ */
+export async function spendAround(ctx: Ctx, token: { tokenHash: string; parentHash: string | null }, now: Date): Promise<void> {
+  await ctx.db.query(
+    `UPDATE refresh_tokens SET spent_at = $4 WHERE site_id = $1 AND spent_at IS NULL
+       AND (token_hash = $2 OR parent_hash = $3)`,
+    [ctx.siteId, token.parentHash, token.tokenHash, now],
+  );
 }
 
 /** Revokes a visitor's session, whose refresh token is signed rather than stored. */
