@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startBuiltServer, type Started } from './built-server.js';
 import { PM, STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn, type StandIn } from '../packages/server/src/test/stripe-stand-in.js';
 
@@ -12,7 +14,24 @@ import { PM, STAND_IN_SECRET_KEY, STAND_IN_WEBHOOK_SECRET, startStripeStandIn, t
  */
 const databaseUrl = process.env.DATABASE_URL;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-pay-crash-'));
-const store: Record<string, string | undefined> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir, DATABASE_URL: undefined };
+// The server makes the demo store (and prints its keys) on an empty database only: on PostgreSQL
+// the test makes an empty database of its own on DATABASE_URL's server, and drops it after.
+const ownDatabase = `bodega_pay_crash_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+const admin = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : undefined;
+const store: Record<string, string | undefined> = { DATA_DIR: dataDir, DATABASE_URL: undefined };
+
+function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+beforeAll(async () => {
+  if (!admin || !databaseUrl) return;
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${ownDatabase}`);
+  Object.assign(store, { DATA_DIR: undefined, DATABASE_URL: withDatabase(databaseUrl, ownDatabase) });
+});
 
 async function start(port: number, stripeUrl: string): Promise<Started> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', ...store, PORT: String(port), HOST: '127.0.0.1', WORKERS: '1', STRIPE_API_URL: stripeUrl, RATE_LIMIT_PER_IP: '0', RATE_LIMIT_PER_TOKEN: '0' };
@@ -24,17 +43,21 @@ const running: Started[] = [];
 let stand: StandIn | undefined;
 afterAll(async () => {
   for (const s of running) if (s.child.exitCode === null) s.child.kill('SIGKILL');
+  await Promise.all(running.map((s) => s.exited));
   await stand?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
+  if (admin) {
+    await admin.query(`DROP DATABASE IF EXISTS ${ownDatabase} WITH (FORCE)`);
+    await admin.end();
+  }
 });
 
 async function json(res: Response): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
 }
 
-// It reads the keys the server prints when it creates the demo store, which happens on an empty
-// database only: on the shared PostgreSQL test database it is skipped (PGlite starts empty).
-describe.skipIf(Boolean(databaseUrl))('kill -9 between the provider\'s success and our commit', () => {
+// It reads the keys the server prints when it creates the demo store (on an empty database).
+describe('kill -9 between the provider\'s success and our commit', () => {
   it('after the restart: exactly one order and one charge', async () => {
     stand = await startStripeStandIn();
     const stripeUrl = `http://${stand.api.host}:${stand.api.port}`;

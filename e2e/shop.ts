@@ -10,7 +10,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { SmtpCapture } from '../packages/server/src/test/sign-in.js';
-import { storefrontApp, type ShopSite as ServerShopSite, type StorefrontTestApp } from '../packages/server/src/test/storefront.js';
+import { storefrontApp, type ShopSite as ServerShopSite, type StorefrontTestApp, type StorefrontTestOptions } from '../packages/server/src/test/storefront.js';
 import { launchChromium, type Chromium } from './chromium.js';
 
 export const OUTPUT_DIR = fileURLToPath(new URL('./output', import.meta.url));
@@ -22,10 +22,10 @@ export interface Shop {
   close(): Promise<void>;
 }
 
-export async function startShop(): Promise<Shop> {
+export async function startShop(options: Omit<StorefrontTestOptions, 'smtpUrl'> = {}): Promise<Shop> {
   const mail = new SmtpCapture();
   const smtpUrl = await mail.start();
-  const t = await storefrontApp({ smtpUrl });
+  const t = await storefrontApp({ ...options, smtpUrl });
   const chromium = await launchChromium();
   return {
     t, mail, chromium,
@@ -41,10 +41,10 @@ export async function startShop(): Promise<Shop> {
  * One shop for a describe block: started before its tests, closed after them. Call it in the
  * describe body; the returned function gives the shop inside a test.
  */
-export function useShop(): () => Shop {
+export function useShop(options: () => Omit<StorefrontTestOptions, 'smtpUrl'> = () => ({})): () => Shop {
   let shop: Shop | undefined;
   beforeAll(async () => {
-    shop = await startShop();
+    shop = await startShop(options());
   }, 60_000);
   afterAll(async () => {
     await shop?.close();

@@ -18,6 +18,7 @@ import { useCheckout, usePaymentOptions, usePlaceOrder, useUpdateCheckout } from
 import { PaymentStep, paymentProblem, type PaymentProblem, type PaymentStepHandle } from './PaymentStep.js';
 import type { Form } from './form.js';
 import { lazyResolver, usePreload } from '../ui/lazyResolver.js';
+import { useBankReturn } from './bank-return.js';
 
 const loadForm = () => import('./form.js');
 
@@ -33,6 +34,8 @@ export default function CheckoutPage() {
 
 function CheckoutContent({ checkoutId }: { checkoutId: string }) {
   const checkout = useCheckout(checkoutId);
+  const bank = useBankReturn(checkoutId);
+  if (bank.checking) return <div className="container checkout"><h1>Checkout</h1><p role="status">Checking your payment with your bank…</p><Loading label="" lines={3} page /></div>;
   if (!checkoutId) return <div className="container checkout"><h1>Checkout</h1><EmptyState title="No checkout in progress" action={{ to: '/cart', label: 'Go to your cart' }} /></div>;
   if (checkout.isPending) return <div className="container checkout"><h1>Checkout</h1><Loading label="Loading checkout…" lines={6} page /></div>;
   if (checkout.isError) {
@@ -42,7 +45,7 @@ function CheckoutContent({ checkoutId }: { checkoutId: string }) {
     return <div className="container checkout"><h1>Checkout</h1><EmptyState title="This order has been placed" action={{ to: '/account/orders', label: 'See your orders' }}><p>Thank you! You can find the order in your account or in the confirmation e-mail.</p></EmptyState></div>;
   }
   if (checkout.data.lineItems.length === 0) return <div className="container checkout"><h1>Checkout</h1><EmptyState title="This checkout is empty" action={{ to: '/products', label: 'Continue shopping' }} /></div>;
-  return <CheckoutForm checkout={checkout.data} checkoutId={checkoutId} />;
+  return <CheckoutForm checkout={checkout.data} checkoutId={checkoutId} returnFailure={bank.failure} />;
 }
 
 /** A checkout line's picture: the wire calls it `media` here and `image` in the cart. */
@@ -57,13 +60,13 @@ function addressOf(v: Form, billing: boolean): Address {
     : { addressLine: v.addressLine, city: v.city, postalCode: v.postalCode, country: v.country, ...(v.region && { subdivision: `${v.country}-${v.region.toUpperCase()}` }) };
 }
 
-function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId: string }) {
+function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Checkout; checkoutId: string; returnFailure?: PaymentProblem }) {
   const navigate = useNavigate();
   const member = useCurrentMember();
   const update = useUpdateCheckout(checkoutId);
   const place = usePlaceOrder(checkoutId);
   const placing = useRef(false);
-  const [failure, setFailure] = useState<PaymentProblem>();
+  const [failure, setFailure] = useState<PaymentProblem | undefined>(returnFailure);
   const paymentStep = useRef<PaymentStepHandle>(null);
   const paymentOptions = usePaymentOptions();
   const destination = (checkout.shippingInfo as { shippingDestination?: { address?: Address; contactDetails?: { firstName?: string; lastName?: string; phone?: string } } } | undefined)?.shippingDestination;

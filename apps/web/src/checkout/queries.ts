@@ -55,6 +55,19 @@ export function usePlaceOrder(id: string) {
   });
 }
 
+/** Back from the provider's page (a full-page 3-D Secure redirect): the server asks the provider, then places the order. */
+export function usePaymentReturn(id: string) {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (paymentIntentId: string) => (await need(client).payments.paymentReturn(id, paymentIntentId)).orderId,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['cart'] });
+      void queryClient.invalidateQueries({ queryKey: ['orders'] });
+    },
+  });
+}
+
 export function useOrder(orderId: string) {
   const { client } = useShop();
   return useQuery({

@@ -84,6 +84,8 @@ export function payments(t: Transport) {
   const collector = (orderId: string) => `/ecom/v1/payments-collector/orders/${enc(orderId)}`;
   return {
     paymentOptions: () => send<PaymentOptions>('GET', `${PREFIX}/payment-options`),
+    /** Back from the provider's page (3-D Secure): the server looks the payment up and places the order, or says why not. */
+    paymentReturn: (checkoutId: string, paymentIntentId: string) => send<{ orderId: string }>('POST', `${PREFIX}/checkouts/${enc(checkoutId)}/payment-return`, { paymentIntentId }),
     getPaymentSettings: () => send<{ settings: PaymentSettings }>('GET', `${PREFIX}/payment-settings`),
     updatePaymentSettings: (settings: PaymentSettingsPatch) => send<{ settings: PaymentSettings }>('PATCH', `${PREFIX}/payment-settings`, { settings: { ...settings } }),
     testConnection: () => send<{ ok: boolean; message: string; reason?: string }>('POST', `${PREFIX}/payment-settings/test-connection`),

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../app.js';
+import { buildApp, type PaymentsDeps } from '../app.js';
 import type { CaptchaProvider } from '../platform/config.js';
 import type { Db } from '../platform/db.js';
 import type { CreateSiteInput } from '../services/sites/service.js';
@@ -51,6 +51,8 @@ export interface StorefrontTestOptions {
   db?: Db;
   /** How domains are proven (a loopback DNS server in the domain tests). */
   domainProof?: Partial<DomainProofOptions>;
+  /** Payments: a Stripe stand-in's address (the sweep's timer stays off unless set). */
+  payments?: PaymentsDeps;
 }
 
 let counter = 0;
@@ -76,6 +78,7 @@ export async function storefrontApp(options: StorefrontTestOptions = {}): Promis
     },
     now: options.now,
     domainProof: options.domainProof,
+    payments: { sweepIntervalMs: 0, ...options.payments },
   });
   await app.listen({ port, host: '127.0.0.1' });
   return {

@@ -11,9 +11,14 @@ import Stripe from 'stripe';
 export const STAND_IN_SECRET_KEY = 'sk_test_standin_0000';
 export const STAND_IN_RESTRICTED_KEY = 'rk_test_standin_0000';
 export const STAND_IN_WEBHOOK_SECRET = 'whsec_standin_0000';
+/** The publishable key Stripe.js (a browser test's stand-in of it) sends with its calls. */
+export const STAND_IN_PUBLISHABLE_KEY = 'pk_test_standin';
 
 /** Stripe's test PaymentMethods, by the outcome they script. */
 export const PM = { visa: 'pm_card_visa', declined: 'pm_card_chargeDeclined', threeDS: 'pm_card_threeDSecure2Required' } as const;
+
+/** Stripe's test card numbers, as the Payment Element turns them into PaymentMethods. */
+const CARDS: Record<string, string> = { '4242424242424242': PM.visa, '4000000000000002': PM.declined, '4000002760003184': PM.threeDS };
 
 export interface StandInIntent {
   id: string;
@@ -37,8 +42,8 @@ export interface StandIn {
   intents: Map<string, StandInIntent>;
   /** Every create request that reached the stand-in (replays included). */
   creates: number;
-  /** The shopper passes the 3-D Secure challenge of this intent. */
-  complete3ds(intentId: string): void;
+  /** The shopper passes (or fails) the 3-D Secure challenge of this intent. */
+  complete3ds(intentId: string, outcome?: 'pass' | 'fail'): void;
   /** Called once an intent is made, before the answer goes out (a test may post a webhook here). */
   onCreate?: (intent: StandInIntent) => Promise<void> | void;
   /** When true, create makes the intent but drops the connection instead of answering (a lost answer). */
@@ -88,7 +93,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
       intent.status = 'requires_action';
       intent.amount_received = 0;
       intent.latest_charge = null;
-      intent.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `https://hooks.stripe.test/3ds/${id}`, return_url: form.get('return_url') ?? '' } };
+      intent.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `http://127.0.0.1:${port}/3ds/${id}`, return_url: form.get('return_url') ?? '' } };
     }
     intents.set(id, intent);
     if (pm === PM.declined) {
@@ -100,6 +105,8 @@ export async function startStripeStandIn(): Promise<StandIn> {
   };
 
   const route = async (req: http.IncomingMessage, form: URLSearchParams): Promise<{ status: number; body: unknown }> => {
+    const publishable = publishableRoute(req, form);
+    if (publishable) return publishable;
     const auth = req.headers.authorization ?? '';
     if (auth !== `Bearer ${STAND_IN_SECRET_KEY}` && auth !== `Bearer ${STAND_IN_RESTRICTED_KEY}`) {
       return { status: 401, body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } } };
@@ -142,8 +149,56 @@ export async function startStripeStandIn(): Promise<StandIn> {
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` } } };
   };
 
+  /**
+   * What Stripe.js calls with the publishable key (sent as `key` in the form or query, as Stripe.js
+   * does): make a PaymentMethod from a test card, read an intent by its client secret.
+   */
+  const publishableRoute = (req: http.IncomingMessage, form: URLSearchParams): { status: number; body: unknown } | undefined => {
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const key = form.get('key') ?? url.searchParams.get('key');
+    if (!key?.startsWith('pk_')) return undefined;
+    if (key !== STAND_IN_PUBLISHABLE_KEY) return { status: 401, body: { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } } };
+    if (req.method === 'POST' && url.pathname === '/v1/payment_methods') {
+      const number = (form.get('card[number]') ?? '').replace(/\D/g, '');
+      const id = CARDS[number];
+      if (!id) return { status: 402, body: { error: { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.' } } };
+      return { status: 200, body: { id, object: 'payment_method', type: 'card', card: { brand: 'visa', last4: number.slice(-4) } } };
+    }
+    const m = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
+    const intent = m ? intents.get(m[1]) : undefined;
+    if (req.method === 'GET' && intent && url.searchParams.get('client_secret') === intent.client_secret) return { status: 200, body: intent };
+    return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such payment_intent' } } };
+  };
+
+  /** Stripe's page for a full-page 3-D Secure redirect: pass or fail, then back to the intent's return_url. */
+  const challengePage = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
+    const m = /^\/3ds\/([^/?]+)(?:\/(pass|fail))?/.exec(req.url ?? '');
+    if (!m) return false;
+    const intent = intents.get(m[1]);
+    if (!intent?.next_action) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('No 3-D Secure challenge here');
+      return true;
+    }
+    if (req.method === 'POST' && m[2]) {
+      const back = new URL(intent.next_action.redirect_to_url.return_url);
+      stand.complete3ds(intent.id, m[2] as 'pass' | 'fail');
+      back.searchParams.set('payment_intent', intent.id);
+      back.searchParams.set('payment_intent_client_secret', intent.client_secret);
+      back.searchParams.set('redirect_status', m[2] === 'pass' ? 'succeeded' : 'failed');
+      res.writeHead(303, { location: back.toString() }).end();
+      return true;
+    }
+    const amount = `${(intent.amount / 100).toFixed(2)} ${intent.currency.toUpperCase()}`;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><title>3-D Secure test page</title></head><body><main>
+<h1>3-D Secure test payment</h1><p>Confirm the payment of ${amount}.</p>
+<form method="post" action="/3ds/${intent.id}/pass"><button>Complete authentication</button></form>
+<form method="post" action="/3ds/${intent.id}/fail"><button>Fail authentication</button></form></main></body></html>`);
+    return true;
+  };
+
   const server = http.createServer((req, res) => {
     void (async () => {
+      if (challengePage(req, res)) return;
       const form = await readForm(req);
       const key = req.headers['idempotency-key'];
       const replayKey = typeof key === 'string' ? `${req.method} ${req.url} ${key}` : undefined;
@@ -168,9 +223,13 @@ export async function startStripeStandIn(): Promise<StandIn> {
     intents,
     get creates() { return [...replays.keys()].filter((k) => k.startsWith('POST /v1/payment_intents ')).length; },
     dropCreateAnswers: false,
-    complete3ds(intentId) {
+    complete3ds(intentId, outcome = 'pass') {
       const intent = intents.get(intentId);
       if (!intent || intent.status !== 'requires_action') throw new Error(`No 3-D Secure challenge on ${intentId}`);
+      if (outcome === 'fail') {
+        Object.assign(intent, { status: 'requires_payment_method', next_action: null, last_payment_error: { message: 'The cardholder failed 3-D Secure authentication.' } });
+        return;
+      }
       const manual = intent.capture_method === 'manual';
       Object.assign(intent, { status: manual ? 'requires_capture' : 'succeeded', next_action: null, amount_received: manual ? 0 : intent.amount, latest_charge: manual ? null : nextId('ch') });
     },

@@ -357,7 +357,8 @@ export class CheckoutService {
         currency: attempt.currency,
         token: attempt.token,
         capture: attempt.delayCapture ? 'MANUAL' : 'AUTOMATIC',
-        returnUrl: how.returnUrl || this.checkoutUrl(this.publicUrl, attempt.checkoutId),
+        // The shopper comes back to this site's own checkout page (its first verified domain).
+        returnUrl: how.returnUrl || this.checkoutUrl(await this.sites.pageBase(tx, this.publicUrl), attempt.checkoutId),
         metadata: { bodega_site: tx.siteId, bodega_checkout: attempt.checkoutId, bodega_attempt: attempt.id },
       };
       let intent: ProviderIntent | null;

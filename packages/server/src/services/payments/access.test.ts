@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
-import { catalogLine, createProduct, placeOrder } from '../../test/commerce.js';
+import { catalogLine, createProduct, NEW_YORK, placeOrder } from '../../test/commerce.js';
 import { TEST_TOKENS } from './service.js';
 
 let t: TestApp;
@@ -11,12 +11,14 @@ let a: BackOfficeSite;
 let b: BackOfficeSite;
 let orderId: string;
 let paymentId: string;
+let lampId: string;
 
 beforeAll(async () => {
   t = await testApp();
   a = await backOfficeSite(t);
   b = await backOfficeSite(t);
   const lamp = await createProduct(t.app, a.site, { name: 'Lamp', priceData: { price: 40 } });
+  lampId = lamp.id;
   ({ orderId } = await placeOrder(t.app, a.site, await t.visitorToken(a.site), [catalogLine(lamp.id)], { paymentToken: TEST_TOKENS.approve }));
   const res = await t.app.inject({ method: 'GET', url: `/ecom/v1/payments/orders/${orderId}`, headers: a.headers.owner });
   paymentId = res.json().orderTransactions.payments[0].id;
@@ -65,5 +67,37 @@ describe('payments are the site\'s own', () => {
     expect(webhook.statusCode).toBe(400);
     const unknownSite = await t.app.inject({ method: 'POST', url: '/_api/bodega/v1/payments/webhooks/stripe/no-such-site', payload: '{}', headers: { 'content-type': 'application/json' } });
     expect([400, 404]).toContain(unknownSite.statusCode);
+  });
+
+  it('back from the bank\'s page: the checkout\'s own shopper places its order; other sites, other shoppers and no token are refused', async () => {
+    const shopper = a.headers.visitor;
+    const created = await t.app.inject({
+      method: 'POST', url: '/ecom/v1/checkouts', headers: shopper,
+      payload: { lineItems: [catalogLine(lampId)], checkoutInfo: { buyerInfo: { email: 'buyer@example.com' }, shippingInfo: { shippingDestination: { address: NEW_YORK } } } },
+    });
+    const checkoutId = created.json().checkout.id as string;
+    const challenge = await t.app.inject({ method: 'POST', url: `/ecom/v1/checkouts/${checkoutId}/create-order-and-charge`, headers: shopper, payload: { paymentToken: TEST_TOKENS.requireAction } });
+    expect(challenge.statusCode, challenge.body).toBe(402);
+    const paymentIntentId = challenge.json().details.applicationError.data.paymentResponseToken as string;
+    const call = { method: 'POST' as const, url: `/_api/bodega/v1/checkouts/${checkoutId}/payment-return`, payload: { paymentIntentId } };
+    const strangers = [
+      ['other site owner', b.headers.owner, 404], ['other site API key', b.headers.apiKey, 404],
+      ['member', a.headers.member, 404],
+      ['another visitor', { authorization: await t.visitorToken(a.site) }, 404], ['no token', a.headers.anonymous, 401],
+    ] as const;
+    const own = await t.app.inject({ ...call, headers: shopper });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toEqual({ orderId: expect.any(String) });
+    for (const [who, headers, status] of strangers) {
+      const res = await t.app.inject({ ...call, headers });
+      expect(res.statusCode, `${who}: ${res.body}`).toBe(status);
+      expect(res.body, who).not.toContain(own.json().orderId);
+    }
+    // The back office may act on any checkout of its site, as on every checkout call: the same one order.
+    const staff = await t.app.inject({ ...call, headers: a.headers.contributor });
+    expect(staff.json()).toEqual(own.json());
+    const wrongIntent = await t.app.inject({ ...call, headers: shopper, payload: { paymentIntentId: 'pi_not_this_checkouts' } });
+    expect(wrongIntent.statusCode).toBe(404);
+    expect(wrongIntent.json()).toMatchObject({ details: { applicationError: { code: 'PAYMENT_NOT_FOUND' } } });
   });
 });

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { ApiError } from '../../platform/errors.js';
 import type { CheckoutService } from '../checkout/service.js';
 import type { OrdersService } from '../orders/service.js';
 import { CAPTURE_POLICIES, OFFLINE_METHODS, PROVIDERS, type PaymentSettings, type PaymentsService, type SettingsPatch } from './service.js';
@@ -18,6 +19,8 @@ const SettingsBody = Type.Object({
     webhookSecret: Type.Optional(Type.String({ minLength: 8, maxLength: 255, pattern: '^whsec_' })),
   }, { additionalProperties: false }),
 });
+const ReturnParams = Type.Object({ checkoutId: Type.String({ minLength: 1, maxLength: 100 }) });
+const ReturnBody = Type.Object({ paymentIntentId: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false });
 const WebhookParams = Type.Object({ provider: Type.String({ minLength: 1, maxLength: 40 }), siteId: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /** Payment settings hold the provider's keys: the owner and API keys only, never a contributor. */
@@ -56,6 +59,15 @@ export function paymentsRoutes(deps: { payments: PaymentsService; orders: Orders
     app.get(`${PREFIX}/payment-options`, { config: { access: 'shop' } }, async (req) => {
       const s = await payments.settings(req.ctx);
       return { provider: s.provider, publishableKey: s.provider === 'stripe' ? s.publishableKey : null, offlineMethods: s.offlineMethods };
+    });
+
+    // The shopper is back from the provider's own page (a full-page 3-D Secure redirect): the
+    // payment is looked up at the provider, never taken from the URL's redirect_status, and the
+    // order placed once, or the reason given in words (402 PAYMENT_DECLINED, as when paying).
+    app.post(`${PREFIX}/checkouts/:checkoutId/payment-return`, { config: { access: 'shop' }, schema: { params: ReturnParams, body: ReturnBody } }, async (req) => {
+      const attempt = await payments.attemptOfCheckout(req.ctx, req.params.checkoutId, req.body.paymentIntentId);
+      if (!attempt) throw ApiError.notFound('PAYMENT_NOT_FOUND', 'This checkout has no such payment: pay again', { checkoutId: req.params.checkoutId });
+      return checkout.settleAttempt(req.ctx, attempt.id, req.ctx, { mode: 'lookup', returnUrl: '' });
     });
 
     // The provider's webhooks: public, trusted only once the provider's signature checks. The

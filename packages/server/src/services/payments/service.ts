@@ -173,6 +173,10 @@ export class PaymentsService {
     return store.findAttemptByIntent(ctx, provider, intentId);
   }
 
+  attemptOfCheckout(ctx: SiteContext, checkoutId: string, intentId: string): Promise<store.Attempt | undefined> {
+    return store.findAttemptOfCheckout(ctx, checkoutId, intentId);
+  }
+
   async saveAttempt(tx: SiteContext, attempt: store.Attempt): Promise<void> {
     await store.updateAttempt(tx, { ...attempt, updatedAt: tx.now() });
   }

@@ -88,6 +88,15 @@ export async function findAttemptByIntent(ctx: SiteContext, provider: string, in
   return rows[0] && toAttempt(rows[0]);
 }
 
+/** The checkout's attempt that made this provider intent (the shopper back from the provider's page). */
+export async function findAttemptOfCheckout(ctx: SiteContext, checkoutId: string, intentId: string): Promise<Attempt | undefined> {
+  const rows = await ctx.db.query<AttemptRow>(
+    `SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts WHERE site_id = $1 AND checkout_id = $2 AND provider_intent_id = $3`,
+    [ctx.siteId, checkoutId, intentId],
+  );
+  return rows[0] && toAttempt(rows[0]);
+}
+
 export async function insertAttempt(ctx: SiteContext, attempt: Attempt): Promise<void> {
   await ctx.db.query(
     `INSERT INTO payment_attempts (${ATTEMPT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,

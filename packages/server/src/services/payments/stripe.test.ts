@@ -22,7 +22,7 @@ let chair: WireProduct;
 beforeAll(async () => {
   stand = await startStripeStandIn();
   t = await testApp({ now: () => clock, payments: { stripeApi: stand.api } });
-  site = await t.createSite({ ownerEmail: `owner.${Date.now()}@shop.example`, ownerPassword: 'Owner-pass-123' });
+  site = await t.createSite({ ownerEmail: `owner.${Date.now()}@shop.example`, ownerPassword: 'Owner-pass-123', domains: ['stripe-shop.example'] });
   chair = await createProduct(t.app, site, { name: 'Chair', priceData: { price: 120 }, stock: { trackInventory: true, quantity: 500 } });
   wixFetch = redirectWixFetch(await listen(t.app));
   const res = await t.app.inject({
@@ -149,12 +149,50 @@ describe('a shopper pays with Stripe; the merchant captures and refunds', () => 
     const data = challenge.json().details.applicationError.data;
     expect(data).toMatchObject({ transactionStatus: 'PENDING', actionUrl: expect.stringContaining('/3ds/'), paymentResponseToken: expect.stringContaining('_secret_') });
     const pending = intentsOf(checkoutId).find((i) => i.status === 'requires_action');
-    expect(pending?.next_action?.redirect_to_url.return_url).toContain(`/checkout?checkoutId=${checkoutId}`);
+    expect(pending?.next_action?.redirect_to_url.return_url).toBe(`http://stripe-shop.example:3000/checkout?checkoutId=${checkoutId}`);
     stand.complete3ds(pending?.id as string);
     const back = await pay(token, checkoutId, PM.threeDS);
     expect(back.statusCode, back.body).toBe(200);
     expect(await order(back.json().orderId)).toMatchObject({ paymentStatus: 'PAID' });
     expect(intentsOf(checkoutId).filter((i) => i.status === 'succeeded')).toHaveLength(1);
+  });
+
+  it('back from a full-page 3-D Secure redirect: the server asks Stripe, then explains a failure or places the one order', async () => {
+    const token = await t.visitorToken(site);
+    const checkoutId = await checkout(token);
+    const returned = (intentId: string, who = token) => t.app.inject({ method: 'POST', url: `/_api/bodega/v1/checkouts/${checkoutId}/payment-return`, headers: { authorization: who }, payload: { paymentIntentId: intentId } });
+    /** The shopper on Stripe's page: passes or fails, and is sent back to the checkout. */
+    const bank = async (actionUrl: string, outcome: 'pass' | 'fail') => {
+      const res = await fetch(`${actionUrl}/${outcome}`, { method: 'POST', redirect: 'manual' });
+      expect(res.status).toBe(303);
+      return new URL(res.headers.get('location') ?? '');
+    };
+    const first = await pay(token, checkoutId, PM.threeDS);
+    expect(first.statusCode).toBe(402);
+    const failed = await bank(first.json().details.applicationError.data.actionUrl, 'fail');
+    expect(`${failed.origin}${failed.pathname}`).toBe('http://stripe-shop.example:3000/checkout');
+    expect(Object.fromEntries(failed.searchParams)).toMatchObject({ checkoutId, redirect_status: 'failed', payment_intent: expect.stringMatching(/^pi_/), payment_intent_client_secret: expect.stringContaining('_secret_') });
+    const declined = await returned(failed.searchParams.get('payment_intent') ?? '');
+    expect(declined.statusCode, declined.body).toBe(402);
+    expect(declined.json()).toMatchObject({ details: { applicationError: { code: 'PAYMENT_DECLINED', data: { failureDetails: expect.stringContaining('3-D Secure') } } } });
+    expect(await ordersOf(checkoutId)).toHaveLength(0);
+
+    // The URL's redirect_status is not trusted: "succeeded" on an intent Stripe still holds for action places nothing.
+    const second = await pay(token, checkoutId, PM.threeDS);
+    const secondIntent = intentsOf(checkoutId).find((i) => i.status === 'requires_action')?.id ?? '';
+    const early = await returned(secondIntent);
+    expect(early.statusCode).toBe(402);
+    expect(early.json()).toMatchObject({ details: { applicationError: { code: 'PAYMENT_ACTION_REQUIRED' } } });
+    const passed = await bank(second.json().details.applicationError.data.actionUrl, 'pass');
+    expect(passed.searchParams.get('redirect_status')).toBe('succeeded');
+    const placed = await returned(passed.searchParams.get('payment_intent') ?? '');
+    expect(placed.statusCode, placed.body).toBe(200);
+    expect(await order(placed.json().orderId)).toMatchObject({ paymentStatus: 'PAID' });
+    // A reload asks again: the same order. Another shopper is refused.
+    expect((await returned(secondIntent)).json()).toEqual(placed.json());
+    expect((await returned(secondIntent, await t.visitorToken(site))).statusCode).toBe(404);
+    expect(await ordersOf(checkoutId)).toHaveLength(1);
+    expect(intentsOf(checkoutId).map((i) => i.status).sort()).toEqual(['requires_payment_method', 'succeeded']);
   });
 
   it('fifty concurrent completes of one checkout: one PaymentIntent, one order', async () => {
