@@ -3,6 +3,7 @@
  * pattern, so a new service or web-app folder is covered the day it lands.
  */
 const SERVICE = '^packages/server/src/services/([^/]+)/';
+const KERNEL = '^packages/server/src/services/commerce/';
 const NOT_TEST = '\\.test\\.ts$|^packages/server/src/test/';
 
 module.exports = {
@@ -44,10 +45,17 @@ module.exports = {
     },
     {
       name: 'services-meet-at-service-ts',
-      comment: 'A service imports another service only through its service.ts; the wiring is in app.ts.',
+      comment: 'A service imports another service only through its service.ts, or the commerce kernel (services/commerce: line items, pricing, shared schemas); the wiring is in app.ts.',
       severity: 'error',
       from: { path: SERVICE, pathNot: NOT_TEST },
-      to: { path: '^packages/server/src/services/', pathNot: ['^packages/server/src/services/$1/', '^packages/server/src/services/[^/]+/service\\.ts$'] },
+      to: { path: '^packages/server/src/services/', pathNot: ['^packages/server/src/services/$1/', '^packages/server/src/services/[^/]+/service\\.ts$', KERNEL] },
+    },
+    {
+      name: 'kernel-stands-below-its-users',
+      comment: 'The commerce kernel is what cart, checkout and orders stand on: it imports none of them (nor routes or stores of any service).',
+      severity: 'error',
+      from: { path: KERNEL },
+      to: { path: ['^packages/server/src/services/(cart|checkout|orders)/', '^packages/server/src/services/[^/]+/(routes|store)\\.ts$'] },
     },
     {
       name: 'sdk-imports-no-server',

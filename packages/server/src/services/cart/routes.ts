@@ -4,9 +4,11 @@ import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
 import type { PageBase } from '../../platform/page-base.js';
 import type { CartService } from './service.js';
-import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, MAX_LINE_QUANTITY, namedBuyer } from './service.js';
+import { CURRENT_CART_PREFIXES } from './service.js';
+import { BUYER_HEADER, currentBuyer, namedBuyer } from '../commerce/buyer.js';
+import { Address, AddressWithContact } from '../commerce/addresses.js';
+import { MAX_LINE_QUANTITY } from '../commerce/lines.js';
 import {
-  AddressWithContact,
   CustomLineItemInput,
   fromWireCustomLines,
   fromWireLineItems,
@@ -14,10 +16,8 @@ import {
   LineItemInput,
   MerchantDiscountInput,
   SelectedShippingOption,
-  Address,
-  toWireCart,
-  toWireEstimate,
-} from './wire.js';
+} from '../commerce/wire.js';
+import { toWireCart, toWireEstimate } from './wire.js';
 
 const AddBody = Type.Object({
   lineItems: Type.Optional(Type.Array(LineItemInput, { maxItems: 300 })),

@@ -7,16 +7,19 @@ import { TtlCache } from '../../platform/ttl-cache.js';
 import type { Site, SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
 import { isStoresAppId, lineKey, resolveVariant, STORES_APP_ID, stockOf, type Product } from '../catalog/service.js';
-import { priceCart, type Address, type CouponDefinition, type MerchantDiscount, type PricedCart } from './pricing.js';
-import { addressRegion, MAX_LINE_QUANTITY, pricingInput, resolveLines, variantResolver, type CustomLine, type LineRef, type ResolvedLine, type VariantResolver } from './lines.js';
 import { commerceSettingsOf, type CommerceSettings } from '../commerce-settings/service.js';
 import type { Coupon, CouponsService } from '../coupons/service.js';
+import type { Buyer } from '../commerce/buyer.js';
+import { MAX_LINE_QUANTITY, mergeLines, quantityTooHigh, resolveLines, variantResolver, type CatalogLineInput, type CustomLine, type ResolvedLine, type VariantResolver } from '../commerce/lines.js';
+import type { MerchantDiscount, PricedCart } from '../commerce/pricing/model.js';
+import { couponDefinition, LINES_ONLY, pricingInput, pricingRequest, throwIfCouponRejected, type PricingRequest } from '../commerce/pricing/request.js';
+import { priceCart } from '../commerce/pricing/totals.js';
 import * as store from './store.js';
-import type { CartView, CatalogLineInput } from './model.js';
-import type { Buyer, Cart, NewLine } from './store.js';
+import type { CartView } from './model.js';
+import type { Cart, NewLine } from './store.js';
 
-export type { Buyer, BuyerKind, Cart } from './store.js';
-export type { CartView, CatalogLineInput } from './model.js';
+export type { Cart } from './store.js';
+export type { CartView } from './model.js';
 
 
 export interface AddToCartInput {
@@ -44,66 +47,8 @@ export interface EstimateInput {
 }
 
 
-/** Lines and the pricing of anything that holds lines (a cart or a checkout). */
-export interface PricingRequest {
-  siteId: string;
-  currency: string;
-  now: Date;
-  lines: readonly LineRef[];
-  couponCode: string | null;
-  merchantDiscounts: readonly MerchantDiscount[];
-  shippingAddress?: Address;
-  billingAddress?: Address;
-  selectedShippingOptionCode?: string | null;
-  calculateTax?: boolean;
-  calculateShipping?: boolean;
-}
-
-export function couponDefinition(coupon: Coupon | undefined): CouponDefinition | null {
-  if (!coupon || !coupon.active) return null;
-  return {
-    ...coupon.discount,
-    id: coupon.id,
-    name: coupon.name,
-    ...(coupon.minimumSubtotal !== null && { minimumSubtotal: coupon.minimumSubtotal }),
-    ...(coupon.validFrom && { validFrom: coupon.validFrom }),
-    ...(coupon.validUntil && { validUntil: coupon.validUntil }),
-    usageLimit: coupon.usageLimit,
-    timesUsed: coupon.timesUsed,
-    productIds: coupon.productIds,
-  };
-}
-
 /** Current cart at www/edge.wixapis.com and at a custom host. */
 export const CURRENT_CART_PREFIXES = ['/ecom/v1/carts/current', '/_api/ecom-cart/v1/carts/current'];
-
-/**
- * An API key has no buyer of its own. By default its "current cart" is the key's own cart (like a
- * point-of-sale terminal); a backend acting for a shopper names them in this header.
- */
-export const BUYER_HEADER = 'bodega-buyer';
-
-export function namedBuyer(ctx: RequestContext, header: string | string[] | undefined): Buyer | undefined {
-  if (ctx.caller.kind !== 'APP') return undefined;
-  const value = Array.isArray(header) ? header[0] : header;
-  if (!value) return undefined;
-  const match = /^(visitor|member):([A-Za-z0-9_-]{1,100})$/.exec(value);
-  if (!match) throw ApiError.validation([{ field: BUYER_HEADER, rule: 'FORMAT', description: 'use visitor:<visitorId> or member:<memberId>' }]);
-  return { kind: match[1] as 'visitor' | 'member', id: match[2] };
-}
-
-/** The cart a caller means by "current": a visitor's or member's own; an API key's own or a named buyer's. */
-export function currentBuyer(ctx: RequestContext, named?: Buyer): Buyer {
-  switch (ctx.caller.kind) {
-    case 'ANONYMOUS_VISITOR':
-      return { kind: 'visitor', id: ctx.caller.subjectId };
-    case 'MEMBER':
-    case 'WIX_USER':
-      return { kind: 'member', id: ctx.caller.subjectId };
-    case 'APP':
-      return named ?? { kind: 'app', id: ctx.caller.subjectId };
-  }
-}
 
 function cartNotFound(): ApiError {
   return ApiError.notFound('OWNED_CART_NOT_FOUND', 'Cart not found');
@@ -173,16 +118,7 @@ export class CartService {
   }
 
   private async view(ctx: RequestContext, cart: Cart, products?: ReadonlyMap<string, Product>, resolve?: VariantResolver): Promise<CartView> {
-    const { lines, priced, settings } = await this.price(ctx, {
-      siteId: ctx.siteId,
-      currency: cart.currency,
-      now: ctx.now(),
-      lines: cart.lines,
-      couponCode: cart.couponCode,
-      merchantDiscounts: cart.merchantDiscounts,
-      calculateShipping: false,
-      calculateTax: false,
-    }, { ...(products && { products }), ...(resolve && { resolve }) });
+    const { lines, priced, settings } = await this.price(ctx, pricingRequest(ctx, cart, LINES_ONLY), { ...(products && { products }), ...(resolve && { resolve }) });
     return { cart, lines, priced, settings };
   }
 
@@ -223,21 +159,13 @@ export class CartService {
   async estimateTotals(ctx: RequestContext, buyer: Buyer, input: EstimateInput): Promise<CartView> {
     const cart = await store.findCart(ctx, buyer);
     if (!cart) throw cartNotFound();
-    const shipping = addressRegion(input.shippingAddress ?? (cart.contactInfo?.address as Record<string, unknown> | undefined));
-    const billing = addressRegion(input.billingAddress);
-    const { lines, priced, settings } = await this.price(ctx, {
-      siteId: ctx.siteId,
-      currency: cart.currency,
-      now: ctx.now(),
-      lines: cart.lines,
-      couponCode: cart.couponCode,
-      merchantDiscounts: cart.merchantDiscounts,
-      ...(shipping && { shippingAddress: shipping }),
-      ...(billing && { billingAddress: billing }),
+    const { lines, priced, settings } = await this.price(ctx, pricingRequest(ctx, cart, {
+      shippingAddress: input.shippingAddress ?? (cart.contactInfo?.address as Record<string, unknown> | undefined),
+      billingAddress: input.billingAddress,
       selectedShippingOptionCode: input.selectedShippingOption?.code ?? cart.selectedShippingOption?.code ?? null,
       ...(input.calculateTax !== undefined && { calculateTax: input.calculateTax }),
       ...(input.calculateShipping !== undefined && { calculateShipping: input.calculateShipping }),
-    });
+    }));
     return { cart, lines, priced, settings };
   }
 
@@ -248,9 +176,7 @@ export class CartService {
    * items with an application error) and gives each its line key.
    */
   prepareLines(input: AddToCartInput, products: ReadonlyMap<string, Product>, resolve: VariantResolver = resolveVariant): NewLine[] {
-    const byKey = new Map<string, NewLine>();
-    const lines: NewLine[] = [];
-    input.lineItems.forEach((item, i) => {
+    const asked = input.lineItems.map((item, i): NewLine => {
       const ref = item.catalogReference;
       if (!isStoresAppId(ref.appId)) {
         throw new ApiError(400, 'CATALOG_APP_NOT_SUPPORTED', `Line ${i}: catalog app ${ref.appId} is not known here; use ${STORES_APP_ID}`, { index: i, appId: ref.appId });
@@ -267,17 +193,11 @@ export class CartService {
       if (!stockOf(product, resolution.variant).inStock) {
         throw new ApiError(400, 'ITEM_OUT_OF_STOCK', `${product.name} is out of stock`, { index: i, catalogItemId: ref.catalogItemId, variantId: resolution.variant.id });
       }
-      const key = lineKey(product.id, resolution.variant.id, resolution.customTextFields);
-      const same = byKey.get(key);
-      if (same) {
-        same.quantity += item.quantity;
-      } else {
-        const line: NewLine = { id: newId(), key, catalogReference: ref, quantity: item.quantity, custom: undefined };
-        byKey.set(key, line);
-        lines.push(line);
-      }
+      return { id: newId(), key: lineKey(product.id, resolution.variant.id, resolution.customTextFields), catalogReference: ref, quantity: item.quantity, custom: undefined };
     });
-    for (const custom of input.customLineItems) lines.push({ id: newId(), key: null, catalogReference: null, quantity: custom.quantity, custom: custom.line });
+    const customs = input.customLineItems.map((custom): NewLine => ({ id: newId(), key: null, catalogReference: null, quantity: custom.quantity, custom: custom.line }));
+    // The same item asked twice is one line, as in the stored cart (and a checkout).
+    const lines = mergeLines([], [...asked, ...customs]);
     for (const line of lines) {
       if (line.quantity > MAX_LINE_QUANTITY) throw quantityTooHigh();
     }
@@ -373,16 +293,7 @@ export class CartService {
 
   /** A code the cart cannot use is refused now, with the reason pricing gives. */
   private async checkCoupon(ctx: SiteContext, cart: Cart, code: string): Promise<void> {
-    const { priced } = await this.price(ctx, {
-      siteId: ctx.siteId,
-      currency: cart.currency,
-      now: ctx.now(),
-      lines: cart.lines,
-      couponCode: code,
-      merchantDiscounts: cart.merchantDiscounts,
-      calculateShipping: false,
-      calculateTax: false,
-    });
+    const { priced } = await this.price(ctx, pricingRequest(ctx, cart, { ...LINES_ONLY, couponCode: code }));
     throwIfCouponRejected(priced);
   }
 
@@ -467,21 +378,3 @@ export class CartService {
     });
   }
 }
-
-export function quantityTooHigh(): ApiError {
-  return ApiError.validation([{ field: 'lineItems.quantity', rule: 'MAX', description: `a line holds at most ${MAX_LINE_QUANTITY} units`, data: { threshold: MAX_LINE_QUANTITY } }]);
-}
-
-/** Applying a coupon the cart cannot use fails with the reason pricing gives (NOT_FOUND, EXPIRED, …). */
-export function throwIfCouponRejected(priced: PricedCart): void {
-  if (priced.coupon?.status === 'REJECTED') {
-    throw new ApiError(400, priced.coupon.reason, priced.coupon.description, { couponCode: priced.coupon.code, reason: priced.coupon.reason });
-  }
-}
-
-// What other services use of this one's modules: they import service.ts only.
-export { MAX_LINE_QUANTITY, addressRegion, lineFromJson, lineToJson, readDiscounts, storeDiscounts } from './lines.js';
-export type { CatalogReference, DescriptionLine, LineRef, ResolvedLine, StoredLine } from './lines.js';
-export type { ItemType, MerchantDiscount, PricedCart, ShippingOptionResult, TaxStatus } from './pricing.js';
-export { SHIPPING_CARRIER_ID, toWirePricing } from './pricing-wire.js';
-export { Address, AddressWithContact, CustomLineItemInput, LineItemInput, MerchantDiscountInput, SelectedShippingOption, fromWireCustomLines, fromWireLineItems, fromWireMerchantDiscounts, toWireLineItem, wireBuyer, wireItemType, zeroSummary } from './wire.js';

@@ -2,16 +2,9 @@
 import type { SiteContext } from '../../platform/context.js';
 import { prepared } from '../../platform/db.js';
 import { newEventId, outboxInsertFrom } from '../../platform/events.js';
-import { customLineFromJson, customLineToJson, type CatalogReference, type CustomLine, type LineRef, type StoredCustomLine } from './lines.js';
-import type { MerchantDiscount } from './pricing.js';
-import { readDiscounts, storeDiscounts } from './lines.js';
-
-export type BuyerKind = 'visitor' | 'member' | 'app';
-
-export interface Buyer {
-  kind: BuyerKind;
-  id: string;
-}
+import type { Buyer, BuyerKind } from '../commerce/buyer.js';
+import { customLineFromJson, customLineToJson, readDiscounts, storeDiscounts, type CatalogReference, type CustomLine, type LineRef, type StoredCustomLine } from '../commerce/lines.js';
+import type { MerchantDiscount } from '../commerce/pricing/model.js';
 
 export interface Cart {
   id: string;

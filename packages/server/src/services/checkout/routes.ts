@@ -3,10 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
 import type { PageBase } from '../../platform/page-base.js';
-import { BUYER_HEADER, CURRENT_CART_PREFIXES, currentBuyer, MAX_LINE_QUANTITY, namedBuyer, type CartService } from '../cart/service.js';
+import { CURRENT_CART_PREFIXES, type CartService } from '../cart/service.js';
+import { BUYER_HEADER, currentBuyer, namedBuyer } from '../commerce/buyer.js';
+import { Address, AddressWithContact } from '../commerce/addresses.js';
+import { MAX_LINE_QUANTITY } from '../commerce/lines.js';
 import {
-  Address,
-  AddressWithContact,
   CustomLineItemInput,
   fromWireCustomLines,
   fromWireLineItems,
@@ -14,7 +15,7 @@ import {
   LineItemInput,
   MerchantDiscountInput,
   SelectedShippingOption,
-} from '../cart/service.js';
+} from '../commerce/wire.js';
 import type { CheckoutPatch, CheckoutService } from './service.js';
 import { toWireCheckout } from './wire.js';
 

@@ -5,9 +5,11 @@ import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { SitesService } from '../sites/service.js';
 import type { CatalogService } from '../catalog/service.js';
-import { currentBuyer, quantityTooHigh, throwIfCouponRejected, type AddToCartInput, type Buyer, type CartService } from '../cart/service.js';
-import { addressRegion, MAX_LINE_QUANTITY, type ResolvedLine } from '../cart/service.js';
-import type { MerchantDiscount, PricedCart } from '../cart/service.js';
+import type { AddToCartInput, CartService } from '../cart/service.js';
+import { currentBuyer, type Buyer } from '../commerce/buyer.js';
+import { MAX_LINE_QUANTITY, mergeLines, quantityTooHigh, type ResolvedLine } from '../commerce/lines.js';
+import type { MerchantDiscount, PricedCart } from '../commerce/pricing/model.js';
+import { LINES_ONLY, pricingRequest, throwIfCouponRejected } from '../commerce/pricing/request.js';
 import { commerceSettingsOf, type CommerceSettings } from '../commerce-settings/service.js';
 import type { OrdersService, PaymentRequest } from '../orders/service.js';
 import type { Coupon } from '../coupons/service.js';
@@ -81,19 +83,11 @@ export class CheckoutService {
 
   /** The checkout priced now, with the catalog, coupon and settings as they are. */
   private price(ctx: SiteContext, checkout: Checkout) {
-    const shipping = addressRegion(checkout.shippingDestination?.address as Record<string, unknown> | undefined);
-    const billing = addressRegion(checkout.billingInfo?.address as Record<string, unknown> | undefined);
-    return this.cart.price(ctx, {
-      siteId: ctx.siteId,
-      currency: checkout.currency,
-      now: ctx.now(),
-      lines: checkout.lines,
-      couponCode: checkout.couponCode,
-      merchantDiscounts: checkout.merchantDiscounts,
-      ...(shipping && { shippingAddress: shipping }),
-      ...(billing && { billingAddress: billing }),
+    return this.cart.price(ctx, pricingRequest(ctx, checkout, {
+      shippingAddress: checkout.shippingDestination?.address as Record<string, unknown> | undefined,
+      billingAddress: checkout.billingInfo?.address as Record<string, unknown> | undefined,
       selectedShippingOptionCode: checkout.selectedShippingOption?.code ?? null,
-    });
+    }));
   }
 
   async getCheckout(ctx: RequestContext, checkoutId: string): Promise<CheckoutView> {
@@ -124,27 +118,14 @@ export class CheckoutService {
 
   private async checkCoupon(ctx: SiteContext, checkout: Checkout): Promise<void> {
     if (!checkout.couponCode) return;
-    const { priced } = await this.cart.price(ctx, {
-      siteId: ctx.siteId,
-      currency: checkout.currency,
-      now: ctx.now(),
-      lines: checkout.lines,
-      couponCode: checkout.couponCode,
-      merchantDiscounts: checkout.merchantDiscounts,
-      calculateShipping: false,
-      calculateTax: false,
-    });
+    const { priced } = await this.cart.price(ctx, pricingRequest(ctx, checkout, LINES_ONLY));
     throwIfCouponRejected(priced);
   }
 
   private apply(ctx: RequestContext, checkout: Checkout, patch: CheckoutPatch, added: KeyedLine[]): Checkout {
     if (patch.merchantDiscounts !== undefined && ctx.caller.kind !== 'APP') throw ApiError.forbidden('Merchant discounts are set with an API key');
-    const next: Checkout = { ...checkout, lines: checkout.lines.map((l) => ({ ...l })), updatedDate: ctx.now() };
-    for (const line of added) {
-      const same = line.key ? next.lines.find((l) => l.key === line.key) : undefined;
-      if (same) same.quantity += line.quantity;
-      else next.lines.push(line);
-    }
+    // Lines add up by key as the cart's do (mergeLines, the rule of the cart's ON CONFLICT).
+    const next: Checkout = { ...checkout, lines: mergeLines(checkout.lines, added), updatedDate: ctx.now() };
     if (next.lines.some((l) => l.quantity > MAX_LINE_QUANTITY)) throw quantityTooHigh();
     if (patch.billingInfo !== undefined) next.billingInfo = patch.billingInfo;
     if (patch.shippingDestination !== undefined) next.shippingDestination = patch.shippingDestination;

@@ -1,8 +1,8 @@
 // SQL for checkouts; nothing else.
 import type { SiteContext } from '../../platform/context.js';
-import { lineFromJson, lineToJson, readDiscounts, storeDiscounts, type LineRef, type StoredLine } from '../cart/service.js';
-import type { MerchantDiscount } from '../cart/service.js';
-import type { Buyer, BuyerKind } from '../cart/service.js';
+import { lineFromJson, lineToJson, readDiscounts, storeDiscounts, type LineRef, type StoredLine } from '../commerce/lines.js';
+import type { MerchantDiscount } from '../commerce/pricing/model.js';
+import type { Buyer, BuyerKind } from '../commerce/buyer.js';
 
 export type KeyedLine = LineRef & { key: string | null };
 

@@ -1,6 +1,6 @@
 // Checkout → eCommerce wire: the cart's line items with their prices, addresses, shipping and totals.
-import { toWirePricing } from '../cart/service.js';
-import { toWireLineItem, wireBuyer, zeroSummary } from '../cart/service.js';
+import { toWirePricing } from '../commerce/pricing/wire.js';
+import { toWireLineItem, wireBuyer, zeroSummary } from '../commerce/wire.js';
 import type { CheckoutView } from './service.js';
 
 export function toWireCheckout(view: CheckoutView, publicUrl: string) {

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { Address } from '../cart/service.js';
+import { Address } from '../commerce/addresses.js';
 import type { CommerceSettingsService } from './service.js';
 
 const Decimal = Type.String({ maxLength: 40, pattern: '^\\d+(\\.\\d+)?$' });

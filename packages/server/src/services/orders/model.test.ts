@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../platform/errors.js';
-import { priceCart } from '../cart/pricing.js';
-import type { ResolvedLine } from '../cart/lines.js';
+import { priceCart } from '../commerce/pricing/totals.js';
+import type { ResolvedLine } from '../commerce/lines.js';
 import { balanceDue, cancel, fulfill, markPaid, markRestocked, recordPayment, refund, refundableOf, snapshotOrder, unitsToRestock, type Order } from './model.js';
 
 const AT = new Date('2026-05-01T10:00:00Z');

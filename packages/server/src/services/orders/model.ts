@@ -3,9 +3,9 @@
 // returns the changed order with the events to record, or throws an ApiError naming the reason.
 import { ApiError } from '../../platform/errors.js';
 import { formatDecimal, parseDecimal } from '../../platform/money.js';
-import type { ItemType, PricedCart, ShippingOptionResult, TaxStatus } from '../cart/service.js';
-import type { CatalogReference, DescriptionLine, ResolvedLine } from '../cart/service.js';
-import type { Buyer } from '../cart/service.js';
+import type { ItemType, PricedCart, ShippingOptionResult, TaxStatus } from '../commerce/pricing/model.js';
+import type { CatalogReference, DescriptionLine, ResolvedLine } from '../commerce/lines.js';
+import type { Buyer } from '../commerce/buyer.js';
 
 export type PaymentStatus = 'NOT_PAID' | 'PAID' | 'PARTIALLY_REFUNDED' | 'FULLY_REFUNDED' | 'PENDING' | 'PARTIALLY_PAID' | 'PENDING_MERCHANT' | 'CANCELED' | 'DECLINED';
 export type FulfillmentStatus = 'NOT_FULFILLED' | 'FULFILLED' | 'PARTIALLY_FULFILLED' | 'CANCELED';

@@ -5,7 +5,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { PageBase } from '../../platform/page-base.js';
 import { MoneyError, parseAmount } from '../../platform/money.js';
 import type { OrdersService } from './service.js';
-import { MAX_LINE_QUANTITY } from '../cart/service.js';
+import { MAX_LINE_QUANTITY } from '../commerce/lines.js';
 import { price, toWireFulfillment, toWireOrder, toWireTransactions } from './wire.js';
 
 /** Orders at www/edge.wixapis.com and at a custom host. */

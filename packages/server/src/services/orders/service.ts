@@ -10,12 +10,12 @@ import type { CatalogService } from '../catalog/service.js';
 import type { StockChange } from '../catalog/service.js';
 import { compileFilter, FilterError, parseSort, push, readInteger, type SortKey } from '../../platform/query-filter.js';
 import { ORDER_FIELDS, sortExpression } from './search-fields.js';
-import { currentBuyer, type CartService } from '../cart/service.js';
+import type { CartService } from '../cart/service.js';
+import { currentBuyer, type Buyer } from '../commerce/buyer.js';
 import type { Coupon, CouponsService } from '../coupons/service.js';
-import type { PricedCart } from '../cart/service.js';
-import type { ResolvedLine } from '../cart/service.js';
+import type { PricedCart } from '../commerce/pricing/model.js';
+import type { ResolvedLine } from '../commerce/lines.js';
 import { commerceSettingsOf, type CommerceSettings } from '../commerce-settings/service.js';
-import type { Buyer } from '../cart/service.js';
 import {
   balanceDue,
   cancel,

@@ -1,8 +1,8 @@
 // Order → eCommerce wire. Order prices are {amount, formattedAmount} decimal strings; the number is a string.
 import { absoluteUrl } from '../catalog/service.js';
 import { formatAmount, formattedAmount } from '../../platform/money.js';
-import { wireBuyer, wireItemType } from '../cart/service.js';
-import { SHIPPING_CARRIER_ID } from '../cart/service.js';
+import { wireBuyer, wireItemType } from '../commerce/wire.js';
+import { SHIPPING_CARRIER_ID } from '../commerce/pricing/wire.js';
 import type { Order, OrderActivity, OrderFulfillment, OrderLine, OrderPayment } from './model.js';
 import { isOffline, statusOf } from './payment-model.js';
 

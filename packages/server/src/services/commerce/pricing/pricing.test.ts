@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, MoneyError, parseAmount } from '../../platform/money.js';
+import { formatAmount, MoneyError, parseAmount } from '../../../platform/money.js';
 import {
   type CouponDefinition,
   type PricedCart,
@@ -9,9 +9,9 @@ import {
   type ShippingRegion,
   type ShippingRule,
   type TaxSettings,
-  priceCart,
-} from './pricing.js';
-import { toWirePricing } from './pricing-wire.js';
+} from './model.js';
+import { priceCart } from './totals.js';
+import { toWirePricing } from './wire.js';
 
 const NOW = new Date('2024-06-15T12:00:00.000Z');
 const ms = (offset: number) => new Date(NOW.getTime() + offset);

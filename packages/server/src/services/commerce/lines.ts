@@ -13,10 +13,20 @@ import {
   type MediaItem,
   type Product,
 } from '../catalog/service.js';
-import type { Address, CouponDefinition, DiscountValue, ItemType, MerchantDiscount, PricingInput, PricingLine, StockInfo } from './pricing.js';
-import type { CommerceSettings } from '../commerce-settings/service.js';
+import { ApiError } from '../../platform/errors.js';
+import type { Address, DiscountValue, ItemType, MerchantDiscount, StockInfo } from './pricing/model.js';
 
 export const MAX_LINE_QUANTITY = 100_000;
+
+export function quantityTooHigh(): ApiError {
+  return ApiError.validation([{ field: 'lineItems.quantity', rule: 'MAX', description: `a line holds at most ${MAX_LINE_QUANTITY} units`, data: { threshold: MAX_LINE_QUANTITY } }]);
+}
+
+/** A catalog line as a buyer asks for it. */
+export interface CatalogLineInput {
+  catalogReference: CatalogReference;
+  quantity: number;
+}
 
 export interface CatalogReference {
   appId: string;
@@ -175,53 +185,6 @@ export function resolveLines(refs: readonly LineRef[], products: ReadonlyMap<str
   });
 }
 
-export function toPricingLines(lines: readonly ResolvedLine[]): PricingLine[] {
-  return lines.map((line) => ({
-    id: line.ref.id,
-    ...(line.productId !== undefined && { productId: line.productId }),
-    itemType: line.itemType,
-    quantity: line.ref.quantity,
-    price: line.price,
-    fullPrice: line.fullPrice,
-    ...(line.weight !== null && { weight: line.weight }),
-    taxable: line.ref.custom ? line.ref.custom.taxable : true,
-    stock: line.stock,
-  }));
-}
-
-export interface PricingContext {
-  currency: string;
-  now: Date;
-  settings: CommerceSettings;
-  couponCode?: string | null;
-  /** The site's coupon for couponCode; null when there is none. */
-  coupon?: CouponDefinition | null;
-  merchantDiscounts?: readonly MerchantDiscount[];
-  shippingAddress?: Address | null;
-  billingAddress?: Address | null;
-  selectedShippingOptionCode?: string | null;
-  calculateTax?: boolean;
-  calculateShipping?: boolean;
-}
-
-export function pricingInput(lines: readonly ResolvedLine[], c: PricingContext): PricingInput {
-  return {
-    currency: c.currency,
-    now: c.now,
-    lines: toPricingLines(lines),
-    ...(c.couponCode ? { coupon: { code: c.couponCode, definition: c.coupon ?? null } } : {}),
-    ...(c.merchantDiscounts?.length ? { merchantDiscounts: c.merchantDiscounts } : {}),
-    ...(c.shippingAddress ? { shippingAddress: c.shippingAddress } : {}),
-    ...(c.billingAddress ? { billingAddress: c.billingAddress } : {}),
-    ...(c.selectedShippingOptionCode ? { selectedShippingOptionCode: c.selectedShippingOptionCode } : {}),
-    shippingRegions: c.settings.shippingRegions,
-    pickupOptions: c.settings.pickupOptions,
-    ...(c.settings.tax ? { tax: c.settings.tax } : {}),
-    ...(c.calculateTax !== undefined && { calculateTax: c.calculateTax }),
-    ...(c.calculateShipping !== undefined && { calculateShipping: c.calculateShipping }),
-  };
-}
-
 /** Where a wire address says it is, for shipping and tax rules. */
 export function addressRegion(address: Record<string, unknown> | null | undefined): Address | undefined {
   if (!address) return undefined;
@@ -290,3 +253,27 @@ export function readDiscounts(json: unknown): MerchantDiscount[] {
   });
 }
 
+/**
+ * Adds lines to lines the way a cart's stored lines take an add (the ON CONFLICT on line_key in
+ * cart/store.ts): a line whose key is already there adds its quantity, any other (a new item, a
+ * custom line, which has no key) is appended. Returns new lines; the inputs are not changed.
+ */
+export function mergeLines<L extends { key: string | null; quantity: number }>(lines: readonly L[], added: readonly L[]): L[] {
+  const merged = lines.map((l) => ({ ...l }));
+  const byKey = new Map<string, L>();
+  const remember = (line: L) => {
+    if (line.key && !byKey.has(line.key)) byKey.set(line.key, line);
+  };
+  merged.forEach(remember);
+  for (const line of added) {
+    const same = line.key ? byKey.get(line.key) : undefined;
+    if (same) {
+      same.quantity += line.quantity;
+    } else {
+      const copy = { ...line };
+      merged.push(copy);
+      remember(copy);
+    }
+  }
+  return merged;
+}

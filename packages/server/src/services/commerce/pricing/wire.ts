@@ -1,9 +1,9 @@
 // PricedCart → the wire's decimal-string shapes (estimate-totals, cart, checkout). Names here are
-// the wire's; pricing.ts keeps the domain's.
-import { formatDecimal, parseDecimal, toWireMoney, type WireMoney } from '../../platform/money.js';
-import type { AvailabilityStatus, PricedCart, ShippingOptionResult, TaxStatus } from './pricing.js';
+// the wire's; model.ts keeps the domain's.
+import { formatDecimal, parseDecimal, toWireMoney, type WireMoney } from '../../../platform/money.js';
+import type { AvailabilityStatus, PricedCart, ShippingOptionResult, TaxStatus } from './model.js';
 
-export type { WireMoney } from '../../platform/money.js';
+export type { WireMoney } from '../../../platform/money.js';
 
 /** The carrier every built-in option (shipping rules and pickup) is listed under. */
 export const SHIPPING_CARRIER_ID = 'bodega-shipping';
