@@ -33,7 +33,8 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 /** autocannon in a child process; every request takes the next shopper's token (and body). */
 const ROTATING = `
 import autocannon from ${JSON.stringify(fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url)))};
-const cfg = JSON.parse(process.env.BENCH_CONFIG);
+import fs from 'node:fs';
+const cfg = JSON.parse(fs.readFileSync(process.env.BENCH_CONFIG_FILE, 'utf8'));
 let next = 0;
 const result = await autocannon({
   url: cfg.url, connections: cfg.connections, duration: cfg.seconds, method: cfg.method,
@@ -48,12 +49,13 @@ process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average
 `;
 
 async function loadRotating(url: string, method: 'GET' | 'POST', shoppers: Shopper[], seconds: number): Promise<LoadResult> {
+  // A thousand tokens are more than one environment variable may hold: the settings go in a file.
+  const file = path.join(os.tmpdir(), `bodega-bench-sites-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify({ url, method, shoppers, connections: CONNECTIONS, seconds, encodings: BROWSER_ENCODINGS }));
   const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', ROTATING], {
-      env: { ...process.env, BENCH_CONFIG: JSON.stringify({ url, method, shoppers, connections: CONNECTIONS, seconds, encodings: BROWSER_ENCODINGS }) },
-      maxBuffer: 64 * 1024 * 1024,
-    }, (error, out) => (error ? reject(error) : resolve(out)));
-  });
+    execFile(process.execPath, ['--input-type=module', '-e', ROTATING], { env: { ...process.env, BENCH_CONFIG_FILE: file }, maxBuffer: 64 * 1024 * 1024 },
+      (error, out) => (error ? reject(error) : resolve(out)));
+  }).finally(() => fs.rmSync(file, { force: true }));
   const result = JSON.parse(stdout) as LoadResult;
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${method} ${url}: ${result.non2xx} non-2xx and ${result.errors} errors under load`);
   return result;
@@ -141,39 +143,66 @@ export default async function sites(): Promise<void> {
   await large.server.close();
   const sitesNow = before + total + 1 + cliSamples;
 
-  // ── Traffic: one site against many, each on a fresh server, rounds taking turns.
-  const one = await startBuiltServer(1, serverEnv);
-  const many = await startBuiltServer(1, serverEnv);
-  try {
-    const cart = (s: BuiltServer) => `${s.url}/ecom/v1/carts/current`;
-    for (const [s, shoppers] of [[one, oneSite], [many, spreadShoppers]] as const) {
-      await loadRotating(cart(s), 'GET', shoppers, 1);
-      await loadRotating(`${cart(s)}/add-to-cart`, 'POST', shoppers, 1);
+  // ── Traffic: one site against many, each on a fresh server. On PostgreSQL both servers run and
+  // their rounds take turns; PGlite's data belongs to one process, so there the servers run in turn.
+  const runs = { getOne: [] as LoadResult[], getMany: [] as LoadResult[], addOne: [] as LoadResult[], addMany: [] as LoadResult[] };
+  const rss = { one: 0, many: 0, onePeak: 0, manyPeak: 0 };
+  const cart = (s: BuiltServer) => `${s.url}/ecom/v1/carts/current`;
+  const drive = async (s: BuiltServer, shoppers: Shopper[], get: LoadResult[], add: LoadResult[], times: number) => {
+    for (let round = 0; round < times; round++) {
+      get.push(await loadRotating(cart(s), 'GET', shoppers, seconds));
+      add.push(await loadRotating(`${cart(s)}/add-to-cart`, 'POST', shoppers, seconds));
     }
-    const runs = { getOne: [] as LoadResult[], getMany: [] as LoadResult[], addOne: [] as LoadResult[], addMany: [] as LoadResult[] };
-    for (let round = 0; round < rounds; round++) {
-      runs.getOne.push(await loadRotating(cart(one), 'GET', oneSite, seconds));
-      runs.getMany.push(await loadRotating(cart(many), 'GET', spreadShoppers, seconds));
-      runs.addOne.push(await loadRotating(`${cart(one)}/add-to-cart`, 'POST', oneSite, seconds));
-      runs.addMany.push(await loadRotating(`${cart(many)}/add-to-cart`, 'POST', spreadShoppers, seconds));
+  };
+  const warm = async (s: BuiltServer, shoppers: Shopper[]) => {
+    await loadRotating(cart(s), 'GET', shoppers, 1);
+    await loadRotating(`${cart(s)}/add-to-cart`, 'POST', shoppers, 1);
+  };
+  const memoryOf = (s: BuiltServer) => {
+    const [pid] = s.servingPids();
+    return { now: rssMbOf(pid), peak: peakRssMbOf(pid) };
+  };
+  if (databaseUrl) {
+    const one = await startBuiltServer(1, serverEnv);
+    const many = await startBuiltServer(1, serverEnv);
+    try {
+      await warm(one, oneSite);
+      await warm(many, spreadShoppers);
+      for (let round = 0; round < rounds; round++) {
+        await drive(one, oneSite, runs.getOne, runs.addOne, 1);
+        await drive(many, spreadShoppers, runs.getMany, runs.addMany, 1);
+      }
+      ({ now: rss.one, peak: rss.onePeak } = memoryOf(one));
+      ({ now: rss.many, peak: rss.manyPeak } = memoryOf(many));
+    } finally {
+      await one.close();
+      await many.close();
     }
-    const median = (results: LoadResult[]) => [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)];
-    const ratio = (a: LoadResult[], b: LoadResult[]) => a.map((r, i) => r.requestsPerSecond / b[i].requestsPerSecond).sort((x, y) => x - y)[Math.floor(a.length / 2)];
-    printResults(`sites: ${spread} shoppers of one site against one shopper each of ${spread} random sites (${sitesNow} sites in the database; median of ${rounds} rounds of ${seconds} s)`, database, [
-      { name: `get-cart, one site, ${CONNECTIONS} conn`, result: median(runs.getOne) },
-      { name: `get-cart, ${spread} sites, ${CONNECTIONS} conn`, result: median(runs.getMany), ratio: ratio(runs.getMany, runs.getOne), versus: 'one site', aim: { atLeast: 0.8 } },
-      { name: `add-to-cart, one site, ${CONNECTIONS} conn`, result: median(runs.addOne) },
-      { name: `add-to-cart, ${spread} sites, ${CONNECTIONS} conn`, result: median(runs.addMany), ratio: ratio(runs.addMany, runs.addOne), versus: 'one site', aim: { atLeast: 0.8 } },
-    ]);
-    const [onePid] = one.servingPids();
-    const [manyPid] = many.servingPids();
-    const rss = { one: rssMbOf(onePid), many: rssMbOf(manyPid), onePeak: peakRssMbOf(onePid), manyPeak: peakRssMbOf(manyPid) };
-    console.log(`RSS after the traffic: one site ${rss.one.toFixed(0)} MB (peak ${rss.onePeak.toFixed(0)}), ${spread} sites ${rss.many.toFixed(0)} MB (peak ${rss.manyPeak.toFixed(0)}): ${(rss.many / rss.one).toFixed(2)}× (aim ≤ 1.2×)`);
-    recordRows({ path: `RSS after traffic on ${spread} sites ÷ on one site (${rss.many.toFixed(0)} / ${rss.one.toFixed(0)} MB)`, unit: 'MB', rate: rss.many, ratio: rss.many / rss.one, versus: 'one site', aim: { atMost: 1.2 } });
-  } finally {
-    await one.close();
-    await many.close();
+  } else {
+    for (const which of ['one', 'many'] as const) {
+      const s = await startBuiltServer(1, serverEnv);
+      try {
+        const shoppers = which === 'one' ? oneSite : spreadShoppers;
+        await warm(s, shoppers);
+        await drive(s, shoppers, which === 'one' ? runs.getOne : runs.getMany, which === 'one' ? runs.addOne : runs.addMany, rounds);
+        const memory = memoryOf(s);
+        if (which === 'one') ({ now: rss.one, peak: rss.onePeak } = memory);
+        else ({ now: rss.many, peak: rss.manyPeak } = memory);
+      } finally {
+        await s.close();
+      }
+    }
   }
+  const median = (results: LoadResult[]) => [...results].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(results.length / 2)];
+  const ratio = (a: LoadResult[], b: LoadResult[]) => a.map((r, i) => r.requestsPerSecond / b[i].requestsPerSecond).sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  printResults(`sites: ${spread} shoppers of one site against one shopper each of ${spread} random sites (${sitesNow} sites in the database; median of ${rounds} rounds of ${seconds} s)`, database, [
+    { name: `get-cart, one site, ${CONNECTIONS} conn`, result: median(runs.getOne) },
+    { name: `get-cart, ${spread} sites, ${CONNECTIONS} conn`, result: median(runs.getMany), ratio: ratio(runs.getMany, runs.getOne), versus: 'one site', aim: { atLeast: 0.8 } },
+    { name: `add-to-cart, one site, ${CONNECTIONS} conn`, result: median(runs.addOne) },
+    { name: `add-to-cart, ${spread} sites, ${CONNECTIONS} conn`, result: median(runs.addMany), ratio: ratio(runs.addMany, runs.addOne), versus: 'one site', aim: { atLeast: 0.8 } },
+  ]);
+  console.log(`RSS after the traffic: one site ${rss.one.toFixed(0)} MB (peak ${rss.onePeak.toFixed(0)}), ${spread} sites ${rss.many.toFixed(0)} MB (peak ${rss.manyPeak.toFixed(0)}): ${(rss.many / rss.one).toFixed(2)}× (aim ≤ 1.2×)`);
+  recordRows({ path: `RSS after traffic on ${spread} sites ÷ on one site (${rss.many.toFixed(0)} / ${rss.one.toFixed(0)} MB)`, unit: 'MB', rate: rss.many, ratio: rss.many / rss.one, versus: 'one site', aim: { atMost: 1.2 } });
 
   const ms = (values: number[]) => `p50 ${percentile(values, 0.5).toFixed(1)} ms, p95 ${percentile(values, 0.95).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
   console.log(`site creation through the CLI's code path (SitesService.createSite, ${total} one after another, load at the start ${loadAtCreation}): ${ms(createMs)}`);
