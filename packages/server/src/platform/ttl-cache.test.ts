@@ -30,4 +30,13 @@ describe('TtlCache', () => {
     cache.clear();
     expect(cache.size).toBe(0);
   });
+
+  it('with an infinite ttl keeps entries for good, yet never holds more than its size (per-site keys on a server of many sites)', () => {
+    let now = new Date('2026-01-01T00:00:00Z');
+    const cache = new TtlCache<string, string>({ ttlMs: Number.POSITIVE_INFINITY, maxSize: 3, now: () => now });
+    for (const site of ['a', 'b', 'c', 'd', 'e']) cache.set(site, `key of ${site}`);
+    now = new Date('2036-01-01T00:00:00Z');
+    expect(cache.size).toBe(3);
+    expect(['a', 'b', 'c', 'd', 'e'].map((site) => cache.get(site))).toEqual([undefined, undefined, 'key of c', 'key of d', 'key of e']);
+  });
 });

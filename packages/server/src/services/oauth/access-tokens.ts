@@ -16,6 +16,8 @@ type CryptoKey = webcrypto.CryptoKey;
 
 const ALGORITHM = 'HS256';
 const VERIFIED_CACHE_SIZE = 20_000;
+/** Sites whose signing keys a process keeps (keys never change under their kid; evicted ones are read again). */
+const KEY_CACHE_SIZE = 10_000;
 
 export interface AccessClaims {
   siteId: string;
@@ -67,8 +69,8 @@ interface SigningKey {
  * already verified is remembered until it expires, so the check runs once per token.
  */
 export class AccessTokens {
-  private readonly keys = new Map<string, SigningKey>();
-  private readonly signingKid = new Map<string, string>();
+  private readonly keys: TtlCache<string, SigningKey>;
+  private readonly signingKid: TtlCache<string, string>;
   private readonly verified: TtlCache<string, AccessClaims>;
 
   /** `contextFor` finds a site's context by id: a token names its site before any context exists. */
@@ -79,6 +81,8 @@ export class AccessTokens {
     private readonly ring: Keyring,
   ) {
     this.verified = new TtlCache({ ttlMs: 0, maxSize: VERIFIED_CACHE_SIZE, now });
+    this.keys = new TtlCache({ ttlMs: Number.POSITIVE_INFINITY, maxSize: KEY_CACHE_SIZE, now });
+    this.signingKid = new TtlCache({ ttlMs: Number.POSITIVE_INFINITY, maxSize: KEY_CACHE_SIZE, now });
   }
 
   /** Creates the site's first signing key, sealed; runs inside the site-creation transaction. */

@@ -1,6 +1,7 @@
 // Which site a page request is for, and the anonymous visitor the server renders its pages as.
 import type { OAuthService } from '../oauth/service.js';
 import type { Site, SitesService } from '../sites/service.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 
 /** What a page needs to know about its site (the bootstrap data and the render input). */
 export interface StorefrontSite {
@@ -14,18 +15,23 @@ export interface StorefrontSite {
 const FALLBACK_CACHE_MS = 2000;
 /** A cached visitor token is renewed this long before it expires. */
 const TOKEN_RENEW_MARGIN_MS = 5 * 60_000;
+const SITES_KEPT = 10_000;
 
 export class StorefrontService {
   private fallback: { siteId: string | undefined; until: number } | undefined;
-  private readonly clientIds = new Map<string, string>();
-  private readonly visitors = new Map<string, { token: string; expiresAt: number }>();
+  // Bounded, so a server of many shops keeps what its busiest SITES_KEPT need (the rest are made again).
+  private readonly clientIds: TtlCache<string, string>;
+  private readonly visitors: TtlCache<string, { token: string; expiresAt: number }>;
 
   constructor(
     private readonly sites: SitesService,
     private readonly oauth: OAuthService,
     private readonly now: () => Date,
     private readonly defaultSiteId: string | undefined,
-  ) {}
+  ) {
+    this.clientIds = new TtlCache({ ttlMs: Number.POSITIVE_INFINITY, maxSize: SITES_KEPT, now });
+    this.visitors = new TtlCache({ ttlMs: Number.POSITIVE_INFINITY, maxSize: SITES_KEPT, now });
+  }
 
   /**
    * The site whose domain is the Host (port ignored); else DEFAULT_SITE_ID; else the demo site;

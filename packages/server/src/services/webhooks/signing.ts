@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { SignJWT } from 'jose';
 import type { Db } from '../../platform/db.js';
 import { decryptSecret, encryptSecret, type Keyring, type SealedColumn } from '../../platform/secrets.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 
 /** The webhook secrets kept sealed with the server key (see platform/secrets.ts). */
 export const WEBHOOK_SEALED_COLUMNS: readonly SealedColumn[] = [
@@ -11,6 +12,7 @@ export const WEBHOOK_SEALED_COLUMNS: readonly SealedColumn[] = [
 ];
 
 const generateRsa = promisify(generateKeyPair);
+const SITE_KEYS_KEPT = 10_000;
 
 export interface SiteKeys {
   publicKey: string;
@@ -22,9 +24,12 @@ export interface SiteKeys {
  * once both insert; the first wins and both read it back.
  */
 export class SiteKeyStore {
-  private readonly cache = new Map<string, SiteKeys>();
+  /** Bounded: a server of many sites keeps the pairs of the SITE_KEYS_KEPT last used (others are read again). */
+  private readonly cache: TtlCache<string, SiteKeys>;
 
-  constructor(private readonly db: Db, private readonly now: () => Date, readonly ring: Keyring) {}
+  constructor(private readonly db: Db, private readonly now: () => Date, readonly ring: Keyring) {
+    this.cache = new TtlCache({ ttlMs: Number.POSITIVE_INFINITY, maxSize: SITE_KEYS_KEPT, now });
+  }
 
   async keysOf(siteId: string): Promise<SiteKeys> {
     const cached = this.cache.get(siteId);
