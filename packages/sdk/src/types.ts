@@ -242,7 +242,9 @@ export interface Checkout {
   conversionCurrency?: string;
   priceSummary?: PriceSummary;
   calculationErrors?: Record<string, unknown>;
-  giftCard?: Record<string, unknown>;
+  /** The first gift card entered (Wix holds one); `giftCards`: all of them (Bodega). */
+  giftCard?: CheckoutGiftCard;
+  giftCards?: CheckoutGiftCard[];
   appliedDiscounts?: AppliedDiscount[];
   customFields?: Record<string, unknown>[];
   weightUnit?: WeightUnit;
@@ -550,4 +552,13 @@ export interface DataCollection {
 export interface SortingEntry {
   fieldName: string;
   order?: SortOrder;
+}
+
+/** A gift card on a checkout: what it pays of the total (`priceSummary.total` is what is left). */
+export interface CheckoutGiftCard {
+  _id?: string;
+  obfuscatedCode?: string;
+  amount?: { amount?: string; formattedAmount?: string };
+  appId?: string;
+  error?: { applicationError?: { code?: string; description?: string } };
 }

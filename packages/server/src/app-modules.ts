@@ -22,6 +22,8 @@ import type { CartService } from './services/cart/service.js';
 import { toWireCart } from './services/cart/wire.js';
 import type { RequestContext } from './platform/caller.js';
 import type { SiteContext } from './platform/context.js';
+import type { GiftCardsService } from './services/gift-cards/service.js';
+import { giftCardRoutes } from './services/gift-cards/routes.js';
 
 export interface AppModulesDeps {
   catalog: CatalogService;
@@ -32,7 +34,10 @@ export interface AppModulesDeps {
   checkout: CheckoutService;
   cart: CartService;
   webhooks: WebhooksService;
+  giftCards: GiftCardsService;
   publicUrl: string;
+  /** Per-IP limit of sign-in calls, which the gift-card balance check shares. */
+  rateLimitPerMinute: () => number;
 }
 
 export async function registerAppModules(app: FastifyInstance, deps: AppModulesDeps): Promise<void> {
@@ -68,6 +73,17 @@ export async function registerAppModules(app: FastifyInstance, deps: AppModulesD
     shop: async (ctx) => ({ name: (await sites.activeSite(ctx)).name, origin: await sites.pageOrigin(ctx, deps.publicUrl) }),
   });
   await app.register(backInStockRoutes(backInStock));
+  deps.giftCards.useMailer({
+    enqueue: async (tx, message, notBefore) => {
+      await mail.enqueue(tx, message, notBefore);
+      queuedSinceKick++;
+    },
+    shop: async (ctx) => ({ name: (await sites.activeSite(ctx)).name, origin: await sites.pageOrigin(ctx, deps.publicUrl) }),
+  });
+  await app.register(giftCardRoutes(deps.giftCards, {
+    currency: async (ctx) => (await sites.activeSite(ctx)).settings.currency,
+    rateLimitPerMinute: deps.rateLimitPerMinute,
+  }));
 }
 
 /** The back office's view of a site, for rendering an event's entity at fan-out (no shopper restrictions). */

@@ -35,6 +35,7 @@ import { commerceSettingsRoutes } from './services/commerce-settings/routes.js';
 import { CheckoutService } from './services/checkout/service.js';
 import { checkoutRoutes } from './services/checkout/routes.js';
 import { OrdersService } from './services/orders/service.js';
+import { GiftCardsService } from './services/gift-cards/service.js';
 import { PAYMENT_SEALED_COLUMNS, PaymentsService, type StripeApi } from './services/payments/service.js';
 import { paymentsRoutes } from './services/payments/routes.js';
 import { ordersRoutes } from './services/orders/routes.js';
@@ -191,6 +192,7 @@ export interface CommerceServices {
   coupons: CouponsService;
   settings: CommerceSettingsService;
   payments: PaymentsService;
+  giftCards: GiftCardsService;
 }
 
 /** What the identity service offers for "a visitor became a member" (at the code exchange). */
@@ -205,8 +207,14 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date, opti
   const cart = new CartService(sites, catalog, coupons, now);
   const payments = new PaymentsService(db, { now, keyring: options.keyring, ...(options.stripeApi && { stripeApi: options.stripeApi }) });
   const orders = new OrdersService(sites, catalog, cart, coupons, payments);
-  const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl);
-  return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments };
+  const giftCards = new GiftCardsService();
+  // A paid order issues the gift cards it bought; a refund of a card's payment goes back on the card.
+  orders.hooks.paid = async (tx, order) => {
+    await giftCards.issueForPaidOrder(tx, order);
+  };
+  orders.hooks.refundToGiftCard = (tx, input) => giftCards.refundToCard(tx, input);
+  const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl, giftCards);
+  return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments, giftCards };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
@@ -298,7 +306,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(dataRoutes(data));
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl, services.sites));
-  await registerAppModules(app, { ...services.commerce, members: services.members.members, sites: services.sites, mail: services.mail, webhooks: services.webhooks, publicUrl: deps.config.publicUrl });
+  await registerAppModules(app, {
+    ...services.commerce, members: services.members.members, sites: services.sites, mail: services.mail, webhooks: services.webhooks, publicUrl: deps.config.publicUrl,
+    rateLimitPerMinute: () => services.identity.rateLimitPerMinute,
+  });
   await app.register(membersRoutes(services.members));
   // Webhooks and order e-mails: delivered off the request path by the worker.
   await app.register(webhooksRoutes(services.webhooks));

@@ -226,11 +226,18 @@ export const DEMO_PRODUCTS: readonly DemoProduct[] = [
         { choices: { Amount: '$50' }, sku: 'GIFT-CARD-50', price: 50 },
         { choices: { Amount: '$100' }, sku: 'GIFT-CARD-100', price: 100 },
       ],
+      // Who the card is for and what its mail says (services/gift-cards/recipient.ts reads these by title).
+      customTextFields: [
+        { title: 'Recipient', maxLength: 300, mandatory: false },
+        { title: 'Message', maxLength: 500, mandatory: false },
+      ],
       media: { items: [image('gift-card.svg', 'Bodega gift card')] },
     },
     collections: ['gifts'],
   },
 ];
+
+export const DEMO_GIFT_CARD_SLUG = 'digital-gift-card';
 
 export const DEMO_COUPON = {
   code: 'WELCOME10',

@@ -1,7 +1,7 @@
 // Fills a site with the demo store through the public API, with the site's API key, exactly as a
 // merchant's script would: npm start uses it for the demo site, tests for their own sites.
 import type { FastifyInstance } from 'fastify';
-import { DEMO_COLLECTIONS, DEMO_COMMERCE_SETTINGS, DEMO_COUPON, DEMO_PRODUCTS } from './content.js';
+import { DEMO_COLLECTIONS, DEMO_COMMERCE_SETTINGS, DEMO_COUPON, DEMO_GIFT_CARD_SLUG, DEMO_PRODUCTS } from './content.js';
 
 export interface DemoContentSite {
   siteId: string;
@@ -16,7 +16,7 @@ export interface DemoContent {
 
 export async function seedDemoContent(app: FastifyInstance, site: DemoContentSite): Promise<DemoContent> {
   const headers = { authorization: site.apiKey, 'wix-site-id': site.siteId };
-  const call = async <T>(method: 'POST' | 'PATCH', url: string, payload: unknown): Promise<T> => {
+  const call = async <T>(method: 'POST' | 'PATCH' | 'PUT', url: string, payload: unknown): Promise<T> => {
     const res = await app.inject({ method, url, headers, payload: payload as Record<string, unknown> });
     if (res.statusCode !== 200) throw new Error(`demo content: ${method} ${url} answered ${res.statusCode}: ${res.body}`);
     return res.json() as T;
@@ -44,5 +44,8 @@ export async function seedDemoContent(app: FastifyInstance, site: DemoContentSit
 
   await call('POST', '/stores/v2/coupons', { specification: DEMO_COUPON });
   await call('PATCH', '/_api/bodega/v1/commerce-settings', { settings: DEMO_COMMERCE_SETTINGS });
+  // Buying the digital gift card issues a card (services/gift-cards).
+  const giftCard = products.filter((p) => p.slug === DEMO_GIFT_CARD_SLUG).map((p) => p.id);
+  await call('PUT', '/bodega/v1/gift-cards/settings', { productIds: giftCard });
   return { products, collections, couponCode: DEMO_COUPON.code };
 }

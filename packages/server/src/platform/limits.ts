@@ -127,3 +127,17 @@ export async function registerRateLimits(app: FastifyInstance, ops: OperationsCo
       .send(new ApiError(429, 'TOO_MANY_REQUESTS', `Too many requests; retry in ${seconds} s`, { retryAfterSeconds: seconds }).toBody());
   });
 }
+
+/**
+ * A per-IP limit on the routes of one plugin that opt in with `config: { rateLimit: {} }` (sign-in
+ * calls, gift-card balance checks): `perMinute` is read per request; 0 turns it off.
+ */
+export async function registerPerIpLimit(app: FastifyInstance, perMinute: () => number, what: string): Promise<void> {
+  await app.register(rateLimit, {
+    global: false,
+    max: () => Math.max(1, perMinute()),
+    timeWindow: 60_000,
+    allowList: () => perMinute() <= 0,
+    errorResponseBuilder: (_req, context) => new ApiError(429, 'TOO_MANY_REQUESTS', `Too many ${what} from this address; retry in ${context.after}`),
+  });
+}

@@ -107,14 +107,17 @@ export class Mailer {
     return this.transport !== undefined;
   }
 
-  /** Records a mail inside the caller's transaction; call `kick()` after the commit. */
-  async enqueue(ctx: DbContext, mail: Mail): Promise<string> {
+  /**
+   * Records a mail inside the caller's transaction; call `kick()` after the commit. With
+   * `notBefore` (a gift card's delivery date) the worker leaves it until then.
+   */
+  async enqueue(ctx: DbContext, mail: Mail, notBefore?: Date): Promise<string> {
     const mailId = newId();
     const now = this.options.now();
     await ctx.db.query(
       `INSERT INTO mail_outbox (site_id, mail_id, kind, to_address, subject, text_body, html_body, status, created_at, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
-      [mail.siteId, mailId, mail.kind, mail.to, mail.subject, mail.text, mail.html, this.transport ? 'QUEUED' : 'STORED', now],
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [mail.siteId, mailId, mail.kind, mail.to, mail.subject, mail.text, mail.html, this.transport ? 'QUEUED' : 'STORED', now, notBefore && notBefore > now ? notBefore : now],
     );
     return mailId;
   }

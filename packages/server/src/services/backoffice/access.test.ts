@@ -57,6 +57,15 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/ecom/v1/payments-collector/orders/none/void-authorized-payments', payload: { paymentIds: ['none'] } },
   { method: 'POST', url: '/ecom/v1/payments-collector/orders/none/capture-authorized-payments', payload: { payments: [{ paymentId: 'none' }] } },
   { method: 'GET', url: '/ecom/v1/payments/orders/none' },
+  // Gift cards (services/gift-cards).
+  { method: 'GET', url: '/bodega/v1/gift-cards' },
+  { method: 'POST', url: '/bodega/v1/gift-cards', payload: { amount: '5' } },
+  { method: 'GET', url: '/bodega/v1/gift-cards/none' },
+  { method: 'POST', url: '/bodega/v1/gift-cards/none/adjust', payload: { amount: '1', reason: 'r' } },
+  { method: 'POST', url: '/bodega/v1/gift-cards/none/disable' },
+  { method: 'POST', url: '/bodega/v1/gift-cards/none/enable' },
+  { method: 'GET', url: '/bodega/v1/gift-cards/settings' },
+  { method: 'PUT', url: '/bodega/v1/gift-cards/settings', payload: { productIds: [] } },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {

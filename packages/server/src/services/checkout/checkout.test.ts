@@ -224,9 +224,9 @@ describe('what create-order refuses', () => {
     expect(after.balanceSummary.paid.amount).toBe('9.99');
   });
 
-  it('refuses gift cards and bad input', async () => {
+  it('refuses a gift card code that cannot be one, and bad input', async () => {
     const token = await t.visitorToken(site);
-    expect((await http(token, 'POST', '', { channelType: 'WEB', giftCardCode: 'X' })).json().details.applicationError.code).toBe('GIFT_CARDS_NOT_SUPPORTED');
+    expect((await http(token, 'POST', '', { channelType: 'WEB', giftCardCode: 'X' })).json().details.applicationError.code).toBe('GIFT_CARD_CODE_INVALID');
     const bad = await http(token, 'POST', '', { channelType: 'CARRIER_PIGEON' });
     expect(bad.json().details.validationError.fieldViolations[0].field).toBe('channelType');
     const email = await http(token, 'POST', '', { channelType: 'WEB', checkoutInfo: { buyerInfo: { email: 'not-an-email' } } });

@@ -105,19 +105,16 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pag
     const id = (req: { params: Static<typeof IdParams> }) => req.params.id;
     const wire = async (req: FastifyRequest, view: Parameters<typeof toWireCheckout>[0]) => ({ checkout: toWireCheckout(view, await pageBase(req.ctx)) });
     const currency = async (req: FastifyRequest) => (await cart.site(req.ctx)).settings.currency;
-    const giftCards = (code: string | null | undefined) => {
-      if (code) throw new ApiError(400, 'GIFT_CARDS_NOT_SUPPORTED', 'This store does not take gift cards');
-    };
 
     app.post('/ecom/v1/checkouts', { config, schema: { body: CreateBody } }, async (req) => {
       const body = req.body;
-      giftCards(body.giftCardCode);
       const c = await currency(req);
       const view = await checkout.createCheckout(req.ctx, {
         channelType: body.channelType ?? 'WEB',
         ...patchFromWire(body.checkoutInfo),
         ...(body.couponCode !== undefined && { couponCode: body.couponCode }),
         ...(body.merchantDiscounts !== undefined && { merchantDiscounts: fromWireMerchantDiscounts(body.merchantDiscounts, c) }),
+        ...(body.giftCardCode && { giftCardCode: body.giftCardCode }),
         add: { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) },
       }, namedBuyer(req.ctx, req.headers[BUYER_HEADER]));
       return wire(req, view);
@@ -134,7 +131,6 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pag
 
     app.patch('/ecom/v1/checkouts/:id', { config, schema: { body: UpdateBody, params: IdParams } }, async (req) => {
       const body = req.body;
-      giftCards(body.giftCardCode);
       const c = await currency(req);
       const add = body.lineItems || body.customLineItems ? { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) } : undefined;
       return wire(req, await checkout.updateCheckout(req.ctx, id(req), {
@@ -142,8 +138,11 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pag
         ...(body.couponCode !== undefined && { couponCode: body.couponCode }),
         ...(body.merchantDiscounts !== undefined && { merchantDiscounts: fromWireMerchantDiscounts(body.merchantDiscounts, c) }),
         ...(add && { add }),
+        ...(body.giftCardCode && { giftCardCode: body.giftCardCode }),
       }));
     });
+
+    app.post('/ecom/v1/checkouts/:id/remove-gift-card', { config, schema: { params: IdParams } }, async (req) => wire(req, await checkout.removeGiftCard(req.ctx, id(req))));
 
     app.post('/ecom/v1/checkouts/:id/remove-coupon', { config, schema: { params: IdParams } }, async (req) => wire(req, await checkout.removeCoupon(req.ctx, id(req))));
 

@@ -14,6 +14,7 @@ import { commerceSettingsOf, type CommerceSettings } from '../commerce-settings/
 import type { OrdersService, PaymentRequest } from '../orders/service.js';
 import type { Coupon } from '../coupons/service.js';
 import { ProviderError, providerFailure, type Attempt, type AuthorizeRequest, type PaymentsService, type ProviderEvent, type ProviderIntent } from '../payments/service.js';
+import type { AppliedGiftCard, GiftCardsService } from '../gift-cards/service.js';
 import * as store from './store.js';
 import type { Checkout, KeyedLine } from './store.js';
 
@@ -24,6 +25,8 @@ export interface CheckoutView {
   lines: ResolvedLine[];
   priced: PricedCart;
   settings: CommerceSettings;
+  /** The gift cards entered, each with what it pays of the total. */
+  giftCards: AppliedGiftCard[];
 }
 
 /** What a buyer may set on a checkout (absent: unchanged; null: cleared). */
@@ -37,6 +40,8 @@ export interface CheckoutPatch {
   couponCode?: string | null;
   merchantDiscounts?: MerchantDiscount[];
   add?: AddToCartInput;
+  /** A gift card to pay with (added to those already entered). */
+  giftCardCode?: string;
 }
 
 /** How create-order pays: not yet (create-order), or with what the storefront's payment form produced. */
@@ -67,6 +72,7 @@ export class CheckoutService {
     private readonly orders: OrdersService,
     private readonly payments: PaymentsService,
     private readonly publicUrl: string,
+    private readonly giftCards: GiftCardsService,
   ) {}
 
   /** The buyer who made a checkout uses it; the back office and API keys may use any. */
@@ -78,7 +84,7 @@ export class CheckoutService {
 
   private async view(ctx: RequestContext, checkout: Checkout): Promise<CheckoutView> {
     const { lines, priced, settings } = await this.price(ctx, checkout);
-    return { checkout, lines, priced, settings };
+    return { checkout, lines, priced, settings, giftCards: await this.giftCards.quote(ctx, checkout.id, checkout.currency, priced.totals.total) };
   }
 
   /** The checkout priced now, with the catalog, coupon and settings as they are. */
@@ -166,6 +172,7 @@ export class CheckoutService {
     await withTransaction(ctx, async (tx) => {
       await this.checkCoupon(tx, checkout);
       await store.insertCheckout(tx, checkout);
+      if (input.giftCardCode) await this.giftCards.attach(tx, checkout, input.giftCardCode);
       await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, buyer: checkout.buyer } });
     });
     return this.view(ctx, checkout);
@@ -219,12 +226,12 @@ export class CheckoutService {
   }
 
   /** Locks the checkout, changes it, and answers it as committed. */
-  private async change(ctx: RequestContext, checkoutId: string, fn: (checkout: Checkout) => Checkout | Promise<Checkout>): Promise<CheckoutView> {
+  private async change(ctx: RequestContext, checkoutId: string, fn: (checkout: Checkout, tx: RequestContext) => Checkout | Promise<Checkout>): Promise<CheckoutView> {
     const checkout = await withTransaction(ctx, async (tx) => {
       const current = await store.findCheckout(tx, checkoutId, true);
       if (!current || !this.usable(ctx, current)) throw checkoutNotFound(checkoutId);
       if (current.completed) throw new ApiError(400, 'CHECKOUT_ALREADY_COMPLETED', `Checkout ${checkoutId} already became order ${current.orderId}`, { orderId: current.orderId });
-      const next = await fn(current);
+      const next = await fn(current, tx);
       if (next.couponCode && next.couponCode !== current.couponCode) await this.checkCoupon(tx, next);
       await store.updateCheckout(tx, next);
       await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.updated', entityType: 'checkout', entityId: checkoutId, payload: { checkoutId } });
@@ -235,7 +242,18 @@ export class CheckoutService {
 
   async updateCheckout(ctx: RequestContext, checkoutId: string, patch: CheckoutPatch): Promise<CheckoutView> {
     const added = await this.prepare(ctx, patch.add);
-    return this.change(ctx, checkoutId, (checkout) => this.apply(ctx, checkout, patch, added));
+    return this.change(ctx, checkoutId, async (checkout, tx) => {
+      if (patch.giftCardCode) await this.giftCards.attach(tx, checkout, patch.giftCardCode);
+      return this.apply(ctx, checkout, patch, added);
+    });
+  }
+
+  /** Takes the gift cards off the checkout, giving back what it held of them. */
+  async removeGiftCard(ctx: RequestContext, checkoutId: string): Promise<CheckoutView> {
+    return this.change(ctx, checkoutId, async (checkout, tx) => {
+      await this.giftCards.detach(tx, checkoutId);
+      return { ...checkout, updatedDate: ctx.now() };
+    });
   }
 
   async removeCoupon(ctx: RequestContext, checkoutId: string): Promise<CheckoutView> {
@@ -275,7 +293,7 @@ export class CheckoutService {
       }
       return this.locked(ctx, checkoutId, ctx, async (tx, placed) => {
         if (placed.checkout.orderId) return { orderId: placed.checkout.orderId };
-        const amount = placed.quote?.priced.totals.total ?? 0n;
+        const amount = await this.amountDue(tx, placed);
         const payment: PaymentRequest = { kind: 'provider', payment: { provider: 'offline', transactionId: '', amount, status: 'PENDING_MERCHANT', delayedCapture: false, methodName: method } };
         return { orderId: await this.place(tx, placed, ctx.caller, payment) };
       });
@@ -306,7 +324,10 @@ export class CheckoutService {
 
   private async amountDue(tx: SiteContext, placed: Placing): Promise<bigint> {
     if (placed.checkout.orderId) return (await this.orders.balanceOf(tx, placed.checkout.orderId)).due;
-    return placed.quote?.priced.totals.total ?? 0n;
+    const total = placed.quote?.priced.totals.total ?? 0n;
+    // Gift cards pay first: what they hold of the total is taken now, under their row locks.
+    const held = await this.giftCards.hold(tx, placed.checkout.id, placed.checkout.currency, total);
+    return total - held.reduce((sum, h) => sum + h.amount, 0n);
   }
 
   /**
@@ -464,6 +485,7 @@ export class CheckoutService {
     const { checkout, quote } = placed;
     if (!quote) throw new Error('A checkout that became an order is not placed again');
     const now = tx.now();
+    const giftCards = await this.giftCards.hold(tx, checkout.id, checkout.currency, quote.priced.totals.total);
     const order = await this.orders.placeOrder(tx, {
       checkoutId: checkout.id,
       buyer: checkout.buyer,
@@ -480,7 +502,9 @@ export class CheckoutService {
       deliveryTimeSlot: checkout.deliveryTimeSlot,
       buyerNote: checkout.buyerNote,
       payment,
+      giftCards,
     }, now);
+    if (giftCards.length) await this.giftCards.completeCheckout(tx, checkout.id, order.id);
     await store.markCompleted(tx, checkout.id, order.id, now);
     if (checkout.cartId) await this.cart.completeCart(tx, checkout.cartId, checkout.id);
     await recordEvent(tx, { siteId: tx.siteId, type: 'checkout.completed', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, orderId: order.id, buyer: checkout.buyer } });

@@ -2,6 +2,7 @@
 import { toWirePricing } from '../commerce/pricing/wire.js';
 import { toWireLineItem, wireBuyer, zeroSummary } from '../commerce/wire.js';
 import type { CheckoutView } from './service.js';
+import { checkoutGiftCardFields } from '../gift-cards/service.js';
 
 export function toWireCheckout(view: CheckoutView, publicUrl: string) {
   const { checkout, priced, settings } = view;
@@ -22,6 +23,8 @@ export function toWireCheckout(view: CheckoutView, publicUrl: string) {
     };
   });
   const selected = pricing.shippingInfo.selectedCarrierServiceOption;
+  const { priceSummary, giftCardCalculationError, ...giftCards } = checkoutGiftCardFields(view.giftCards, pricing.priceSummary, priced.totals.total, checkout.currency);
+  const calculationErrors = giftCardCalculationError ? { ...pricing.calculationErrors, giftCardCalculationError } : pricing.calculationErrors;
   const createdBy = checkout.buyer.kind === 'visitor' ? { visitorId: checkout.buyer.id } : checkout.buyer.kind === 'member' ? { memberId: checkout.buyer.id } : { appId: checkout.buyer.id };
   return {
     id: checkout.id,
@@ -41,8 +44,9 @@ export function toWireCheckout(view: CheckoutView, publicUrl: string) {
     ...(checkout.buyerNote ? { buyerNote: checkout.buyerNote } : {}),
     buyerInfo: wireBuyer(checkout.buyer, checkout.email),
     conversionCurrency: checkout.currency,
-    priceSummary: pricing.priceSummary,
-    ...(pricing.calculationErrors ? { calculationErrors: pricing.calculationErrors } : {}),
+    priceSummary,
+    ...giftCards,
+    ...(calculationErrors ? { calculationErrors } : {}),
     appliedDiscounts: pricing.appliedDiscounts,
     customFields: [],
     weightUnit: settings.weightUnit,
@@ -57,7 +61,7 @@ export function toWireCheckout(view: CheckoutView, publicUrl: string) {
     createdBy,
     createdDate: checkout.createdDate.toISOString(),
     updatedDate: checkout.updatedDate.toISOString(),
-    payNow: pricing.priceSummary,
+    payNow: priceSummary,
     payLater: zeroSummary(checkout.currency),
     membershipOptions: { eligibleMemberships: [], invalidMemberships: [], selectedMemberships: { memberships: [] } },
     additionalFees: [],

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
+import { registerPerIpLimit } from '../../platform/limits.js';
 import { AUTHENTICATION_PREFIX, type CallerContext, type IdentityService } from './service.js';
 import { toWireIdentity, toWireOutcome } from './wire.js';
 
@@ -102,14 +102,7 @@ export interface IdentityRoutesOptions {
 export function identityRoutes(identity: IdentityService, options: IdentityRoutesOptions) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    await app.register(rateLimit, {
-      global: false,
-      max: () => Math.max(1, options.rateLimitPerMinute()),
-      timeWindow: 60_000,
-      allowList: () => options.rateLimitPerMinute() <= 0,
-      errorResponseBuilder: (_req, context) =>
-        new ApiError(429, 'TOO_MANY_REQUESTS', `Too many requests from this address; retry in ${context.after}`),
-    });
+    await registerPerIpLimit(app, options.rateLimitPerMinute, 'requests');
     const limited = { rateLimit: {} };
 
     app.post(`${AUTHENTICATION_PREFIX}/v2/register`, { schema: { body: RegisterBody }, config: { access: 'shop', ...limited } }, async (req) => {

@@ -31,8 +31,13 @@ export type Collectability =
   | 'COLLECTABLE' | 'NONCOLLECTABLE_ORDER_IS_CANCELLED' | 'NONCOLLECTABLE_ORDER_IS_PAID' | 'NONCOLLECTABLE_MISSING_PAYMENT_METHOD'
   | 'NONCOLLECTABLE_ORDER_IS_PENDING' | 'NONCOLLECTABLE_ORDER_IS_REJECTED' | 'NONCOLLECTABLE_ORDER_HAS_CHARGEBACKS';
 
+/** A refund of a gift card's payment goes back on the card (services/gift-cards, wired in app.ts). */
+export interface GiftCardRefunds {
+  refundToGiftCard?: (tx: SiteContext, input: { giftCardId: string; orderId: string; amount: bigint }) => Promise<void>;
+}
+
 export class OrderPayments {
-  constructor(private readonly orders: OrderWriter, private readonly payments: PaymentsService) {}
+  constructor(private readonly orders: OrderWriter, private readonly payments: PaymentsService, private readonly giftCards: GiftCardRefunds = {}) {}
 
   private async providerOf(tx: SiteContext, payment: OrderPayment): Promise<PaymentProvider> {
     if (!payment.provider || !payment.transactionId) throw new ApiError(400, 'NOT_REGULAR_ONLINE_PAYMENT', `Payment ${payment.id} was not taken by a provider`, { paymentId: payment.id, reason: 'OFFLINE' });
@@ -112,6 +117,12 @@ export class OrderPayments {
       for (const wanted of request.payments) {
         const payment = current.payments.find((p) => p.id === wanted.paymentId);
         const block = refundBlock(current, payment);
+        if (payment && !block && payment.method === 'gift_card' && payment.transactionId && this.giftCards.refundToGiftCard
+          && wanted.amount > 0n && payment.refunded + wanted.amount <= payment.amount) {
+          await this.giftCards.refundToGiftCard(tx, { giftCardId: payment.transactionId, orderId, amount: wanted.amount });
+          payments.push({ ...wanted, status: 'SUCCEEDED', externalRefund: false });
+          continue;
+        }
         if (!payment || block || isOffline(payment) || !payment.provider) {
           payments.push({ ...wanted, status: 'SUCCEEDED', externalRefund: true });
           continue;
@@ -144,6 +155,10 @@ export class OrderPayments {
       const block = refundBlock(order, payment);
       if (block) {
         payments.push({ paymentId: payment.id, status: 'NOT_REFUNDABLE', reason: block });
+        continue;
+      }
+      if (payment.method === 'gift_card' && this.giftCards.refundToGiftCard) {
+        payments.push({ paymentId: payment.id, status: 'REFUNDABLE' });
         continue;
       }
       if (isOffline(payment) || !payment.provider || !payment.transactionId) {

@@ -62,7 +62,21 @@ export interface PlaceOrderInput {
   deliveryTimeSlot: { from: string; to: string } | null;
   buyerNote: string | null;
   payment: PaymentRequest;
+  /** What gift cards pay (services/gift-cards holds it in this transaction): approved payments before the provider's. */
+  giftCards?: readonly { giftCardId: string; obfuscatedCode: string; amount: bigint }[];
 }
+
+/**
+ * What other services do inside an order's transaction (wired in app.ts): issue what a paid order
+ * bought, give a gift card back what a refund returns to it.
+ */
+export interface OrderHooks {
+  paid?: (tx: SiteContext, order: Order) => Promise<void>;
+  refundToGiftCard?: (tx: SiteContext, input: { giftCardId: string; orderId: string; amount: bigint }) => Promise<void>;
+}
+
+/** The method name of a payment a gift card made; its transactionId is the card's id. */
+export const GIFT_CARD_METHOD = 'gift_card';
 
 export interface SearchInput {
   filter?: unknown;
@@ -101,6 +115,7 @@ export function stockChanges(order: Order, only?: readonly { line: Order['lines'
 export class OrdersService {
   /** Capture, void, refund through the provider, refundability, the provider's webhooks. */
   readonly payments: OrderPayments;
+  readonly hooks: OrderHooks = {};
 
   constructor(
     private readonly sites: SitesService,
@@ -109,7 +124,7 @@ export class OrdersService {
     private readonly coupons: CouponsService,
     readonly paymentsService: PaymentsService,
   ) {
-    this.payments = new OrderPayments(this, paymentsService);
+    this.payments = new OrderPayments(this, paymentsService, this.hooks);
   }
 
   private events(siteId: string, order: Order, types: readonly OrderEventType[]): OutboxEvent[] {
@@ -131,6 +146,12 @@ export class OrdersService {
     }));
   }
 
+  /** Records the order's events in its transaction; a paid order runs the paid hook (gift cards issue) there too. */
+  private async emit(tx: SiteContext, order: Order, types: readonly OrderEventType[]): Promise<void> {
+    await recordEvents(tx, this.events(tx.siteId, order, types));
+    if (types.includes('order.paid') && this.hooks.paid) await this.hooks.paid(tx, order);
+  }
+
   // Placing --------------------------------------------------------------------------------------
 
   /**
@@ -139,7 +160,6 @@ export class OrdersService {
    * coupon, then the site's order counter.
    */
   async placeOrder(tx: SiteContext, input: PlaceOrderInput, at: Date): Promise<Order> {
-    const { siteId } = tx;
     const id = newId();
     const draft = snapshotOrder({
       id,
@@ -172,6 +192,11 @@ export class OrdersService {
     }
     order = { ...order, number: await store.nextOrderNumber(tx, FIRST_ORDER_NUMBER) };
     const events: OrderEventType[] = ['order.created'];
+    for (const card of input.giftCards ?? []) {
+      const paid = addProviderPayment(order, { provider: GIFT_CARD_METHOD, transactionId: card.giftCardId, amount: card.amount, status: 'APPROVED', delayedCapture: false, methodName: `Gift card ${card.obfuscatedCode}` }, at, newId);
+      order = paid.order;
+      events.push(...paid.events.filter((e) => e !== 'order.payment_updated' || !events.includes(e)));
+    }
     if (input.payment.kind === 'provider' && order.totals.total > 0n) {
       const paid = addProviderPayment(order, input.payment.payment, at, newId);
       order = paid.order;
@@ -180,7 +205,7 @@ export class OrdersService {
     order = await this.sellWhenPaid(tx, order, input.settings, at);
     await store.insertOrder(tx, order);
     if (input.payment.kind === 'provider') await this.payments.recordPayment(tx, order, order.payments.at(-1));
-    await recordEvents(tx, this.events(siteId, order, events));
+    await this.emit(tx, order, events);
     return order;
   }
 
@@ -199,7 +224,7 @@ export class OrdersService {
     const next = await this.sellWhenPaid(tx, change.order, settings, at);
     await store.updateOrder(tx, next);
     await this.payments.recordPayment(tx, next, next.payments.at(-1));
-    await recordEvents(tx, this.events(tx.siteId, next, change.events));
+    await this.emit(tx, next, change.events);
     return next;
   }
 
@@ -334,7 +359,7 @@ export class OrdersService {
       const change = await fn(order, tx, settings);
       const next = await this.sellWhenPaid(tx, change.order, settings, ctx.now());
       await store.updateOrder(tx, next);
-      await recordEvents(tx, this.events(ctx.siteId, next, change.events));
+      await this.emit(tx, next, change.events);
       if (audited) {
         await recordAudit(tx, { action: audited.action, objectType: 'order', objectId: orderId, before: auditedState(order), after: { ...auditedState(next), ...audited.details?.(next) } });
       }
