@@ -211,9 +211,10 @@ export default function OrderDetailPage() {
       {dialog === 'refund' && (
         <RefundDialog orderId={orderId} number={o.number ?? ''} busy={act.isPending} serverError={act.error} onOpenChange={(open) => setDialog(open ? 'refund' : null)}
           onRefund={(payments, reason, amount) => run(async () => {
-            await api.orders.triggerRefund(orderId, payments.map((p) => ({ paymentId: p.paymentId, amount: { amount: p.amount } })), {
+            const res = await api.orders.triggerRefund(orderId, payments.map((p) => ({ paymentId: p.paymentId, amount: { amount: p.amount } })), {
               ...(reason && { details: { reason } }), sideEffects: { restockInfo: { type: 'NO_ITEMS' } },
             });
+            if (refundWaits(res)) return `A refund of ${money(amount)} is recorded on order #${o.number}. The payment provider did not answer yet: it is sent again shortly (never twice), and the Payments panel shows its state.`;
             return `A refund of ${money(amount)} is made on order #${o.number}: card payments are refunded through the payment provider.`;
           })} />
       )}
@@ -232,6 +233,13 @@ function CancelDialog({ open, onOpenChange, number, busy, onCancel }: { open: bo
       </div>
     </Modal>
   );
+}
+
+/** True when the refund just made waits for the payment provider's answer (SCHEDULED). */
+function refundWaits(res: Record<string, unknown>): boolean {
+  const refunds = (res.orderTransactions as { refunds?: { id?: string; _id?: string; transactions?: { refundStatus?: string }[] }[] } | undefined)?.refunds ?? [];
+  const made = refunds.find((r) => (r._id ?? r.id) === res.refundId);
+  return made?.transactions?.some((x) => x.refundStatus === 'SCHEDULED') ?? false;
 }
 
 /**
