@@ -4,8 +4,8 @@
  * shopper enters the card in the Payment Element (Stripe.js served by e2e/stripe-js.ts at its real
  * address), the order waits for the authorization, the card number never reaches Bodega; a card
  * that asks for 3-D Secure leaves for the bank's page and comes back: failed, explained in words,
- * then passed and placed once. The merchant captures and refunds from the back office; the
- * stand-in's intent shows each step. Checked with axe and photographed (e2e/output/).
+ * then passed and placed once. The merchant captures and refunds from the back office (a refund
+ * whose answer is lost is shown as scheduled); the stand-in's intent shows each step. Checked with axe and photographed (e2e/output/).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -127,6 +127,18 @@ describe.skipIf(!hasChromium)('the demo store paid with Stripe', () => {
     await panel.getByText(/Refund of \$10\.00 through the provider \(succeeded\)/).waitFor();
     expect(stand.intents.get(held.id)?.amount_refunded).toBe(1000);
     expect((await orders(site)).find((o) => o.id === orderId)).toMatchObject({ paymentStatus: 'PARTIALLY_REFUNDED' });
+
+    // Stripe makes a second refund but its answer is lost: the refund is SCHEDULED, said in words.
+    stand.dropRefundAnswers = true;
+    try {
+      await page.getByRole('button', { name: 'Refund', exact: true }).click();
+      await dialog.getByLabel('Amount').fill('5.00');
+      await dialog.getByRole('button', { name: 'Refund' }).click();
+      await page.getByText(/A refund of \$5\.00 is recorded .* The payment provider did not answer yet/).waitFor();
+    } finally {
+      stand.dropRefundAnswers = false;
+    }
+    await panel.getByText(/Refund of \$5\.00 through the provider \(scheduled\)/).waitFor();
     await checkPage(page, 'payments-stripe-order');
 
     // 4. The settings page: Stripe, its key shown only by its end, and the connection works.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressLines, orderActions, planRefund, trackingInfo, wholeOrderLines } from './order.js';
+import { addressLines, orderActions, planRefund, refundWaits, trackingInfo, wholeOrderLines } from './order.js';
 
 describe('orderActions', () => {
   it('lets an unpaid, unshipped order be paid, fulfilled and canceled, not refunded', () => {
@@ -72,5 +72,18 @@ describe('addressLines', () => {
     })).toEqual(['Ada Lovelace', '1 Main St', '12207 Albany NY', 'United States', '+1 555']);
     expect(addressLines({ address: { city: 'Paris', country: 'FR' } })).toEqual(['Paris', 'France']);
     expect(addressLines(undefined)).toEqual([]);
+  });
+});
+
+describe('refundWaits', () => {
+  const answer = (refundStatus: string) => ({
+    refundId: 'r2',
+    orderTransactions: { refunds: [{ id: 'r1', transactions: [{ refundStatus: 'SCHEDULED' }] }, { id: 'r2', transactions: [{ refundStatus }] }] },
+  });
+
+  it('is true only when the refund just made is SCHEDULED (an older one does not count)', () => {
+    expect(refundWaits(answer('SCHEDULED'))).toBe(true);
+    expect(refundWaits(answer('SUCCEEDED'))).toBe(false);
+    expect(refundWaits({ refundId: 'r9' })).toBe(false);
   });
 });

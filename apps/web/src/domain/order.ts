@@ -80,3 +80,10 @@ export function addressLines(info: AddressWithContact | undefined): string[] {
     c?.phone,
   ].filter((line): line is string => Boolean(line));
 }
+
+/** True when the refund just made waits for the payment provider's answer (SCHEDULED). */
+export function refundWaits(answer: Record<string, unknown>): boolean {
+  const refunds = (answer.orderTransactions as { refunds?: { id?: string; _id?: string; transactions?: { refundStatus?: string }[] }[] } | undefined)?.refunds ?? [];
+  const made = refunds.find((r) => (r._id ?? r.id) === answer.refundId);
+  return made?.transactions?.some((x) => x.refundStatus === 'SCHEDULED') ?? false;
+}

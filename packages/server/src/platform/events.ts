@@ -14,7 +14,7 @@ export interface OutboxEvent {
 const OUTBOX_COLUMNS = 'site_id, event_id, type, entity_type, entity_id, payload';
 
 /** Event types the worker turns into e-mails (order mails): recorded whether or not a webhook wants them. */
-export const MAILED_EVENT_TYPES: readonly string[] = ['order.created', 'order.fulfillment_created', 'order.payment_failed', 'order.payment_disputed'];
+export const MAILED_EVENT_TYPES: readonly string[] = ['order.created', 'order.fulfillment_created', 'order.payment_failed', 'order.payment_disputed', 'order.refunded_at_provider'];
 
 /**
  * SQL: is an event of this site and type consumed? Apart from the order e-mails, the outbox's only

@@ -48,6 +48,18 @@ export interface StandIn {
   onCreate?: (intent: StandInIntent) => Promise<void> | void;
   /** When true, create makes the intent but drops the connection instead of answering (a lost answer). */
   dropCreateAnswers: boolean;
+  /** When true, a refund is made but its answer is lost (the connection dropped). */
+  dropRefundAnswers: boolean;
+  /** When true, Stripe is down: every API call's connection is dropped before anything is done. */
+  down: boolean;
+  /** Refunds made, replays not counted. */
+  refunds: number;
+  /** When true, Stripe answers every API call with its own failure (a 500 api_error). */
+  failing: boolean;
+  /** The status new refunds get: Stripe answers `pending` for some banks and methods. */
+  refundStatus: 'succeeded' | 'pending';
+  /** Authorizations too old to capture (Stripe's charge_expired_for_capture). */
+  expired: Set<string>;
   /** A webhook event about this object, signed as Stripe signs it. */
   signed(type: string, object: object): { payload: string; headers: Record<string, string> };
   close(): Promise<void>;
@@ -126,6 +138,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
       if (!intent) return missing('payment_intent');
       if (req.method === 'GET' && parts.length === 3) return { status: 200, body: intent };
       if (parts[3] === 'capture') {
+        if (stand.expired.has(intent.id)) return { status: 400, body: { error: { type: 'invalid_request_error', code: 'charge_expired_for_capture', message: 'This authorization expired and can no longer be captured' } } };
         if (intent.status !== 'requires_capture') return { status: 400, body: { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This PaymentIntent is ${intent.status}` } } };
         const amount = Number(form.get('amount_to_capture') ?? intent.amount);
         Object.assign(intent, { status: 'succeeded', amount_received: amount, latest_charge: nextId('ch') });
@@ -144,7 +157,8 @@ export async function startStripeStandIn(): Promise<StandIn> {
       const amount = Number(form.get('amount') ?? intent.amount_received - intent.amount_refunded);
       if (intent.amount_refunded + amount > intent.amount_received) return { status: 400, body: { error: { type: 'invalid_request_error', code: 'charge_already_refunded', message: 'The refund is more than is left' } } };
       intent.amount_refunded += amount;
-      return { status: 200, body: { id: nextId('re'), object: 'refund', amount, status: 'succeeded', payment_intent: intent.id, failure_reason: null } };
+      stand.refunds += 1;
+      return { status: 200, body: { id: nextId('re'), object: 'refund', amount, status: stand.refundStatus, payment_intent: intent.id, failure_reason: null } };
     }
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname})` } } };
   };
@@ -199,7 +213,15 @@ export async function startStripeStandIn(): Promise<StandIn> {
   const server = http.createServer((req, res) => {
     void (async () => {
       if (challengePage(req, res)) return;
+      if (stand.down) {
+        res.socket?.destroy();
+        return;
+      }
       const form = await readForm(req);
+      if (stand.failing) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'api_error', message: 'An unknown error occurred' } }));
+        return;
+      }
       const key = req.headers['idempotency-key'];
       const replayKey = typeof key === 'string' ? `${req.method} ${req.url} ${key}` : undefined;
       let answer = replayKey ? replays.get(replayKey) : undefined;
@@ -207,7 +229,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
         answer = await route(req, form);
         if (replayKey && answer.status !== 401) replays.set(replayKey, answer);
       }
-      if (stand.dropCreateAnswers && req.method === 'POST' && req.url === '/v1/payment_intents') {
+      if ((stand.dropCreateAnswers && req.method === 'POST' && req.url === '/v1/payment_intents') || (stand.dropRefundAnswers && req.method === 'POST' && req.url === '/v1/refunds')) {
         res.socket?.destroy();
         return;
       }
@@ -223,6 +245,12 @@ export async function startStripeStandIn(): Promise<StandIn> {
     intents,
     get creates() { return [...replays.keys()].filter((k) => k.startsWith('POST /v1/payment_intents ')).length; },
     dropCreateAnswers: false,
+    dropRefundAnswers: false,
+    down: false,
+    refunds: 0,
+    failing: false,
+    refundStatus: 'succeeded',
+    expired: new Set(),
     complete3ds(intentId, outcome = 'pass') {
       const intent = intents.get(intentId);
       if (!intent || intent.status !== 'requires_action') throw new Error(`No 3-D Secure challenge on ${intentId}`);

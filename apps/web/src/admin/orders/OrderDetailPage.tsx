@@ -13,7 +13,7 @@ import { useAdmin } from '../context.js';
 import { fromMinor, toMinor } from '../../ui/money.js';
 import { Confirm, dateTime, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
 import { PaymentsPanel } from './PaymentsPanel.js';
-import { useOrder, useOrderAction, useOrderChanged, useOrderFulfillments, useOrderPayments, type OrderAction } from './queries.js';
+import { useOrder, useOrderAction, useOrderChanged, useOrderFulfillments, useOrderPayments, type OrderAction, type OrderActionOutcome } from './queries.js';
 
 function Address({ info }: { info: AddressWithContact | undefined }) {
   if (!info?.address && !info?.contactDetails) return <p className="muted">None given.</p>;
@@ -53,9 +53,9 @@ export default function OrderDetailPage() {
   const canceled = can.canceled;
   const s = o.priceSummary;
   /** Runs the action; once done the dialog closes and the page says what happened. */
-  const run = (action: OrderAction, done: string) => {
+  const run = (action: OrderAction, done: string | ((outcome: OrderActionOutcome) => string)) => {
     result.clear();
-    act.mutate(action, { onSuccess: () => { setDialog(null); result.ok(done); }, onError: (error) => result.fail(error) });
+    act.mutate(action, { onSuccess: (outcome) => { setDialog(null); result.ok(typeof done === 'string' ? done : done(outcome)); }, onError: (error) => result.fail(error) });
   };
 
   return (
@@ -167,8 +167,9 @@ export default function OrderDetailPage() {
         onCancel={(restock) => run({ kind: 'cancel', restock }, `Order #${o.number} is canceled${restock ? ' and its items are back in stock' : ''}.`)} />
       {dialog === 'refund' && (
         <RefundDialog orderId={orderId} number={o.number ?? ''} busy={act.isPending} serverError={act.error} onOpenChange={(open) => setDialog(open ? 'refund' : null)}
-          onRefund={(payments, reason, amount) => run({ kind: 'refund', payments, reason },
-            `A refund of ${money(amount)} is made on order #${o.number}: card payments are refunded through the payment provider.`)} />
+          onRefund={(payments, reason, amount) => run({ kind: 'refund', payments, reason }, (outcome) => outcome.refundWaits
+            ? `A refund of ${money(amount)} is recorded on order #${o.number}. The payment provider did not answer yet: it is sent again shortly (never twice), and the Payments panel shows its state.`
+            : `A refund of ${money(amount)} is made on order #${o.number}: card payments are refunded through the payment provider.`)} />
       )}
     </>
   );

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OrdersExportFilters, TransactionPayment } from '@bodega/sdk';
-import { OWED_PAYMENT_STATUSES } from '../../domain/order.js';
+import { OWED_PAYMENT_STATUSES, refundWaits } from '../../domain/order.js';
 import { useAdmin } from '../context.js';
 import { adminKeys } from '../queries.js';
 
@@ -92,29 +92,34 @@ export type OrderAction =
   | { kind: 'cancel'; restock: boolean }
   | { kind: 'refund'; payments: { paymentId: string; amount: string }[]; reason: string };
 
+/** What an action's answer says beyond "done": a refund the payment provider has not answered yet. */
+export interface OrderActionOutcome { refundWaits?: boolean }
+
 /** Fulfil, mark as paid, record a payment, cancel or refund the order. */
 export function useOrderAction(orderId: string) {
   const { api } = useAdmin();
   const changed = useOrderChanged(orderId);
   return useMutation({
-    mutationFn: async (action: OrderAction): Promise<void> => {
+    mutationFn: async (action: OrderAction): Promise<OrderActionOutcome> => {
       switch (action.kind) {
         case 'fulfil':
           await api.orderFulfillments.createFulfillment(orderId, { lineItems: action.lineItems, trackingInfo: action.trackingInfo });
-          return;
+          return {};
         case 'mark-paid':
           await api.orders.paymentCollectionMarkOrderAsPaid(orderId);
-          return;
+          return {};
         case 'record-payment':
           await api.orders.recordManuallyCollectedPayment(orderId, { amount: action.amount });
-          return;
+          return {};
         case 'cancel':
           await api.orders.cancelOrder(orderId, { restockAllItems: action.restock });
-          return;
-        case 'refund':
-          await api.orders.triggerRefund(orderId, action.payments.map((p) => ({ paymentId: p.paymentId, amount: { amount: p.amount } })), {
+          return {};
+        case 'refund': {
+          const answer = await api.orders.triggerRefund(orderId, action.payments.map((p) => ({ paymentId: p.paymentId, amount: { amount: p.amount } })), {
             ...(action.reason && { details: { reason: action.reason } }), sideEffects: { restockInfo: { type: 'NO_ITEMS' } },
           });
+          return { refundWaits: refundWaits(answer) };
+        }
       }
     },
     onSuccess: changed,

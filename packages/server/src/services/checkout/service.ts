@@ -412,7 +412,9 @@ export class CheckoutService {
         if (!(error instanceof ApiError)) report(error);
       }
     }
-    return attempts.length;
+    // Refunds the provider never answered are sent again too (orders/order-payments.ts).
+    const refunds = await this.orders.payments.retryRefunds((siteId) => this.sites.contextFor(siteId), olderThanMs, report);
+    return attempts.length + refunds;
   }
 
   /** A payment the provider had not decided when the order was placed: asked again. */

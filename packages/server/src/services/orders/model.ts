@@ -109,7 +109,10 @@ export interface OrderRefund {
   reason?: string;
   lineItems: { lineItemId: string; quantity: number }[];
   shippingIncluded: boolean;
-  payments: { paymentId: string; amount: bigint; status?: MoveState; providerRefundId?: string; externalRefund?: boolean }[];
+  /** `idempotencyKey`: the provider call's, for a refund sent through the provider (the sweep sends an unanswered one again under it). */
+  payments: { paymentId: string; amount: bigint; status?: MoveState; providerRefundId?: string; externalRefund?: boolean; idempotencyKey?: string }[];
+  /** PROVIDER: made in the provider's own dashboard, heard from its webhook. */
+  madeAt?: 'PROVIDER';
   createdDate: Date;
 }
 
@@ -170,7 +173,8 @@ export interface Order {
   updatedDate: Date;
 }
 
-export type OrderEventType = 'order.created' | 'order.paid' | 'order.payment_updated' | 'order.payment_failed' | 'order.payment_disputed' | 'order.fulfilled' | 'order.fulfillment_created' | 'order.canceled' | 'order.refunded';
+export type OrderEventType = 'order.created' | 'order.paid' | 'order.payment_updated' | 'order.payment_failed' | 'order.payment_disputed' | 'order.fulfilled' | 'order.fulfillment_created' | 'order.canceled' | 'order.refunded'
+  | 'order.refunded_at_provider';
 
 export interface Change {
   order: Order;
@@ -354,6 +358,9 @@ export interface RefundRequest {
   reason?: string;
 }
 
+/** Refund states that wait for the provider's word: one more refund of the payment waits too. */
+const UNSETTLED: ReadonlySet<MoveState> = new Set(['PENDING', 'SCHEDULED', 'STARTED']);
+
 /** Why a payment cannot be refunded, or undefined when it can. */
 export function refundBlock(order: Order, payment: OrderPayment | undefined): NonRefundableReason | undefined {
   if (order.status === 'PENDING') return 'ORDER_IS_PENDING';
@@ -363,7 +370,7 @@ export function refundBlock(order: Order, payment: OrderPayment | undefined): No
   if (status !== 'APPROVED') return 'NOT_PAID';
   if (payment.amount === 0n) return 'ZERO_PRICE';
   if (payment.refunded >= payment.amount) return 'ALREADY_REFUNDED';
-  if (order.refunds.some((r) => r.payments.some((p) => p.paymentId === payment.id && p.status === 'PENDING'))) return 'PENDING_REFUND';
+  if (order.refunds.some((r) => r.payments.some((p) => p.paymentId === payment.id && p.status !== undefined && UNSETTLED.has(p.status)))) return 'PENDING_REFUND';
   if (order.paymentStatus === 'PARTIALLY_PAID' && payment.provider) return 'PARTIALLY_PAID';
   return undefined;
 }

@@ -7,9 +7,10 @@ import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { CommerceSettings } from '../commerce-settings/service.js';
-import { ProviderError, providerFailure, type PaymentProvider, type PaymentsService, type ProviderEvent, type Transaction } from '../payments/service.js';
-import { balanceDue, refund, refundBlock, type Change, type NonRefundableReason, type Order, type OrderPayment, type OrderRefund, type RefundRequest } from './model.js';
-import { addChargeback, authorizationBlock, capturePayment, isOffline, requireAuthorized, settlePayment, voidPayment, type NotVoidableReason } from './payment-model.js';
+import { ProviderError, providerFailure, type MoneyMove, type PaymentProvider, type PaymentsService, type ProviderEvent, type Transaction } from '../payments/service.js';
+import { balanceDue, refund, refundBlock, type Change, type MoveState, type NonRefundableReason, type Order, type OrderPayment, type OrderRefund, type RefundRequest } from './model.js';
+import { addChargeback, authorizationBlock, capturePayment, isOffline, requireAuthorized, settlePayment, settleRefund, voidPayment, type NotVoidableReason } from './payment-model.js';
+import { reduceRefund } from './store.js';
 
 type Restock = 'NO_ITEMS' | 'ALL_ITEMS' | { lineItemId: string; quantity: number }[];
 
@@ -133,10 +134,18 @@ export class OrderPayments {
         }
         const provider = await this.providerOf(tx, payment);
         const key = `bodega-refund-${payment.id}-${payment.refunded.toString()}-${wanted.amount.toString()}`;
-        const move = await this.ask('refund the payment', () => provider.refund(payment.transactionId as string, wanted.amount, key));
+        let move: Omit<MoneyMove, 'status'> & { status: MoneyMove['status'] | 'SCHEDULED' };
+        try {
+          move = await provider.refund(payment.transactionId as string, wanted.amount, key);
+        } catch (error) {
+          if (!(error instanceof ProviderError)) throw error;
+          if (error.failure !== 'PROVIDER_IS_DOWN') throw providerFailure(error, 'refund the payment');
+          // No answer: the refund is accepted and SCHEDULED; the sweep sends it again under the same key (never twice).
+          move = { providerId: '', status: 'SCHEDULED' };
+        }
         if (move.status === 'FAILED') throw new ApiError(400, 'REFUND_FAILED', `The provider refused the refund: ${move.failure ?? 'no reason given'}`, { paymentId: payment.id, refundStatus: 'FAILED' });
-        payments.push({ ...wanted, status: move.status, providerRefundId: move.providerId, externalRefund: false });
-        moves.push({ orderId, paymentId: payment.id, kind: 'REFUND', provider: provider.id, providerTransactionId: move.providerId, idempotencyKey: key, amount: wanted.amount, status: move.status, failure: null });
+        payments.push({ ...wanted, status: move.status, ...(move.providerId && { providerRefundId: move.providerId }), externalRefund: false, idempotencyKey: key });
+        moves.push({ orderId, paymentId: payment.id, kind: 'REFUND', provider: provider.id, providerTransactionId: move.providerId || null, idempotencyKey: key, amount: wanted.amount, status: move.status, failure: null });
       }
       const change = refund(current, { ...request, payments: request.payments.map((p) => ({ paymentId: p.paymentId, amount: p.amount })) }, tx.now(), newId);
       const last = change.order.refunds.at(-1);
@@ -202,6 +211,7 @@ export class OrderPayments {
 
   /** What a provider's webhook (or the sweep) found about a payment of this order. */
   async apply(ctx: SiteContext, orderId: string, event: ProviderEvent): Promise<Order> {
+    if (event.kind === 'refund') return this.providerRefunded(ctx, orderId, event);
     return this.orders.mutate(ctx, orderId, async (order, tx): Promise<Change> => {
       const intentId = event.kind === 'intent' ? event.intent.id : event.kind === 'ignored' ? '' : event.intentId;
       const payment = order.payments.find((p) => p.transactionId === intentId);
@@ -209,27 +219,98 @@ export class OrderPayments {
       if (event.kind === 'intent') {
         const { status, failure } = event.intent;
         if (status === 'APPROVED' || status === 'AUTHORIZED') return settlePayment(order, payment.id, status, tx.now(), newId);
-        if (status === 'DECLINED' || status === 'CANCELED') return settlePayment(order, payment.id, 'DECLINED', tx.now(), newId, failure ?? 'The provider canceled the payment');
+        if (status === 'DECLINED') return settlePayment(order, payment.id, 'DECLINED', tx.now(), newId, failure ?? 'The provider declined the payment');
+        if (status === 'CANCELED') return settlePayment(order, payment.id, 'CANCELED', tx.now(), newId, failure ?? 'the authorization was canceled (Stripe cancels one left uncaptured for 7 days)');
         return { order, events: [] };
       }
       if (event.kind === 'dispute') {
         await this.payments.record(tx, { orderId, paymentId: payment.id, kind: 'CHARGEBACK', provider: payment.provider ?? '', providerTransactionId: event.disputeId, idempotencyKey: `bodega-dispute-${event.disputeId}`, amount: event.amount, status: 'PENDING', failure: event.reason });
         return addChargeback(order, payment.id, { id: event.disputeId, amount: event.amount, reason: event.reason }, tx.now(), newId);
       }
-      if (event.kind === 'refund') {
-        // Refunds we asked for are settled; one made at the provider (its dashboard) is recorded.
-        const refunds = order.refunds.map((r) => ({ ...r, payments: r.payments.map((p) => (p.paymentId === payment.id && p.status === 'PENDING' ? { ...p, status: 'SUCCEEDED' as const } : p)) }));
-        let next: Order = { ...order, refunds };
-        for (const r of order.refunds) for (const p of r.payments) if (p.paymentId === payment.id && p.status === 'PENDING' && p.providerRefundId) await this.payments.updateTransaction(tx, payment.provider ?? '', p.providerRefundId, 'SUCCEEDED');
-        const outside = event.amount - payment.refunded;
-        if (outside <= 0n) return { order: { ...next, updatedDate: tx.now() }, events: ['order.refunded'] };
-        const change = refund(next, { payments: [{ paymentId: payment.id, amount: outside }], lineItems: [], shippingIncluded: false, reason: 'Refunded at the payment provider' }, tx.now(), newId);
-        next = change.order;
-        const last = next.refunds.at(-1);
-        if (last) next = { ...next, refunds: [...next.refunds.slice(0, -1), { ...last, payments: [{ paymentId: payment.id, amount: outside, status: 'SUCCEEDED', externalRefund: false }] }] };
-        return { ...change, order: next };
-      }
       return { order, events: [] };
     });
   }
+
+  /**
+   * The provider's word that a payment's charge is refunded up to `amount` in all (Stripe's
+   * charge.refunded): our refunds it had not answered are settled once that total covers them, and
+   * money refunded beyond what Bodega knows was refunded in the provider's own dashboard: recorded
+   * as a refund of the order (the dashboard's figures count it on its day), the merchant told by
+   * mail and webhook event.
+   */
+  private async providerRefunded(ctx: SiteContext, orderId: string, event: Extract<ProviderEvent, { kind: 'refund' }>): Promise<Order> {
+    let outside = 0n;
+    const settled = await this.orders.mutate(ctx, orderId, async (order, tx): Promise<Change> => {
+      const payment = order.payments.find((p) => p.transactionId === event.intentId);
+      if (!payment) return { order, events: [] };
+      outside = event.amount - payment.refunded;
+      let change: Change = { order, events: [] };
+      if (outside < 0n) return change;
+      for (const key of unsettledKeys(order, payment.id)) {
+        const next = settleRefund(change.order, key, { status: 'SUCCEEDED' }, tx.now(), newId);
+        change = { order: next.order, events: [...change.events, ...next.events] };
+        await this.payments.settleTransaction(tx, key, 'SUCCEEDED');
+      }
+      return change;
+    });
+    if (outside <= 0n) return settled;
+    return this.orders.recordRefund(ctx, orderId, 'NO_ITEMS', async (order, tx): Promise<Change> => {
+      const payment = order.payments.find((p) => p.transactionId === event.intentId);
+      const amount = payment ? event.amount - payment.refunded : 0n;
+      if (!payment || amount <= 0n) return { order, events: [] }; // another delivery of the event recorded it
+      const made = refund(order, { payments: [{ paymentId: payment.id, amount }], lineItems: [], shippingIncluded: false, reason: 'Refunded in the payment provider\'s dashboard' }, tx.now(), newId);
+      const last = made.order.refunds[made.order.refunds.length - 1];
+      const recorded: OrderRefund = { ...last, madeAt: 'PROVIDER', payments: [{ paymentId: payment.id, amount, status: 'SUCCEEDED', externalRefund: false, providerRefundId: event.refundId }] };
+      await this.payments.record(tx, { orderId, paymentId: payment.id, kind: 'REFUND', provider: payment.provider ?? '', providerTransactionId: event.refundId, idempotencyKey: `bodega-provider-refund-${event.eventId}`, amount, status: 'SUCCEEDED', failure: null });
+      return { order: { ...made.order, refunds: [...made.order.refunds.slice(0, -1), recorded] }, events: [...made.events, 'order.refunded_at_provider'] };
+    });
+  }
+
+  /**
+   * The sweep: refunds the provider never answered are sent again under their first idempotency
+   * key (the provider answers the first call's result, so never twice). Each is STARTED, committed,
+   * before the call: a crash or another silence leaves it STARTED for the next sweep.
+   */
+  async retryRefunds(contextFor: (siteId: string) => SiteContext, olderThanMs: number, report: (error: unknown) => void = () => {}): Promise<number> {
+    const open = await this.payments.unsettledRefunds(olderThanMs);
+    for (const { siteId, orderId, idempotencyKey } of open) {
+      try {
+        await this.resendRefund(contextFor(siteId), orderId, idempotencyKey);
+      } catch (error) {
+        if (!(error instanceof ApiError)) report(error);
+      }
+    }
+    return open.length;
+  }
+
+  private async resendRefund(ctx: SiteContext, orderId: string, key: string): Promise<void> {
+    const settle = (outcome: { status: MoveState; providerId?: string; failure?: string }) => this.orders.mutate(ctx, orderId, async (order, tx) => {
+      const change = settleRefund(order, key, outcome, tx.now(), newId);
+      if (change.order === order) return change;
+      await this.payments.settleTransaction(tx, key, outcome.status, outcome.providerId ?? null, outcome.failure ?? null);
+      if (change.reverted) await reduceRefund(tx, orderId, change.reverted.refundId, change.reverted.amount);
+      return change;
+    });
+    const order = await settle({ status: 'STARTED' });
+    const entry = order.refunds.flatMap((r) => r.payments).find((p) => p.idempotencyKey === key);
+    const payment = order.payments.find((p) => p.id === entry?.paymentId);
+    if (!entry || entry.status !== 'STARTED' || !payment) return;
+    const provider = await this.providerOf(ctx, payment);
+    let move: MoneyMove;
+    try {
+      move = await provider.refund(payment.transactionId as string, entry.amount, key);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.failure === 'PROVIDER_IS_DOWN') return; // still no answer: STARTED, sent again next time
+      move = { providerId: '', status: 'FAILED', failure: error.message };
+    }
+    await settle({ status: move.status, ...(move.providerId && { providerId: move.providerId }), ...(move.failure && { failure: move.failure }) });
+  }
+}
+
+/** The idempotency keys of a payment's refunds still waiting for the provider's word. */
+function unsettledKeys(order: Order, paymentId: string): string[] {
+  return order.refunds.flatMap((r) => r.payments)
+    .filter((p) => p.paymentId === paymentId && p.idempotencyKey && (p.status === 'PENDING' || p.status === 'SCHEDULED' || p.status === 'STARTED'))
+    .map((p) => p.idempotencyKey as string);
 }

@@ -2,7 +2,7 @@
 // disputed. Pure, like model.ts: each change takes the order and the instant and returns the
 // changed order with its events, or throws an ApiError naming the reason.
 import { ApiError } from '../../platform/errors.js';
-import type { Change, Order, OrderActivity, OrderPayment, PaymentTxStatus } from './model.js';
+import type { Change, MoveState, Order, OrderActivity, OrderPayment, PaymentTxStatus } from './model.js';
 
 /** Spec: why an authorized payment cannot be voided or captured. */
 export type NotVoidableReason = 'EXPIRED' | 'NOT_SUPPORTED' | 'NOT_FOUND' | 'OFFLINE' | 'REQUIRES_CARD_READER';
@@ -75,25 +75,29 @@ export function addProviderPayment(order: Order, input: ProviderPaymentInput, at
   return { order: touched(next, at, activities), events: input.status === 'APPROVED' && full ? ['order.paid'] : ['order.payment_updated'] };
 }
 
-/** The provider decided a PENDING payment (a webhook or the sweep). */
-export function settlePayment(order: Order, paymentId: string, outcome: 'APPROVED' | 'AUTHORIZED' | 'DECLINED', at: Date, newId: () => string, failure?: string): Change {
+/**
+ * The provider decided a PENDING payment (a webhook or the sweep), or an authorization moved on
+ * without us: captured, or CANCELED (Stripe cancels an authorization left uncaptured for 7 days).
+ */
+export function settlePayment(order: Order, paymentId: string, outcome: 'APPROVED' | 'AUTHORIZED' | 'DECLINED' | 'CANCELED', at: Date, newId: () => string, failure?: string): Change {
   const payment = order.payments.find((p) => p.id === paymentId);
   if (!payment) throw new ApiError(404, 'PAYMENT_NOT_FOUND', `Order ${order.number} has no payment ${paymentId}`);
   const current = payment.status ?? 'APPROVED';
-  if (current !== 'PENDING' && !(current === 'AUTHORIZED' && outcome === 'APPROVED')) return { order, events: [] };
+  if (current !== 'PENDING' && !(current === 'AUTHORIZED' && (outcome === 'APPROVED' || outcome === 'CANCELED'))) return { order, events: [] };
   const changed: OrderPayment = {
     ...payment,
     status: outcome,
-    ...(outcome === 'DECLINED' && failure ? { failure } : {}),
+    ...((outcome === 'DECLINED' || outcome === 'CANCELED') && failure ? { failure } : {}),
     ...(outcome === 'AUTHORIZED' && { authorization: { delayedCapture: true, authorizedDate: at, amount: payment.amount, captures: [] } }),
   };
   const paid = outcome === 'APPROVED' ? order.paid + payment.amount : order.paid;
   let next: Order = { ...order, payments: replaced(order, changed), paid };
-  const status = outcome === 'DECLINED' ? 'REJECTED' as const : order.status === 'PENDING' ? 'APPROVED' as const : order.status;
+  const failed = outcome === 'DECLINED' || outcome === 'CANCELED';
+  const status = failed && order.status === 'PENDING' ? 'REJECTED' as const : order.status === 'PENDING' ? 'APPROVED' as const : order.status;
   next = { ...next, status, paymentStatus: orderPaymentStatus(next) };
   const activities: OrderActivity[] = outcome === 'APPROVED' ? [{ id: newId(), type: next.paymentStatus === 'PAID' ? 'ORDER_PAID' : 'ORDER_PARTIALLY_PAID', createdDate: at, amount: payment.amount }] : [];
-  if (outcome === 'DECLINED') activities.push({ id: newId(), type: 'MERCHANT_COMMENT', createdDate: at, message: `The payment failed: ${failure ?? 'declined by the provider'}` });
-  const events: Change['events'] = outcome === 'DECLINED' ? ['order.payment_failed'] : next.paymentStatus === 'PAID' ? ['order.paid'] : ['order.payment_updated'];
+  if (failed) activities.push({ id: newId(), type: 'MERCHANT_COMMENT', createdDate: at, message: `The payment ${outcome === 'CANCELED' ? 'was canceled at the provider' : 'failed'}: ${failure ?? 'declined by the provider'}` });
+  const events: Change['events'] = failed ? ['order.payment_failed'] : next.paymentStatus === 'PAID' ? ['order.paid'] : ['order.payment_updated'];
   return { order: touched(next, at, activities), events };
 }
 
@@ -186,4 +190,27 @@ export function confirmOffline(order: Order, at: Date, newId: () => string, meth
   next = { ...next, paymentStatus: orderPaymentStatus(next) };
   const full = next.paymentStatus === 'PAID';
   return { order: touched(next, at, [{ id: newId(), type: full ? 'ORDER_PAID' : 'ORDER_PARTIALLY_PAID', createdDate: at, amount: pending.amount }]), events: [full ? 'order.paid' : 'order.payment_updated'] };
+}
+
+/**
+ * A refund sent through the provider moves on: SCHEDULED (accepted by Bodega, the provider did not
+ * answer) → STARTED (being sent again) → the provider's PENDING, SUCCEEDED or FAILED. A failed
+ * refund gives its amount back to the payment and the order (the money was not returned).
+ */
+export function settleRefund(order: Order, idempotencyKey: string, outcome: { status: MoveState; providerId?: string; failure?: string }, at: Date, newId: () => string): Change & { reverted?: { refundId: string; amount: bigint } } {
+  const refund = order.refunds.find((r) => r.payments.some((p) => p.idempotencyKey === idempotencyKey));
+  const entry = refund?.payments.find((p) => p.idempotencyKey === idempotencyKey);
+  if (!refund || !entry || entry.status === 'SUCCEEDED' || entry.status === 'FAILED' || entry.status === outcome.status) return { order, events: [] };
+  const settled = { ...entry, status: outcome.status, ...(outcome.providerId && { providerRefundId: outcome.providerId }) };
+  const refunds = order.refunds.map((r) => (r.id === refund.id ? { ...r, payments: r.payments.map((p) => (p === entry ? settled : p)) } : r));
+  let next: Order = { ...order, refunds };
+  if (outcome.status !== 'FAILED') return { order: { ...next, updatedDate: at }, events: outcome.status === 'SUCCEEDED' ? ['order.payment_updated'] : [] };
+  next = {
+    ...next,
+    payments: next.payments.map((p) => (p.id === entry.paymentId ? { ...p, refunded: p.refunded - entry.amount } : p)),
+    refunded: next.refunded - entry.amount,
+  };
+  next = { ...next, paymentStatus: orderPaymentStatus(next) };
+  const message = `The refund of ${entry.amount.toString()} minor units failed at the payment provider: ${outcome.failure ?? 'no reason given'}. The money was not returned.`;
+  return { order: touched(next, at, [{ id: newId(), type: 'MERCHANT_COMMENT', createdDate: at, message }]), events: ['order.payment_updated'], reverted: { refundId: refund.id, amount: entry.amount } };
 }

@@ -126,6 +126,14 @@ export async function insertRefund(ctx: SiteContext, orderId: string, refund: { 
   );
 }
 
+/** A refund the provider failed no longer counts on the dashboard: its row loses that amount. */
+export async function reduceRefund(ctx: SiteContext, orderId: string, refundId: string, amount: bigint): Promise<void> {
+  await ctx.db.query(
+    'UPDATE order_refunds SET amount_minor = amount_minor - $4 WHERE site_id = $1 AND order_id = $2 AND refund_id = $3',
+    [ctx.siteId, orderId, refundId, amount.toString()],
+  );
+}
+
 export async function findOrder(ctx: SiteContext, orderId: string, forUpdate = false): Promise<Order | undefined> {
   const { db, siteId } = ctx;
   const rows = await db.query<OrderRow>(`SELECT ${ORDER_COLUMNS} FROM orders o WHERE o.site_id = $1 AND o.order_id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [siteId, orderId]);

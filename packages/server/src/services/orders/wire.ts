@@ -188,7 +188,7 @@ export function toWireTransactions(order: Order) {
         externalRefund: p.externalRefund ?? true,
         ...(p.providerRefundId ? { providerRefundId: p.providerRefundId, gatewayRefundId: p.providerRefundId } : {}),
       })),
-      summary: { requestedRefund: price(r.amount, order.currency), pending: r.payments.some((p) => p.status === 'PENDING') },
+      summary: { requestedRefund: price(r.amount, order.currency), pending: r.payments.some((p) => p.status === 'PENDING' || p.status === 'SCHEDULED' || p.status === 'STARTED') },
     })),
   };
 }

@@ -206,6 +206,15 @@ export class PaymentsService {
     await store.updateTransactionStatus(tx, provider, providerTransactionId, status);
   }
 
+  settleTransaction(tx: SiteContext, idempotencyKey: string, status: string, providerTransactionId: string | null = null, failure: string | null = null): Promise<void> {
+    return store.settleTransaction(tx, idempotencyKey, status, providerTransactionId, failure);
+  }
+
+  /** Refunds the provider never answered, untouched for `olderThanMs` (the sweep sends them again). */
+  unsettledRefunds(olderThanMs: number, limit = 100): Promise<{ siteId: string; orderId: string; idempotencyKey: string }[]> {
+    return store.unsettledRefunds(this.db, new Date(this.options.now().getTime() - olderThanMs), limit);
+  }
+
   transactions(ctx: SiteContext, orderId: string): Promise<store.Transaction[]> {
     return store.transactionsOf(ctx, orderId);
   }

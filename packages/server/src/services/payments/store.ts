@@ -174,6 +174,26 @@ export async function updateTransactionStatus(ctx: SiteContext, provider: string
   );
 }
 
+/** A provider call's record settles: its status, and the provider's id once it answered. */
+export async function settleTransaction(ctx: SiteContext, idempotencyKey: string, status: string, providerTransactionId: string | null, failure: string | null): Promise<void> {
+  await ctx.db.query(
+    `UPDATE payment_transactions SET status = $3, provider_transaction_id = COALESCE($4, provider_transaction_id), failure = COALESCE($5, failure)
+      WHERE site_id = $1 AND idempotency_key = $2`,
+    [ctx.siteId, idempotencyKey, status, providerTransactionId, failure],
+  );
+}
+
+/** Refunds the provider has not answered (SCHEDULED, STARTED), made before `before` (every site: the sweep). */
+export async function unsettledRefunds(db: Queryable, before: Date, limit: number): Promise<{ siteId: string; orderId: string; idempotencyKey: string }[]> {
+  const rows = await db.query<{ site_id: string; order_id: string; idempotency_key: string }>(
+    `SELECT site_id, order_id, idempotency_key FROM payment_transactions
+      WHERE kind = 'REFUND' AND status IN ('SCHEDULED', 'STARTED') AND idempotency_key IS NOT NULL AND created_at < $1
+      ORDER BY created_at LIMIT $2`,
+    [before, limit],
+  );
+  return rows.map((r) => ({ siteId: r.site_id, orderId: r.order_id, idempotencyKey: r.idempotency_key }));
+}
+
 export async function transactionsOf(ctx: SiteContext, orderId: string): Promise<Transaction[]> {
   const rows = await ctx.db.query<TransactionRow>(
     `SELECT transaction_id, order_id, payment_id, kind, provider, provider_transaction_id, idempotency_key, amount_minor, status, failure, created_at

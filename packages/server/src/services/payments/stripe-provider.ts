@@ -64,9 +64,12 @@ function toIntent(intent: Stripe.PaymentIntent): ProviderIntent {
 function failureOf(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;
   if (!(error instanceof Stripe.errors.StripeError)) return new ProviderError('INTERNAL_ERROR', error instanceof Error ? error.message : String(error));
-  if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || (error.statusCode ?? 0) >= 500) {
+  // No answer (a time-out, a lost connection, a gateway's 502-504) is PROVIDER_IS_DOWN; an answer
+  // that is Stripe's own failure (api_error, a 500) is INTERNAL_ERROR.
+  if (error instanceof Stripe.errors.StripeConnectionError || [502, 503, 504].includes(error.statusCode ?? 0)) {
     return new ProviderError('PROVIDER_IS_DOWN', `Stripe did not answer: ${error.message}`);
   }
+  if (error instanceof Stripe.errors.StripeAPIError || (error.statusCode ?? 0) >= 500) return new ProviderError('INTERNAL_ERROR', `Stripe failed: ${error.message}`);
   if (error instanceof Stripe.errors.StripeAuthenticationError) return new ProviderError('ACCESS_DENIED', `Stripe refused the site's keys: ${error.message}`);
   if (error instanceof Stripe.errors.StripePermissionError) return new ProviderError('FORBIDDEN', `The site's Stripe key may not do this: ${error.message}`);
   if (error.code === 'resource_missing') return new ProviderError('TRANSACTION_NOT_FOUND', `Stripe has no such payment: ${error.message}`);

@@ -18,11 +18,13 @@ let stand: StandIn;
 let site: TestSite;
 let wixFetch: ReturnType<typeof redirectWixFetch>;
 let chair: WireProduct;
+/** The site's own domain (a fresh one per run: the PostgreSQL test database is kept between runs). */
+const DOMAIN = `stripe-${Date.now().toString(36)}.example`;
 
 beforeAll(async () => {
   stand = await startStripeStandIn();
   t = await testApp({ now: () => clock, payments: { stripeApi: stand.api } });
-  site = await t.createSite({ ownerEmail: `owner.${Date.now()}@shop.example`, ownerPassword: 'Owner-pass-123', domains: ['stripe-shop.example'] });
+  site = await t.createSite({ ownerEmail: `owner.${Date.now()}@shop.example`, ownerPassword: 'Owner-pass-123', domains: [DOMAIN] });
   chair = await createProduct(t.app, site, { name: 'Chair', priceData: { price: 120 }, stock: { trackInventory: true, quantity: 500 } });
   wixFetch = redirectWixFetch(await listen(t.app));
   const res = await t.app.inject({
@@ -149,7 +151,7 @@ describe('a shopper pays with Stripe; the merchant captures and refunds', () => 
     const data = challenge.json().details.applicationError.data;
     expect(data).toMatchObject({ transactionStatus: 'PENDING', actionUrl: expect.stringContaining('/3ds/'), paymentResponseToken: expect.stringContaining('_secret_') });
     const pending = intentsOf(checkoutId).find((i) => i.status === 'requires_action');
-    expect(pending?.next_action?.redirect_to_url.return_url).toBe(`http://stripe-shop.example:3000/checkout?checkoutId=${checkoutId}`);
+    expect(pending?.next_action?.redirect_to_url.return_url).toBe(`http://${DOMAIN}:3000/checkout?checkoutId=${checkoutId}`);
     stand.complete3ds(pending?.id as string);
     const back = await pay(token, checkoutId, PM.threeDS);
     expect(back.statusCode, back.body).toBe(200);
@@ -170,7 +172,7 @@ describe('a shopper pays with Stripe; the merchant captures and refunds', () => 
     const first = await pay(token, checkoutId, PM.threeDS);
     expect(first.statusCode).toBe(402);
     const failed = await bank(first.json().details.applicationError.data.actionUrl, 'fail');
-    expect(`${failed.origin}${failed.pathname}`).toBe('http://stripe-shop.example:3000/checkout');
+    expect(`${failed.origin}${failed.pathname}`).toBe(`http://${DOMAIN}:3000/checkout`);
     expect(Object.fromEntries(failed.searchParams)).toMatchObject({ checkoutId, redirect_status: 'failed', payment_intent: expect.stringMatching(/^pi_/), payment_intent_client_secret: expect.stringContaining('_secret_') });
     const declined = await returned(failed.searchParams.get('payment_intent') ?? '');
     expect(declined.statusCode, declined.body).toBe(402);

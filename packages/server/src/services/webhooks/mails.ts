@@ -68,6 +68,17 @@ export function orderMails(eventType: string, ctx: OrderMailContext): Omit<Mail,
     const advice = eventType === 'order.payment_failed' ? 'Do not ship this order until it is paid.' : 'Answer the dispute at your payment provider before its deadline.';
     for (const owner of ctx.ownerEmails) add('PAYMENT_PROBLEM', owner, { subject, lines: [...(note ? [note] : []), advice, '', `Total: ${formattedAmount(order.totals.total, order.currency)}`] });
   }
+  if (eventType === 'order.refunded_at_provider') {
+    // Money given back in the provider's own dashboard: Bodega recorded it; the merchant hears of it.
+    const made = [...order.refunds].reverse().find((r) => r.madeAt === 'PROVIDER');
+    const amount = made ? formattedAmount(made.amount, order.currency) : 'money';
+    for (const owner of ctx.ownerEmails) {
+      add('PAYMENT_PROBLEM', owner, {
+        subject: `${ctx.storeName}: ${amount} of order ${number} was refunded at the payment provider`,
+        lines: [`A refund of ${amount} for order ${number} was made in the payment provider's dashboard, not in Bodega.`, 'It is recorded on the order and counted in the dashboard.', '', `Total: ${formattedAmount(order.totals.total, order.currency)}`],
+      });
+    }
+  }
   if (eventType === 'order.fulfillment_created') {
     const fulfillment = order.fulfillments[order.fulfillments.length - 1];
     if (order.shipping?.kind === 'PICKUP') {

@@ -251,7 +251,7 @@ export class WebhookWorker {
   private async enqueueOrderMails(tx: DbContext, row: OutboxRow, order: Order): Promise<boolean> {
     if (!MAILED_EVENT_TYPES.includes(row.type)) return false;
     const [site] = await tx.db.query<{ name: string }>('SELECT name FROM sites WHERE site_id = $1', [row.site_id]);
-    const owners = row.type === 'order.created' || row.type === 'order.payment_failed' || row.type === 'order.payment_disputed'
+    const owners = row.type === 'order.created' || row.type === 'order.payment_failed' || row.type === 'order.payment_disputed' || row.type === 'order.refunded_at_provider'
       ? await tx.db.query<{ login_email: string }>(`SELECT login_email FROM members WHERE site_id = $1 AND role = 'OWNER' AND status = 'APPROVED' ORDER BY login_email`, [row.site_id])
       : [];
     const mails = orderMails(row.type, { storeName: site?.name ?? 'Bodega', publicUrl: this.deps.publicUrl, order, ownerEmails: owners.map((o) => o.login_email) });
