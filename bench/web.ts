@@ -20,7 +20,7 @@ import { seedDemoContent } from '../packages/server/src/demo-store/seed.js';
 const WEB_DIR = fileURLToPath(new URL('../apps/web/dist', import.meta.url));
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const AIM = { productJs: 90, checkoutJs: 150, lcpMs: 1000, cls: 0.05, performance: 95, accessibility: 100 };
+const AIM = { productJs: 90, checkoutJs: 120, lcpMs: 1000, cls: 0.05, performance: 95, accessibility: 100 };
 
 interface Row {
   page: string;
@@ -44,7 +44,7 @@ const OBSERVE = `
   new PerformanceObserver((l) => { for (const e of l.getEntries()) if (!e.hadRecentInput) window.__vitals.cls += e.value; }).observe({ type: 'layout-shift', buffered: true });
 `;
 
-/** One cold load: every script's gzip size, LCP and CLS once the page has settled. */
+/** One cold load: every script's gzip size (fetched and inline), LCP and CLS once the page has settled. */
 async function coldLoad(page: Page, url: string, name: string): Promise<Row> {
   const scripts: Promise<number>[] = [];
   page.on('response', (response) => {
@@ -57,7 +57,10 @@ async function coldLoad(page: Page, url: string, name: string): Promise<Row> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');
   await page.waitForTimeout(500); // let late layout shifts land
   const vitals = await page.evaluate(() => (window as unknown as { __vitals: { lcp: number; cls: number } }).__vitals);
-  const bytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0);
+  // Inline scripts count too (the page's bootstrap, with the query cache it hydrates); JSON data blocks do not run.
+  const inline = await page.evaluate(() => Array.from(document.querySelectorAll('script:not([src])'))
+    .filter((s) => !s.getAttribute('type') || /^(module|text\/javascript)$/.test(s.getAttribute('type') ?? '')).map((s) => s.textContent ?? ''));
+  const bytes = (await Promise.all(scripts)).reduce((a, b) => a + b, 0) + inline.reduce((sum, text) => sum + zlib.gzipSync(text, { level: 9 }).length, 0);
   return { page: name, jsKb: bytes / 1024, lcpMs: vitals.lcp, cls: vitals.cls };
 }
 

@@ -215,4 +215,25 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await check(page, 'not-found');
     await page.close();
   }, 60_000);
+
+  it('a page whose bundle does not arrive says so in place of the shop, and the next navigation recovers', async () => {
+    const site = await shopSite(shop());
+    const page = await shop().chromium.context.newPage();
+    await page.goto(`${site.url}/`);
+    await ready(page);
+    // The cart page's bundle fails on the network (the page is not loaded yet: the home page never needs it).
+    await page.route(/\/assets\/CartPage-[^/]*\.js$/, (route) => route.abort());
+    let attempts = 0;
+    page.on('requestfailed', (request) => { if (/CartPage-/.test(request.url())) attempts += 1; });
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Cart' }).click();
+    await page.getByRole('heading', { name: 'This page didn’t load' }).waitFor();
+    await page.getByRole('button', { name: 'Reload' }).waitFor();
+    expect(attempts, 'the failed bundle is asked for once, not again on every render').toBe(1);
+    await page.unroute(/\/assets\/CartPage-[^/]*\.js$/);
+    await page.getByRole('link', { name: 'Home' }).click();
+    await page.waitForURL(`${site.url}/`);
+    await page.getByRole('banner').waitFor();
+    expect(await page.getByRole('heading', { name: 'This page didn’t load' }).count()).toBe(0);
+    await page.close();
+  }, 60_000);
 });

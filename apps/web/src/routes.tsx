@@ -20,16 +20,12 @@ const loading = new Map<Load, Promise<ComponentType>>();
 function loadPage(load: Load): Promise<ComponentType> {
   let pending = loading.get(load);
   if (!pending) {
-    pending = load().then(
-      (module) => {
-        loaded.set(load, module.default);
-        return module.default;
-      },
-      (error: unknown) => {
-        loading.delete(load); // a later visit tries the network again
-        throw error;
-      },
-    );
+    // A bundle that failed stays failed until the page is reloaded (RouteError says so): were it
+    // fetched again on the render that follows the failure, React's retry would loop on the network.
+    pending = load().then((module) => {
+      loaded.set(load, module.default);
+      return module.default;
+    });
     loading.set(load, pending);
   }
   return pending;
