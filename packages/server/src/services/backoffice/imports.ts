@@ -7,8 +7,8 @@
 import { parse } from 'csv-parse/sync';
 import { restoreCell } from '../../platform/csv-cells.js';
 import type { Caller, RequestContext } from '../../platform/caller.js';
-import { siteContext } from '../../platform/context.js';
-import type { Db, Queryable } from '../../platform/db.js';
+import { siteContext, withTransaction } from '../../platform/context.js';
+import type { Db } from '../../platform/db.js';
 import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { catalogBackOffice, slugify, type CatalogService } from '../catalog/service.js';
@@ -211,7 +211,7 @@ export class ImportJobs {
   }
 
   private async importProducts(ctx: RequestContext, products: SourceRow[][]): Promise<Failure[]> {
-    const { db, catalog, sites } = this.deps;
+    const { catalog, sites } = this.deps;
     const failures: Failure[] = [];
     const currency = (await sites.activeSite(ctx)).settings.currency;
     const bySlug = new Map([...(await catalogBackOffice.collectionSlugs(ctx))].map(([id, slug]) => [slug, id]));
@@ -236,21 +236,21 @@ export class ImportJobs {
     const done: { productId: string; collectionIds: string[] }[] = [];
     const creates = read.filter((r) => !r.item.id || !existing.has(r.item.id));
     if (creates.length) {
-      await db.transaction(async (tx: Queryable) => {
+      await withTransaction(ctx, async (tx) => {
         for (const r of creates) {
           // A savepoint per row: a row that fails (a taken slug) leaves the rest of the batch.
           // Without a slug in the file, the name's slug is tried first (one insert); only a taken
           // one costs the catalog's search for a free "-2", "-3"….
           const attempts = r.item.patch.slug === undefined && r.item.patch.name ? [{ ...r.item.patch, slug: slugify(r.item.patch.name) }, r.item.patch] : [r.item.patch];
           for (const [i, patch] of attempts.entries()) {
-            await tx.query('SAVEPOINT import_row');
+            await tx.db.query('SAVEPOINT import_row');
             try {
-              const product = await catalog.createProductIn(tx, ctx.siteId, patch, ctx.now());
-              await tx.query('RELEASE SAVEPOINT import_row');
+              const product = await catalog.createProductIn(tx, patch);
+              await tx.db.query('RELEASE SAVEPOINT import_row');
               done.push({ productId: product.id, collectionIds: r.collectionIds });
               break;
             } catch (error) {
-              await tx.query('ROLLBACK TO SAVEPOINT import_row');
+              await tx.db.query('ROLLBACK TO SAVEPOINT import_row');
               const retry = i < attempts.length - 1 && error instanceof ApiError && error.code === 'DUPLICATE_SLUG';
               if (!retry) {
                 fail(r.rows, error);
