@@ -80,13 +80,6 @@ export default tseslint.config(
     },
   },
   {
-    // TEMPORARY: the catalog is being converted to the context idiom on another branch; the lead
-    // removes this exception when that lands.
-    files: ['packages/server/src/services/catalog/**/*.ts'],
-    ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-syntax': ['error', STATIC_CAST, NOW] },
-  },
-  {
     files: ['**/*.test.ts', '**/*.test.tsx', 'packages/server/src/test/**/*.ts'],
     rules: {
       // Tests read the wire's JSON as it comes (`res.json()` is untyped) and assert on it.

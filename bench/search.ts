@@ -149,7 +149,9 @@ export default async function search(args: string[]): Promise<void> {
       await server.db.query('UPDATE product_search_versions SET version = version + 1 WHERE site_id = $1', [siteId]);
       coldTimes.push(await timed(async () => { await call('POST', '/_api/bodega/v1/catalog/search', visitor, queries(i)); }));
     }
-    // As a shop sees it: the same mix with the index unchanged, so repeated searches are kept answers.
+    // As a shop sees it: the same mix with the index unchanged, so repeated searches are kept
+    // answers (each distinct query of the mix is asked once, untimed, first).
+    for (let i = 0; i < Math.min(samples, 60); i++) await call('POST', '/_api/bodega/v1/catalog/search', visitor, queries(i));
     const searchTimes: number[] = [];
     for (let i = 0; i < samples; i++) searchTimes.push(await timed(async () => { await call('POST', '/_api/bodega/v1/catalog/search', visitor, queries(i)); }));
     const suggestTimes: number[] = [];

@@ -201,7 +201,8 @@ export interface VisitorHandOffs {
 }
 
 export function buildCommerce(db: Db, sites: SitesService, now: () => Date, options: { publicUrl: string; keyring: Keyring; stripeApi?: StripeApi }): CommerceServices {
-  const catalog = new CatalogService(db, sites, now);
+  const catalog = new CatalogService(sites, now);
+  sites.onSiteCreated((ctx, site) => catalog.createAllProductsCollection(ctx, site));
   const coupons = new CouponsService(sites);
   const settings = new CommerceSettingsService(sites);
   const cart = new CartService(sites, catalog, coupons, now);

@@ -31,9 +31,14 @@ CREATE TABLE search_words (
 CREATE INDEX search_words_trigrams ON search_words USING gin (site_id, word gin_trgm_ops);
 
 -- Refreshes the search rows of the given (site, product) pairs from products; returns nothing.
-CREATE FUNCTION product_search_refresh_set(sites text[], ids text[]) RETURNS void LANGUAGE sql AS $$
+-- PL/pgSQL (not SQL) so each session plans the statement once, not at every call.
+CREATE FUNCTION product_search_refresh_set(site_ids text[], product_ids text[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF site_ids IS NULL THEN
+    RETURN;
+  END IF;
   WITH keys AS (
-    SELECT DISTINCT k.site_id, k.product_id FROM unnest(sites, ids) AS k(site_id, product_id)
+    SELECT DISTINCT k.site_id, k.product_id FROM unnest(site_ids, product_ids) AS k(site_id, product_id)
   ), fresh AS (
     SELECT p.site_id, p.product_id, p.visible, p.name, t.name_folded,
       -- the name as written, then each other word once (short, so the trigram comparison stays cheap)
@@ -91,7 +96,8 @@ CREATE FUNCTION product_search_refresh_set(sites text[], ids text[]) RETURNS voi
   )
   DELETE FROM product_search ps USING keys
   WHERE ps.site_id = keys.site_id AND ps.product_id = keys.product_id
-    AND NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = keys.site_id AND p.product_id = keys.product_id)
+    AND NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = keys.site_id AND p.product_id = keys.product_id);
+END
 $$;
 
 -- The site's version is raised once per transaction that changed its index rows or its

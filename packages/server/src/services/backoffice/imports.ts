@@ -245,8 +245,7 @@ export class ImportJobs {
           for (const [i, patch] of attempts.entries()) {
             await tx.db.query('SAVEPOINT import_row');
             try {
-              // eslint-disable-next-line no-restricted-syntax -- createProductIn takes the raw transaction until the catalog's conversion to the context lands
-              const product = await catalog.createProductIn(tx.db, ctx.siteId, patch, ctx.now());
+              const product = await catalog.createProductIn(tx, patch);
               await tx.db.query('RELEASE SAVEPOINT import_row');
               done.push({ productId: product.id, collectionIds: r.collectionIds });
               break;

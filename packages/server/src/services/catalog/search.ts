@@ -130,7 +130,7 @@ export class CatalogSearch {
     }
     const prices = new Map((row.prices ?? []).map(([b, n]) => [b, count(n)]));
     return {
-      products: await searchStore.productsInOrder(ctx.db, ctx.siteId, row.hits),
+      products: await searchStore.productsInOrder(ctx, row.hits),
       total,
       facets: {
         collections: (row.collections ?? []).map(([id, name, n]) => ({ id, name, count: count(n) })),
@@ -152,14 +152,14 @@ export class CatalogSearch {
   async suggest(ctx: RequestContext, text: string): Promise<Suggestions> {
     if (!hasSearchText(text)) return { products: [], collections: [] };
     const visibleOnly = isShopper(ctx);
-    const collections = await searchStore.collectionSuggestions(ctx.db, ctx.siteId, text, visibleOnly, COLLECTION_SUGGESTIONS);
+    const collections = await searchStore.collectionSuggestions(ctx, text, visibleOnly, COLLECTION_SUGGESTIONS);
     const limit = SUGGESTIONS - collections.length;
-    let ids = await searchStore.namePrefixMatches(ctx.db, ctx.siteId, text, visibleOnly, limit);
+    let ids = await searchStore.namePrefixMatches(ctx, text, visibleOnly, limit);
     if (ids.length === 0) {
       const corrected = await this.correct(ctx, text, visibleOnly);
-      if (corrected !== null) ids = await searchStore.namePrefixMatches(ctx.db, ctx.siteId, corrected, visibleOnly, limit);
+      if (corrected !== null) ids = await searchStore.namePrefixMatches(ctx, corrected, visibleOnly, limit);
     }
-    return { products: await searchStore.productsInOrder(ctx.db, ctx.siteId, ids), collections };
+    return { products: await searchStore.productsInOrder(ctx, ids), collections };
   }
 
   /**
@@ -169,16 +169,16 @@ export class CatalogSearch {
    */
   private async cachedSearch(ctx: RequestContext, statement: Statement): Promise<searchStore.SearchRow> {
     const key = (version: number) => `${ctx.siteId}\n${version}\n${statement.sql}\n${JSON.stringify(statement.params, (_, v: unknown) => typeof v === 'bigint' ? v.toString() : v)}`;
-    const cached = this.results.get(key(await searchStore.indexVersion(ctx.db, ctx.siteId)));
+    const cached = this.results.get(key(await searchStore.indexVersion(ctx)));
     if (cached) return cached;
-    const row = await withTransaction(ctx, (tx) => searchStore.runSearch(tx.db, statement));
+    const row = await withTransaction(ctx, (tx) => searchStore.runSearch(tx, statement));
     this.results.set(key(count(row.version)), row);
     return row;
   }
 
   /** The text with each word replaced by its nearest word in the site's word list; null when none changes. */
   private async correct(ctx: RequestContext, text: string, visibleOnly: boolean): Promise<string | null> {
-    const nearest = await withTransaction(ctx, (tx) => searchStore.nearestWords(tx.db, tx.siteId, text, visibleOnly));
+    const nearest = await withTransaction(ctx, (tx) => searchStore.nearestWords(tx, text, visibleOnly));
     if (nearest.every((w) => w === null)) return null;
     const words = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
     const corrected = words.map((w, i) => nearest[i] ?? w).join(' ');

@@ -1,18 +1,16 @@
-import { isUniqueViolation, type Db, type Queryable } from '../../platform/db.js';
+import { isUniqueViolation } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
-import { inTransaction, transactionContext, withTransaction, type SiteContext } from '../../platform/context.js';
+import { inTransaction, withTransaction, type SiteContext } from '../../platform/context.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { ApiError } from '../../platform/errors.js';
-import { recordEvent } from '../../platform/events.js';
+import { recordEvent, type OutboxEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import type { CatalogVersion, SitesService } from '../sites/service.js';
-import { currencyExponent, formatDecimal, parseAmount, parseDecimal } from '../../platform/money.js';
+import { currencyExponent } from '../../platform/money.js';
 import {
   ALL_PRODUCTS_COLLECTION_ID,
   applyStockChanges,
   buildVariants,
-  MAX_OPTIONS,
-  MAX_STOCK_QUANTITY,
   MAX_VARIANTS,
   choiceCombinations,
   stockOf,
@@ -20,7 +18,9 @@ import {
   type StockChange,
   type Variant,
 } from './products.js';
-import { compileFilter, FilterError, orderBy, parseSort, readInteger, type FieldMap } from '../../platform/query-filter.js';
+import { compileFilter, orderBy, parseSort } from '../../platform/query-filter.js';
+import { COLLECTION_FIELDS, filterError, productFields, readPaging, stockCondition, type Page, type PageQuery, type StockFilter } from './product-query.js';
+import { applyVariantPatches, checkProductShape, slugify } from './product-rules.js';
 import * as store from './store.js';
 import { hasSearchText, searchJoin, SEARCH_JOIN_ORDER } from './search-query.js';
 import * as searchStore from './search-store.js';
@@ -29,38 +29,13 @@ import type { Collection } from './store.js';
 import { type MediaInput, type ProductPatch, type VariantPatch } from './wire.js';
 
 export type { Collection } from './store.js';
-
-export const DEFAULT_PAGE_SIZE = 50;
-export const MAX_PAGE_SIZE = 100;
+export { DEFAULT_LOW_STOCK, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './product-query.js';
+export type { Page, PageQuery, StockFilter, StockStatus } from './product-query.js';
+export { slugify } from './product-rules.js';
 
 /** Visitors and members are shoppers: they see visible products and collections only. */
 export function isShopper(ctx: RequestContext): boolean {
   return ctx.caller.kind === 'ANONYMOUS_VISITOR' || ctx.caller.kind === 'MEMBER';
-}
-
-export function slugify(text: string): string {
-  const slug = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100)
-    .replace(/-+$/g, '');
-  return slug || 'item';
-}
-
-export interface PageQuery {
-  filter?: unknown;
-  sort?: unknown;
-  paging?: { limit?: unknown; offset?: unknown };
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-  limit: number;
-  offset: number;
 }
 
 export interface CollectionInput {
@@ -69,104 +44,6 @@ export interface CollectionInput {
   description?: string | null;
   visible?: boolean;
   media?: { url: string; width: number; height: number } | null;
-}
-
-function filterError(error: unknown): never {
-  if (error instanceof FilterError) throw new ApiError(400, 'INVALID_QUERY', error.message);
-  throw error;
-}
-
-function productFields(currency: string): FieldMap {
-  const price = (value: unknown) => {
-    const n = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-    if (typeof n !== 'number' || !Number.isFinite(n)) throw new FilterError('A price filter needs a number');
-    try {
-      return parseAmount(formatDecimal(parseDecimal(n)), currency, { round: true }).toString();
-    } catch {
-      throw new FilterError(`${JSON.stringify(value)} is not a price`);
-    }
-  };
-  return {
-    id: { kind: 'column', sql: 'p.product_id', type: 'text', sortable: true },
-    name: { kind: 'column', sql: 'p.name', type: 'text', sortable: true },
-    slug: { kind: 'column', sql: 'p.slug', type: 'text', sortable: true },
-    productType: { kind: 'column', sql: 'p.product_type', type: 'text', sortable: true },
-    description: { kind: 'column', sql: `(p.doc->>'description')`, type: 'text' },
-    sku: { kind: 'column', sql: 'p.sku', type: 'text', sortable: true },
-    price: { kind: 'column', sql: 'p.discounted_minor', type: 'bigint', sortable: true, toParam: price },
-    'priceData.price': { kind: 'column', sql: 'p.price_minor', type: 'bigint', sortable: true, toParam: price },
-    numericId: { kind: 'column', sql: 'p.numeric_id', type: 'bigint', sortable: true },
-    lastUpdated: { kind: 'column', sql: 'p.updated_at', type: 'timestamp', sortable: true },
-    createdDate: { kind: 'column', sql: 'p.created_at', type: 'timestamp', sortable: true },
-    visible: { kind: 'column', sql: 'p.visible', type: 'boolean', sortable: true },
-    collectionIds: {
-      kind: 'custom',
-      compile(operator, operand, params) {
-        const ids = (v: unknown): string[] => {
-          const list = Array.isArray(v) ? v : [v];
-          if (!list.every((x): x is string => typeof x === 'string')) throw new FilterError('collectionIds takes collection ids');
-          return list;
-        };
-        const member = (list: string[]) => {
-          params.push(list);
-          return `EXISTS (SELECT 1 FROM collection_products cp WHERE cp.site_id = p.site_id AND cp.product_id = p.product_id AND cp.collection_id = ANY($${params.length}::text[]))`;
-        };
-        switch (operator) {
-          case '$eq':
-          case '$hasSome':
-          case '$in':
-            return member(ids(operand));
-          case '$hasAll': {
-            const list = [...new Set(ids(operand))];
-            params.push(list);
-            return `(SELECT count(*) FROM collection_products cp WHERE cp.site_id = p.site_id AND cp.product_id = p.product_id AND cp.collection_id = ANY($${params.length}::text[])) = ${list.length}`;
-          }
-          case '$exists':
-            return operand ? 'TRUE' : 'FALSE';
-          default:
-            throw new FilterError(`The operator ${operator} is not supported on "collectionIds"`);
-        }
-      },
-    },
-  };
-}
-
-const COLLECTION_FIELDS: FieldMap = {
-  id: { kind: 'column', sql: 'c.collection_id', type: 'text', sortable: true },
-  name: { kind: 'column', sql: 'c.name', type: 'text', sortable: true },
-  slug: { kind: 'column', sql: 'c.slug', type: 'text', sortable: true },
-  visible: { kind: 'column', sql: 'c.visible', type: 'boolean', sortable: true },
-};
-
-export type StockStatus = 'IN_STOCK' | 'OUT_OF_STOCK' | 'LOW_STOCK';
-export interface StockFilter {
-  status: StockStatus;
-  /** LOW_STOCK: the most units a product may have to count as low. */
-  lowStockAtMost?: number;
-}
-export const DEFAULT_LOW_STOCK = 5;
-
-/** Columns and functions of migrations 0701 and 0710; each form matches an index (see 0710). */
-function stockCondition(stock: StockFilter, params: unknown[]): string {
-  switch (stock.status) {
-    case 'IN_STOCK':
-      return 'p.in_stock';
-    case 'OUT_OF_STOCK':
-      return 'NOT p.in_stock';
-    case 'LOW_STOCK':
-      params.push(stock.lowStockAtMost ?? DEFAULT_LOW_STOCK);
-      return `(p.doc->>'trackInventory' = 'true' AND bodega_stock_level(p.doc) <= $${params.length}::integer)`;
-  }
-}
-
-function readPaging(paging: PageQuery['paging']): { limit: number; offset: number } {
-  try {
-    const limit = readInteger(paging?.limit, 'paging.limit', { min: 1, max: MAX_PAGE_SIZE }) ?? DEFAULT_PAGE_SIZE;
-    const offset = readInteger(paging?.offset, 'paging.offset', { min: 0, max: 1_000_000 }) ?? 0;
-    return { limit, offset };
-  } catch (error) {
-    return filterError(error);
-  }
 }
 
 function notFound(productId: string): ApiError {
@@ -187,22 +64,23 @@ export class CatalogService {
   private generation = 0;
 
   constructor(
-    private readonly db: Db,
     private readonly sites: SitesService,
     now: () => Date,
   ) {
     this.cache = new TtlCache({ ttlMs: PRODUCT_CACHE_MS, maxSize: PRODUCT_CACHE_SIZE, now });
-    sites.onSiteCreated(async (ctx, site) => {
-      await store.insertCollection(ctx.db, site.siteId, {
-        id: ALL_PRODUCTS_COLLECTION_ID,
-        slug: 'all-products',
-        name: 'All Products',
-        description: null,
-        visible: true,
-        media: null,
-        createdDate: site.createdDate,
-        updatedDate: site.createdDate,
-      });
+  }
+
+  /** Every site starts with the All Products collection: app.ts runs this in site creation's transaction. */
+  async createAllProductsCollection(ctx: SiteContext, site: { createdDate: Date }): Promise<void> {
+    await store.insertCollection(ctx, {
+      id: ALL_PRODUCTS_COLLECTION_ID,
+      slug: 'all-products',
+      name: 'All Products',
+      description: null,
+      visible: true,
+      media: null,
+      createdDate: site.createdDate,
+      updatedDate: site.createdDate,
     });
   }
 
@@ -218,21 +96,22 @@ export class CatalogService {
   // Products ------------------------------------------------------------------------------------
 
   async createProduct(ctx: RequestContext, patch: ProductPatch): Promise<Product> {
-    return this.db.transaction((tx) => this.createProductIn(tx, ctx.siteId, patch, ctx.now()));
+    return withTransaction(ctx, (tx) => this.createProductIn(tx, patch));
   }
 
-  /** Creates a product inside the caller's transaction (also used to seed the demo catalog). */
-  async createProductIn(tx: Queryable, siteId: string, patch: ProductPatch, now: Date): Promise<Product> {
+  /** Creates a product inside the caller's transaction (also the back office's imports). */
+  async createProductIn(ctx: SiteContext, patch: ProductPatch): Promise<Product> {
+    const now = ctx.now();
     const missing = [];
     if (!patch.name) missing.push({ field: 'product.name', rule: 'REQUIRED_FIELD' as const, description: 'a product needs a name' });
     if (patch.price === undefined) missing.push({ field: 'product.priceData.price', rule: 'REQUIRED_FIELD' as const, description: 'a product needs a price' });
     if (missing.length) throw ApiError.validation(missing);
     const name = patch.name as string;
-    const slug = patch.slug ?? (await this.freeSlug(tx, siteId, slugify(name)));
+    const slug = patch.slug ?? (await this.freeSlug(ctx, slugify(name)));
     const id = newId();
     const product: Product = {
       id,
-      numericId: await store.nextCounter(tx, siteId, 'product_numeric_id', 1),
+      numericId: await store.nextCounter(ctx, 'product_numeric_id', 1),
       slug,
       name,
       description: patch.description ?? '',
@@ -257,42 +136,27 @@ export class CatalogService {
       createdDate: now,
       updatedDate: now,
     };
-    this.checkShape(product);
+    checkProductShape(product);
     product.variants = buildVariants(product.options, [], newId);
     if (patch.variants) product.variants = applyVariantPatches(product, patch.variants, 'product.variants');
     try {
-      await store.insertProduct(tx, siteId, product);
+      await store.insertProduct(ctx, product);
     } catch (error) {
       if (isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${slug}" is taken`, { slug });
       throw error;
     }
-    await recordEvent(transactionContext(tx, siteId, () => now), { siteId, type: 'product.created', entityType: 'product', entityId: id, payload: { productId: id, name, slug } });
+    await event(ctx, { type: 'product.created', entityType: 'product', entityId: id, payload: { productId: id, name, slug } });
     return product;
   }
 
-  private async freeSlug(db: Queryable, siteId: string, base: string): Promise<string> {
-    const taken = await store.slugsStartingWith(db, siteId, base);
+  private async freeSlug(ctx: SiteContext, base: string): Promise<string> {
+    const taken = await store.slugsStartingWith(ctx, base);
     if (!taken.has(base)) return base;
     for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
   }
 
-  private checkShape(product: Product): void {
-    if (product.options.length > MAX_OPTIONS) {
-      throw ApiError.validation([{ field: 'product.productOptions', rule: 'MAX_SIZE', description: `at most ${MAX_OPTIONS} options`, data: { threshold: MAX_OPTIONS } }]);
-    }
-    if (choiceCombinations(product.options).length > MAX_VARIANTS) {
-      throw ApiError.validation([{ field: 'product.productOptions', rule: 'MAX_SIZE', description: `the options make more than ${MAX_VARIANTS} variants`, data: { threshold: MAX_VARIANTS } }]);
-    }
-    if ((product.quantity ?? 0) > MAX_STOCK_QUANTITY) {
-      throw ApiError.validation([{ field: 'product.stock.quantity', rule: 'MAX', description: `at most ${MAX_STOCK_QUANTITY}`, data: { threshold: MAX_STOCK_QUANTITY } }]);
-    }
-    if (product.discount.type === 'AMOUNT' && BigInt(product.discount.value) > product.price) {
-      throw ApiError.validation([{ field: 'product.discount.value', rule: 'MAX', description: 'an amount discount cannot exceed the price' }]);
-    }
-  }
-
   /** Reads, changes and writes one product under its row lock. */
-  private async mutate(ctx: RequestContext, productId: string, change: (product: Product, tx: Queryable) => Promise<void> | void, eventType = 'product.updated'): Promise<Product> {
+  private async mutate(ctx: RequestContext, productId: string, change: (product: Product) => Promise<void> | void, eventType = 'product.updated'): Promise<Product> {
     this.forget(ctx.siteId, [productId]);
     try {
       return await this.mutateLocked(ctx, productId, change, eventType);
@@ -301,21 +165,21 @@ export class CatalogService {
     }
   }
 
-  private async mutateLocked(ctx: RequestContext, productId: string, change: (product: Product, tx: Queryable) => Promise<void> | void, eventType: string): Promise<Product> {
-    return this.db.transaction(async (tx) => {
-      const product = await store.findProduct(tx, ctx.siteId, productId, true);
+  private async mutateLocked(ctx: RequestContext, productId: string, change: (product: Product) => Promise<void> | void, eventType: string): Promise<Product> {
+    return withTransaction(ctx, async (tx) => {
+      const product = await store.findProduct(tx, productId, true);
       if (!product) throw notFound(productId);
-      await change(product, tx);
+      await change(product);
       product.updatedDate = ctx.now();
-      this.checkShape(product);
+      checkProductShape(product);
       try {
-        await store.updateProduct(tx, ctx.siteId, product);
+        await store.updateProduct(tx, product);
       } catch (error) {
         if (isUniqueViolation(error, 'products_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${product.slug}" is taken`, { slug: product.slug });
         throw error;
       }
-      await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: eventType, entityType: 'product', entityId: productId, payload: { productId } });
-      await this.productsSaved(transactionContext(tx, ctx.siteId, () => ctx.now()), [product]);
+      await event(tx, { type: eventType, entityType: 'product', entityId: productId, payload: { productId } });
+      await this.productsSaved(tx, [product]);
       return product;
     });
   }
@@ -354,9 +218,9 @@ export class CatalogService {
   async deleteProduct(ctx: RequestContext, productId: string): Promise<void> {
     this.forget(ctx.siteId, [productId]);
     try {
-      await this.db.transaction(async (tx) => {
-        if (!(await store.deleteProduct(tx, ctx.siteId, productId))) throw notFound(productId);
-        await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: 'product.deleted', entityType: 'product', entityId: productId, payload: { productId } });
+      await withTransaction(ctx, async (tx) => {
+        if (!(await store.deleteProduct(tx, productId))) throw notFound(productId);
+        await event(tx, { type: 'product.deleted', entityType: 'product', entityId: productId, payload: { productId } });
       });
     } finally {
       this.forget(ctx.siteId, [productId]);
@@ -417,7 +281,7 @@ export class CatalogService {
   }
 
   async getProduct(ctx: RequestContext, productId: string): Promise<Product> {
-    const product = await store.findProduct(this.db, ctx.siteId, productId);
+    const product = await store.findProduct(ctx, productId);
     if (!product || (isShopper(ctx) && !product.visible)) throw notFound(productId);
     return product;
   }
@@ -431,7 +295,7 @@ export class CatalogService {
     const q = await this.productQuery(ctx, query, stock, text);
     const { limit, offset } = readPaging(query.paging);
     const page = { where: q.where, params: q.params, join: q.join, orderBy: q.order, limit, offset };
-    const { products, total } = await this.readSearching(ctx, q.join !== '', (db) => store.queryProducts(db, page));
+    const { products, total } = await this.readSearching(ctx, q.join !== '', (c) => store.queryProducts(c, page));
     return { items: products, total, limit, offset };
   }
 
@@ -439,7 +303,7 @@ export class CatalogService {
   async aggregateProducts(ctx: RequestContext, query: PageQuery, text: string | undefined, aggregations: readonly V3Aggregation[]): Promise<Record<string, unknown>> {
     const q = await this.productQuery(ctx, query, undefined, text);
     const sql = aggregationsSql(aggregations, `FROM products p ${q.join} WHERE p.site_id = $1 AND ${q.where}`, q.params, currencyExponent(await this.currency(ctx.siteId)));
-    return this.readSearching(ctx, q.join !== '', async (db) => (await db.query(sql, q.params))[0]);
+    return this.readSearching(ctx, q.join !== '', async (c) => (await c.db.query(sql, q.params))[0]);
   }
 
   /** A product query's WHERE, ORDER BY and (with search text) the catalog search's join. */
@@ -466,17 +330,17 @@ export class CatalogService {
   }
 
   /** A read that joins the catalog search runs in a transaction that sets its fuzzy threshold. */
-  private async readSearching<T>(ctx: RequestContext, searching: boolean, read: (db: Queryable) => Promise<T>): Promise<T> {
-    if (!searching) return read(this.db);
+  private async readSearching<T>(ctx: RequestContext, searching: boolean, read: (ctx: RequestContext) => Promise<T>): Promise<T> {
+    if (!searching) return read(ctx);
     return withTransaction(ctx, async (tx) => {
-      await searchStore.setFuzzyThreshold(tx.db);
-      return read(tx.db);
+      await searchStore.setFuzzyThreshold(tx);
+      return read(tx);
     });
   }
 
   /** The ribbons or brands on the site's products (the V3 ribbons and brands view). */
   async productLabels(ctx: RequestContext, field: 'ribbon' | 'brand'): Promise<{ name: string; count: number }[]> {
-    return store.productLabels(this.db, ctx.siteId, field, isShopper(ctx));
+    return store.productLabels(ctx, field, isShopper(ctx));
   }
 
   /** Which choices can still be bought given the ones picked so far, and the variant they make. */
@@ -526,20 +390,20 @@ export class CatalogService {
       createdDate: now,
       updatedDate: now,
     };
-    await this.db.transaction(async (tx) => {
+    await withTransaction(ctx, async (tx) => {
       try {
-        await store.insertCollection(tx, ctx.siteId, collection);
+        await store.insertCollection(tx, collection);
       } catch (error) {
         if (isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${collection.slug}" is taken`, { slug: collection.slug });
         throw error;
       }
-      await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: 'collection.created', entityType: 'collection', entityId: collection.id, payload: { collectionId: collection.id, name } });
+      await event(tx, { type: 'collection.created', entityType: 'collection', entityId: collection.id, payload: { collectionId: collection.id, name } });
     });
     return collection;
   }
 
   async updateCollection(ctx: RequestContext, collectionId: string, input: CollectionInput): Promise<Collection> {
-    const existing = await store.findCollection(this.db, ctx.siteId, { id: collectionId });
+    const existing = await store.findCollection(ctx, { id: collectionId });
     if (!existing) throw ApiError.notFound('COLLECTION_NOT_FOUND', `Collection ${collectionId} was not found`, { collectionId });
     const updated: Collection = {
       ...existing,
@@ -550,28 +414,28 @@ export class CatalogService {
       ...(input.media !== undefined && { media: input.media }),
       updatedDate: ctx.now(),
     };
-    await this.db.transaction(async (tx) => {
+    await withTransaction(ctx, async (tx) => {
       try {
-        await store.updateCollection(tx, ctx.siteId, updated);
+        await store.updateCollection(tx, updated);
       } catch (error) {
         if (isUniqueViolation(error, 'product_collections_by_slug')) throw new ApiError(409, 'DUPLICATE_SLUG', `The slug "${updated.slug}" is taken`, { slug: updated.slug });
         throw error;
       }
-      await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
+      await event(tx, { type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
     });
     return updated;
   }
 
   async deleteCollection(ctx: RequestContext, collectionId: string): Promise<void> {
     if (collectionId === ALL_PRODUCTS_COLLECTION_ID) throw new ApiError(400, 'COLLECTION_NOT_DELETABLE', 'The All Products collection cannot be deleted');
-    await this.db.transaction(async (tx) => {
-      if (!(await store.deleteCollection(tx, ctx.siteId, collectionId))) throw ApiError.notFound('COLLECTION_NOT_FOUND', `Collection ${collectionId} was not found`, { collectionId });
-      await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: 'collection.deleted', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
+    await withTransaction(ctx, async (tx) => {
+      if (!(await store.deleteCollection(tx, collectionId))) throw ApiError.notFound('COLLECTION_NOT_FOUND', `Collection ${collectionId} was not found`, { collectionId });
+      await event(tx, { type: 'collection.deleted', entityType: 'collection', entityId: collectionId, payload: { collectionId } });
     });
   }
 
   async getCollection(ctx: RequestContext, by: { id: string } | { slug: string }): Promise<Collection> {
-    const collection = await store.findCollection(this.db, ctx.siteId, by);
+    const collection = await store.findCollection(ctx, by);
     if (!collection || (isShopper(ctx) && !collection.visible)) {
       throw ApiError.notFound('COLLECTION_NOT_FOUND', `Collection ${'id' in by ? by.id : by.slug} was not found`, by);
     }
@@ -590,7 +454,7 @@ export class CatalogService {
     }
     if (isShopper(ctx)) where = `c.visible AND ${where}`;
     const { limit, offset } = readPaging(query.paging);
-    const { collections, total } = await store.queryCollections(this.db, { where, params, orderBy: order, limit, offset });
+    const { collections, total } = await store.queryCollections(ctx, { where, params, orderBy: order, limit, offset });
     return { items: collections, total, limit, offset };
   }
 
@@ -604,20 +468,20 @@ export class CatalogService {
 
   private async collectionMembership(ctx: RequestContext, collectionId: string, productIds: string[], action: 'add' | 'remove'): Promise<void> {
     if (collectionId === ALL_PRODUCTS_COLLECTION_ID) throw new ApiError(400, 'COLLECTION_NOT_EDITABLE', 'Every product is in All Products');
-    await this.db.transaction(async (tx) => {
-      if (!(await store.findCollection(tx, ctx.siteId, { id: collectionId }))) {
+    await withTransaction(ctx, async (tx) => {
+      if (!(await store.findCollection(tx, { id: collectionId }))) {
         throw ApiError.notFound('COLLECTION_NOT_FOUND', `Collection ${collectionId} was not found`, { collectionId });
       }
       if (action === 'add') {
         const unique = [...new Set(productIds)];
-        const existing = await store.existingProductIds(tx, ctx.siteId, unique);
+        const existing = await store.existingProductIds(tx, unique);
         const unknown = unique.filter((id) => !existing.has(id));
         if (unknown.length) throw new ApiError(404, 'PRODUCT_NOT_FOUND', `Unknown products: ${unknown.join(', ')}`, { productIds: unknown });
-        await store.addProductsToCollection(tx, ctx.siteId, collectionId, unique, ctx.now());
+        await store.addProductsToCollection(tx, collectionId, unique, ctx.now());
       } else {
-        await store.removeProductsFromCollection(tx, ctx.siteId, collectionId, productIds);
+        await store.removeProductsFromCollection(tx, collectionId, productIds);
       }
-      await recordEvent(transactionContext(tx, ctx.siteId, () => ctx.now()), { siteId: ctx.siteId, type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId, [action === 'add' ? 'addedProductIds' : 'removedProductIds']: productIds } });
+      await event(tx, { type: 'collection.updated', entityType: 'collection', entityId: collectionId, payload: { collectionId, [action === 'add' ? 'addedProductIds' : 'removedProductIds']: productIds } });
     });
   }
 
@@ -633,7 +497,7 @@ export class CatalogService {
   async productsByIds(ctx: SiteContext, productIds: readonly string[]): Promise<Map<string, Product>> {
     const { siteId } = ctx;
     const unique = [...new Set(productIds)];
-    if (inTransaction(ctx)) return new Map((await store.findProducts(ctx.db, siteId, unique)).map((p) => [p.id, p]));
+    if (inTransaction(ctx)) return new Map((await store.findProducts(ctx, unique)).map((p) => [p.id, p]));
     const found = new Map<string, Product>();
     const missing: string[] = [];
     for (const id of unique) {
@@ -644,7 +508,7 @@ export class CatalogService {
     }
     if (missing.length) {
       const generation = this.generation;
-      const rows = new Map((await store.findProducts(ctx.db, siteId, missing)).map((p) => [p.id, p]));
+      const rows = new Map((await store.findProducts(ctx, missing)).map((p) => [p.id, p]));
       // A write that ran meanwhile may have dropped what this read saw: only cache when none did.
       const keep = generation === this.generation;
       for (const id of missing) {
@@ -667,8 +531,8 @@ export class CatalogService {
    * line against what is left, and writes the new stock; nothing changes when one line is short.
    */
   async sellStock(ctx: SiteContext, changes: readonly StockChange[], at: Date): Promise<void> {
-    const { db: tx, siteId } = ctx;
-    const locked = await store.lockProducts(tx, siteId, changes.map((c) => c.productId));
+    const { siteId } = ctx;
+    const locked = await store.lockProducts(ctx, changes.map((c) => c.productId));
     const result = applyStockChanges(new Map(locked.map((p) => [p.id, p])), changes, -1);
     if (!result.ok) {
       const first = result.shortages[0];
@@ -677,7 +541,7 @@ export class CatalogService {
         : `Product ${first.productId} is out of stock`, { shortages: result.shortages });
     }
     this.forget(siteId, result.changed.map((p) => p.id));
-    await store.saveStock(tx, siteId, result.changed, at);
+    await store.saveStock(ctx, result.changed, at);
     await this.productsSaved(ctx, result.changed);
   }
 
@@ -686,8 +550,8 @@ export class CatalogService {
     this.savedHooks.push(hook);
   }
 
-  private async productsSaved(tx: SiteContext, products: readonly Product[]): Promise<void> {
-    for (const hook of this.savedHooks) await hook(tx, products);
+  private async productsSaved(ctx: SiteContext, products: readonly Product[]): Promise<void> {
+    for (const hook of this.savedHooks) await hook(ctx, products);
   }
 
   /** Call after a transaction that sold or returned stock has ended (committed or not). */
@@ -697,12 +561,11 @@ export class CatalogService {
 
   /** Returns units to stock (cancel or refund with restock); products gone since are skipped. */
   async restock(ctx: SiteContext, changes: readonly StockChange[], at: Date): Promise<void> {
-    const { db: tx, siteId } = ctx;
-    const locked = await store.lockProducts(tx, siteId, changes.map((c) => c.productId));
+    const locked = await store.lockProducts(ctx, changes.map((c) => c.productId));
     const result = applyStockChanges(new Map(locked.map((p) => [p.id, p])), changes, 1);
     if (!result.ok) return;
-    this.forget(siteId, result.changed.map((p) => p.id));
-    await store.saveStock(tx, siteId, result.changed, at);
+    this.forget(ctx.siteId, result.changed.map((p) => p.id));
+    await store.saveStock(ctx, result.changed, at);
   }
 
   /** For the back office's bulk edits: changes one product under its row lock (price, weight, ribbon…). */
@@ -711,35 +574,9 @@ export class CatalogService {
   }
 }
 
-/** Applies variant overrides, matched by variant ids, by (some of) their choices, or to all. */
-function applyVariantPatches(product: Product, patches: readonly VariantPatch[], field: string): Variant[] {
-  const variants = product.variants.map((v) => ({ ...v }));
-  patches.forEach((patch, i) => {
-    let targets: Variant[];
-    if (patch.variantIds?.length) {
-      targets = variants.filter((v) => patch.variantIds?.includes(v.id));
-      const unknown = patch.variantIds.filter((id) => !variants.some((v) => v.id === id));
-      if (unknown.length) throw ApiError.validation([{ field: `${field}[${i}].variantIds`, rule: 'VALIDATION', description: `unknown variants: ${unknown.join(', ')}` }]);
-    } else if (patch.choices && Object.keys(patch.choices).length) {
-      const wanted = Object.entries(patch.choices);
-      targets = variants.filter((v) => wanted.every(([k, val]) => v.choices[k] === val));
-      if (targets.length === 0) throw ApiError.validation([{ field: `${field}[${i}].choices`, rule: 'VALIDATION', description: 'no variant has these choices' }]);
-    } else {
-      targets = variants;
-    }
-    for (const v of targets) {
-      if (patch.price !== undefined) v.price = patch.price;
-      if (patch.weight !== undefined) v.weight = patch.weight;
-      if (patch.sku !== undefined) v.sku = patch.sku;
-      if (patch.visible !== undefined) v.visible = patch.visible;
-      if (patch.quantity !== undefined) v.quantity = patch.quantity;
-      if (patch.inStock !== undefined) v.inStock = patch.inStock;
-      if (v.quantity !== null && v.quantity > MAX_STOCK_QUANTITY) {
-        throw ApiError.validation([{ field: `${field}[${i}].stock.quantity`, rule: 'MAX', description: `at most ${MAX_STOCK_QUANTITY}`, data: { threshold: MAX_STOCK_QUANTITY } }]);
-      }
-    }
-  });
-  return variants;
+/** Records a catalog event in the transaction of ctx, for ctx's site. */
+function event(ctx: SiteContext, e: Omit<OutboxEvent, 'siteId'>): Promise<string> {
+  return recordEvent(ctx, { siteId: ctx.siteId, ...e });
 }
 
 // What other services use of this one's modules: they import service.ts only.

@@ -1,5 +1,5 @@
 // SQL for products, product collections and the commerce counters; nothing else.
-import type { Queryable } from '../../platform/db.js';
+import type { SiteContext } from '../../platform/context.js';
 import { ALL_PRODUCTS_COLLECTION_ID, discountedPrice, type Product, type ProductOption, type Variant } from './products.js';
 
 interface VariantJson {
@@ -107,110 +107,110 @@ function toDoc(product: Product): string {
 }
 
 /** The next value of a per-site counter; the row stays locked until the transaction ends. */
-export async function nextCounter(tx: Queryable, siteId: string, name: string, first: number): Promise<number> {
-  const rows = await tx.query<{ value: number | string }>(
+export async function nextCounter(ctx: SiteContext, name: string, first: number): Promise<number> {
+  const rows = await ctx.db.query<{ value: number | string }>(
     `INSERT INTO commerce_counters (site_id, name, value) VALUES ($1, $2, $3)
      ON CONFLICT (site_id, name) DO UPDATE SET value = commerce_counters.value + 1
      RETURNING value`,
-    [siteId, name, first],
+    [ctx.siteId, name, first],
   );
   return Number(rows[0].value);
 }
 
-export async function insertProduct(tx: Queryable, siteId: string, product: Product): Promise<void> {
-  await tx.query(
+export async function insertProduct(ctx: SiteContext, product: Product): Promise<void> {
+  await ctx.db.query(
     `INSERT INTO products (site_id, product_id, numeric_id, slug, name, product_type, visible, sku, price_minor, discounted_minor, doc, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $12)`,
-    [siteId, product.id, product.numericId, product.slug, product.name, product.productType, product.visible, product.sku,
+    [ctx.siteId, product.id, product.numericId, product.slug, product.name, product.productType, product.visible, product.sku,
       product.price.toString(), discountedPrice(product.price, product.discount).toString(), toDoc(product), product.createdDate],
   );
-  await tx.query(
+  await ctx.db.query(
     `INSERT INTO collection_products (site_id, collection_id, product_id, added_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-    [siteId, ALL_PRODUCTS_COLLECTION_ID, product.id, product.createdDate],
+    [ctx.siteId, ALL_PRODUCTS_COLLECTION_ID, product.id, product.createdDate],
   );
 }
 
-export async function updateProduct(tx: Queryable, siteId: string, product: Product): Promise<void> {
-  await tx.query(
+export async function updateProduct(ctx: SiteContext, product: Product): Promise<void> {
+  await ctx.db.query(
     `UPDATE products SET slug = $3, name = $4, product_type = $5, visible = $6, sku = $7, price_minor = $8, discounted_minor = $9,
        doc = $10::jsonb, updated_at = $11
      WHERE site_id = $1 AND product_id = $2`,
-    [siteId, product.id, product.slug, product.name, product.productType, product.visible, product.sku,
+    [ctx.siteId, product.id, product.slug, product.name, product.productType, product.visible, product.sku,
       product.price.toString(), discountedPrice(product.price, product.discount).toString(), toDoc(product), product.updatedDate],
   );
 }
 
 /** Writes the documents of products whose stock changed (they are locked by the caller). */
-export async function saveStock(tx: Queryable, siteId: string, products: readonly Product[], at: Date): Promise<void> {
+export async function saveStock(ctx: SiteContext, products: readonly Product[], at: Date): Promise<void> {
   if (products.length === 0) return;
-  await tx.query(
+  await ctx.db.query(
     `UPDATE products p SET doc = d.doc, updated_at = $4
      FROM unnest($2::text[], $3::jsonb[]) AS d(product_id, doc)
      WHERE p.site_id = $1 AND p.product_id = d.product_id`,
-    [siteId, products.map((p) => p.id), products.map(toDoc), at],
+    [ctx.siteId, products.map((p) => p.id), products.map(toDoc), at],
   );
 }
 
-export async function deleteProduct(tx: Queryable, siteId: string, productId: string): Promise<boolean> {
-  const rows = await tx.query('DELETE FROM products WHERE site_id = $1 AND product_id = $2 RETURNING product_id', [siteId, productId]);
-  await tx.query('DELETE FROM collection_products WHERE site_id = $1 AND product_id = $2', [siteId, productId]);
+export async function deleteProduct(ctx: SiteContext, productId: string): Promise<boolean> {
+  const rows = await ctx.db.query('DELETE FROM products WHERE site_id = $1 AND product_id = $2 RETURNING product_id', [ctx.siteId, productId]);
+  await ctx.db.query('DELETE FROM collection_products WHERE site_id = $1 AND product_id = $2', [ctx.siteId, productId]);
   return rows.length === 1;
 }
 
-export async function findProduct(db: Queryable, siteId: string, productId: string, forUpdate = false): Promise<Product | undefined> {
-  const rows = await db.query<ProductRow>(
+export async function findProduct(ctx: SiteContext, productId: string, forUpdate = false): Promise<Product | undefined> {
+  const rows = await ctx.db.query<ProductRow>(
     `SELECT ${PRODUCT_COLUMNS} FROM products p WHERE p.site_id = $1 AND p.product_id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
-    [siteId, productId],
+    [ctx.siteId, productId],
   );
   return rows[0] && toProduct(rows[0]);
 }
 
 /** Products as line items need them (without their collections, which cost a subquery each). */
-export async function findProducts(db: Queryable, siteId: string, productIds: readonly string[]): Promise<Product[]> {
+export async function findProducts(ctx: SiteContext, productIds: readonly string[]): Promise<Product[]> {
   if (productIds.length === 0) return [];
-  const rows = await db.query<ProductRow>(
+  const rows = await ctx.db.query<ProductRow>(
     `SELECT p.product_id, p.numeric_id, p.slug, p.name, p.product_type, p.visible, p.sku, p.price_minor, p.doc, p.created_at, p.updated_at
      FROM products p WHERE p.site_id = $1 AND p.product_id = ANY($2::text[])`,
-    [siteId, productIds],
+    [ctx.siteId, productIds],
   );
   return rows.map(toProduct);
 }
 
 /** Locks the products in id order (so two orders never wait on each other in a cycle). */
-export async function lockProducts(tx: Queryable, siteId: string, productIds: readonly string[]): Promise<Product[]> {
+export async function lockProducts(ctx: SiteContext, productIds: readonly string[]): Promise<Product[]> {
   if (productIds.length === 0) return [];
-  const rows = await tx.query<ProductRow>(
+  const rows = await ctx.db.query<ProductRow>(
     `SELECT p.product_id, p.numeric_id, p.slug, p.name, p.product_type, p.visible, p.sku, p.price_minor, p.doc, p.created_at, p.updated_at
      FROM products p WHERE p.site_id = $1 AND p.product_id = ANY($2::text[]) ORDER BY p.product_id FOR UPDATE`,
-    [siteId, productIds],
+    [ctx.siteId, productIds],
   );
   return rows.map(toProduct);
 }
 
-export async function slugsStartingWith(db: Queryable, siteId: string, base: string): Promise<Set<string>> {
-  const rows = await db.query<{ slug: string }>(
+export async function slugsStartingWith(ctx: SiteContext, base: string): Promise<Set<string>> {
+  const rows = await ctx.db.query<{ slug: string }>(
     `SELECT slug FROM products WHERE site_id = $1 AND (slug = $2 OR starts_with(slug, $2 || '-'))`,
-    [siteId, base],
+    [ctx.siteId, base],
   );
   return new Set(rows.map((r) => r.slug));
 }
 
 export async function queryProducts(
-  db: Queryable,
+  ctx: SiteContext,
   query: { where: string; params: unknown[]; orderBy: string; limit: number; offset: number; join?: string },
 ): Promise<{ products: Product[]; total: number }> {
   // query.params already starts with the site id as $1; join (the catalog search's) may name more.
   const { where, params, join = '' } = query;
   // The page and the count apart: the page is a short index range (the collection ids are read for
   // its rows only), the count an index-only scan; a window count would build every matching row.
-  const rows = await db.query<ProductRow>(
+  const rows = await ctx.db.query<ProductRow>(
     `SELECT ${PRODUCT_COLUMNS} FROM products p ${join}
      WHERE p.site_id = $1 AND ${where}
      ORDER BY ${query.orderBy} LIMIT ${query.limit} OFFSET ${query.offset}`,
     params,
   );
   if (query.offset === 0 && rows.length < query.limit) return { products: rows.map(toProduct), total: rows.length };
-  const counted = await db.query<{ total: number | string }>(`SELECT count(*) AS total FROM products p ${join} WHERE p.site_id = $1 AND ${where}`, params);
+  const counted = await ctx.db.query<{ total: number | string }>(`SELECT count(*) AS total FROM products p ${join} WHERE p.site_id = $1 AND ${where}`, params);
   return { products: rows.map(toProduct), total: Number(counted[0].total) };
 }
 
@@ -258,75 +258,75 @@ function toCollection(row: CollectionRow): Collection {
   };
 }
 
-export async function insertCollection(tx: Queryable, siteId: string, c: Omit<Collection, 'numberOfProducts'>): Promise<void> {
-  await tx.query(
+export async function insertCollection(ctx: SiteContext, c: Omit<Collection, 'numberOfProducts'>): Promise<void> {
+  await ctx.db.query(
     `INSERT INTO product_collections (site_id, collection_id, slug, name, description, visible, media, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $8)`,
-    [siteId, c.id, c.slug, c.name, c.description, c.visible, c.media ? JSON.stringify(c.media) : null, c.createdDate],
+    [ctx.siteId, c.id, c.slug, c.name, c.description, c.visible, c.media ? JSON.stringify(c.media) : null, c.createdDate],
   );
 }
 
-export async function updateCollection(tx: Queryable, siteId: string, c: Omit<Collection, 'numberOfProducts' | 'createdDate'>): Promise<void> {
-  await tx.query(
+export async function updateCollection(ctx: SiteContext, c: Omit<Collection, 'numberOfProducts' | 'createdDate'>): Promise<void> {
+  await ctx.db.query(
     `UPDATE product_collections SET slug = $3, name = $4, description = $5, visible = $6, media = $7::jsonb, updated_at = $8
      WHERE site_id = $1 AND collection_id = $2`,
-    [siteId, c.id, c.slug, c.name, c.description, c.visible, c.media ? JSON.stringify(c.media) : null, c.updatedDate],
+    [ctx.siteId, c.id, c.slug, c.name, c.description, c.visible, c.media ? JSON.stringify(c.media) : null, c.updatedDate],
   );
 }
 
-export async function deleteCollection(tx: Queryable, siteId: string, collectionId: string): Promise<boolean> {
-  const rows = await tx.query('DELETE FROM product_collections WHERE site_id = $1 AND collection_id = $2 RETURNING collection_id', [siteId, collectionId]);
-  await tx.query('DELETE FROM collection_products WHERE site_id = $1 AND collection_id = $2', [siteId, collectionId]);
+export async function deleteCollection(ctx: SiteContext, collectionId: string): Promise<boolean> {
+  const rows = await ctx.db.query('DELETE FROM product_collections WHERE site_id = $1 AND collection_id = $2 RETURNING collection_id', [ctx.siteId, collectionId]);
+  await ctx.db.query('DELETE FROM collection_products WHERE site_id = $1 AND collection_id = $2', [ctx.siteId, collectionId]);
   return rows.length === 1;
 }
 
-export async function findCollection(db: Queryable, siteId: string, by: { id: string } | { slug: string }): Promise<Collection | undefined> {
+export async function findCollection(ctx: SiteContext, by: { id: string } | { slug: string }): Promise<Collection | undefined> {
   const [column, value] = 'id' in by ? ['collection_id', by.id] : ['slug', by.slug];
-  const rows = await db.query<CollectionRow>(`SELECT ${COLLECTION_COLUMNS} FROM product_collections c WHERE c.site_id = $1 AND c.${column} = $2`, [siteId, value]);
+  const rows = await ctx.db.query<CollectionRow>(`SELECT ${COLLECTION_COLUMNS} FROM product_collections c WHERE c.site_id = $1 AND c.${column} = $2`, [ctx.siteId, value]);
   return rows[0] && toCollection(rows[0]);
 }
 
 export async function queryCollections(
-  db: Queryable,
+  ctx: SiteContext,
   query: { where: string; params: unknown[]; orderBy: string; limit: number; offset: number },
 ): Promise<{ collections: Collection[]; total: number }> {
   // query.params already starts with the site id as $1.
   const { where, params } = query;
-  const rows = await db.query<CollectionRow & { total: number | string }>(
+  const rows = await ctx.db.query<CollectionRow & { total: number | string }>(
     `SELECT ${COLLECTION_COLUMNS}, count(*) OVER () AS total FROM product_collections c
      WHERE c.site_id = $1 AND ${where} ORDER BY ${query.orderBy} LIMIT ${query.limit} OFFSET ${query.offset}`,
     params,
   );
   if (rows.length > 0 || query.offset === 0) return { collections: rows.map(toCollection), total: rows.length ? Number(rows[0].total) : 0 };
-  const counted = await db.query<{ total: number | string }>(`SELECT count(*) AS total FROM product_collections c WHERE c.site_id = $1 AND ${where}`, params);
+  const counted = await ctx.db.query<{ total: number | string }>(`SELECT count(*) AS total FROM product_collections c WHERE c.site_id = $1 AND ${where}`, params);
   return { collections: [], total: Number(counted[0].total) };
 }
 
 /** Adds the products that exist; returns how many were found. */
-export async function addProductsToCollection(tx: Queryable, siteId: string, collectionId: string, productIds: readonly string[], at: Date): Promise<number> {
-  const rows = await tx.query(
+export async function addProductsToCollection(ctx: SiteContext, collectionId: string, productIds: readonly string[], at: Date): Promise<number> {
+  const rows = await ctx.db.query(
     `INSERT INTO collection_products (site_id, collection_id, product_id, added_at)
      SELECT $1, $2, p.product_id, $4 FROM products p WHERE p.site_id = $1 AND p.product_id = ANY($3::text[])
      ON CONFLICT DO NOTHING RETURNING product_id`,
-    [siteId, collectionId, productIds, at],
+    [ctx.siteId, collectionId, productIds, at],
   );
   return rows.length;
 }
 
-export async function removeProductsFromCollection(tx: Queryable, siteId: string, collectionId: string, productIds: readonly string[]): Promise<void> {
-  await tx.query('DELETE FROM collection_products WHERE site_id = $1 AND collection_id = $2 AND product_id = ANY($3::text[])', [siteId, collectionId, productIds]);
+export async function removeProductsFromCollection(ctx: SiteContext, collectionId: string, productIds: readonly string[]): Promise<void> {
+  await ctx.db.query('DELETE FROM collection_products WHERE site_id = $1 AND collection_id = $2 AND product_id = ANY($3::text[])', [ctx.siteId, collectionId, productIds]);
 }
 
-export async function existingProductIds(db: Queryable, siteId: string, productIds: readonly string[]): Promise<Set<string>> {
-  const rows = await db.query<{ product_id: string }>('SELECT product_id FROM products WHERE site_id = $1 AND product_id = ANY($2::text[])', [siteId, productIds]);
+export async function existingProductIds(ctx: SiteContext, productIds: readonly string[]): Promise<Set<string>> {
+  const rows = await ctx.db.query<{ product_id: string }>('SELECT product_id FROM products WHERE site_id = $1 AND product_id = ANY($2::text[])', [ctx.siteId, productIds]);
   return new Set(rows.map((r) => r.product_id));
 }
 
 /** The distinct ribbons or brands the site's products carry, with how many products carry each. */
-export async function productLabels(db: Queryable, siteId: string, field: 'ribbon' | 'brand', visibleOnly: boolean): Promise<{ name: string; count: number }[]> {
-  const rows = await db.query<{ name: string; count: number | string }>(
+export async function productLabels(ctx: SiteContext, field: 'ribbon' | 'brand', visibleOnly: boolean): Promise<{ name: string; count: number }[]> {
+  const rows = await ctx.db.query<{ name: string; count: number | string }>(
     `SELECT p.doc->>'${field === 'ribbon' ? 'ribbon' : 'brand'}' AS name, count(*) AS count FROM products p
      WHERE p.site_id = $1 AND p.doc->>'${field === 'ribbon' ? 'ribbon' : 'brand'}' IS NOT NULL AND ($2::boolean IS FALSE OR p.visible)
-     GROUP BY 1 ORDER BY 1`, [siteId, visibleOnly]);
+     GROUP BY 1 ORDER BY 1`, [ctx.siteId, visibleOnly]);
   return rows.map((r) => ({ name: r.name, count: Number(r.count) }));
 }

@@ -13,23 +13,17 @@ import { ApiError } from '../../platform/errors.js';
 import { ALL_PRODUCTS_COLLECTION_ID, isStoresAppId, STORES_APP_ID, type Product } from './products.js';
 import { isShopper, MAX_PAGE_SIZE, type CatalogService } from './service.js';
 import { parseAggregations, toWireAggregations } from './v3-aggregations.js';
+import { decodeCursor, fieldSet, filterByIdAndName, pagingMetadata, v3ProductFilter, v3ProductSort, type CursorState } from './v3-query.js';
 import {
-  decodeCursor,
-  fieldSet,
   fromV3Product,
-  pagingMetadata,
   parseInventoryItemId,
   STORES_TREE,
-  filterByIdAndName,
   toV3Category,
   toV3Customizations,
   toV3InventoryItem,
   toV3Label,
   toV3Product,
   toV3ReadOnlyVariant,
-  v3ProductFilter,
-  v3ProductSort,
-  type CursorState,
 } from './v3-wire.js';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

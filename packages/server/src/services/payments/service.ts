@@ -212,7 +212,7 @@ export class PaymentsService {
 
   /** Refunds the provider never answered, untouched for `olderThanMs` (the sweep sends them again). */
   unsettledRefunds(olderThanMs: number, limit = 100): Promise<{ siteId: string; orderId: string; idempotencyKey: string }[]> {
-    return store.unsettledRefunds(this.db, new Date(this.options.now().getTime() - olderThanMs), limit);
+    return store.unsettledRefunds(poolContext(this.db), new Date(this.options.now().getTime() - olderThanMs), limit);
   }
 
   transactions(ctx: SiteContext, orderId: string): Promise<store.Transaction[]> {

@@ -184,8 +184,8 @@ export async function settleTransaction(ctx: SiteContext, idempotencyKey: string
 }
 
 /** Refunds the provider has not answered (SCHEDULED, STARTED), made before `before` (every site: the sweep). */
-export async function unsettledRefunds(db: Queryable, before: Date, limit: number): Promise<{ siteId: string; orderId: string; idempotencyKey: string }[]> {
-  const rows = await db.query<{ site_id: string; order_id: string; idempotency_key: string }>(
+export async function unsettledRefunds(ctx: DbContext, before: Date, limit: number): Promise<{ siteId: string; orderId: string; idempotencyKey: string }[]> {
+  const rows = await ctx.db.query<{ site_id: string; order_id: string; idempotency_key: string }>(
     `SELECT site_id, order_id, idempotency_key FROM payment_transactions
       WHERE kind = 'REFUND' AND status IN ('SCHEDULED', 'STARTED') AND idempotency_key IS NOT NULL AND created_at < $1
       ORDER BY created_at LIMIT $2`,
