@@ -12,7 +12,7 @@ const FACTOR_NAMES = { TOTP: 'Authenticator app', EMAIL: 'E-mail code' } as cons
 /** Recovery codes, shown once: the member saves them now or never sees them again. */
 function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
-    <section aria-labelledby="recovery-codes-title" className="card">
+    <section aria-labelledby="recovery-codes-title" className="security-card">
       <h3 id="recovery-codes-title">Your recovery codes</h3>
       <p>Save these somewhere safe. Each one signs you in once if you lose your second step. They are shown only now.</p>
       <ul className="recovery-codes" role="list">{codes.map((c) => <li key={c}><code>{c}</code></li>)}</ul>
@@ -27,10 +27,10 @@ function TotpSetup({ onCodes }: { onCodes: (codes: string[]) => void }) {
   const enrolment = start.data;
   if (!enrolment) {
     return (
-      <p>
+      <div className="security-section">
         <button type="button" className="button" onClick={() => start.mutate()} disabled={start.isPending}>Set up an authenticator app</button>
         {start.isError && <Notice kind="error">{errorMessage(start.error)}</Notice>}
-      </p>
+      </div>
     );
   }
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -38,7 +38,7 @@ function TotpSetup({ onCodes }: { onCodes: (codes: string[]) => void }) {
     confirm.mutate(code.trim(), { onSuccess: (r) => { if (r.recoveryCodes) onCodes(r.recoveryCodes); start.reset(); } });
   }
   return (
-    <section aria-labelledby="totp-title" className="card">
+    <section aria-labelledby="totp-title" className="security-card">
       <h3 id="totp-title">Scan this code with your authenticator app</h3>
       <img className="qr" alt="QR code for your authenticator app" width={200} height={200}
         src={`data:image/svg+xml;base64,${btoa(enrolment.qrCodeSvg)}`} />
@@ -75,13 +75,13 @@ export default function SecurityPage() {
       {failure && <Notice kind="error">{errorMessage(failure)}</Notice>}
       {codes && <RecoveryCodes codes={codes} />}
 
-      <section aria-labelledby="factors-title">
+      <section aria-labelledby="factors-title" className="security-section">
         <h2 id="factors-title">Second sign-in step</h2>
         <p>{enabled.length ? 'After your password, we ask for one of these.' : 'Add a second step so a stolen password is not enough to sign in.'}</p>
         {enabled.length > 0 && (
-          <ul role="list" className="rows">
+          <ul role="list" className="security-rows">
             {enabled.map((f) => (
-              <li key={f.factorId} className="row">
+              <li key={f.factorId}>
                 <span>{FACTOR_NAMES[f.factorType]}</span>
                 <button type="button" className="button secondary" onClick={() => remove.mutate(f.factorId)} disabled={remove.isPending}
                   aria-label={`Remove ${FACTOR_NAMES[f.factorType]}`}>Remove</button>
@@ -97,7 +97,7 @@ export default function SecurityPage() {
       </section>
 
       {enabled.length > 0 && (
-        <section aria-labelledby="recovery-title">
+        <section aria-labelledby="recovery-title" className="security-section">
           <h2 id="recovery-title">Recovery codes</h2>
           <p>{recoveryCodesLeft} of 10 left.</p>
           <button type="button" className="button secondary" disabled={regenerate.isPending}
@@ -105,12 +105,12 @@ export default function SecurityPage() {
         </section>
       )}
 
-      <section aria-labelledby="devices-title">
+      <section aria-labelledby="devices-title" className="security-section">
         <h2 id="devices-title">Remembered devices</h2>
         {devices.length === 0 ? <p>No device skips the second step.</p> : (
-          <ul role="list" className="rows">
+          <ul role="list" className="security-rows">
             {devices.map((d) => (
-              <li key={d.deviceId} className="row">
+              <li key={d.deviceId}>
                 <span>{d.label || 'A browser'} <span className="muted">until {new Date(d.expiresDate).toLocaleDateString()}</span></span>
                 <button type="button" className="button secondary" onClick={() => forget.mutate(d.deviceId)} disabled={forget.isPending}
                   aria-label={`Sign out ${d.label || 'this browser'}`}>Sign out</button>
@@ -120,7 +120,7 @@ export default function SecurityPage() {
         )}
       </section>
 
-      <section aria-labelledby="everywhere-title">
+      <section aria-labelledby="everywhere-title" className="security-section">
         <h2 id="everywhere-title">Everywhere</h2>
         <p>Ends every sign-in of your account, on every device, this one too.</p>
         <button type="button" className="button secondary" disabled={everywhere.isPending} onClick={() => everywhere.mutate()}>Sign out everywhere</button>

@@ -80,14 +80,16 @@ export default function SecondFactorPage() {
       {outcome.error && <Notice kind="error">{outcome.error}</Notice>}
       {outcome.info && <Notice kind="info">{outcome.info}</Notice>}
       {offered.length > 1 && (
-        <fieldset className="choices">
+        <fieldset className="method-choice">
           <legend>How do you want to confirm?</legend>
-          {offered.map((m) => (
-            <label key={m} className="choice">
-              <input type="radio" name="method" value={m} checked={method === m} onChange={() => { setMethod(m); setCode(''); }} />
-              {m === 'TOTP' ? 'Authenticator app' : m === 'EMAIL' ? 'E-mail me a code' : 'Recovery code'}
-            </label>
-          ))}
+          <div className="choices">
+            {offered.map((m) => (
+              <label key={m} className="choice">
+                <input type="radio" name="method" value={m} checked={method === m} onChange={() => { setMethod(m); setCode(''); }} />
+                <span>{m === 'TOTP' ? 'Authenticator app' : m === 'EMAIL' ? 'E-mail me a code' : 'Recovery code'}</span>
+              </label>
+            ))}
+          </div>
         </fieldset>
       )}
       {method === 'EMAIL' && !emailSent && (
@@ -99,9 +101,7 @@ export default function SecondFactorPage() {
           {...(label.pattern ? { inputMode: 'numeric' as const, pattern: label.pattern, maxLength: 6 } : { maxLength: 24, autoCapitalize: 'none' })}
           value={code} onChange={(e) => setCode(method === 'RECOVERY_CODE' ? e.target.value : e.target.value.replace(/\D/g, ''))}
         />
-        <div className="field checkbox">
-          <label><input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember this device for 30 days</label>
-        </div>
+        <label className="check"><input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember this device for 30 days</label>
         <button type="submit" className="button block" disabled={outcome.busy}>{outcome.busy ? 'Checking…' : 'Continue'}</button>
       </form>
       <p><Link to={`/auth/sign-in${flowQuery(flow)}`}>Start over</Link></p>
