@@ -258,3 +258,31 @@ describe('security calls', () => {
     expect((await t.app.inject({ method: 'GET', url: SECURITY, headers: { authorization: m.access } })).statusCode).toBe(401);
   });
 });
+
+describe('the owner\'s rule for staff', () => {
+  it('makes owners and contributors sign in with a second factor (e-mail codes until they set one up); members are left alone', async () => {
+    const ownerEmail = newEmail('owner');
+    const site = await t.createSite({ ownerEmail, ownerPassword: 'a-good-password' });
+    const m = await member(site);
+    expect((await login(site, ownerEmail)).json().state).toBe('SUCCESS');
+    const set = await t.app.inject({
+      method: 'PATCH', url: '/_api/bodega/v1/site-settings', headers: { authorization: site.apiKey, 'wix-site-id': site.siteId },
+      payload: { settings: { staffSecondFactorRequired: true } },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().settings.staffSecondFactorRequired).toBe(true);
+
+    const asked = (await login(site, ownerEmail)).json();
+    expect(asked).toMatchObject({
+      state: 'REQUIRE_MFA',
+      requireMfaData: { availableFactors: [{ factorType: 'EMAIL', factorStatus: 'ENABLED_BY_RULE' }, { factorType: 'TOTP', factorStatus: 'REQUIRE_ACTIVATION' }] },
+    });
+    const notYet = await post(`${AUTH}/v2/TOTP/verify`, { stateToken: asked.stateToken, totpData: { code: '123456' } }, await t.visitorToken(site));
+    expect(applicationCode(notYet)).toBe('FACTOR_NOT_ENABLED');
+    const challenge = await post(`${AUTH}/v2/EMAIL/verify`, { stateToken: asked.stateToken, emailData: {} }, await t.visitorToken(site));
+    expect(challenge.json().state).toBe('MFA_CHALLENGE');
+    const done = await post(`${AUTH}/v2/EMAIL/verify`, { stateToken: asked.stateToken, emailData: { code: await codeFromOutbox(site, ownerEmail) } }, await t.visitorToken(site));
+    expect(done.json().state).toBe('SUCCESS');
+    expect((await login(site, m.email)).json().state, 'a member is not staff').toBe('SUCCESS');
+  });
+});

@@ -39,15 +39,29 @@ export async function availableFactors(ctx: SiteContext, identityId: string): Pr
   return list;
 }
 
+/** What a staff member without a factor may use where the owner requires one: e-mail codes, or set up an app. */
+const RULE_FACTORS: readonly AvailableFactor[] = [{ factorType: 'EMAIL', factorStatus: 'ENABLED_BY_RULE' }, { factorType: 'TOTP', factorStatus: 'REQUIRE_ACTIVATION' }];
+
+/** The site setting with which the owner requires a second factor of owners and contributors. */
+export const STAFF_RULE_SETTING = 'staffSecondFactorRequired';
+
+/** The factors of a sign-in: the member's own, or, for staff without one under the owner's rule, the rule's. */
+async function factorsOf(ctx: SiteContext, site: Site, identityId: string): Promise<AvailableFactor[]> {
+  const own = await availableFactors(ctx, identityId);
+  if (own.length || site.settings[STAFF_RULE_SETTING] !== true) return own;
+  const member = await store.findMemberAccess(ctx, identityId);
+  return member && member.role !== 'MEMBER' ? [...RULE_FACTORS] : own;
+}
+
 /**
  * Whether this sign-in must show a second factor, and why: every sign-in of a member with an
- * enabled factor, except from a device remembered for them, unless lock-out events make the
- * sign-in high-risk.
+ * enabled factor (or of staff under the owner's rule), except from a device remembered for
+ * them, unless lock-out events make the sign-in high-risk.
  */
 export async function secondFactorNeeded(
-  ctx: SiteContext, row: store.IdentityRow, deviceToken: string | undefined,
+  ctx: SiteContext, site: Site, row: store.IdentityRow, deviceToken: string | undefined,
 ): Promise<{ reason: MfaReason; factors: AvailableFactor[] } | undefined> {
-  const factors = await availableFactors(ctx, row.identity_id);
+  const factors = await factorsOf(ctx, site, row.identity_id);
   if (factors.length === 0) return undefined;
   const device = deviceToken ? await factorStore.findDeviceByToken(ctx, hashSecret(deviceToken)) : undefined;
   const remembered = device !== undefined && device.identity_id === row.identity_id && !device.revoked_at
@@ -116,8 +130,8 @@ export async function verifyFactor(deps: IdentityDeps, ctx: CallerContext, site:
     if (lockoutState(failures, now).locked || challenge.attempts >= CHALLENGE_MAX_ATTEMPTS) {
       return new ApiError(429, 'TOO_MANY_LOGIN_ATTEMPTS', 'Too many wrong codes; sign in again later');
     }
-    const factors = await availableFactors(tx, row.identity_id);
-    if (!factors.some((f) => f.factorType === type)) return new ApiError(400, 'FACTOR_NOT_ENABLED', `The member has no ${type} factor`, { factorType: type });
+    const factors = await factorsOf(tx, site, row.identity_id);
+    if (!factors.some((f) => f.factorType === type && f.factorStatus !== 'REQUIRE_ACTIVATION')) return new ApiError(400, 'FACTOR_NOT_ENABLED', `The member has no ${type} factor`, { factorType: type });
     if (type === 'EMAIL' && !input.code) {
       const code = String(randomInt(1_000_000)).padStart(6, '0');
       await factorStore.setEmailCode(tx, challenge.challenge_id, hashCode(challenge.challenge_id, code), new Date(now.getTime() + EMAIL_FACTOR_CODE_TTL_MS));

@@ -41,7 +41,7 @@ async function enter(
     }
     case 'SUCCESS': {
       // A member with a second factor finishes at v2/{factorType}/verify (second-factor.ts).
-      const need = await secondFactorNeeded(ctx, row, deviceToken);
+      const need = await secondFactorNeeded(ctx, site, row, deviceToken);
       if (need) return requireSecondFactor(ctx, row, visitorId, need);
       const now = ctx.now();
       await store.recordLogin(ctx, row.identity_id, now);
