@@ -466,12 +466,21 @@ export interface Identity {
   status?: { name?: IdentityStatus; reasons?: string[] };
   factors?: Factor[];
 }
+export interface MfaFactor {
+  factorType?: string;
+  factorStatus?: string;
+}
+
 export interface StateMachineResponse {
   state?: string;
   sessionToken?: string;
   stateToken?: string;
   identity?: Identity;
   additionalData?: Record<string, unknown>;
+  /** REQUIRE_MFA: the factors the member may finish with, and why one is asked. */
+  requireMfaData?: { availableFactors?: MfaFactor[]; reason?: string };
+  /** MFA_CHALLENGE: a code was sent (EMAIL); `hint` names where. */
+  mfaChallengeData?: { factorType?: string; verificationChallengeData?: { hint?: string }; availableFactors?: MfaFactor[]; reason?: string };
 }
 
 // ─── Redirects ───────────────────────────────────────────────────────────────────────────────────

@@ -20,7 +20,7 @@ import { RedirectsService } from './services/redirects/service.js';
 import { redirectsRoutes } from './services/redirects/routes.js';
 import { captchaVerifier } from './services/identity/captcha.js';
 import { identityRoutes } from './services/identity/routes.js';
-import { IdentityService } from './services/identity/service.js';
+import { FACTOR_SEALED_COLUMNS, IdentityService } from './services/identity/service.js';
 import { CatalogService } from './services/catalog/service.js';
 import { catalogRoutes } from './services/catalog/routes.js';
 import { catalogV3Routes } from './services/catalog/v3-routes.js';
@@ -57,7 +57,7 @@ import { WEBHOOK_SEALED_COLUMNS } from './services/webhooks/signing.js';
 import { SIGNING_KEY_SEALED_COLUMNS } from './services/oauth/access-tokens.js';
 
 /** Every column of stored secrets sealed with the server key (start-up sealing, `secrets rotate`). */
-export const SEALED_COLUMNS: readonly SealedColumn[] = [...SIGNING_KEY_SEALED_COLUMNS, ...WEBHOOK_SEALED_COLUMNS, ...PAYMENT_SEALED_COLUMNS];
+export const SEALED_COLUMNS: readonly SealedColumn[] = [...SIGNING_KEY_SEALED_COLUMNS, ...WEBHOOK_SEALED_COLUMNS, ...PAYMENT_SEALED_COLUMNS, ...FACTOR_SEALED_COLUMNS];
 import { StorefrontService } from './services/storefront/service.js';
 import { collectApiRoots, storefrontRoutes } from './services/storefront/routes.js';
 import { siteScriptsRoutes } from './services/site-scripts/routes.js';
@@ -128,7 +128,7 @@ export function buildServices(
   const sites = new SitesService(db, now, { publicUrl: config.publicUrl, domainProof });
   const oauth = new OAuthService(sites, now, keyring);
   const grants = new Map<string, GrantHandler>();
-  const signIn = signInServices(db, now, { sites, oauth, grants }, config);
+  const signIn = signInServices(db, now, { sites, oauth, grants, keyring }, config);
   const commerce = buildCommerce(db, sites, now, { publicUrl: config.publicUrl ?? 'http://localhost:3000', keyring, ...(payments.stripeApi && { stripeApi: payments.stripeApi }) });
   mergeCartsAtSignIn(commerce, signIn.identity);
   const members = createMembersServices(oauth, signIn.identity);
@@ -159,13 +159,14 @@ export interface SignInServices {
  */
 export function signInServices(
   db: Db, now: () => Date,
-  platform: { sites: SitesService; oauth: OAuthService; grants: Map<string, GrantHandler> },
+  platform: { sites: SitesService; oauth: OAuthService; grants: Map<string, GrantHandler>; keyring?: Keyring },
   config: SignInConfig = {},
 ): SignInServices {
   const publicUrl = config.publicUrl ?? 'http://localhost:3000';
   const mail = new Mailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom ?? defaultMailFrom(publicUrl), now });
   const identity = new IdentityService({
     sites: platform.sites, oauth: platform.oauth, mail, now, publicUrl, captcha: captchaVerifier(config.captchaProvider ?? 'none'),
+    keyring: platform.keyring ?? keyringFromEnv(process.env),
   });
   identity.rateLimitPerMinute = config.authRateLimitPerMinute ?? 0;
   const redirects = new RedirectsService({ sites: platform.sites, oauth: platform.oauth, identity, publicUrl });
@@ -177,7 +178,7 @@ export function signInServices(
 export async function registerSignIn(app: FastifyInstance, services: SignInServices, config: { publicUrl: string }): Promise<void> {
   services.identity.setErrorReporter((error, context) => app.log.error({ err: error }, context));
   services.mail.reportErrorsTo((error) => app.log.warn({ err: error }, 'mail delivery failed'));
-  await app.register(identityRoutes(services.identity, { rateLimitPerMinute: () => services.identity.rateLimitPerMinute }));
+  await app.register(identityRoutes(services.identity, { rateLimitPerMinute: () => services.identity.rateLimitPerMinute, secure: config.publicUrl.startsWith('https:') }));
   await app.register(redirectsRoutes(services.redirects, { publicUrl: config.publicUrl }));
   app.addHook('onReady', async () => services.mail.start());
   app.addHook('onClose', async () => services.mail.stop());

@@ -7,6 +7,7 @@ const SECTIONS = [
   ['/account', 'Profile'],
   ['/account/orders', 'Orders'],
   ['/account/addresses', 'Addresses'],
+  ['/account/security', 'Security'],
   ['/account/bookings', 'Bookings'],
   ['/account/subscriptions', 'Subscriptions'],
   ['/account/events', 'Events'],

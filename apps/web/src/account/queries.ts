@@ -88,3 +88,21 @@ export function useChangePassword(loginEmail: string | undefined) {
   });
 }
 
+
+// ─── Security: second factors, recovery codes, remembered devices ─────────────────────────────
+
+export function useSecurity() {
+  const { client } = useShop();
+  const signedIn = useSignedIn();
+  return useQuery({ queryKey: ['security'], enabled: signedIn, queryFn: () => need(client).security.overview() });
+}
+
+/** One Security change; the overview is read again after it. */
+export function useSecurityChange<A, R>(change: (api: NonNullable<ReturnType<typeof useShop>['client']>['security'], arg: A) => Promise<R>) {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (arg: A) => change(need(client).security, arg),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['security'] }),
+  });
+}

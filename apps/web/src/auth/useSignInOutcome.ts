@@ -56,6 +56,11 @@ export function useSignInOutcome(flow: FlowParams, email: string) {
       case 'REQUIRE_EMAIL_VERIFICATION':
         navigate(`/auth/verify${flowQuery(flow)}`, { state: { stateToken: state.stateToken ?? '', email } });
         return;
+      case 'REQUIRE_MFA':
+        navigate(`/auth/second-factor${flowQuery(flow)}`, {
+          state: { stateToken: state.stateToken ?? '', email, factors: (state.requireMfaData?.availableFactors ?? []).map((f) => f.factorType ?? '') },
+        });
+        return;
       case 'REQUIRE_OWNER_APPROVAL':
         setOutcome({ busy: false, info: 'Your account is waiting for the store owner’s approval. You can sign in once it is approved.' });
         return;

@@ -41,6 +41,20 @@ export function authentication(t: Transport) {
       loginId: LoginId,
       options: { profile?: IdentityProfile; verifyEmail?: boolean; mergeExistingContact?: boolean } = {},
     ) => call<StateMachineResponse>(t, 'POST', `${P}/v2/sign-on`, { loginId, ...options }, { args: LOGIN_ID }),
+    /**
+     * Finishes a sign-in that answered REQUIRE_MFA (`v2/{factorType}/verify`): the code of
+     * `totpData`, `emailData` (empty: mail a code, MFA_CHALLENGE) or `recoveryCodeData`.
+     */
+    verify: (
+      factorType: 'TOTP' | 'EMAIL' | 'RECOVERY_CODE' | 'SMS' | 'CALL' | 'PUSH',
+      options: {
+        stateToken: string;
+        rememberThisDevice?: boolean;
+        totpData?: { code?: string };
+        emailData?: { code?: string };
+        recoveryCodeData?: { code?: string };
+      },
+    ) => call<StateMachineResponse>(t, 'POST', `${P}/v2/${encodeURIComponent(factorType)}/verify`, { ...options }, { args: { '*': 'options' } }),
     logout: (options: { postLogoutRedirectUri?: string; clientId?: string } = {}) =>
       call<Record<string, unknown>>(t, 'GET', `${P}/v1/logout`, { ...options }, { args: { '*': 'options' } }),
   };

@@ -24,6 +24,8 @@ export interface SiteSettings {
   signupPolicy: SignupPolicy;
   currency: string;
   captchaRequired: boolean;
+  /** Owners and contributors must sign in with a second factor (e-mail codes until they set one up). */
+  staffSecondFactorRequired?: boolean;
   domains: string[];
   /** Each domain's proof: PENDING domains serve nothing until their TXT record or file is found. */
   domainStatus: DomainStatus[];

@@ -14,6 +14,7 @@ import type { Db } from '../platform/db.js';
 import type { CreateSiteInput } from '../services/sites/service.js';
 import { testDb, type TestSite } from './harness.js';
 import { redirectWixFetch } from './wix-fetch.js';
+import type { IOAuthStrategy } from '@wix/sdk';
 
 export interface SignInAppOptions {
   now?: () => Date;
@@ -201,6 +202,20 @@ function mimePart(raw: string, contentType: string): string {
 }
 
 /**
+ * A member's tokens through the official SDK's own calls: getAuthUrl (prompt none, the session
+ * token) → the server's redirect → getMemberTokens.
+ */
+export async function sdkMemberTokens(auth: IOAuthStrategy, baseUrl: string, sessionToken: string) {
+  const oauthData = auth.generateOAuthData(`${baseUrl}/callback`);
+  const options = { prompt: 'none' as const, responseMode: 'query' as const, sessionToken };
+  const { authUrl } = await auth.getAuthUrl(oauthData, options);
+  const res = await fetch(authUrl, { redirect: 'manual' });
+  if (res.status !== 302) throw new Error(`the authorize step answered ${res.status}`);
+  const { code, state } = auth.parseFromUrl(res.headers.get('location') ?? '', 'query');
+  return { tokens: await auth.getMemberTokens(code, state, oauthData), oauthData, code, state };
+}
+
+/**
  * Points the official SDK at a local server: fetches to https://www.wixapis.com and
  * https://edge.wixapis.com go to `baseUrl` instead. Returns the function that restores fetch.
  */
@@ -221,6 +236,29 @@ export function useListeningWixApp(): () => { t: SignInApp; wixFetch: ReturnType
   afterAll(async () => {
     state?.wixFetch.restore();
     await state?.t.close();
+  });
+  return () => {
+    if (!state) throw new Error('the app did not start (see the beforeAll error)');
+    return state;
+  };
+}
+
+/**
+ * A listening sign-in app with a captured SMTP session for a test file, the official SDK's
+ * origins pointed at it: started before the file's tests and closed after them.
+ */
+export function useSdkSignInWithMail(options: Omit<SignInAppOptions, 'listen' | 'smtpUrl'> = {}): () => { t: SignInApp; smtp: SmtpCapture } {
+  let state: { t: SignInApp; smtp: SmtpCapture; restore: () => void } | undefined;
+  beforeAll(async () => {
+    const smtp = new SmtpCapture();
+    const smtpUrl = await smtp.start();
+    const t = await signInApp({ ...options, smtpUrl, listen: true });
+    state = { t, smtp, restore: redirectWixApis(t.url) };
+  });
+  afterAll(async () => {
+    state?.restore();
+    await state?.t.close();
+    await state?.smtp.stop();
   });
   return () => {
     if (!state) throw new Error('the app did not start (see the beforeAll error)');

@@ -1,4 +1,5 @@
 import type { Mailer } from '../../platform/mail.js';
+import type { Keyring } from '../../platform/secrets.js';
 import type { OAuthService } from '../oauth/service.js';
 import type { SitesService } from '../sites/service.js';
 import type { MemberAccess } from './access.js';
@@ -12,6 +13,8 @@ export interface IdentityServiceDeps {
   now: () => Date;
   publicUrl: string;
   captcha: CaptchaVerifier | undefined;
+  /** Seals TOTP secrets at rest (platform/secrets.ts). */
+  keyring: Keyring;
 }
 
 /** What the identity's modules share: the other services they call and the member access cache. */
@@ -21,5 +24,6 @@ export interface IdentityDeps {
   mail: Mailer;
   publicUrl: string;
   captcha: CaptchaVerifier | undefined;
+  keyring: Keyring;
   access: MemberAccess;
 }

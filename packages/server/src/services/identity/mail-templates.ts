@@ -14,8 +14,7 @@ function page(title: string, paragraphs: string[]): string {
 }
 
 /** The sign-in verification code, in both the text and the HTML body. */
-export function verificationCodeMail(siteName: string, code: string): MailContent {
-  const minutes = CODE_TTL_MS / 60_000;
+export function verificationCodeMail(siteName: string, code: string, minutes = CODE_TTL_MS / 60_000): MailContent {
   const subject = `${siteName}: your verification code`;
   return {
     subject,

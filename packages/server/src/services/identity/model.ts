@@ -31,7 +31,18 @@ export interface Identity {
   lastLoginDate: Date | null;
 }
 
-export type AuthState = 'SUCCESS' | 'REQUIRE_EMAIL_VERIFICATION' | 'REQUIRE_OWNER_APPROVAL';
+export type AuthState = 'SUCCESS' | 'REQUIRE_EMAIL_VERIFICATION' | 'REQUIRE_OWNER_APPROVAL' | 'REQUIRE_MFA' | 'MFA_CHALLENGE';
+
+/** Factor types of the spec; SMS, CALL and PUSH are answered "not offered". */
+export type FactorType = 'PASSWORD' | 'SMS' | 'CALL' | 'EMAIL' | 'TOTP' | 'PUSH' | 'WEBAUTHN' | 'RECOVERY_CODE';
+export type FactorStatus = 'ENABLED' | 'REQUIRE_ACTIVATION' | 'REQUIRE_REENROLL' | 'ENABLED_BY_RULE' | 'DISABLED_BY_RULE';
+export type MfaReason = 'USER_SETTINGS' | 'HIGH_RISK_LOGIN';
+
+/** A factor a sign-in may be finished with, and its status. */
+export interface AvailableFactor {
+  factorType: FactorType;
+  factorStatus: FactorStatus;
+}
 
 /** The answer of register, login and verify (the server's state machine). */
 export interface AuthOutcome {
@@ -39,6 +50,12 @@ export interface AuthOutcome {
   identity: Identity;
   sessionToken?: string;
   stateToken?: string;
+  /** REQUIRE_MFA: the factors the member may finish signing in with, and why one is asked. */
+  requireMfa?: { availableFactors: AvailableFactor[]; reason: MfaReason };
+  /** MFA_CHALLENGE: a code was sent (EMAIL); the hint names where. */
+  mfaChallenge?: { factorType: FactorType; hint: string; availableFactors: AvailableFactor[]; reason: MfaReason };
+  /** A remembered device's token (rememberThisDevice), also set as a cookie for browsers. */
+  deviceToken?: string;
 }
 
 /** A valid sign-in session found by its token. */

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, OAuthStrategy } from '@wix/sdk';
 import { authentication, recovery } from '@wix/identity';
-import { redirectWixApis, signInApp, SmtpCapture, type SignInApp } from '../../test/sign-in.js';
+import { redirectWixApis, sdkMemberTokens, signInApp, SmtpCapture, type SignInApp } from '../../test/sign-in.js';
 import type { TestSite } from '../../test/harness.js';
 
 let offsetMs = 0;
@@ -47,13 +47,7 @@ const view = (state: object): StateLike => state as StateLike;
 
 /** getAuthUrl (prompt none, the session token) → the server's redirect → getMemberTokens. */
 async function memberTokensFor(client: Client, sessionToken: string) {
-  const oauthData = client.auth.generateOAuthData(`${t.url}/callback`);
-  const options = { prompt: 'none' as const, responseMode: 'query' as const, sessionToken };
-  const { authUrl } = await client.auth.getAuthUrl(oauthData, options);
-  const res = await fetch(authUrl, { redirect: 'manual' });
-  expect(res.status).toBe(302);
-  const { code, state } = client.auth.parseFromUrl(res.headers.get('location') ?? '', 'query');
-  return { tokens: await client.auth.getMemberTokens(code, state, oauthData), oauthData, code, state };
+  return sdkMemberTokens(client.auth, t.url, sessionToken);
 }
 
 async function codeFromMail(email: string, after: number): Promise<string> {

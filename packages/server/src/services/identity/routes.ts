@@ -5,6 +5,7 @@ import { ApiError } from '../../platform/errors.js';
 import { registerPerIpLimit } from '../../platform/limits.js';
 import { AUTHENTICATION_PREFIX, type CallerContext, type IdentityService } from './service.js';
 import { toWireIdentity, toWireOutcome } from './wire.js';
+import { deviceTokenOf, registerFactorRoutes } from './factor-routes.js';
 
 export const VERIFICATION_PREFIX = '/_api/iam/verification/v1';
 /** Recovery is served at the www.wixapis.com path and the custom-host one (wire-surface §1.2). */
@@ -96,6 +97,8 @@ const ActivationBody = Type.Object({ identityId: Type.String({ minLength: 1, max
 export interface IdentityRoutesOptions {
   /** Requests per minute per IP on each sign-in call; read per request, 0 turns it off. */
   rateLimitPerMinute: () => number;
+  /** Cookies carry Secure (PUBLIC_URL is https). */
+  secure: boolean;
 }
 
 /** Register, login, verification and recovery (wire-surface §3). */
@@ -117,8 +120,12 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
     app.post(`${AUTHENTICATION_PREFIX}/v2/login`, { schema: { body: LoginBody }, attachValidation: true, config: { access: 'shop', ...limited } }, async (req) => {
       if (req.validationError) throw new ApiError(400, 'INVALID_ARGUMENT', `Invalid login request: ${req.validationError.message}`);
       const body = req.body;
-      return toWireOutcome(await identity.login(req.ctx, { email: body.loginId?.email, password: body.password, captchaTokens: body.captchaTokens }));
+      return toWireOutcome(await identity.login(req.ctx, {
+        email: body.loginId?.email, password: body.password, captchaTokens: body.captchaTokens,
+        deviceToken: deviceTokenOf(req, req.ctx.siteId, body.clientMetaData),
+      }));
     });
+    registerFactorRoutes(app, identity, { secure: options.secure, limited });
 
     app.post(`${AUTHENTICATION_PREFIX}/v2/change-password`, { schema: { body: ChangePasswordBody }, config: { access: 'self' } }, async (req) => {
       await identity.changePassword(req.ctx, req.body.newPassword);

@@ -1,6 +1,7 @@
 // The identity service: the one module other services and the routes import. Its calls are
 // made of the modules beside it: sign-in (register, login, sign-on), sessions, verification,
 // recovery (passwords), accounts (identities, members and their statuses) and member access.
+import type { AuditContext } from '../../platform/audit.js';
 import type { MemberRole } from '../../platform/caller.js';
 import { DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from '../../platform/config.js';
 import { withTransaction, type SiteContext } from '../../platform/context.js';
@@ -18,6 +19,8 @@ import * as sessions from './sessions.js';
 import * as signIn from './sign-in.js';
 import * as store from './store.js';
 import * as verification from './verification.js';
+import * as factors from './factors.js';
+import { verifyFactor, type VerifyFactorInput } from './second-factor.js';
 
 export { EMAIL_EXISTS, INVALID_PASSWORD, RESET_PASSWORD } from './model.js';
 export type { AuthOutcome, AuthState, CallerContext, Identity, IdentitySession, NewIdentityInput } from './model.js';
@@ -25,6 +28,8 @@ export type { IdentityServiceDeps } from './deps.js';
 export { SESSION_TTL_MS } from './sessions.js';
 export { ACTIVATION_TTL_HOURS, RECOVERY_TTL_MS, parseRecoveryToken } from './recovery.js';
 export { slugBase } from './member-profile.js';
+export { FACTOR_SEALED_COLUMNS, type SecurityOverview } from './factors.js';
+export { REMEMBER_DEVICE_MS } from './second-factor.js';
 
 /** Where the official SDK's authentication calls go; hosted sign-in pages post there too. */
 export const AUTHENTICATION_PREFIX = '/_api/iam/authentication';
@@ -111,8 +116,13 @@ export class IdentityService {
     return signIn.register(this.parts, ctx, input);
   }
 
-  async login(ctx: CallerContext, input: { email: unknown; password: unknown; captchaTokens?: unknown }): Promise<AuthOutcome> {
+  async login(ctx: CallerContext, input: { email: unknown; password: unknown; captchaTokens?: unknown; deviceToken?: string }): Promise<AuthOutcome> {
     return signIn.login(this.parts, ctx, input);
+  }
+
+  /** `v2/{factorType}/verify`: finishes a sign-in that waits for its second factor. */
+  async verifyFactor(ctx: CallerContext, input: VerifyFactorInput): Promise<AuthOutcome> {
+    return verifyFactor(this.parts, ctx, await this.deps.sites.activeSite(ctx), input);
   }
 
   async verifyDuringAuthentication(ctx: CallerContext, input: { code: string; stateToken: string }): Promise<AuthOutcome> {
@@ -134,6 +144,36 @@ export class IdentityService {
     const claims = await this.deps.oauth.tokens.verify(value.slice(0, comma).trim());
     const { keyId } = await this.deps.sites.checkApiKey(claims.siteId, value.slice(comma + 1).trim());
     return { ctx: this.deps.sites.contextFor(claims.siteId), keyId, claims };
+  }
+
+  // A member's own second factors (the account's Security page) ------------------------------
+
+  async securityOverview(ctx: AuditContext): Promise<factors.SecurityOverview> {
+    return factors.overview(ctx);
+  }
+
+  async startTotp(ctx: AuditContext): Promise<{ factorId: string; secret: string; otpauthUri: string; qrCodeSvg: string }> {
+    return factors.startTotp(this.parts, ctx, (await this.deps.sites.activeSite(ctx)).name);
+  }
+
+  async confirmTotp(ctx: AuditContext, code: string): Promise<{ factor: factors.SecurityFactor; recoveryCodes?: string[] }> {
+    return factors.confirmTotp(this.parts, ctx, code);
+  }
+
+  async enableEmailFactor(ctx: AuditContext): Promise<{ factor: factors.SecurityFactor; recoveryCodes?: string[] }> {
+    return factors.enableEmail(ctx);
+  }
+
+  async removeFactor(ctx: AuditContext, factorId: string): Promise<void> {
+    return factors.removeFactor(ctx, factorId);
+  }
+
+  async regenerateRecoveryCodes(ctx: AuditContext): Promise<{ recoveryCodes: string[] }> {
+    return factors.regenerateRecoveryCodes(ctx);
+  }
+
+  async forgetDevice(ctx: AuditContext, deviceId: string): Promise<void> {
+    return factors.forgetDevice(ctx, deviceId);
   }
 
   // Verification --------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // Register, login and sign-on: each ends in `enter`, which answers the next state of sign-in.
 import { withTransaction, type SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
-import { hashSecret, newId, newSecret } from '../../platform/ids.js';
+import { hashSecret, newSecret } from '../../platform/ids.js';
 import type { Site } from '../sites/service.js';
 import { completeEmailVerification, createIdentity } from './accounts.js';
 import { requireCaptcha } from './captcha.js';
@@ -13,6 +13,7 @@ import {
   type AuthOutcome, type CallerContext, type Identity,
 } from './model.js';
 import { hashPassword, passwordViolations, spendPasswordCheck, verifyPassword } from './passwords.js';
+import { countFailure, requireSecondFactor, secondFactorNeeded } from './second-factor.js';
 import { createSession } from './sessions.js';
 import * as store from './store.js';
 import { issueCode, useStateCode } from './verification.js';
@@ -24,6 +25,7 @@ import { issueCode, useStateCode } from './verification.js';
  */
 async function enter(
   deps: IdentityDeps, ctx: SiteContext, site: Site, row: store.IdentityRow, memberStatus: MemberStatus | undefined, visitorId: string | null,
+  deviceToken?: string,
 ): Promise<AuthOutcome> {
   switch (entryOf({ status: row.status, reasons: row.status_reasons }, memberStatus)) {
     case 'GONE':
@@ -38,6 +40,9 @@ async function enter(
       return { state: 'REQUIRE_EMAIL_VERIFICATION', identity: toIdentity(row), stateToken };
     }
     case 'SUCCESS': {
+      // A member with a second factor finishes at v2/{factorType}/verify (second-factor.ts).
+      const need = await secondFactorNeeded(ctx, site, row, deviceToken);
+      if (need) return requireSecondFactor(ctx, row, visitorId, need);
       const now = ctx.now();
       await store.recordLogin(ctx, row.identity_id, now);
       const sessionToken = await createSession(ctx, row.identity_id, visitorId);
@@ -67,7 +72,9 @@ export async function register(
 }
 
 /** Login answers application errors only: the official SDK crashes on a validationError. */
-export async function login(deps: IdentityDeps, ctx: CallerContext, input: { email: unknown; password: unknown; captchaTokens?: unknown }): Promise<AuthOutcome> {
+export async function login(
+  deps: IdentityDeps, ctx: CallerContext, input: { email: unknown; password: unknown; captchaTokens?: unknown; deviceToken?: string },
+): Promise<AuthOutcome> {
   const site = await deps.sites.activeSite(ctx);
   await requireCaptcha(deps.captcha, site.settings.captchaRequired === true, input.captchaTokens);
   const password = typeof input.password === 'string' ? input.password : '';
@@ -79,14 +86,15 @@ export async function login(deps: IdentityDeps, ctx: CallerContext, input: { ema
   const key = emailKey(email);
   const now = ctx.now();
   const windowStart = new Date(now.getTime() - LOCKOUT_WINDOW_MS);
-  const lock = lockoutState(await store.recentLoginFailures(ctx, key, windowStart), now);
+  const recentFailures = await store.recentLoginFailures(ctx, key, windowStart);
+  const lock = lockoutState(recentFailures, now);
   if (lock.locked && lock.until) {
     const retryAfterSeconds = Math.max(1, Math.ceil((lock.until.getTime() - now.getTime()) / 1000));
     throw new ApiError(429, 'TOO_MANY_LOGIN_ATTEMPTS', 'Too many failed logins for this e-mail; try again later', { retryAfterSeconds });
   }
   const row = await store.findIdentityByEmail(ctx, key);
   const failed = async () => {
-    await store.recordLoginFailure(ctx, key, newId(), now, windowStart);
+    await countFailure(ctx, key, recentFailures.length, now);
     return wrongCredentials();
   };
   if (!row || row.status === 'DELETED') {
@@ -100,7 +108,7 @@ export async function login(deps: IdentityDeps, ctx: CallerContext, input: { ema
   if (!(await verifyPassword(row.password_hash, password))) throw await failed();
   await store.clearLoginFailures(ctx, key);
   const member = await store.findMemberAccess(ctx, row.identity_id);
-  const outcome = await withTransaction(ctx, (tx) => enter(deps, tx, site, row, member?.status, visitorOf(ctx)));
+  const outcome = await withTransaction(ctx, (tx) => enter(deps, tx, site, row, member?.status, visitorOf(ctx), input.deviceToken));
   deps.mail.kick();
   return outcome;
 }

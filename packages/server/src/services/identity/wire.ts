@@ -24,6 +24,15 @@ export function toWireOutcome(outcome: AuthOutcome): Record<string, unknown> {
     sessionToken: outcome.sessionToken,
     stateToken: outcome.stateToken,
     identity: toWireIdentity(outcome.identity),
-    additionalData: {},
+    ...(outcome.requireMfa && { requireMfaData: outcome.requireMfa }),
+    ...(outcome.mfaChallenge && {
+      mfaChallengeData: {
+        factorType: outcome.mfaChallenge.factorType,
+        verificationChallengeData: { hint: outcome.mfaChallenge.hint },
+        availableFactors: outcome.mfaChallenge.availableFactors,
+        reason: outcome.mfaChallenge.reason,
+      },
+    }),
+    additionalData: outcome.deviceToken ? { deviceToken: { strValue: outcome.deviceToken } } : {},
   };
 }

@@ -1,3 +1,5 @@
+export { readCookie } from '../../platform/cookies.js';
+
 /**
  * The hosted pages' sign-in cookie: after signing in on the hosted page, the browser keeps the
  * session token in an HttpOnly cookie on the server's own origin, one per site, so a later
@@ -5,23 +7,6 @@
  */
 export function sessionCookieName(siteId: string): string {
   return `bodega_session_${siteId.replace(/[^A-Za-z0-9_-]/g, '')}`;
-}
-
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) {
-      const value = part.slice(eq + 1).trim();
-      try {
-        return decodeURIComponent(value) || undefined;
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
 }
 
 export function sessionCookie(siteId: string, token: string, options: { maxAgeSeconds: number; secure: boolean }): string {

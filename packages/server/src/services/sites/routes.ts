@@ -20,6 +20,8 @@ const SettingsBody = Type.Object({
     currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3 })),
     signupPolicy: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('email-verification'), Type.Literal('owner-approval')])),
     captchaRequired: Type.Optional(Type.Boolean()),
+    /** Owners and contributors must sign in with a second factor (e-mail codes until they set one up). */
+    staffSecondFactorRequired: Type.Optional(Type.Boolean()),
   }, { additionalProperties: false }),
 });
 
@@ -36,6 +38,7 @@ export function siteSettingsRoutes(sites: SitesService) {
           signupPolicy: site.settings.signupPolicy,
           currency: site.settings.currency,
           captchaRequired: site.settings.captchaRequired === true,
+          staffSecondFactorRequired: site.settings.staffSecondFactorRequired === true,
           domains: await sites.domains(ctx),
           domainStatus: await sites.domainStatuses(ctx),
         },
@@ -45,7 +48,7 @@ export function siteSettingsRoutes(sites: SitesService) {
     typed.get(SITE_SETTINGS_PATH, { config }, async (req) => view(req.ctx));
 
     typed.patch(SITE_SETTINGS_PATH, { config: { access: 'owner' }, schema: { body: SettingsBody } }, async (req) => {
-      const { domains, name, currency, signupPolicy, captchaRequired } = req.body.settings;
+      const { domains, name, currency, signupPolicy, captchaRequired, staffSecondFactorRequired } = req.body.settings;
       if (currency !== undefined && !isValidCurrency(currency.toUpperCase())) {
         throw ApiError.validation([{ field: 'settings.currency', rule: 'FORMAT', description: 'not an ISO 4217 currency code' }]);
       }
@@ -53,6 +56,7 @@ export function siteSettingsRoutes(sites: SitesService) {
         ...(currency !== undefined && { currency: currency.toUpperCase() }),
         ...(signupPolicy !== undefined && { signupPolicy }),
         ...(captchaRequired !== undefined && { captchaRequired }),
+        ...(staffSecondFactorRequired !== undefined && { staffSecondFactorRequired }),
       };
       // One transaction with its audit entry: the settings before, and after as written.
       await withTransaction(req.ctx, async (ctx) => {
