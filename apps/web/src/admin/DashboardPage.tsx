@@ -1,17 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
-import type { SalesFigures } from '@bodega/sdk';
+import { DASHBOARD_MAX_DAYS as MAX_DAYS, type SalesFigures } from '@bodega/sdk';
 import { Field } from '../ui/Field.js';
 import { isPositiveAmount } from '../ui/money.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { DaysChart } from './Chart.js';
 import { useAdmin } from './context.js';
+import { useDashboard } from './queries.js';
 import { longDate, PageHead, shortDate, Status, useMoney } from './ui.js';
 
 const PRESETS = [['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days']] as const;
-/** The server's limit too (services/backoffice/dates.ts). */
-const MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 function isoDay(date: Date, timeZone: string): string {
@@ -36,7 +34,7 @@ export function rangeErrors(from: string, to: string): { from?: string; to?: str
 }
 
 export default function DashboardPage() {
-  const { api, me, currency } = useAdmin();
+  const { me, currency } = useAdmin();
   const money = useMoney();
   const [params, setParams] = useSearchParams();
   const custom = params.get('range') === 'custom';
@@ -48,11 +46,7 @@ export default function DashboardPage() {
   const from = custom ? params.get('from') ?? '' : isoDay(new Date(now.getTime() - (Number(preset) - 1) * DAY_MS), timeZone);
   const to = custom ? params.get('to') ?? '' : today;
   const invalid = custom && Object.keys(rangeErrors(from, to)).length > 0;
-  const dashboard = useQuery({
-    queryKey: ['admin', 'dashboard', from, to, timeZone],
-    queryFn: () => api.backOffice.dashboard({ from, to, timeZone }),
-    enabled: !invalid,
-  });
+  const dashboard = useDashboard({ from, to, timeZone }, !invalid);
   const d = dashboard.data;
   const choose = (value: string) => {
     if (value === 'custom') setParams({ range: 'custom', from, to }, { replace: true });
