@@ -1,4 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import { Link, useSearchParams } from 'react-router';
 import { DASHBOARD_MAX_DAYS as MAX_DAYS, type SalesFigures } from '@bodega/sdk';
 import { Field } from '../ui/Field.js';
@@ -133,20 +136,21 @@ function SalesKpi({ title, figures, money, testId }: { title: string; figures: S
   );
 }
 
+/** The custom range's form: both days, checked as the server will (`rangeErrors`). */
+const rangeSchema = z.object({ from: z.string(), to: z.string() }).superRefine((range, ctx) => {
+  for (const [field, message] of Object.entries(rangeErrors(range.from, range.to))) ctx.addIssue({ code: 'custom', path: [field], message });
+});
+type Range = z.infer<typeof rangeSchema>;
+
 /** Two dates and a button; the range is only asked for once it is one the server accepts. */
 function CustomRange({ from, to, max, onApply }: { from: string; to: string; max: string; onApply: (from: string, to: string) => void }) {
-  const [draft, setDraft] = useState({ from, to });
-  const [shown, setShown] = useState<{ from?: string; to?: string }>(() => (from || to ? rangeErrors(from, to) : {}));
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const errors = rangeErrors(draft.from, draft.to);
-    setShown(errors);
-    if (!errors.from && !errors.to) onApply(draft.from, draft.to);
-  }
+  const { register, handleSubmit, trigger, formState: { errors } } = useForm<Range>({ resolver: zodResolver(rangeSchema), defaultValues: { from, to } });
+  // A range from the address that cannot be asked for says why at once.
+  useEffect(() => { if (from || to) void trigger(); }, []);
   return (
-    <form className="panel range-form" onSubmit={submit} noValidate aria-label="Custom range">
-      <Field label="From" name="from" type="date" value={draft.from} max={max} error={shown.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-      <Field label="To" name="to" type="date" value={draft.to} max={max} error={shown.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+    <form className="panel range-form" onSubmit={(e) => void handleSubmit((range) => onApply(range.from, range.to))(e)} noValidate aria-label="Custom range">
+      <Field label="From" type="date" max={max} {...register('from')} error={errors.from?.message} />
+      <Field label="To" type="date" max={max} {...register('to')} error={errors.to?.message} />
       <div className="actions"><button type="submit" className="button">Show</button></div>
       <p className="muted small range-hint">Up to {MAX_DAYS} days, counted in your time zone.</p>
     </form>
