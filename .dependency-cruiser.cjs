@@ -59,10 +59,17 @@ module.exports = {
     },
     {
       name: 'sdk-imports-no-server',
-      comment: 'The SDK is a wire client: it never imports server code.',
+      comment: 'The SDK is a wire client: it never imports server code. Only the field limits the server\'s schemas enforce (plain data) pass, so forms check the server\'s own numbers instead of copies.',
       severity: 'error',
       from: { path: '^packages/sdk/' },
-      to: { path: '^(packages/server|apps)/' },
+      to: { path: '^(packages/server|apps)/', pathNot: '^packages/server/src/platform/field-limits\\.ts$' },
+    },
+    {
+      name: 'field-limits-are-plain-data',
+      comment: 'platform/field-limits.ts reaches the SDK and the browser: it imports nothing, so no server code goes with it.',
+      severity: 'error',
+      from: { path: '^packages/server/src/platform/field-limits\\.ts$' },
+      to: {},
     },
     {
       name: 'web-talks-through-the-sdk',

@@ -118,4 +118,20 @@ export default tseslint.config(
       'no-restricted-globals': ['error', { name: 'fetch', message: 'Use @bodega/sdk through a TanStack Query hook.' }],
     },
   },
+  {
+    // A feature's queries and mutations (and their keys and cache changes) live in its queries.ts, so
+    // a page reads as what it shows and every key comes from one factory. shop/member.ts is the
+    // signed-in state's own queries module, used by every feature.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/queries.ts', 'apps/web/src/shop/member.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{
+          name: '@tanstack/react-query',
+          importNames: ['useQuery', 'useQueries', 'useInfiniteQuery', 'useSuspenseQuery', 'useSuspenseQueries', 'useSuspenseInfiniteQuery', 'useMutation', 'useQueryClient'],
+          message: 'Query hooks live in the feature\'s queries.ts: add a hook there and call it.',
+        }],
+      }],
+    },
+  },
 );

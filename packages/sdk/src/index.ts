@@ -86,3 +86,5 @@ export type {
 } from './modules/payments.js';
 
 export * from './types.js';
+
+export * from './limits.js';

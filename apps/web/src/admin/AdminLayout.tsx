@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { BodegaError } from '@bodega/sdk';
 import { useHydrated, useShop } from '../shop/context.js';
 import { useSignedIn, useSignOut } from '../shop/member.js';
@@ -10,6 +9,7 @@ import { adminClient } from './client.js';
 import { AdminContext, useAdmin, type Admin } from './context.js';
 import { CommandPalette, ShortcutHelp, useShortcuts } from './CommandPalette.js';
 import { NAV } from './nav.js';
+import { useBackOfficeMe, useForgetBackOffice } from './queries.js';
 import './admin.css';
 
 /** Focus the new page's heading after a client-side navigation, as the shop does. */
@@ -47,15 +47,10 @@ export default function AdminLayout() {
   const signedIn = useSignedIn();
   const { site } = useShop();
   const signOut = useSignOut();
-  const queryClient = useQueryClient();
+  const forget = useForgetBackOffice();
   const location = useLocation();
   const api = useMemo(() => (hydrated ? adminClient(site.clientId) : undefined), [hydrated, site.clientId]);
-  const me = useQuery({
-    queryKey: ['admin', 'me'],
-    enabled: signedIn && api !== undefined,
-    retry: false,
-    queryFn: () => api!.backOffice.me(),
-  });
+  const me = useBackOfficeMe(api, signedIn);
   useEffect(() => { document.documentElement.dataset.hydrated = 'true'; }, []);
 
   if (!hydrated || !api || (signedIn && me.isPending)) return <main id="main" className="admin-gate"><Loading label="Opening the back office…" page /></main>;
@@ -77,7 +72,7 @@ export default function AdminLayout() {
         <p>You are signed in as a shopper. Only the store’s owner and its contributors can manage the store here.</p>
         <p>If you run this store, sign out and sign in with the owner’s account; the owner can make you a contributor from Members.</p>
         <p className="actions">
-          <button type="button" className="button" onClick={() => void signOut().then(() => queryClient.removeQueries({ queryKey: ['admin'] }))}>Sign out</button>
+          <button type="button" className="button" onClick={() => void signOut().then(forget)}>Sign out</button>
           <Link className="button secondary" to="/">Back to the shop</Link>
         </p>
       </Gate>
@@ -99,13 +94,13 @@ function Shell() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const signOut = useSignOut();
-  const queryClient = useQueryClient();
+  const forget = useForgetBackOffice();
   useFocusHeading();
   useEffect(() => setMenuOpen(false), [pathname]);
   useShortcuts({ openPalette: () => setPaletteOpen(true), openHelp: () => setHelpOpen(true) });
   return (
     <AdminFrame menuOpen={menuOpen} setMenuOpen={setMenuOpen} openPalette={() => setPaletteOpen(true)} openHelp={() => setHelpOpen(true)}
-      signOut={() => void signOut().then(() => { queryClient.removeQueries({ queryKey: ['admin'] }); navigate('/'); })}>
+      signOut={() => void signOut().then(() => { forget(); navigate('/'); })}>
       <Outlet />
       <CommandPalette open={paletteOpen} onOpenChange={setPaletteOpen} />
       <ShortcutHelp open={helpOpen} onOpenChange={setHelpOpen} />

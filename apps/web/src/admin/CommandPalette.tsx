@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
-import { useAdmin, usePermissions } from './context.js';
+import { usePermissions } from './context.js';
 import { NAV } from './nav.js';
+import { usePaletteSearch } from './queries.js';
 import { Modal } from './ui.js';
 
 interface Entry { id: string; label: string; hint: string; to: string }
@@ -27,19 +27,13 @@ function useDebounced(value: string, ms: number): string {
 
 /** Ctrl/Cmd+K: jump to any page, product, order or member, with the keyboard alone. */
 export function CommandPalette({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const { api } = useAdmin();
   const { manageApiKeys } = usePermissions();
   const navigate = useNavigate();
   const [q, setQ] = useState('');
   const [active, setActive] = useState(0);
   const listId = useId();
   const term = useDebounced(q.trim(), 150);
-  const found = useQuery({
-    queryKey: ['admin', 'search', term],
-    enabled: open && term.length > 0,
-    queryFn: () => api.backOffice.search(term, { limit: 5 }),
-    staleTime: 10_000,
-  });
+  const found = usePaletteSearch(term, open);
   useEffect(() => { if (!open) { setQ(''); setActive(0); } }, [open]);
 
   const pages = [...NAV, ...SETTINGS_PAGES, ...(manageApiKeys ? [{ to: '/admin/settings/api-keys', label: 'API keys' }] : []), { to: '/admin/products/new', label: 'New product' }, { to: '/admin/products/collections', label: 'Product collections' }];

@@ -1,17 +1,18 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import { Link, useSearchParams } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
-import type { SalesFigures } from '@bodega/sdk';
+import { DASHBOARD_MAX_DAYS as MAX_DAYS, type SalesFigures } from '@bodega/sdk';
 import { Field } from '../ui/Field.js';
 import { isPositiveAmount } from '../ui/money.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { DaysChart } from './Chart.js';
 import { useAdmin } from './context.js';
+import { useDashboard } from './queries.js';
 import { longDate, PageHead, shortDate, Status, useMoney } from './ui.js';
 
 const PRESETS = [['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days']] as const;
-/** The server's limit too (services/backoffice/dates.ts). */
-const MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 function isoDay(date: Date, timeZone: string): string {
@@ -36,7 +37,7 @@ export function rangeErrors(from: string, to: string): { from?: string; to?: str
 }
 
 export default function DashboardPage() {
-  const { api, me, currency } = useAdmin();
+  const { me, currency } = useAdmin();
   const money = useMoney();
   const [params, setParams] = useSearchParams();
   const custom = params.get('range') === 'custom';
@@ -48,11 +49,7 @@ export default function DashboardPage() {
   const from = custom ? params.get('from') ?? '' : isoDay(new Date(now.getTime() - (Number(preset) - 1) * DAY_MS), timeZone);
   const to = custom ? params.get('to') ?? '' : today;
   const invalid = custom && Object.keys(rangeErrors(from, to)).length > 0;
-  const dashboard = useQuery({
-    queryKey: ['admin', 'dashboard', from, to, timeZone],
-    queryFn: () => api.backOffice.dashboard({ from, to, timeZone }),
-    enabled: !invalid,
-  });
+  const dashboard = useDashboard({ from, to, timeZone }, !invalid);
   const d = dashboard.data;
   const choose = (value: string) => {
     if (value === 'custom') setParams({ range: 'custom', from, to }, { replace: true });
@@ -139,20 +136,21 @@ function SalesKpi({ title, figures, money, testId }: { title: string; figures: S
   );
 }
 
+/** The custom range's form: both days, checked as the server will (`rangeErrors`). */
+const rangeSchema = z.object({ from: z.string(), to: z.string() }).superRefine((range, ctx) => {
+  for (const [field, message] of Object.entries(rangeErrors(range.from, range.to))) ctx.addIssue({ code: 'custom', path: [field], message });
+});
+type Range = z.infer<typeof rangeSchema>;
+
 /** Two dates and a button; the range is only asked for once it is one the server accepts. */
 function CustomRange({ from, to, max, onApply }: { from: string; to: string; max: string; onApply: (from: string, to: string) => void }) {
-  const [draft, setDraft] = useState({ from, to });
-  const [shown, setShown] = useState<{ from?: string; to?: string }>(() => (from || to ? rangeErrors(from, to) : {}));
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const errors = rangeErrors(draft.from, draft.to);
-    setShown(errors);
-    if (!errors.from && !errors.to) onApply(draft.from, draft.to);
-  }
+  const { register, handleSubmit, trigger, formState: { errors } } = useForm<Range>({ resolver: zodResolver(rangeSchema), defaultValues: { from, to } });
+  // A range from the address that cannot be asked for says why at once.
+  useEffect(() => { if (from || to) void trigger(); }, []);
   return (
-    <form className="panel range-form" onSubmit={submit} noValidate aria-label="Custom range">
-      <Field label="From" name="from" type="date" value={draft.from} max={max} error={shown.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
-      <Field label="To" name="to" type="date" value={draft.to} max={max} error={shown.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+    <form className="panel range-form" onSubmit={(e) => void handleSubmit((range) => onApply(range.from, range.to))(e)} noValidate aria-label="Custom range">
+      <Field label="From" type="date" max={max} {...register('from')} error={errors.from?.message} />
+      <Field label="To" type="date" max={max} {...register('to')} error={errors.to?.message} />
       <div className="actions"><button type="submit" className="button">Show</button></div>
       <p className="muted small range-hint">Up to {MAX_DAYS} days, counted in your time zone.</p>
     </form>

@@ -1,9 +1,8 @@
 import { useEffect, useState, type ChangeEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ExportKind, ImportFormat, ImportJob, ImportTarget } from '@bodega/sdk';
 import { Notice } from '../ui/Notice.js';
-import { useAdmin } from './context.js';
 import { previewCsv, previewJson } from './csv.js';
+import { useCsvExport, useDataCollections, useImportedInto, useImportFailures, useImportJob, useStartImport } from './queries.js';
 import { PageHead, saveFile, Status, useResult } from './ui.js';
 
 const JOB_KEY = 'bodega-admin-import-job';
@@ -19,20 +18,12 @@ export default function ImportExportPage() {
 }
 
 function Export() {
-  const { api } = useAdmin();
   const result = useResult();
-  const [busy, setBusy] = useState<ExportKind | null>(null);
-  async function run(kind: ExportKind) {
-    setBusy(kind);
+  const csv = useCsvExport();
+  const busy = csv.isPending ? csv.variables.kind : null;
+  function run(kind: ExportKind) {
     result.clear();
-    try {
-      saveFile(`${kind}.csv`, await (await api.backOffice.exportCsv(kind)).blob());
-      result.ok(`${kind}.csv is downloaded.`);
-    } catch (error) {
-      result.fail(error);
-    } finally {
-      setBusy(null);
-    }
+    csv.mutate({ kind }, { onSuccess: (blob) => { saveFile(`${kind}.csv`, blob); result.ok(`${kind}.csv is downloaded.`); }, onError: (error) => result.fail(error) });
   }
   return (
     <section className="panel" aria-labelledby="export-heading">
@@ -41,7 +32,7 @@ function Export() {
       {result.view}
       <div className="actions">
         {(['products', 'orders', 'members'] as const).map((kind) => (
-          <button key={kind} type="button" className="button secondary" disabled={busy !== null} onClick={() => void run(kind)}>{busy === kind ? 'Exporting…' : `Export ${kind}`}</button>
+          <button key={kind} type="button" className="button secondary" disabled={busy !== null} onClick={() => run(kind)}>{busy === kind ? 'Exporting…' : `Export ${kind}`}</button>
         ))}
       </div>
     </section>
@@ -49,8 +40,7 @@ function Export() {
 }
 
 function Import() {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
+  const imported = useImportedInto();
   const [target, setTarget] = useState<ImportTarget>('products');
   const [collection, setCollection] = useState('');
   const [file, setFile] = useState<{ name: string; format: ImportFormat; content: string } | null>(null);
@@ -58,24 +48,19 @@ function Import() {
   const [problem, setProblem] = useState<string | null>(null);
   // The job id survives a reload: the import runs on the server whether the tab stays open or not.
   const [jobId, setJobId] = useState<string | null>(() => (typeof window === 'undefined' ? null : window.localStorage.getItem(JOB_KEY)));
-  const collections = useQuery({ queryKey: ['admin', 'data-collections'], enabled: target === 'data-items', queryFn: () => api.dataCollections.listDataCollections({ paging: { limit: 100 } }) });
-  const job = useQuery({
-    queryKey: ['admin', 'import-job', jobId],
-    enabled: jobId !== null,
-    queryFn: async () => (await api.backOffice.getImportJob(jobId ?? '')).job,
-    refetchInterval: (q) => (q.state.data && (q.state.data.status === 'DONE' || q.state.data.status === 'FAILED') ? false : 500),
-  });
-  const start = useMutation({
-    mutationFn: () => api.backOffice.createImportJob({ target, format: file?.format ?? 'csv', content: file?.content ?? '', ...(target === 'data-items' && { dataCollectionId: collection }) }),
+  const collections = useDataCollections(target === 'data-items');
+  const job = useImportJob(jobId);
+  const start = useStartImport();
+  const failures = useImportFailures();
+  const startImport = () => start.mutate({ target, format: file?.format ?? 'csv', content: file?.content ?? '', ...(target === 'data-items' && { dataCollectionId: collection }) }, {
     onSuccess: (res) => { window.localStorage.setItem(JOB_KEY, res.job.id); setJobId(res.job.id); },
   });
   const finished = job.data && (job.data.status === 'DONE' || job.data.status === 'FAILED') ? job.data : undefined;
   useEffect(() => {
     if (!finished) return;
     window.localStorage.removeItem(JOB_KEY);
-    // The lists this import changed show what it imported when next opened.
-    void queryClient.invalidateQueries({ queryKey: ['admin', finished.target === 'products' ? 'products' : 'data-items'] });
-  }, [finished, queryClient]);
+    void imported(finished.target);
+  }, [finished]);
 
   async function choose(event: ChangeEvent<HTMLInputElement>) {
     const chosen = event.target.files?.[0];
@@ -92,8 +77,8 @@ function Import() {
       setProblem(error instanceof Error ? error.message : 'This file cannot be read.');
     }
   }
-  async function downloadFailures(j: ImportJob) {
-    saveFile(`import-${j.id}-failed-rows.csv`, await (await api.backOffice.importFailuresCsv(j.id)).blob());
+  function downloadFailures(j: ImportJob) {
+    failures.mutate(j.id, { onSuccess: (blob) => saveFile(`import-${j.id}-failed-rows.csv`, blob) });
   }
   const j = job.data;
   // A products file has many columns a row leaves empty (options, variants): show the filled ones.
@@ -143,7 +128,7 @@ function Import() {
             </table>
           </div>
           <div className="actions">
-            <button type="button" className="button" disabled={start.isPending || (target === 'data-items' && !collection) || (j !== undefined && (j.status === 'QUEUED' || j.status === 'RUNNING'))} onClick={() => start.mutate()}>
+            <button type="button" className="button" disabled={start.isPending || (target === 'data-items' && !collection) || (j !== undefined && (j.status === 'QUEUED' || j.status === 'RUNNING'))} onClick={startImport}>
               {start.isPending ? 'Starting…' : `Import ${preview.total} rows`}
             </button>
           </div>
@@ -157,7 +142,7 @@ function Import() {
           <progress id="job-progress" className="progress" max={Math.max(1, j.total)} value={j.processed} />
           <p role="status">{j.processed} of {j.total} rows read: {j.succeeded} imported, {j.failed} failed.{j.error ? ` ${j.error}` : ''}</p>
           {j.failed > 0 && (j.status === 'DONE' || j.status === 'FAILED') && (
-            <button type="button" className="button secondary small" onClick={() => void downloadFailures(j)}>Download the {j.failed} failed rows</button>
+            <button type="button" className="button secondary small" onClick={() => downloadFailures(j)}>Download the {j.failed} failed rows</button>
           )}
         </div>
       )}

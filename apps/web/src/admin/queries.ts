@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateImportJobInput, ExportKind, OrdersExportFilters } from '@bodega/sdk';
+import type { CreateImportJobInput, ExportKind, ImportTarget, OrdersExportFilters } from '@bodega/sdk';
 import type { AdminClient } from './client.js';
 import { useAdmin } from './context.js';
 
@@ -97,4 +97,10 @@ export function useDataCollections(enabled = true) {
     enabled,
     queryFn: () => api.dataCollections.listDataCollections({ paging: { limit: 100 } }),
   });
+}
+
+/** After an import: the lists it changed show what it imported when next opened. */
+export function useImportedInto() {
+  const queryClient = useQueryClient();
+  return (target: ImportTarget) => queryClient.invalidateQueries({ queryKey: target === 'products' ? adminKeys.products() : adminKeys.dataItems() });
 }

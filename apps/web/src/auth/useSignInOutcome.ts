@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import type { StateMachineResponse } from '@bodega/sdk';
 import { useShop } from '../shop/context.js';
-import { notifySignInChanged } from '../shop/member.js';
+import { notifySignInChanged, useReadAgainAsMember } from '../shop/member.js';
 import { continueToApplication, flowQuery, type FlowParams } from './flow.js';
 import { errorMessage } from './messages.js';
 
@@ -16,7 +15,7 @@ export interface Outcome {
 /** What register, login and verification lead to: on to the application or the shop, a code, or a wait. */
 export function useSignInOutcome(flow: FlowParams, email: string) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const readAgain = useReadAgainAsMember();
   const { client } = useShop();
   const [outcome, setOutcome] = useState<Outcome>({ busy: false });
 
@@ -25,7 +24,7 @@ export function useSignInOutcome(flow: FlowParams, email: string) {
     // The code exchange carries the visitor's identity, so the visitor's cart follows the member.
     client.auth.setTokens(await client.auth.getMemberTokensForDirectLogin(sessionToken));
     notifySignInChanged();
-    await queryClient.invalidateQueries();
+    await readAgain();
     navigate(flow.returnTo ?? '/account', { replace: true });
   }
 

@@ -5,12 +5,11 @@
  * site's allowed origins), keeps the callbacks for this tab, and takes the link's session id out of
  * the address bar. Callback URLs in the query string are never followed: only the server's.
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import type { CheckoutHandover } from '@bodega/sdk';
 import { errorCode } from '../shop/errors.js';
-import { notifySignInChanged } from '../shop/member.js';
+import { notifySignInChanged, useForgetShopper } from '../shop/member.js';
 import { useShop } from '../shop/context.js';
 import { EmptyState, Loading } from '../ui/States.js';
 import { useHandoverClaim } from './queries.js';
@@ -50,14 +49,14 @@ export type HandoverState = 'none' | 'claiming' | 'done' | 'refused';
 /** Claims the link's shopper when the page was opened with a redirect session. */
 export function useCheckoutHandover(checkoutId: string): { state: HandoverState; error?: unknown } {
   const { client } = useShop();
-  const queryClient = useQueryClient();
+  const forgetShopper = useForgetShopper();
   const [params, setParams] = useSearchParams();
   const redirectSessionId = params.get('redirectSessionId') ?? '';
   const claim = useHandoverClaim(redirectSessionId, checkoutId, (handover) => {
     if (handover.tokens) {
       client?.auth.setTokens(handover.tokens);
       // Nothing of the shopper this page was before stays on screen.
-      for (const key of ['cart', 'member', 'orders', 'checkout']) queryClient.removeQueries({ queryKey: [key] });
+      forgetShopper();
       notifySignInChanged();
     }
     window.sessionStorage.setItem(storageKey(checkoutId), JSON.stringify(handover.callbacks));

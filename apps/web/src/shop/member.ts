@@ -77,3 +77,17 @@ export function useSignOut() {
     forgetMember(queryClient);
   };
 }
+
+/** Forgets everything of the shopper this page was (cart, member, orders, checkout) once another's tokens are set. */
+export function useForgetShopper() {
+  const queryClient = useQueryClient();
+  return () => {
+    for (const key of ['cart', 'member', 'orders', 'checkout']) queryClient.removeQueries({ queryKey: [key] });
+  };
+}
+
+/** After signing in here: every answer is read again, as the member. */
+export function useReadAgainAsMember() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries();
+}

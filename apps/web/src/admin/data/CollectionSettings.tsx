@@ -1,40 +1,43 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import type { DataCollection, DataIndex } from '@bodega/sdk';
 import { actionsColumn, ListTable } from '../ListTable.js';
 import { Confirm, useResult } from '../ui.js';
 import { useCreateIndex, useDataIndexes, useDropIndex, useUpdateDataCollection } from './queries.js';
-import { OPERATION_LABELS, OPERATIONS, permissionsOf, ROLES, roleLabel, type Permissions, type Role } from './permissions.js';
+import { OPERATION_LABELS, OPERATIONS, permissionsOf, ROLES, roleLabel, type Permissions } from './permissions.js';
 
 /** Who may read, add, change and delete the collection's items. */
 export function PermissionsPanel({ collection }: { collection: DataCollection }) {
   const result = useResult();
-  const saved = permissionsOf(collection.permissions);
-  const [permissions, setPermissions] = useState<Permissions>(saved);
-  const changed = OPERATIONS.some((op) => permissions[op] !== saved[op]);
+  const { register, handleSubmit, reset, formState: { isDirty } } = useForm<Permissions>({ resolver: zodResolver(permissionsSchema), defaultValues: permissionsOf(collection.permissions) });
   const save = useUpdateDataCollection();
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  const submit = handleSubmit((permissions) => {
     result.clear();
-    save.mutate({ ...collection, permissions: { ...permissions } }, { onSuccess: () => result.ok('Permissions saved.'), onError: (error) => result.fail(error) });
-  }
+    save.mutate({ ...collection, permissions: { ...permissions } }, {
+      onSuccess: () => { reset(permissions); result.ok('Permissions saved.'); },
+      onError: (error) => result.fail(error),
+    });
+  });
   return (
     <section className="panel" aria-labelledby="permissions-heading">
       <h2 id="permissions-heading">Permissions</h2>
       <p className="muted">Who may do what with the items, in the shop and through the API. “The item’s author” is the member who added it. The back office and API keys may always do everything.</p>
       {result.view}
-      <form className="stack" onSubmit={submit}>
+      <form className="stack" noValidate onSubmit={(e) => void submit(e)}>
         <div className="two">
           {OPERATIONS.map((op) => (
             <div className="field" key={op}>
               <label htmlFor={`perm-${op}`}>{OPERATION_LABELS[op]}</label>
-              <select id={`perm-${op}`} value={permissions[op]} onChange={(e) => setPermissions({ ...permissions, [op]: e.target.value as Role })}>
+              <select id={`perm-${op}`} {...register(op)}>
                 {ROLES.map((role) => <option key={role} value={role}>{roleLabel(role, op)}</option>)}
               </select>
             </div>
           ))}
         </div>
         <div className="actions">
-          <button type="submit" className="button small" disabled={!changed || save.isPending}>{save.isPending ? 'Saving…' : 'Save permissions'}</button>
+          <button type="submit" className="button small" disabled={!isDirty || save.isPending}>{save.isPending ? 'Saving…' : 'Save permissions'}</button>
         </div>
       </form>
     </section>
@@ -56,8 +59,16 @@ function IndexStatus({ index }: { index: DataIndex }) {
   );
 }
 
-interface IndexField { path: string; order: 'ASC' | 'DESC' }
 const MAX_INDEX_FIELDS = 3;
+const role = z.enum(ROLES);
+const permissionsSchema = z.object({ read: role, insert: role, update: role, remove: role });
+const indexSchema = z.object({
+  name: z.string().trim().min(1, 'Name the index').max(128, 'At most 128 characters').regex(/^[A-Za-z0-9_][A-Za-z0-9_ -]*$/, 'Letters, digits, spaces, - and _'),
+  fields: z.array(z.object({ path: z.string().min(1), order: z.enum(['ASC', 'DESC']) })).min(1).max(MAX_INDEX_FIELDS),
+  // A disabled box (two fields or more) reads as no value: not unique.
+  unique: z.boolean().optional(),
+});
+type IndexForm = z.infer<typeof indexSchema>;
 
 /** The collection's indexes: list with their status, create, drop. */
 export function IndexesPanel({ collectionId, fieldKeys }: { collectionId: string; fieldKeys: string[] }) {
@@ -65,27 +76,25 @@ export function IndexesPanel({ collectionId, fieldKeys }: { collectionId: string
   // An index another tab or program is building is read again until it is ready.
   const indexes = useDataIndexes(collectionId);
   const paths = [...fieldKeys, '_createdDate', '_updatedDate', '_owner'];
-  const [name, setName] = useState('');
-  const [fields, setFields] = useState<IndexField[]>([{ path: paths[0] ?? '', order: 'ASC' }]);
-  const [unique, setUnique] = useState(false);
+  const blank: IndexForm = { name: '', fields: [{ path: paths[0] ?? '', order: 'ASC' }], unique: false };
+  const { register, control, handleSubmit, reset, setValue, formState: { errors } } = useForm<IndexForm>({ resolver: zodResolver(indexSchema), defaultValues: blank });
+  const fieldRows = useFieldArray({ control, name: 'fields' });
+  const fields = useWatch({ control, name: 'fields' });
+  const name = useWatch({ control, name: 'name' });
   const [dropping, setDropping] = useState<DataIndex | null>(null);
   const create = useCreateIndex(collectionId);
   const drop = useDropIndex(collectionId);
-  const set = (i: number, change: Partial<IndexField>) => setFields((list) => list.map((f, j) => (j === i ? { ...f, ...change } : f)));
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  const submit = handleSubmit((index) => {
     result.clear();
-    create.mutate({ name: name.trim(), fields, unique }, {
-      onSuccess: (index) => {
-        if (index.status === 'FAILED') result.fail(new Error(`Index “${index.name}” could not be built: ${index.failure?.description ?? 'unknown error'}`));
-        else result.ok(`Index “${index.name}” created.`);
-        setName('');
-        setFields([{ path: paths[0] ?? '', order: 'ASC' }]);
-        setUnique(false);
+    create.mutate({ ...index, unique: index.unique === true && index.fields.length === 1 }, {
+      onSuccess: (made) => {
+        if (made.status === 'FAILED') result.fail(new Error(`Index “${made.name}” could not be built: ${made.failure?.description ?? 'unknown error'}`));
+        else result.ok(`Index “${made.name}” created.`);
+        reset(blank);
       },
       onError: (error) => result.fail(error),
     });
-  }
+  });
   return (
     <section className="panel" aria-labelledby="indexes-heading">
       <h2 id="indexes-heading">Indexes</h2>
@@ -104,33 +113,34 @@ export function IndexesPanel({ collectionId, fieldKeys }: { collectionId: string
             </td>
           </tr>
         )} />
-      <form className="stack index-form" onSubmit={submit} aria-labelledby="new-index-heading">
+      <form className="stack index-form" noValidate onSubmit={(e) => void submit(e)} aria-labelledby="new-index-heading">
         <h3 id="new-index-heading">New index</h3>
         <div className="field">
           <label htmlFor="index-name">Name</label>
-          <input id="index-name" required maxLength={128} pattern="[A-Za-z0-9_][A-Za-z0-9_ \-]*" value={name} onChange={(e) => setName(e.target.value)} aria-describedby="index-name-hint" />
+          <input id="index-name" maxLength={128} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? 'index-name-hint index-name-error' : 'index-name-hint'} {...register('name')} />
           <p id="index-name-hint" className="hint">Letters, digits, spaces, - and _.</p>
+          {errors.name && <p id="index-name-error" className="error">{errors.name.message}</p>}
         </div>
-        {fields.map((f, i) => (
-          <div className="inline index-field" key={i}>
+        {fieldRows.fields.map((row, i) => (
+          <div className="inline index-field" key={row.id}>
             <div className="field">
               <label htmlFor={`index-path-${i}`}>Field {i + 1}</label>
-              <select id={`index-path-${i}`} value={f.path} onChange={(e) => set(i, { path: e.target.value })}>
+              <select id={`index-path-${i}`} {...register(`fields.${i}.path`)}>
                 {paths.map((p) => <option key={p} value={p}>{p}</option>)}
               </select>
             </div>
             <div className="field">
               <label htmlFor={`index-order-${i}`}>Order</label>
-              <select id={`index-order-${i}`} value={f.order} onChange={(e) => set(i, { order: e.target.value === 'DESC' ? 'DESC' : 'ASC' })}>
+              <select id={`index-order-${i}`} {...register(`fields.${i}.order`)}>
                 <option value="ASC">Ascending</option><option value="DESC">Descending</option>
               </select>
             </div>
-            {fields.length > 1 && <button type="button" className="link" onClick={() => setFields((list) => list.filter((_, j) => j !== i))}>Remove<span className="visually-hidden"> field {i + 1}</span></button>}
+            {fieldRows.fields.length > 1 && <button type="button" className="link" onClick={() => fieldRows.remove(i)}>Remove<span className="visually-hidden"> field {i + 1}</span></button>}
           </div>
         ))}
-        <label className="check"><input type="checkbox" checked={unique} disabled={fields.length > 1} onChange={(e) => setUnique(e.target.checked)} /> Unique (one field only)</label>
+        <label className="check"><input type="checkbox" disabled={fieldRows.fields.length > 1} {...register('unique')} /> Unique (one field only)</label>
         <div className="actions">
-          {fields.length < MAX_INDEX_FIELDS && <button type="button" className="button secondary small" onClick={() => { setUnique(false); setFields((list) => [...list, { path: paths.find((p) => !list.some((f) => f.path === p)) ?? paths[0] ?? '', order: 'ASC' }]); }}>Add a field</button>}
+          {fieldRows.fields.length < MAX_INDEX_FIELDS && <button type="button" className="button secondary small" onClick={() => { setValue('unique', false); fieldRows.append({ path: paths.find((p) => !fields.some((f) => f.path === p)) ?? paths[0] ?? '', order: 'ASC' }); }}>Add a field</button>}
           <button type="submit" className="button small" disabled={create.isPending || !name.trim()}>{create.isPending ? 'Creating…' : 'Create index'}</button>
         </div>
       </form>

@@ -1,58 +1,38 @@
-import { Fragment, useState, type FormEvent } from 'react';
+import { Fragment, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import type { Member } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin, usePermissions } from '../context.js';
+import { useCsvExport } from '../queries.js';
+import { SearchForm } from '../SearchForm.js';
 import { Confirm, dateTime, Modal, PageHead, Pager, saveFile, shortDate, Status, useResult } from '../ui.js';
+import { MEMBERS_PAGE_SIZE as LIMIT, useMemberAction, useMembers, usePendingMembers, type MemberAction } from './queries.js';
 
-const LIMIT = 25;
-type Action = 'approve' | 'block' | 'mute' | 'unmute';
+const DONE: Record<string, string> = { approve: 'is approved and can sign in', block: 'is blocked', mute: 'is muted', unmute: 'can post again', delete: 'is deleted' };
 
 const nameOf = (m: Member) => [m.contact?.firstName, m.contact?.lastName].filter(Boolean).join(' ') || m.profile?.nickname || m.loginEmail || 'Member';
 
 export default function MembersPage() {
-  const { api, me } = useAdmin();
+  const { me } = useAdmin();
   const { changeRoles } = usePermissions();
-  const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const offset = Math.max(0, Number(params.get('offset')) || 0);
-  const search = q ? { search: { expression: q } } : {};
-  const pending = useQuery({
-    queryKey: ['admin', 'members', 'pending', q],
-    queryFn: () => api.members.queryMembers({ filter: { status: 'PENDING' }, paging: { limit: 50 } }, { fieldsets: ['FULL'], ...search }),
-  });
-  const members = useQuery({
-    queryKey: ['admin', 'members', 'all', q, offset],
-    placeholderData: keepPreviousData,
-    queryFn: () => api.members.queryMembers({ paging: { limit: LIMIT, offset } }, { fieldsets: ['FULL'], ...search }),
-  });
+  const pending = usePendingMembers(q);
+  const members = useMembers(q, offset);
   const result = useResult();
   const [toDelete, setToDelete] = useState<Member | null>(null);
   const [profile, setProfile] = useState<Member | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'members'] });
-  const act = useMutation({
-    mutationFn: async ({ member, action }: { member: Member; action: Action | 'delete' | `role:${'MEMBER' | 'CONTRIBUTOR' | 'OWNER'}` }) => {
-      const id = member._id ?? '';
-      const m = api.members;
-      if (action === 'approve') await m.approveMember(id);
-      else if (action === 'block') await m.blockMember(id);
-      else if (action === 'mute') await m.muteMember(id);
-      else if (action === 'unmute') await m.unmuteMember(id);
-      else if (action === 'delete') await m.deleteMember(id);
-      else await m.changeMemberRole(id, action.slice(5) as 'MEMBER' | 'CONTRIBUTOR' | 'OWNER');
-      const done: Record<string, string> = { approve: 'is approved and can sign in', block: 'is blocked', mute: 'is muted', unmute: 'can post again', delete: 'is deleted' };
-      return `${nameOf(member)} ${done[action] ?? `is now ${action.slice(5).toLowerCase()}`}.`;
-    },
-    onSuccess: async (text) => { setToDelete(null); result.ok(text); await refresh(); },
+  const actions = useMemberAction();
+  const csv = useCsvExport();
+  /** Runs the action and says what it did (or why not). */
+  const run = ({ member, action }: { member: Member; action: MemberAction }) => actions.mutate({ member, action }, {
+    onSuccess: () => { setToDelete(null); result.ok(`${nameOf(member)} ${DONE[action] ?? `is now ${action.slice(5).toLowerCase()}`}.`); },
     onError: (error) => result.fail(error),
   });
-  const [exporting, setExporting] = useState(false);
-  async function exportCsv() {
-    setExporting(true);
-    try { saveFile('members.csv', await (await api.backOffice.exportCsv('members')).blob()); result.ok('members.csv is downloaded.'); } catch (error) { result.fail(error); } finally { setExporting(false); }
+  function exportCsv() {
+    csv.mutate({ kind: 'members' }, { onSuccess: (blob) => { saveFile('members.csv', blob); result.ok('members.csv is downloaded.'); }, onError: (error) => result.fail(error) });
   }
   function set(changes: Record<string, string>) {
     const next = new URLSearchParams(params);
@@ -68,22 +48,22 @@ export default function MembersPage() {
       <td data-label="Role">{m.role === 'OWNER' ? 'Owner' : m.role === 'CONTRIBUTOR' ? 'Contributor' : 'Member'}</td>
       <td data-label="Joined">{shortDate(m._createdDate)}</td>
       <td className="row-actions">
-        {m.status === 'PENDING' && <button type="button" className="button small" onClick={() => { result.clear(); act.mutate({ member: m, action: 'approve' }); }}>Approve<span className="visually-hidden"> {nameOf(m)}</span></button>}
+        {m.status === 'PENDING' && <button type="button" className="button small" onClick={() => { result.clear(); run({ member: m, action: 'approve' }); }}>Approve<span className="visually-hidden"> {nameOf(m)}</span></button>}
         <DropdownMenu.Root>
           <DropdownMenu.Trigger className="button secondary small" aria-label={`Actions for ${nameOf(m)}`}>More ▾</DropdownMenu.Trigger>
           <DropdownMenu.Portal>
             <DropdownMenu.Content className="menu" align="end" sideOffset={6}>
-              {m.status !== 'APPROVED' && m.status !== 'PENDING' && <DropdownMenu.Item className="menu-item" onSelect={() => act.mutate({ member: m, action: 'approve' })}>Approve</DropdownMenu.Item>}
-              {m.status !== 'BLOCKED' && m._id !== me.memberId && <DropdownMenu.Item className="menu-item" onSelect={() => act.mutate({ member: m, action: 'block' })}>Block</DropdownMenu.Item>}
+              {m.status !== 'APPROVED' && m.status !== 'PENDING' && <DropdownMenu.Item className="menu-item" onSelect={() => run({ member: m, action: 'approve' })}>Approve</DropdownMenu.Item>}
+              {m.status !== 'BLOCKED' && m._id !== me.memberId && <DropdownMenu.Item className="menu-item" onSelect={() => run({ member: m, action: 'block' })}>Block</DropdownMenu.Item>}
               {m.activityStatus === 'MUTED'
-                ? <DropdownMenu.Item className="menu-item" onSelect={() => act.mutate({ member: m, action: 'unmute' })}>Unmute</DropdownMenu.Item>
-                : <DropdownMenu.Item className="menu-item" onSelect={() => act.mutate({ member: m, action: 'mute' })}>Mute</DropdownMenu.Item>}
+                ? <DropdownMenu.Item className="menu-item" onSelect={() => run({ member: m, action: 'unmute' })}>Unmute</DropdownMenu.Item>
+                : <DropdownMenu.Item className="menu-item" onSelect={() => run({ member: m, action: 'mute' })}>Mute</DropdownMenu.Item>}
               {changeRoles && m._id !== me.memberId && (
                 <>
                   <DropdownMenu.Separator className="menu-separator" />
                   <DropdownMenu.Label className="menu-label">Role</DropdownMenu.Label>
                   {(['MEMBER', 'CONTRIBUTOR', 'OWNER'] as const).filter((r) => r !== (m.role ?? 'MEMBER')).map((r) => (
-                    <DropdownMenu.Item key={r} className="menu-item" onSelect={() => act.mutate({ member: m, action: `role:${r}` })}>Make {r === 'MEMBER' ? 'a member' : r === 'CONTRIBUTOR' ? 'a contributor' : 'an owner'}</DropdownMenu.Item>
+                    <DropdownMenu.Item key={r} className="menu-item" onSelect={() => run({ member: m, action: `role:${r}` })}>Make {r === 'MEMBER' ? 'a member' : r === 'CONTRIBUTOR' ? 'a contributor' : 'an owner'}</DropdownMenu.Item>
                   ))}
                 </>
               )}
@@ -104,15 +84,12 @@ export default function MembersPage() {
   return (
     <>
       <PageHead title="Members">
-        <button type="button" className="button secondary" disabled={exporting} onClick={() => void exportCsv()}>{exporting ? 'Exporting…' : 'Export CSV'}</button>
+        <button type="button" className="button secondary" disabled={csv.isPending} onClick={exportCsv}>{csv.isPending ? 'Exporting…' : 'Export CSV'}</button>
       </PageHead>
       {result.view}
-      <form className="filters-bar" role="search" aria-label="Search members" onSubmit={(e: FormEvent<HTMLFormElement>) => { e.preventDefault(); set({ q: String(new FormData(e.currentTarget).get('q') ?? '').trim() }); }}>
-        <div className="search-form">
-          <label htmlFor="member-q">Name or e-mail</label>
-          <div className="inline"><input id="member-q" name="q" type="search" defaultValue={q} key={q} /><button type="submit" className="button small">Search</button></div>
-        </div>
-      </form>
+      <div className="filters-bar" role="search" aria-label="Search members">
+        <SearchForm id="member-q" label="Name or e-mail" value={q} onSearch={(text) => set({ q: text })} />
+      </div>
       {waiting.length > 0 && (
         <section className="panel attention" aria-labelledby="pending-heading">
           <h2 id="pending-heading">Waiting for approval ({waiting.length})</h2>
@@ -147,7 +124,7 @@ export default function MembersPage() {
         )}
       </Modal>
       <Confirm open={toDelete !== null} onOpenChange={(open) => { if (!open) setToDelete(null); }} title={`Delete ${toDelete ? nameOf(toDelete) : ''}?`} confirmLabel="Delete member"
-        busy={act.isPending} onConfirm={() => toDelete && act.mutate({ member: toDelete, action: 'delete' })}>
+        busy={actions.isPending} onConfirm={() => toDelete && run({ member: toDelete, action: 'delete' })}>
         <p>Their account and profile go away; their orders stay.</p>
       </Confirm>
     </>

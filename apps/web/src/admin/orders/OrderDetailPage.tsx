@@ -13,7 +13,7 @@ import { useAdmin } from '../context.js';
 import { fromMinor, toMinor } from '../../ui/money.js';
 import { Confirm, dateTime, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
 import { PaymentsPanel } from './PaymentsPanel.js';
-import { useOrder, useOrderAction, useOrderChanged, useOrderFulfillments, useOrderPayments, type OrderAction, type OrderActionOutcome } from './queries.js';
+import { useOrder, useOrderAction, useOrderFulfillments, useOrderPayments, type OrderAction, type OrderActionOutcome } from './queries.js';
 
 function Address({ info }: { info: AddressWithContact | undefined }) {
   if (!info?.address && !info?.contactDetails) return <p className="muted">None given.</p>;
@@ -44,7 +44,6 @@ export default function OrderDetailPage() {
   const result = useResult();
   const [dialog, setDialog] = useState<'fulfil' | 'cancel' | 'refund' | 'pay' | 'manual' | null>(null);
   const act = useOrderAction(orderId);
-  const changed = useOrderChanged(orderId);
 
   if (order.isPending) return <Loading label="Loading the order…" />;
   if (order.isError) return <><PageHead title="Order" /><ErrorState error={order.error} retry={() => void order.refetch()} /></>;
@@ -76,7 +75,7 @@ export default function OrderDetailPage() {
       </div>
       <div className="detail-columns">
         <div className="stack">
-          <PaymentsPanel orderId={orderId} onChanged={changed} />
+          <PaymentsPanel orderId={orderId} />
           <section className="panel" aria-labelledby="lines-heading">
             <h2 id="lines-heading">Items</h2>
             <div className="table-wrap">

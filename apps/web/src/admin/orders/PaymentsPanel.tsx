@@ -1,12 +1,16 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import type { TransactionPayment } from '@bodega/sdk';
 import { plainError } from '../../shop/errors.js';
 import { Field } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
+import { toMinor } from '../../ui/money.js';
 import { useAdmin } from '../context.js';
 import { dateTime, Status, useMoney } from '../ui.js';
+import { useOrderTransactions, usePaymentAction, type PaymentAction } from './queries.js';
 
 interface Entry { at: string; text: string; status?: string }
 
@@ -24,29 +28,20 @@ function timeline(p: TransactionPayment, refunds: { createdDate: string; amount:
 }
 
 /** The order's payments with their timeline, and capture and void of what is only authorized, answered in words. */
-export function PaymentsPanel({ orderId, onChanged }: { orderId: string; onChanged: () => Promise<void> }) {
-  const { api } = useAdmin();
+export function PaymentsPanel({ orderId }: { orderId: string }) {
   const money = useMoney();
   const [answer, setAnswer] = useState<{ ok: boolean; text: string }>();
-  const transactions = useQuery({ queryKey: ['admin', 'order', orderId, 'transactions'], queryFn: async () => (await api.payments.listTransactions(orderId)).orderTransactions });
-  const act = useMutation({
-    mutationFn: async (action: () => Promise<string>) => action(),
-    onSuccess: async (text) => { setAnswer({ ok: true, text }); await onChanged(); await transactions.refetch(); },
-    onError: (error) => setAnswer({ ok: false, text: `The payment provider said no: ${plainError(error)}` }),
-  });
-
-  function capture(p: TransactionPayment, event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const amount = String(new FormData(event.currentTarget).get('amount') ?? '').trim();
+  const transactions = useOrderTransactions(orderId);
+  const act = usePaymentAction(orderId);
+  const run = (action: PaymentAction) => {
     setAnswer(undefined);
-    act.mutate(async () => {
-      const res = await api.payments.captureAuthorizedPayments(orderId, [{ paymentId: p.id, ...(amount && amount !== p.amount.amount && { amount: { amount } }) }]);
-      const done = res.orderTransactions.payments.find((x) => x.id === p.id);
-      const last = done?.regularPaymentDetails.authorizationDetails?.captures.at(-1);
-      if (last?.status === 'FAILED') throw new Error(last.failureDetails?.failureReason ?? 'The capture failed');
-      return `Captured ${money(last?.amount.amount ?? amount)}: the money is taken.`;
+    act.mutate(action, {
+      onSuccess: (captured) => setAnswer({ ok: true, text: action.kind === 'capture'
+        ? `Captured ${money(captured)}: the money is taken.`
+        : 'The authorization is voided: the buyer’s card is released and nothing was taken.' }),
+      onError: (error) => setAnswer({ ok: false, text: `The payment provider said no: ${plainError(error)}` }),
     });
-  }
+  };
 
   if (transactions.isPending) return <Loading label="Loading the payments…" />;
   if (transactions.isError) return <ErrorState error={transactions.error} retry={() => void transactions.refetch()} />;
@@ -66,21 +61,28 @@ export function PaymentsPanel({ orderId, onChanged }: { orderId: string; onChang
                 <li key={i}><span className="muted small">{dateTime(e.at)}</span> {e.text}{e.status ? ` (${e.status.toLowerCase()})` : ''}</li>
               ))}
             </ol>
-            {p.status === 'AUTHORIZED' && (
-              <form className="form-inline" onSubmit={(e) => capture(p, e)}>
-                <Field label="Amount to capture" name="amount" inputMode="decimal" defaultValue={p.amount.amount} hint="Less than the authorized amount releases the rest." />
-                <div className="actions">
-                  <button type="submit" className="button" disabled={act.isPending}>Capture</button>
-                  <button type="button" className="button secondary danger-outline" disabled={act.isPending} onClick={() => {
-                    setAnswer(undefined);
-                    act.mutate(async () => { await api.payments.voidAuthorizedPayments(orderId, [p.id]); return 'The authorization is voided: the buyer’s card is released and nothing was taken.'; });
-                  }}>Void</button>
-                </div>
-              </form>
-            )}
+            {p.status === 'AUTHORIZED' && <CaptureForm payment={p} busy={act.isPending} onRun={run} />}
           </div>
         );
       })}
     </section>
+  );
+}
+
+/** Capture all or part of an authorized payment (less releases the rest), or void it. */
+function CaptureForm({ payment, busy, onRun }: { payment: TransactionPayment; busy: boolean; onRun: (action: PaymentAction) => void }) {
+  const { currency } = useAdmin();
+  const schema = z.object({
+    amount: z.string().trim().refine((v) => v === '' || (toMinor(v, currency) ?? 0n) > 0n, 'Enter an amount such as 12.50, up to the authorized amount'),
+  });
+  const { register, handleSubmit, formState: { errors } } = useForm<{ amount: string }>({ resolver: zodResolver(schema), defaultValues: { amount: payment.amount.amount } });
+  return (
+    <form className="form-inline" noValidate onSubmit={(e) => void handleSubmit((f) => onRun({ kind: 'capture', payment, amount: f.amount }))(e)}>
+      <Field label="Amount to capture" inputMode="decimal" hint="Less than the authorized amount releases the rest." {...register('amount')} error={errors.amount?.message} />
+      <div className="actions">
+        <button type="submit" className="button" disabled={busy}>Capture</button>
+        <button type="button" className="button secondary danger-outline" disabled={busy} onClick={() => onRun({ kind: 'void', payment })}>Void</button>
+      </div>
+    </form>
   );
 }

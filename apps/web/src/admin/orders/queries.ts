@@ -76,7 +76,7 @@ export function useOrderTransactions(orderId: string) {
 }
 
 /** After a change to an order: the order itself at once, then the lists and the dashboard's figures. */
-export function useOrderChanged(orderId: string) {
+function useOrderChanged(orderId: string) {
   const queryClient = useQueryClient();
   return async () => {
     await queryClient.invalidateQueries({ queryKey: orderKeys.detail(orderId) });

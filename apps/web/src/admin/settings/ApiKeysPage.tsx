@@ -1,12 +1,18 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import type { ApiKeyInfo } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { useAdmin, usePermissions } from '../context.js';
+import { usePermissions } from '../context.js';
 import { Confirm, dateTime, PageHead, useResult } from '../ui.js';
+import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './queries.js';
 import { SettingsNav } from './SettingsNav.js';
+
+const newKeySchema = z.object({ name: z.string().trim().min(1, 'Say what the key is for').max(100, 'At most 100 characters') });
+type NewKey = z.infer<typeof newKeySchema>;
 
 export default function ApiKeysPage() {
   const { manageApiKeys } = usePermissions();
@@ -23,29 +29,21 @@ export default function ApiKeysPage() {
 }
 
 function ApiKeys() {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const result = useResult();
-  const keys = useQuery({ queryKey: ['admin', 'api-keys'], queryFn: () => api.backOffice.listApiKeys() });
+  const keys = useApiKeys();
   const [secret, setSecret] = useState<{ name: string; key: string } | null>(null);
   const [revoke, setRevoke] = useState<ApiKeyInfo | null>(null);
-  const create = useMutation({
-    mutationFn: (name: string) => api.backOffice.createApiKey(name),
-    onSuccess: async (res) => { setSecret({ name: res.apiKey.name, key: res.key }); await queryClient.invalidateQueries({ queryKey: ['admin', 'api-keys'] }); },
-    onError: (error) => result.fail(error),
-  });
-  const remove = useMutation({
-    mutationFn: (key: ApiKeyInfo) => api.backOffice.revokeApiKey(key.id),
-    onSuccess: async (_, key) => { setRevoke(null); result.ok(`The key “${key.name}” is revoked; calls with it are refused from now on.`); await queryClient.invalidateQueries({ queryKey: ['admin', 'api-keys'] }); },
-  });
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const name = String(new FormData(form).get('name') ?? '').trim();
+  const create = useCreateApiKey();
+  const remove = useRevokeApiKey();
+  const { register, handleSubmit, reset, formState: { errors } } = useForm<NewKey>({ resolver: zodResolver(newKeySchema), defaultValues: { name: '' } });
+  const submit = handleSubmit(({ name }) => {
     result.clear();
     setSecret(null);
-    if (name) create.mutate(name, { onSuccess: () => form.reset() });
-  }
+    create.mutate(name, {
+      onSuccess: (res) => { setSecret({ name: res.apiKey.name, key: res.key }); reset(); },
+      onError: (error) => result.fail(error),
+    });
+  });
   return (
     <>
       <PageHead title="API keys" lead="Keys let your own programs manage the store. Treat them like passwords." />
@@ -78,13 +76,13 @@ function ApiKeys() {
         </div>
       )}
       {keys.data && keys.data.apiKeys.length > 0 && <p className="muted small table-note">“Last used” is recorded at most once an hour per key.</p>}
-      <form className="panel settings-form" onSubmit={submit}>
+      <form className="panel settings-form" noValidate onSubmit={(e) => void submit(e)}>
         <h2>New key</h2>
-        <Field label="What is it for?" name="name" required maxLength={100} placeholder="e.g. Warehouse sync" />
+        <Field label="What is it for?" maxLength={100} placeholder="e.g. Warehouse sync" {...register('name')} error={errors.name?.message} />
         <div className="actions"><button type="submit" className="button" disabled={create.isPending}>{create.isPending ? 'Creating…' : 'Create key'}</button></div>
       </form>
       <Confirm open={revoke !== null} onOpenChange={(o) => { if (!o) setRevoke(null); }} title={`Revoke “${revoke?.name ?? ''}”?`} confirmLabel="Revoke key"
-        busy={remove.isPending} error={remove.error} onConfirm={() => revoke && remove.mutate(revoke)}>
+        busy={remove.isPending} error={remove.error} onConfirm={() => revoke && remove.mutate(revoke.id, { onSuccess: () => { setRevoke(null); result.ok(`The key “${revoke.name}” is revoked; calls with it are refused from now on.`); } })}>
         <p>Programs using this key stop working at once.</p>
       </Confirm>
     </>

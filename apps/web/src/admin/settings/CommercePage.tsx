@@ -1,18 +1,17 @@
 import { useEffect } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { get, set, useFieldArray, useForm, useWatch, type Control, type FieldErrors, type FieldPath, type Resolver, type UseFormRegister, type UseFormSetValue } from 'react-hook-form';
-import { BodegaError, type CommerceSettings, type PickupOption, type ShippingRegion, type ShippingRule } from '@bodega/sdk';
+import { get, useFieldArray, useForm, useWatch, type Control, type FieldErrors, type FieldPath, type UseFormRegister, type UseFormSetValue } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { BodegaError, type CommerceSettings } from '@bodega/sdk';
 import { Field, SelectField } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { isZeroAmount } from '../../ui/money.js';
-import { useAdmin } from '../context.js';
 import { PageHead, useResult } from '../ui.js';
+import { draftSchema, fromDraft, toDraft, type Draft, type DraftAddress, type DraftRule } from './commerce-draft.js';
+import { useCommerceSettings, useSaveCommerceSettings } from './queries.js';
 import { SettingsNav } from './SettingsNav.js';
 
 export default function CommercePage() {
-  const { api } = useAdmin();
-  const settings = useQuery({ queryKey: ['admin', 'commerce-settings'], queryFn: async () => (await api.settings.getCommerceSettings()).settings });
+  const settings = useCommerceSettings();
   return (
     <>
       <PageHead title="Shipping and tax" lead="Where you ship and what it costs, pickup, tax rates and when stock is taken." />
@@ -23,138 +22,6 @@ export default function CommercePage() {
     </>
   );
 }
-
-// Amounts are kept and sent as the decimal strings typed; they are only checked, never converted.
-const MONEY = /^\d{1,9}(\.\d{1,2})?$/;
-const DECIMAL = /^\d{1,9}(\.\d{1,4})?$/;
-const MONEY_HINT = 'A number such as 5 or 4.95';
-const CODE = /^[A-Za-z0-9_-]{1,100}$/;
-
-/**
- * The whole form as one draft (react-hook-form keeps it; its defaults are what was last loaded or
- * saved, so "dirty" and "Discard" compare with and return to that). Text the wire leaves out is ""
- * here. A rule's `condition` ANY means "every order": the wire has no such condition, so it is sent
- * as "item count at least 0", and such a rule reads back as ANY.
- */
-interface DraftRule { code: string; title: string; rate: string; deliveryTime: string; condition: 'ANY' | ShippingRule['type']; operator: ShippingRule['operator']; threshold: string }
-/** A region's own tax-on-shipping switch; STORE: the Tax section's setting decides. */
-type TaxShipping = 'STORE' | 'YES' | 'NO';
-interface DraftRegion { regionId: string; name: string; country: string; subdivision: string; taxShipping: TaxShipping; rules: DraftRule[] }
-interface DraftAddress { addressLine: string; city: string; postalCode: string; subdivision: string; country: string }
-/** `otherAddress`: what the wire's address holds beyond the fields edited here, kept as it is. */
-interface DraftPickup { code: string; title: string; cost: string; instructions: string; address: DraftAddress; otherAddress: Record<string, unknown> }
-interface DraftRate { country: string; subdivision: string; rate: string; name: string }
-interface Draft {
-  trigger: NonNullable<CommerceSettings['inventoryUpdateTrigger']>;
-  weightUnit: NonNullable<CommerceSettings['weightUnit']>;
-  shippingRegions: DraftRegion[];
-  pickupOptions: DraftPickup[];
-  tax: { pricesIncludeTax: boolean; taxShipping: boolean; rates: DraftRate[] };
-}
-
-const text = (value: unknown) => (typeof value === 'string' ? value : '');
-/** "" is "not given": left out of what is sent. */
-const optional = (value: string) => (value.trim() === '' ? undefined : value.trim());
-const ADDRESS_FIELDS = ['addressLine', 'city', 'postalCode', 'subdivision', 'country'] as const;
-
-function toDraft(s: CommerceSettings): Draft {
-  return {
-    trigger: s.inventoryUpdateTrigger ?? 'ON_ORDER_PLACED',
-    weightUnit: s.weightUnit ?? 'KG',
-    shippingRegions: (s.shippingRegions ?? []).map((r) => ({
-      regionId: r.id, name: r.name, country: r.country, subdivision: r.subdivision ?? '',
-      taxShipping: r.taxShipping === undefined ? 'STORE' : r.taxShipping ? 'YES' : 'NO',
-      rules: r.rules.map((rule) => ({
-        code: rule.code, title: rule.title, rate: rule.rate, deliveryTime: rule.deliveryTime ?? '', operator: rule.operator, threshold: rule.threshold,
-        condition: rule.operator === 'GTE' && rule.type === 'BY_TOTAL_QUANTITY' && isZeroAmount(rule.threshold) ? 'ANY' : rule.type,
-      })),
-    })),
-    pickupOptions: (s.pickupOptions ?? []).map((o) => {
-      // A formatted address would no longer match once a line is edited here.
-      const { addressLine, city, postalCode, subdivision, country, formattedAddress: _formatted, ...otherAddress } = o.address ?? {};
-      return {
-        code: o.code, title: o.title, cost: o.cost, instructions: o.instructions ?? '', otherAddress,
-        address: { addressLine: text(addressLine), city: text(city), postalCode: text(postalCode), subdivision: text(subdivision), country: text(country) },
-      };
-    }),
-    tax: {
-      pricesIncludeTax: s.tax?.pricesIncludeTax ?? false,
-      taxShipping: s.tax?.taxShipping ?? false,
-      rates: (s.tax?.rates ?? []).map((r) => ({ country: r.country, subdivision: r.subdivision ?? '', rate: r.rate, name: r.name ?? '' })),
-    },
-  };
-}
-
-/** The draft as the settings call takes it: one save sends it all. */
-function fromDraft(d: Draft): CommerceSettings {
-  const shippingRegions = d.shippingRegions.map((r): ShippingRegion => ({
-    id: r.regionId, name: r.name.trim(), country: r.country, subdivision: optional(r.subdivision),
-    ...(r.taxShipping !== 'STORE' && { taxShipping: r.taxShipping === 'YES' }),
-    rules: r.rules.map(({ condition, ...rule }): ShippingRule => ({
-      code: rule.code, title: rule.title.trim(), rate: rule.rate, deliveryTime: optional(rule.deliveryTime),
-      ...(condition === 'ANY' ? { type: 'BY_TOTAL_QUANTITY', operator: 'GTE', threshold: '0' } : { type: condition, operator: rule.operator, threshold: rule.threshold }),
-    })),
-  }));
-  const pickupOptions = d.pickupOptions.map((o): PickupOption => {
-    const address: Record<string, unknown> = { ...o.otherAddress };
-    for (const key of ADDRESS_FIELDS) {
-      const value = optional(o.address[key]);
-      if (value !== undefined) address[key] = value;
-    }
-    return { code: o.code, title: o.title.trim(), cost: o.cost, instructions: optional(o.instructions), ...(Object.keys(address).length > 0 && { address }) };
-  });
-  const rates = d.tax.rates.map((r) => ({ country: r.country, subdivision: optional(r.subdivision), rate: r.rate, name: optional(r.name) }));
-  return { inventoryUpdateTrigger: d.trigger, weightUnit: d.weightUnit, shippingRegions, pickupOptions, tax: { pricesIncludeTax: d.tax.pricesIncludeTax, taxShipping: d.tax.taxShipping, rates } };
-}
-
-/** Everything wrong with the draft, by field path (the server's paths, with `.0` for `[0]`). */
-function check(d: Draft): Record<string, string> {
-  const errors: Record<string, string> = {};
-  const need = (path: string, value: string, message: string) => { if (!value.trim()) errors[path] = message; };
-  const subdivision = (path: string, value: string) => { if (value.length > 10) errors[path] = 'At most 10 characters, such as US-CA'; };
-  d.shippingRegions.forEach((r, i) => {
-    const at = `shippingRegions.${i}`;
-    need(`${at}.name`, r.name, 'Name the region');
-    if (!/^([A-Z]{2}|\*)$/.test(r.country)) errors[`${at}.country`] = 'A two-letter country code such as US, or * for everywhere else';
-    subdivision(`${at}.subdivision`, r.subdivision);
-    if (r.rules.length === 0) errors[`${at}.rules`] = 'Add at least one rule, or remove the region';
-    r.rules.forEach((rule, j) => {
-      const p = `${at}.rules.${j}`;
-      need(`${p}.title`, rule.title, 'Give the option a name shoppers see');
-      if (!CODE.test(rule.code)) errors[`${p}.code`] = 'Letters, digits, - or _ (rules with the same code are tiers of one option)';
-      if (!MONEY.test(rule.rate)) errors[`${p}.rate`] = MONEY_HINT;
-      if (rule.condition === 'ANY') return;
-      const threshold = rule.condition === 'BY_TOTAL_PRICE' ? MONEY : rule.condition === 'BY_TOTAL_QUANTITY' ? /^\d{1,9}$/ : DECIMAL;
-      if (!threshold.test(rule.threshold)) {
-        errors[`${p}.threshold`] = rule.condition === 'BY_TOTAL_QUANTITY' ? 'A whole number of items' : rule.condition === 'BY_TOTAL_PRICE' ? MONEY_HINT : 'A weight such as 2 or 0.5';
-      }
-    });
-  });
-  d.pickupOptions.forEach((o, i) => {
-    const at = `pickupOptions.${i}`;
-    need(`${at}.title`, o.title, 'Name the pickup place');
-    if (!CODE.test(o.code)) errors[`${at}.code`] = 'Letters, digits, - or _';
-    if (!MONEY.test(o.cost)) errors[`${at}.cost`] = MONEY_HINT;
-    if (o.address.country !== '' && !/^[A-Z]{2}$/.test(o.address.country)) errors[`${at}.address.country`] = 'A two-letter country code such as US';
-    subdivision(`${at}.address.subdivision`, o.address.subdivision);
-  });
-  d.tax.rates.forEach((r, i) => {
-    const at = `tax.rates.${i}`;
-    if (!/^[A-Z]{2}$/.test(r.country)) errors[`${at}.country`] = 'A two-letter country code such as US';
-    subdivision(`${at}.subdivision`, r.subdivision);
-    if (!DECIMAL.test(r.rate) || Number(r.rate) > 100) errors[`${at}.rate`] = 'A percent such as 7.25';
-  });
-  return errors;
-}
-
-/** `check` as the form's resolver: its messages nested as react-hook-form keeps errors. */
-const resolver: Resolver<Draft> = (values) => {
-  const found = Object.entries(check(values));
-  if (found.length === 0) return { values, errors: {} };
-  const errors: FieldErrors<Draft> = {};
-  for (const [path, message] of found) set(errors, path, { type: 'check', message });
-  return { values: {}, errors };
-};
 
 /** The server's field path (`shippingRegions[0].country`) as the form's (`shippingRegions.0.country`). */
 const formPath = (field: string) => field.replace(/\[(\d+)\]/g, '.$1');
@@ -178,14 +45,16 @@ interface Parts {
   setValue: UseFormSetValue<Draft>;
   errors: FieldErrors<Draft>;
 }
-const message = (errors: FieldErrors<Draft>, path: string): string | undefined => (get(errors, path) as { message?: string } | undefined)?.message;
+/** The field's message; a list's own (no rules in a region) may sit under `root`. */
+const message = (errors: FieldErrors<Draft>, path: string): string | undefined => {
+  const found = get(errors, path) as { message?: string; root?: { message?: string } } | undefined;
+  return found?.message ?? found?.root?.message;
+};
 
 function Commerce({ settings }: { settings: CommerceSettings }) {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const result = useResult();
   const { control, register, handleSubmit, reset, setValue, setError, formState: { errors, isDirty } } = useForm<Draft>({
-    defaultValues: toDraft(settings), resolver, shouldFocusError: false,
+    defaultValues: toDraft(settings), resolver: zodResolver(draftSchema), shouldFocusError: false,
   });
   const regions = useFieldArray({ control, name: 'shippingRegions' });
   const pickup = useFieldArray({ control, name: 'pickupOptions' });
@@ -198,12 +67,11 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
   }, [isDirty]);
-  const saving = useMutation({
-    mutationFn: (draft: Draft) => api.settings.updateCommerceSettings(fromDraft(draft)),
-    onSuccess: async (_answer, draft) => {
+  const saving = useSaveCommerceSettings();
+  const save = (draft: Draft) => saving.mutate(fromDraft(draft), {
+    onSuccess: () => {
       reset(draft); // what was saved is the new "unchanged"
       result.ok('Shipping, pickup, tax and inventory settings saved.');
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'commerce-settings'] });
     },
     onError: (error) => {
       // A field the server refuses says so beside it, as the form's own checks do.
@@ -222,7 +90,7 @@ function Commerce({ settings }: { settings: CommerceSettings }) {
       field?.scrollIntoView({ block: 'center' });
     });
   };
-  const submit = handleSubmit((draft) => saving.mutate(draft), focusFirstError);
+  const submit = handleSubmit(save, focusFirstError);
   const parts: Parts = { control, register, setValue, errors };
   const problems = countErrors(errors);
   return (

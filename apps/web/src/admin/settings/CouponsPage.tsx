@@ -2,14 +2,13 @@ import { useState } from 'react';
 import { useForm, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Coupon } from '@bodega/sdk';
 import { Field, SelectField } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { plainError } from '../../shop/errors.js';
-import { useAdmin } from '../context.js';
 import { Confirm, Modal, PageHead, shortDate, Status, useMoney, useResult } from '../ui.js';
+import { useCoupons, useCreateCoupon, useDeleteCoupon, useUpdateCoupon } from './queries.js';
 import { SettingsNav } from './SettingsNav.js';
 
 // Amounts stay decimal strings from the input to the request: no float ever holds money.
@@ -41,28 +40,22 @@ function formOf(c: Coupon): Form {
 }
 
 export default function CouponsPage() {
-  const { api } = useAdmin();
   const money = useMoney();
-  const queryClient = useQueryClient();
   const result = useResult();
-  const coupons = useQuery({ queryKey: ['admin', 'coupons'], queryFn: () => api.settings.queryCoupons({ limit: 100 }) });
+  const coupons = useCoupons();
   const [editing, setEditing] = useState<Coupon | null>(null);
   const [deleting, setDeleting] = useState<Coupon | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'coupons'] });
   const { register, handleSubmit, reset, watch, formState: { errors } } = useForm<Form>({ resolver: zodResolver(schema), defaultValues: EMPTY });
-  const create = useMutation({
-    mutationFn: (f: Form) => api.settings.createCoupon({
-      name: f.name, code: f.code.toUpperCase(), active: f.active,
-      ...(f.kind === 'percent' ? { percentOffRate: f.value } : { moneyOffAmount: f.value }),
-      ...(f.minimumSubtotal ? { minimumSubtotal: f.minimumSubtotal } : {}),
-      ...(f.usageLimit ? { usageLimit: Number(f.usageLimit) } : {}),
-    }),
-    onSuccess: async (res) => { result.ok(`Coupon ${res.coupon.specification.code} created.`); reset(); await refresh(); },
+  const create = useCreateCoupon();
+  const remove = useDeleteCoupon();
+  const createCoupon = (f: Form) => create.mutate({
+    name: f.name, code: f.code.toUpperCase(), active: f.active,
+    ...(f.kind === 'percent' ? { percentOffRate: f.value } : { moneyOffAmount: f.value }),
+    ...(f.minimumSubtotal ? { minimumSubtotal: f.minimumSubtotal } : {}),
+    ...(f.usageLimit ? { usageLimit: Number(f.usageLimit) } : {}),
+  }, {
+    onSuccess: (res) => { result.ok(`Coupon ${res.coupon.specification.code} created.`); reset(); },
     onError: (error) => result.fail(error),
-  });
-  const remove = useMutation({
-    mutationFn: (c: Coupon) => api.settings.deleteCoupon(c.id),
-    onSuccess: async (_, c) => { setDeleting(null); result.ok(`Coupon ${c.specification.code} deleted.`); await refresh(); },
   });
   return (
     <>
@@ -96,16 +89,16 @@ export default function CouponsPage() {
           </table>
         </div>
       )}
-      <form className="panel settings-form" noValidate onSubmit={(e) => { result.clear(); void handleSubmit((f) => create.mutate(f))(e); }}>
+      <form className="panel settings-form" noValidate onSubmit={(e) => { result.clear(); void handleSubmit(createCoupon)(e); }}>
         <h2>New coupon</h2>
         <CouponFields register={register} errors={errors} kind={watch('kind')} />
         <div className="actions"><button type="submit" className="button" disabled={create.isPending}>{create.isPending ? 'Creating…' : 'Create coupon'}</button></div>
       </form>
       <Modal open={editing !== null} onOpenChange={(o) => { if (!o) setEditing(null); }} title={`Edit coupon ${editing?.specification.code ?? ''}`}>
-        {editing && <EditCoupon coupon={editing} onDone={async (text) => { setEditing(null); result.ok(text); await refresh(); }} />}
+        {editing && <EditCoupon coupon={editing} onDone={(text) => { setEditing(null); result.ok(text); }} />}
       </Modal>
       <Confirm open={deleting !== null} onOpenChange={(o) => { if (!o) setDeleting(null); }} title={`Delete coupon ${deleting?.specification.code ?? ''}?`} confirmLabel="Delete coupon"
-        busy={remove.isPending} error={remove.error} onConfirm={() => deleting && remove.mutate(deleting)}>
+        busy={remove.isPending} error={remove.error} onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: (_, c) => { setDeleting(null); result.ok(`Coupon ${c.specification.code} deleted.`); } })}>
         <p>Shoppers can no longer use this code. Orders that used it keep their discount.</p>
       </Confirm>
     </>
@@ -139,21 +132,21 @@ function CouponFields({ register, errors, kind, kindFixed }: { register: UseForm
   );
 }
 
-function EditCoupon({ coupon, onDone }: { coupon: Coupon; onDone: (text: string) => Promise<void> }) {
-  const { api } = useAdmin();
+function EditCoupon({ coupon, onDone }: { coupon: Coupon; onDone: (text: string) => void }) {
   const initial = formOf(coupon);
   const { register, handleSubmit, formState: { errors } } = useForm<Form>({ resolver: zodResolver(schema), defaultValues: initial });
-  const save = useMutation({
-    mutationFn: (f: Form) => api.settings.updateCoupon(coupon.id, {
+  const save = useUpdateCoupon();
+  const saveCoupon = (f: Form) => save.mutate({
+    id: coupon.id,
+    specification: {
       name: f.name, code: f.code.toUpperCase(), active: f.active,
       ...(initial.kind === 'percent' ? { percentOffRate: f.value } : { moneyOffAmount: f.value }),
       minimumSubtotal: f.minimumSubtotal || null,
       usageLimit: f.usageLimit ? Number(f.usageLimit) : null,
-    }),
-    onSuccess: async (_, f) => onDone(`Coupon ${f.code.toUpperCase()} saved.`),
-  });
+    },
+  }, { onSuccess: () => onDone(`Coupon ${f.code.toUpperCase()} saved.`) });
   return (
-    <form className="coupon-edit" noValidate onSubmit={(e) => void handleSubmit((f) => save.mutate(f))(e)}>
+    <form className="coupon-edit" noValidate onSubmit={(e) => void handleSubmit(saveCoupon)(e)}>
       {save.isError && <Notice kind="error">{plainError(save.error)}</Notice>}
       <CouponFields register={register} errors={errors} kindFixed={initial.kind} />
       <div className="actions modal-actions"><button type="submit" className="button" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save coupon'}</button></div>

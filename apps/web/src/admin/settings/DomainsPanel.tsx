@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DomainStatus } from '@bodega/sdk';
-import { useAdmin } from '../context.js';
 import { Notice } from '../../ui/Notice.js';
 import { useResult } from '../ui.js';
+import { useVerifyDomain } from './queries.js';
 
 const PROVEN_BY: Record<NonNullable<DomainStatus['verifiedBy']>, string> = {
   OPERATOR: 'set by the server operator',
@@ -26,17 +25,14 @@ export function DomainsPanel({ domains }: { domains: DomainStatus[] }) {
 }
 
 function DomainItem({ domain }: { domain: DomainStatus }) {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const result = useResult();
   // A check that finds nothing is an answer, not an error: say what it found.
   const [notFound, setNotFound] = useState<string | undefined>();
-  const verifying = useMutation({
-    mutationFn: () => api.settings.verifyDomain(domain.domain),
-    onSuccess: async ({ domainStatus }) => {
+  const verifying = useVerifyDomain();
+  const verify = () => verifying.mutate(domain.domain, {
+    onSuccess: ({ domainStatus }) => {
       if (domainStatus.status === 'VERIFIED') result.ok(`${domain.domain} is verified.`);
       else setNotFound(`Not verified yet: ${domainStatus.problem ?? 'the token was not found'}.`);
-      await queryClient.invalidateQueries({ queryKey: ['admin', 'site-settings'] });
     },
     onError: (error) => result.fail(error),
   });
@@ -58,7 +54,7 @@ function DomainItem({ domain }: { domain: DomainStatus }) {
           <p>or serve the value as the whole body of <code>{domain.wellKnownUrl}</code>, then check it.</p>
           {result.view}
           {notFound && <Notice kind="error">{notFound}</Notice>}
-          <button type="button" className="button" aria-label={`Verify ${domain.domain}`} disabled={verifying.isPending} onClick={() => { result.clear(); setNotFound(undefined); verifying.mutate(); }}>
+          <button type="button" className="button" aria-label={`Verify ${domain.domain}`} disabled={verifying.isPending} onClick={() => { result.clear(); setNotFound(undefined); verify(); }}>
             {verifying.isPending ? 'Checking…' : 'Verify'}
           </button>
         </>

@@ -1,25 +1,20 @@
 import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { MailStatus, MailSummary } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { ListTable } from '../ListTable.js';
-import { useAdmin, usePermissions } from '../context.js';
+import { usePermissions } from '../context.js';
 import { CursorPager, dateTime, Modal, PageHead, Status } from '../ui.js';
+import { useMail, useMails } from './queries.js';
 import { SettingsNav } from './SettingsNav.js';
 
 export default function MailPage() {
-  const { api } = useAdmin();
   const { owner } = usePermissions();
   const [status, setStatus] = useState<MailStatus | ''>('');
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
-  const mails = useQuery({
-    queryKey: ['admin', 'mail', status, cursor ?? ''],
-    placeholderData: keepPreviousData,
-    queryFn: () => api.backOffice.listMails({ limit: 25, ...(status && { status }), ...(cursor && { cursor }) }),
-  });
+  const mails = useMails(status, cursor);
   const [open, setOpen] = useState<MailSummary | null>(null);
-  const mail = useQuery({ queryKey: ['admin', 'mail', 'one', open?.id], enabled: open !== null, queryFn: () => api.backOffice.getMail(open?.id ?? '') });
+  const mail = useMail(open?.id);
   return (
     <>
       <PageHead title="Mail outbox" lead="Every e-mail the store sends, with its state." />

@@ -1,13 +1,12 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PaymentSettings } from '@bodega/sdk';
 import { Field, SelectField } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { useAdmin } from '../context.js';
 import { PageHead, useResult } from '../ui.js';
+import { usePaymentSettings, useSavePaymentSettings, useTestPaymentConnection } from './queries.js';
 import { SettingsNav } from './SettingsNav.js';
 
 const OFFLINE = [['PAY_LATER', 'Pay later'], ['BANK_TRANSFER', 'Bank transfer'], ['CASH_ON_DELIVERY', 'Cash on delivery']] as const;
@@ -24,8 +23,7 @@ type Form = z.infer<typeof schema>;
 
 /** The site's payment provider, its keys (entered once, never shown again) and its offline methods: the owner's. */
 export default function PaymentsPage() {
-  const { api } = useAdmin();
-  const settings = useQuery({ queryKey: ['admin', 'payment-settings'], queryFn: async () => (await api.payments.getPaymentSettings()).settings });
+  const settings = usePaymentSettings();
   return (
     <>
       <PageHead title="Settings" />
@@ -38,34 +36,31 @@ export default function PaymentsPage() {
 }
 
 function PaymentsForm({ settings }: { settings: PaymentSettings }) {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const result = useResult();
   const { register, handleSubmit, watch, reset, formState: { errors } } = useForm<Form>({
     resolver: zodResolver(schema),
     defaultValues: { provider: settings.provider, capturePolicy: settings.capturePolicy, offlineMethods: settings.offlineMethods, publishableKey: settings.publishableKey ?? '', secretKey: '', webhookSecret: '' },
   });
   const provider = watch('provider');
-  const saving = useMutation({
-    mutationFn: (f: Form) => api.payments.updatePaymentSettings({
-      provider: f.provider, capturePolicy: f.capturePolicy, offlineMethods: f.offlineMethods,
-      ...(f.provider === 'stripe' && { publishableKey: f.publishableKey || null }),
-      ...(f.secretKey && { secretKey: f.secretKey }), ...(f.webhookSecret && { webhookSecret: f.webhookSecret }),
-    }),
-    onSuccess: async ({ settings: saved }) => {
+  const saving = useSavePaymentSettings();
+  const testing = useTestPaymentConnection();
+  const save = (f: Form) => saving.mutate({
+    provider: f.provider, capturePolicy: f.capturePolicy, offlineMethods: f.offlineMethods,
+    ...(f.provider === 'stripe' && { publishableKey: f.publishableKey || null }),
+    ...(f.secretKey && { secretKey: f.secretKey }), ...(f.webhookSecret && { webhookSecret: f.webhookSecret }),
+  }, {
+    onSuccess: () => {
       result.ok('Payment settings saved. The keys are stored sealed and will not be shown again.');
       reset({ ...watch(), secretKey: '', webhookSecret: '' });
-      queryClient.setQueryData(['admin', 'payment-settings'], saved);
     },
     onError: (error) => result.fail(error),
   });
-  const testing = useMutation({
-    mutationFn: () => api.payments.testConnection(),
+  const test = () => testing.mutate(undefined, {
     onSuccess: (answer) => (answer.ok ? result.ok(answer.message) : result.fail(new Error(`The connection failed: ${answer.message}`))),
     onError: (error) => result.fail(error),
   });
   return (
-    <form className="panel settings-form" noValidate onSubmit={(e) => { result.clear(); void handleSubmit((f) => saving.mutate(f))(e); }}>
+    <form className="panel settings-form" noValidate onSubmit={(e) => { result.clear(); void handleSubmit(save)(e); }}>
       <h2>Payments</h2>
       {result.view}
       <SelectField label="Card payments" {...register('provider')}>
@@ -93,7 +88,7 @@ function PaymentsForm({ settings }: { settings: PaymentSettings }) {
       )}
       <div className="actions">
         <button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save'}</button>
-        <button type="button" className="button secondary" disabled={testing.isPending} onClick={() => { result.clear(); testing.mutate(); }}>{testing.isPending ? 'Testing…' : 'Test connection'}</button>
+        <button type="button" className="button secondary" disabled={testing.isPending} onClick={() => { result.clear(); test(); }}>{testing.isPending ? 'Testing…' : 'Test connection'}</button>
       </div>
     </form>
   );

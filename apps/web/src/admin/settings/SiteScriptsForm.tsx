@@ -1,49 +1,41 @@
 import { useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SiteScript } from '@bodega/sdk';
+import { SITE_SCRIPT_LIMITS, SITE_SCRIPT_POSITIONS, type SiteScript } from '@bodega/sdk';
 import { SelectField } from '../../ui/Field.js';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { useAdmin, usePermissions } from '../context.js';
+import { usePermissions } from '../context.js';
 import { useResult } from '../ui.js';
+import { useReplaceSiteScripts, useSiteScripts } from './queries.js';
 
 const schema = z.object({
   scripts: z.array(z.object({
-    position: z.enum(['HEAD', 'BODY_START', 'BODY_END']),
-    html: z.string().trim().min(1, 'Paste the script tag, or remove this script').max(15_000, 'At most 15,000 characters'),
-  })).max(20, 'At most 20 scripts'),
+    position: z.enum(SITE_SCRIPT_POSITIONS),
+    html: z.string().trim().min(1, 'Paste the script tag, or remove this script').max(SITE_SCRIPT_LIMITS.html, `At most ${SITE_SCRIPT_LIMITS.html.toLocaleString('en-US')} characters`),
+  })).max(SITE_SCRIPT_LIMITS.scripts, `At most ${SITE_SCRIPT_LIMITS.scripts} scripts`),
 });
 type Form = z.infer<typeof schema>;
-
-const KEY = ['admin', 'site-scripts'];
 
 /**
  * Site scripts: HTML that headless sites built with `@wix/astro` add to every page (analytics, chat).
  * A script runs on every page, so only the owner changes them; others see them read-only.
  */
 export function SiteScriptsSection() {
-  const { api } = useAdmin();
-  const scripts = useQuery({ queryKey: KEY, queryFn: async () => (await api.settings.listSiteScripts()).siteScripts });
+  const scripts = useSiteScripts();
   if (scripts.isPending) return <Loading label="Loading the site scripts…" />;
   if (scripts.isError) return <ErrorState error={scripts.error} retry={() => void scripts.refetch()} />;
   return <SiteScriptsForm scripts={scripts.data} />;
 }
 
 function SiteScriptsForm({ scripts }: { scripts: SiteScript[] }) {
-  const { api } = useAdmin();
   const { owner } = usePermissions();
-  const queryClient = useQueryClient();
   const result = useResult();
   const { register, control, handleSubmit, formState: { errors } } = useForm<Form>({ resolver: zodResolver(schema), defaultValues: { scripts } });
   const rows = useFieldArray({ control, name: 'scripts' });
-  const saving = useMutation({
-    mutationFn: (form: Form) => api.settings.replaceSiteScripts(form.scripts),
-    onSuccess: async () => { result.ok('Site scripts saved.'); await queryClient.invalidateQueries({ queryKey: KEY }); },
-    onError: (error) => result.fail(error),
-  });
+  const saving = useReplaceSiteScripts();
+  const save = (form: Form) => saving.mutate(form.scripts, { onSuccess: () => result.ok('Site scripts saved.'), onError: (error) => result.fail(error) });
   return (
-    <form className="panel settings-form" noValidate aria-labelledby="site-scripts-heading" onSubmit={(e) => { result.clear(); void handleSubmit((f) => saving.mutate(f))(e); }}>
+    <form className="panel settings-form" noValidate aria-labelledby="site-scripts-heading" onSubmit={(e) => { result.clear(); void handleSubmit(save)(e); }}>
       <h2 id="site-scripts-heading">Site scripts</h2>
       <p className="hint">HTML added to every page of a headless site built with the Wix Astro integration, such as an analytics or chat tag.{owner ? '' : ' Only the owner can change them.'}</p>
       {result.view}
@@ -68,7 +60,7 @@ function SiteScriptsForm({ scripts }: { scripts: SiteScript[] }) {
       {errors.scripts?.message && <p className="error">{errors.scripts.message}</p>}
       {owner && (
         <div className="actions">
-          <button type="button" className="button secondary" onClick={() => rows.append({ position: 'HEAD', html: '' })} disabled={rows.fields.length >= 20}>Add a script</button>
+          <button type="button" className="button secondary" onClick={() => rows.append({ position: 'HEAD', html: '' })} disabled={rows.fields.length >= SITE_SCRIPT_LIMITS.scripts}>Add a script</button>
           <button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save site scripts'}</button>
         </div>
       )}

@@ -1,29 +1,28 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SiteSettings } from '@bodega/sdk';
+import { SITE_SETTINGS_LIMITS, type SiteSettings } from '@bodega/sdk';
 import { Field, SelectField } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { useAdmin, usePermissions } from '../context.js';
+import { usePermissions } from '../context.js';
 import { PageHead, useResult } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
 import { DomainsPanel } from './DomainsPanel.js';
 import { SiteScriptsSection } from './SiteScriptsForm.js';
+import { useSaveSiteSettings, useSiteSettings } from './queries.js';
 
 const schema = z.object({
-  name: z.string().trim().min(1, 'Give the store a name').max(100),
+  name: z.string().trim().min(1, 'Give the store a name').max(SITE_SETTINGS_LIMITS.name, `At most ${SITE_SETTINGS_LIMITS.name} characters`),
   currency: z.string().trim().regex(/^[A-Z]{3}$/, 'Three capital letters, like USD'),
   signupPolicy: z.enum(['open', 'email-verification', 'owner-approval']),
   captchaRequired: z.boolean(),
-  domains: z.string().refine((v) => v.split(/[\s,]+/).filter(Boolean).every((d) => /^[a-z0-9.-]+$/i.test(d)), 'Host names only, like shop.example.com'),
+  domains: z.string().refine((v) => v.split(/[\s,]+/).filter(Boolean).every((d) => d.length <= SITE_SETTINGS_LIMITS.domain && /^[a-z0-9.-]+$/i.test(d)), 'Host names only, like shop.example.com'),
 });
 type Form = z.infer<typeof schema>;
 
 export default function StorePage() {
-  const { api } = useAdmin();
-  const settings = useQuery({ queryKey: ['admin', 'site-settings'], queryFn: async () => (await api.settings.getSiteSettings()).settings });
+  const settings = useSiteSettings();
   return (
     <>
       <PageHead title="Settings" />
@@ -38,21 +37,19 @@ export default function StorePage() {
 }
 
 function StoreForm({ settings }: { settings: SiteSettings }) {
-  const { api } = useAdmin();
   const { changeStoreSettings } = usePermissions();
-  const queryClient = useQueryClient();
   const result = useResult();
   const { register, handleSubmit, formState: { errors } } = useForm<Form>({
     resolver: zodResolver(schema),
     defaultValues: { name: settings.name, currency: settings.currency, signupPolicy: settings.signupPolicy, captchaRequired: settings.captchaRequired, domains: settings.domains.join('\n') },
   });
-  const saving = useMutation({
-    mutationFn: (form: Form) => api.settings.updateSiteSettings({ ...form, domains: form.domains.split(/[\s,]+/).filter(Boolean) }),
-    onSuccess: async () => { result.ok('Store settings saved.'); await queryClient.invalidateQueries({ queryKey: ['admin'] }); },
+  const saving = useSaveSiteSettings();
+  const save = (form: Form) => saving.mutate({ ...form, domains: form.domains.split(/[\s,]+/).filter(Boolean) }, {
+    onSuccess: () => result.ok('Store settings saved.'),
     onError: (error) => result.fail(error),
   });
   return (
-    <form className="panel settings-form" noValidate onSubmit={(e) => { result.clear(); void handleSubmit((f) => saving.mutate(f))(e); }}>
+    <form className="panel settings-form" noValidate onSubmit={(e) => { result.clear(); void handleSubmit(save)(e); }}>
       <h2>Store</h2>
       {result.view}
       {!changeStoreSettings && <Notice kind="info">Only the store’s owner changes these settings.</Notice>}

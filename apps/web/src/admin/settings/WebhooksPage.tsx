@@ -1,13 +1,22 @@
-import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { WebhookDelivery, WebhookSubscription } from '@bodega/sdk';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import type { WebhookSubscription } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
 import { ErrorState, Loading } from '../../ui/States.js';
-import { useAdmin, usePermissions } from '../context.js';
+import { usePermissions } from '../context.js';
 import { Notice } from '../../ui/Notice.js';
 import { plainError } from '../../shop/errors.js';
 import { Confirm, dateTime, Modal, PageHead, Status, useResult } from '../ui.js';
+import { useCreateWebhook, useDeleteWebhook, useDeliveries, useReplayDelivery, useTestWebhook, useToggleWebhook, useWebhooks } from './queries.js';
 import { SettingsNav } from './SettingsNav.js';
+
+const newWebhookSchema = z.object({
+  url: z.string().trim().refine((v) => /^https?:\/\/\S+$/.test(v), 'A web address such as https://example.com/hooks/bodega'),
+  events: z.string().refine((v) => v.split(/[\s,]+/).some(Boolean), 'Name at least one event, such as order.created'),
+});
+type NewWebhook = z.infer<typeof newWebhookSchema>;
 
 /** Why a webhook is paused, in words: by the merchant, or by the server after failures (its own reason). */
 function pauseReason(h: WebhookSubscription): string {
@@ -30,42 +39,28 @@ export default function WebhooksPage() {
 }
 
 function Webhooks() {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const result = useResult();
-  const hooks = useQuery({ queryKey: ['admin', 'webhooks'], queryFn: () => api.settings.listWebhooks() });
+  const hooks = useWebhooks();
   const [log, setLog] = useState<WebhookSubscription | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<WebhookSubscription | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin', 'webhooks'] });
-  const create = useMutation({
-    mutationFn: (input: { url: string; eventTypes: string[] }) => api.settings.createWebhook({ ...input, format: 'STANDARD' }),
-    onSuccess: async (res) => { setSecret(res.secret ?? null); result.ok(`Webhook to ${res.subscription.url} created.`); await queryClient.invalidateQueries({ queryKey: ['admin', 'webhooks'] }); },
-    onError: (error) => result.fail(error),
-  });
-  const test = useMutation({
-    mutationFn: (id: string) => api.settings.testWebhook(id),
-    onSuccess: () => result.ok('A test event is on its way; its delivery shows in the log.'),
-    onError: (error) => result.fail(error),
-  });
-  const toggle = useMutation({
-    mutationFn: (h: WebhookSubscription) => (h.status === 'PAUSED' ? api.settings.resumeWebhook(h.id) : api.settings.pauseWebhook(h.id)),
-    onSuccess: async (res) => {
-      result.ok(res.subscription.status === 'PAUSED' ? `Webhook to ${res.subscription.url} paused: nothing is sent until you resume it.` : `Webhook to ${res.subscription.url} resumed.`);
-      await refresh();
-    },
-    onError: (error) => result.fail(error),
-  });
-  const remove = useMutation({
-    mutationFn: (h: WebhookSubscription) => api.settings.deleteWebhook(h.id),
-    onSuccess: async (_, h) => { setDeleting(null); result.ok(`Webhook to ${h.url} deleted.`); await refresh(); },
-  });
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  const create = useCreateWebhook();
+  const test = useTestWebhook();
+  const toggle = useToggleWebhook();
+  const remove = useDeleteWebhook();
+  const { register, handleSubmit, formState: { errors } } = useForm<NewWebhook>({ resolver: zodResolver(newWebhookSchema), defaultValues: { url: '', events: '' } });
+  const submit = handleSubmit((form) => {
     result.clear();
-    create.mutate({ url: String(form.get('url') ?? '').trim(), eventTypes: String(form.get('events') ?? '').split(/[\s,]+/).filter(Boolean) });
-  }
+    create.mutate({ url: form.url, eventTypes: form.events.split(/[\s,]+/).filter(Boolean) }, {
+      onSuccess: (res) => { setSecret(res.secret ?? null); result.ok(`Webhook to ${res.subscription.url} created.`); },
+      onError: (error) => result.fail(error),
+    });
+  });
+  const sendTest = (id: string) => test.mutate(id, { onSuccess: () => result.ok('A test event is on its way; its delivery shows in the log.'), onError: (error) => result.fail(error) });
+  const pauseOrResume = (h: WebhookSubscription) => toggle.mutate(h, {
+    onSuccess: (res) => result.ok(res.subscription.status === 'PAUSED' ? `Webhook to ${res.subscription.url} paused: nothing is sent until you resume it.` : `Webhook to ${res.subscription.url} resumed.`),
+    onError: (error) => result.fail(error),
+  });
   return (
     <>
       <PageHead title="Webhooks" lead="Tell your own systems when something happens in the store." />
@@ -85,8 +80,8 @@ function Webhooks() {
                 <tr key={h.id}>
                   <td className="truncate card-title" title={h.url}>{h.url}</td><td data-label="Events">{h.eventTypes.join(', ')}</td><td data-label="Status">{h.status === 'PAUSED' ? <span className="status status-warn" data-status="PAUSED">Paused</span> : <Status value={h.status} />}{h.status === 'PAUSED' && <span className="block small muted">{pauseReason(h)}</span>}{h.failuresInRow > 0 && <span className="block small error">{h.failuresInRow} failures in a row</span>}</td>
                   <td className="row-actions wrap-actions"><div>
-                    <button type="button" className="button small secondary" disabled={h.status === 'PAUSED'} onClick={() => { result.clear(); test.mutate(h.id); }}>Send test<span className="visually-hidden"> to {h.url}</span></button>
-                    <button type="button" className="button small secondary" disabled={toggle.isPending} onClick={() => { result.clear(); toggle.mutate(h); }}>{h.status === 'PAUSED' ? 'Resume' : 'Pause'}<span className="visually-hidden"> {h.url}</span></button>
+                    <button type="button" className="button small secondary" disabled={h.status === 'PAUSED'} onClick={() => { result.clear(); sendTest(h.id); }}>Send test<span className="visually-hidden"> to {h.url}</span></button>
+                    <button type="button" className="button small secondary" disabled={toggle.isPending} onClick={() => { result.clear(); pauseOrResume(h); }}>{h.status === 'PAUSED' ? 'Resume' : 'Pause'}<span className="visually-hidden"> {h.url}</span></button>
                     <button type="button" className="button small secondary" onClick={() => setLog(h)}>Delivery log<span className="visually-hidden"> of {h.url}</span></button>
                     <button type="button" className="button small secondary danger-outline" onClick={() => { result.clear(); remove.reset(); setDeleting(h); }}>Delete<span className="visually-hidden"> {h.url}</span></button>
                   </div></td>
@@ -96,17 +91,17 @@ function Webhooks() {
           </table>
         </div>
       )}
-      <form className="panel settings-form" onSubmit={submit}>
+      <form className="panel settings-form" noValidate onSubmit={(e) => void submit(e)}>
         <h2>New webhook</h2>
-        <Field label="Receiver URL" name="url" type="url" required placeholder="https://example.com/hooks/bodega" />
-        <Field label="Events" name="events" required hint="Separated by commas, e.g. order.created, order.paid" />
+        <Field label="Receiver URL" type="url" placeholder="https://example.com/hooks/bodega" {...register('url')} error={errors.url?.message} />
+        <Field label="Events" hint="Separated by commas, e.g. order.created, order.paid" {...register('events')} error={errors.events?.message} />
         <div className="actions"><button type="submit" className="button" disabled={create.isPending}>{create.isPending ? 'Creating…' : 'Create webhook'}</button></div>
       </form>
       <Modal open={log !== null} onOpenChange={(o) => { if (!o) setLog(null); }} title="Delivery log" description={log?.url} wide>
         {log && <Deliveries id={log.id} />}
       </Modal>
       <Confirm open={deleting !== null} onOpenChange={(o) => { if (!o) setDeleting(null); }} title="Delete this webhook?" confirmLabel="Delete webhook"
-        busy={remove.isPending} error={remove.error} onConfirm={() => deleting && remove.mutate(deleting)}>
+        busy={remove.isPending} error={remove.error} onConfirm={() => deleting && remove.mutate(deleting, { onSuccess: (_, h) => { setDeleting(null); result.ok(`Webhook to ${h.url} deleted.`); } })}>
         <p>Events stop going to <strong className="truncate">{deleting?.url}</strong>, and its delivery log is deleted with it.</p>
       </Confirm>
     </>
@@ -114,14 +109,9 @@ function Webhooks() {
 }
 
 function Deliveries({ id }: { id: string }) {
-  const { api } = useAdmin();
-  const queryClient = useQueryClient();
   const [replayed, setReplayed] = useState<string | null>(null);
-  const deliveries = useQuery({ queryKey: ['admin', 'webhooks', id, 'deliveries'], queryFn: () => api.settings.listDeliveries(id, { limit: 50 }) });
-  const replay = useMutation({
-    mutationFn: (d: WebhookDelivery) => api.settings.replayDelivery(id, d.id),
-    onSuccess: async (res) => { setReplayed(`${res.delivery.eventType} is sent again as a new delivery.`); await queryClient.invalidateQueries({ queryKey: ['admin', 'webhooks', id, 'deliveries'] }); },
-  });
+  const deliveries = useDeliveries(id);
+  const replay = useReplayDelivery(id);
   if (deliveries.isPending) return <Loading label="Loading deliveries…" />;
   if (deliveries.isError) return <ErrorState error={deliveries.error} />;
   if (deliveries.data.deliveries.length === 0) return <p className="muted">Nothing delivered yet.</p>;
@@ -140,7 +130,7 @@ function Deliveries({ id }: { id: string }) {
                 <td data-label="Status"><Status value={d.status} />{d.lastError && <span className="block small error">{d.lastError}</span>}</td>
                 <td data-label="Attempts">{d.attempts}</td>
                 <td data-label="When">{dateTime(d.createdDate)}</td>
-                <td className="row-actions"><button type="button" className="button small secondary" disabled={replay.isPending} onClick={() => { setReplayed(null); replay.mutate(d); }}>Replay<span className="visually-hidden"> {d.eventType} of {dateTime(d.createdDate)}</span></button></td>
+                <td className="row-actions"><button type="button" className="button small secondary" disabled={replay.isPending} onClick={() => { setReplayed(null); replay.mutate(d, { onSuccess: (res) => setReplayed(`${res.delivery.eventType} is sent again as a new delivery.`) }); }}>Replay<span className="visually-hidden"> {d.eventType} of {dateTime(d.createdDate)}</span></button></td>
               </tr>
             ))}
           </tbody>

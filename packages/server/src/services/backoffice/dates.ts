@@ -1,7 +1,8 @@
 // Calendar days in a time zone, for the dashboard. Pure: the clock is passed in.
 import { ApiError } from '../../platform/errors.js';
+import { DASHBOARD_MAX_DAYS } from '../../platform/field-limits.js';
 
-export const MAX_DASHBOARD_DAYS = 366;
+export const MAX_DASHBOARD_DAYS = DASHBOARD_MAX_DAYS;
 const DAY_MS = 86_400_000;
 
 export function isTimeZone(zone: string): boolean {

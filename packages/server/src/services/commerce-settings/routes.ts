@@ -2,47 +2,52 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Address } from '../commerce/addresses.js';
+import {
+  COMMERCE_SETTINGS_LIMITS as L, INVENTORY_UPDATE_TRIGGERS, SHIPPING_RULE_OPERATORS, SHIPPING_RULE_TYPES, WEIGHT_UNITS,
+} from '../../platform/field-limits.js';
 import type { CommerceSettingsService } from './service.js';
 
-const Decimal = Type.String({ maxLength: 40, pattern: '^\\d+(\\.\\d+)?$' });
+/** One of the values, as a union of literals (the schema's shape: anyOf of consts). */
+const oneOf = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const Decimal = Type.String({ maxLength: L.decimal, pattern: '^\\d+(\\.\\d+)?$' });
 const SettingsBody = Type.Object({
   settings: Type.Object({
-    inventoryUpdateTrigger: Type.Optional(Type.Union([Type.Literal('ON_ORDER_PLACED'), Type.Literal('ON_ORDER_PAID')])),
-    weightUnit: Type.Optional(Type.Union([Type.Literal('KG'), Type.Literal('LB')])),
+    inventoryUpdateTrigger: Type.Optional(oneOf(INVENTORY_UPDATE_TRIGGERS)),
+    weightUnit: Type.Optional(oneOf(WEIGHT_UNITS)),
     shippingRegions: Type.Optional(Type.Array(Type.Object({
-      id: Type.String({ minLength: 1, maxLength: 100 }),
-      name: Type.String({ maxLength: 100 }),
+      id: Type.String({ minLength: 1, maxLength: L.code }),
+      name: Type.String({ maxLength: L.regionName }),
       country: Type.String({ minLength: 1, maxLength: 3 }),
-      subdivision: Type.Optional(Type.String({ maxLength: 10 })),
+      subdivision: Type.Optional(Type.String({ maxLength: L.subdivision })),
       taxShipping: Type.Optional(Type.Boolean()),
       rules: Type.Array(Type.Object({
-        code: Type.String({ minLength: 1, maxLength: 100 }),
-        title: Type.String({ maxLength: 200 }),
+        code: Type.String({ minLength: 1, maxLength: L.code }),
+        title: Type.String({ maxLength: L.title }),
         rate: Decimal,
-        deliveryTime: Type.Optional(Type.String({ maxLength: 100 })),
-        type: Type.Union([Type.Literal('BY_TOTAL_WEIGHT'), Type.Literal('BY_TOTAL_PRICE'), Type.Literal('BY_TOTAL_QUANTITY')]),
-        operator: Type.Union([Type.Literal('EQ'), Type.Literal('GT'), Type.Literal('GTE'), Type.Literal('LT'), Type.Literal('LTE')]),
+        deliveryTime: Type.Optional(Type.String({ maxLength: L.deliveryTime })),
+        type: oneOf(SHIPPING_RULE_TYPES),
+        operator: oneOf(SHIPPING_RULE_OPERATORS),
         threshold: Decimal,
-      }), { maxItems: 50 }),
-    }), { maxItems: 100 })),
+      }), { maxItems: L.rulesPerRegion }),
+    }), { maxItems: L.shippingRegions })),
     pickupOptions: Type.Optional(Type.Array(Type.Object({
-      code: Type.String({ minLength: 1, maxLength: 100 }),
-      title: Type.String({ maxLength: 200 }),
+      code: Type.String({ minLength: 1, maxLength: L.code }),
+      title: Type.String({ maxLength: L.title }),
       cost: Decimal,
-      instructions: Type.Optional(Type.String({ maxLength: 1000 })),
+      instructions: Type.Optional(Type.String({ maxLength: L.instructions })),
       address: Type.Optional(Address),
-    }), { maxItems: 20 })),
+    }), { maxItems: L.pickupOptions })),
     tax: Type.Optional(Type.Union([Type.Null(), Type.Object({
       pricesIncludeTax: Type.Optional(Type.Boolean()),
       taxShipping: Type.Optional(Type.Boolean()),
       rates: Type.Array(Type.Object({
         country: Type.String({ minLength: 2, maxLength: 2 }),
-        subdivision: Type.Optional(Type.String({ maxLength: 10 })),
+        subdivision: Type.Optional(Type.String({ maxLength: L.subdivision })),
         rate: Decimal,
-        name: Type.Optional(Type.String({ maxLength: 100 })),
-      }), { maxItems: 200 }),
+        name: Type.Optional(Type.String({ maxLength: L.taxRateName })),
+      }), { maxItems: L.taxRates }),
     })])),
-    paymentProvider: Type.Optional(Type.String({ maxLength: 50 })),
+    paymentProvider: Type.Optional(Type.String({ maxLength: L.paymentProvider })),
   }),
 });
 

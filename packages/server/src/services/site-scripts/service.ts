@@ -4,10 +4,11 @@
 import type { RequestContext } from '../../platform/caller.js';
 import type { SiteContext } from '../../platform/context.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
+import { SITE_SCRIPT_LIMITS, SITE_SCRIPT_POSITIONS } from '../../platform/field-limits.js';
 import { requireOwner } from '../backoffice/service.js';
 import type { SitesService } from '../sites/service.js';
 
-export const SCRIPT_POSITIONS = ['HEAD', 'BODY_START', 'BODY_END'] as const;
+export const SCRIPT_POSITIONS = SITE_SCRIPT_POSITIONS;
 export type ScriptPosition = (typeof SCRIPT_POSITIONS)[number];
 
 export interface SiteScript {
@@ -16,8 +17,8 @@ export interface SiteScript {
 }
 
 /** The wire's limit of one script's HTML (the official typings' `@maxLength`). */
-export const MAX_SCRIPT_HTML = 15_000;
-export const MAX_SCRIPTS = 20;
+export const MAX_SCRIPT_HTML = SITE_SCRIPT_LIMITS.html;
+export const MAX_SCRIPTS = SITE_SCRIPT_LIMITS.scripts;
 
 function storedScripts(settings: Record<string, unknown>): SiteScript[] {
   const list = settings.siteScripts;

@@ -5,18 +5,19 @@ import { Type } from 'typebox';
 import { withTransaction, type SiteContext } from '../../platform/context.js';
 import { recordAudit, settingsChange } from '../../platform/audit.js';
 import { ApiError } from '../../platform/errors.js';
+import { SITE_SETTINGS_LIMITS } from '../../platform/field-limits.js';
 import { MAX_DOMAINS_PER_SITE } from './domains.js';
 import { isValidCurrency, type SitesService } from './service.js';
 
 export const SITE_SETTINGS_PATH = '/_api/bodega/v1/site-settings';
 export const VERIFY_DOMAIN_PATH = '/_api/bodega/v1/site-settings/domains/verify';
 
-const VerifyBody = Type.Object({ domain: Type.String({ minLength: 1, maxLength: 253 }) }, { additionalProperties: false });
+const VerifyBody = Type.Object({ domain: Type.String({ minLength: 1, maxLength: SITE_SETTINGS_LIMITS.domain }) }, { additionalProperties: false });
 
 const SettingsBody = Type.Object({
   settings: Type.Object({
-    domains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: MAX_DOMAINS_PER_SITE })),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    domains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: SITE_SETTINGS_LIMITS.domain }), { maxItems: MAX_DOMAINS_PER_SITE })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: SITE_SETTINGS_LIMITS.name })),
     currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3 })),
     signupPolicy: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('email-verification'), Type.Literal('owner-approval')])),
     captchaRequired: Type.Optional(Type.Boolean()),

@@ -1,0 +1,9 @@
+/**
+ * The limits the server's schemas put on what the back office edits (lengths, counts, the allowed
+ * values), as the server itself declares them: forms check these, never a copy. The one file of
+ * the server the SDK may import (dependency-cruiser: it is plain data and imports nothing).
+ */
+export {
+  COMMERCE_SETTINGS_LIMITS, DASHBOARD_MAX_DAYS, INVENTORY_UPDATE_TRIGGERS, SHIPPING_RULE_OPERATORS, SHIPPING_RULE_TYPES,
+  SITE_SCRIPT_LIMITS, SITE_SCRIPT_POSITIONS, SITE_SETTINGS_LIMITS, WEIGHT_UNITS,
+} from '../../server/src/platform/field-limits.js';

@@ -1,0 +1,45 @@
+/**
+ * The limits the server's request schemas enforce on what the back office edits (lengths, counts,
+ * ranges, the allowed values), written once. The routes' TypeBox schemas are built from them, and
+ * the web app's forms check the same values through `@bodega/sdk` (which re-exports this file), so
+ * a form never refuses what the server takes, or takes what it refuses.
+ *
+ * Plain data: this file imports nothing (dependency-cruiser checks it), so the SDK and the web app
+ * can take it without any server code.
+ */
+
+/** `PATCH /_api/bodega/v1/commerce-settings`. */
+export const COMMERCE_SETTINGS_LIMITS = {
+  shippingRegions: 100,
+  rulesPerRegion: 50,
+  pickupOptions: 20,
+  taxRates: 200,
+  /** A region's id, a rule's and a pickup option's code. */
+  code: 100,
+  regionName: 100,
+  /** A rule's and a pickup option's title. */
+  title: 200,
+  deliveryTime: 100,
+  instructions: 1000,
+  /** A region code such as US-CA. */
+  subdivision: 10,
+  taxRateName: 100,
+  /** Any decimal field (rates, thresholds, costs), as text. */
+  decimal: 40,
+  paymentProvider: 50,
+} as const;
+
+export const INVENTORY_UPDATE_TRIGGERS = ['ON_ORDER_PLACED', 'ON_ORDER_PAID'] as const;
+export const WEIGHT_UNITS = ['KG', 'LB'] as const;
+export const SHIPPING_RULE_TYPES = ['BY_TOTAL_WEIGHT', 'BY_TOTAL_PRICE', 'BY_TOTAL_QUANTITY'] as const;
+export const SHIPPING_RULE_OPERATORS = ['EQ', 'GT', 'GTE', 'LT', 'LTE'] as const;
+
+/** `PUT /_api/bodega/v1/site-scripts` (the site scripts headless sites add to every page). */
+export const SITE_SCRIPT_LIMITS = { scripts: 20, html: 15_000 } as const;
+export const SITE_SCRIPT_POSITIONS = ['HEAD', 'BODY_START', 'BODY_END'] as const;
+
+/** `PATCH /_api/bodega/v1/site-settings`. */
+export const SITE_SETTINGS_LIMITS = { name: 200, domain: 253 } as const;
+
+/** `GET /bodega/v1/dashboard`: the longest range of days, both ends counted. */
+export const DASHBOARD_MAX_DAYS = 366;
