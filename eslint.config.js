@@ -39,6 +39,9 @@ const HOUSE_RULES = {
   '@typescript-eslint/no-unnecessary-type-assertion': 'off',
   // A closure may read a variable before its one assignment.
   'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+  // A file that needs a table of contents is two files (STYLE.md). Every line counts, comments and
+  // blank lines too: they are read and scrolled like code, and the figure is then what `wc -l` says.
+  'max-lines': ['error', { max: 600, skipBlankLines: false, skipComments: false }],
 };
 
 export default tseslint.config(
@@ -78,6 +81,12 @@ export default tseslint.config(
       // they and their stores take the context, never a raw database handle (RAW_DB).
       'no-restricted-syntax': ['error', STATIC_CAST, NOW, ...RAW_DB],
     },
+  },
+  {
+    // TEMPORARY: split on other branches (catalog's service and v3 wire; the identity tests); the lead
+    // removes these exceptions when those land.
+    files: ['packages/server/src/services/catalog/service.ts', 'packages/server/src/services/catalog/v3-wire.ts', 'packages/server/src/services/identity/identity.test.ts'],
+    rules: { 'max-lines': 'off' },
   },
   {
     // TEMPORARY: the catalog is being converted to the context idiom on another branch; the lead
