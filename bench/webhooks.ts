@@ -9,6 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import { poolContext, withTransaction } from '../packages/server/src/platform/context.js';
 import { recordEvents, type OutboxEvent } from '../packages/server/src/platform/events.js';
 import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, webhookOptionsFromEnv } from '../packages/server/src/services/webhooks/worker.js';
 import { loadPerConnection, recordRows, startServer, type BenchServer, type LoadResult } from './lib.js';
@@ -64,7 +65,7 @@ async function commit(server: BenchServer, siteId: string, ids: readonly string[
   for (let i = 0; i < ids.length; i += batch) {
     const slice = ids.slice(i, i + batch);
     const events: OutboxEvent[] = slice.map((id) => ({ siteId, type: 'bench.event', entityType: 'bench', entityId: id, payload: { id } }));
-    await server.db.transaction((tx) => recordEvents(tx, events));
+    await withTransaction(poolContext(server.db), (tx) => recordEvents(tx, events));
     const at = performance.now();
     for (const id of slice) committed.set(id, at);
   }

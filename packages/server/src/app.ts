@@ -127,6 +127,7 @@ export function buildServices(
   const keyring = config.keyring ?? keyringFromEnv(process.env);
   const sites = new SitesService(db, now, { publicUrl: config.publicUrl, domainProof });
   const oauth = new OAuthService(sites, now, keyring);
+  sites.onSiteCreated((ctx) => oauth.tokens.createSiteKey(ctx));
   const grants = new Map<string, GrantHandler>();
   const signIn = signInServices(db, now, { sites, oauth, grants, keyring }, config);
   const commerce = buildCommerce(db, sites, now, { publicUrl: config.publicUrl ?? 'http://localhost:3000', keyring, ...(payments.stripeApi && { stripeApi: payments.stripeApi }) });
@@ -153,9 +154,9 @@ export interface SignInServices {
 }
 
 /**
- * Builds mail, identity and redirects. Creating the identity service registers the site-owner
- * initializer and the member access check; the redirects service adds the
- * `authorization_code` and `authorized_client` grants.
+ * Builds mail, identity and redirects, and wires identity in: a new site gets its owner member, and
+ * the OAuth caller check asks identity for a member's access and standing; the redirects service
+ * adds the `authorization_code` and `authorized_client` grants.
  */
 export function signInServices(
   db: Db, now: () => Date,
@@ -169,6 +170,9 @@ export function signInServices(
     keyring: platform.keyring ?? keyringFromEnv(process.env),
   });
   identity.rateLimitPerMinute = config.authRateLimitPerMinute ?? 0;
+  platform.sites.onSiteCreated((ctx, _site, input) => identity.createOwner(ctx, input));
+  platform.oauth.setMemberAccessCheck((ctx, memberId) => identity.memberAccess(ctx, memberId));
+  platform.oauth.setMemberStandingCheck((ctx, memberId) => identity.memberStanding(ctx, memberId));
   const redirects = new RedirectsService({ sites: platform.sites, oauth: platform.oauth, identity, publicUrl });
   redirects.registerGrants(platform.grants);
   return { mail, identity, redirects };

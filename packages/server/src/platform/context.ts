@@ -33,14 +33,6 @@ export function poolContext(db: Db): DbContext {
 }
 
 /**
- * A context inside a transaction some other code opened on the raw handle. Only the catalog still
- * opens transactions that way (being converted to withTransaction); nothing new should use it.
- */
-export function transactionContext(tx: Queryable, siteId: string, now: () => Date): SiteContext {
-  return { db: tx, [POOL]: null, siteId, now };
-}
-
-/**
  * One site's context on what `ctx` runs on: the pool, or — inside withTransaction — the open
  * transaction, which the site's calls then join (a worker's transaction that walks rows of many sites).
  */

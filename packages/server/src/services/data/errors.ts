@@ -4,7 +4,7 @@
  * WDE09xx are Bodega's own where Wix publishes none (the query compiler starts that series).
  */
 import { ApiError } from '../../platform/errors.js';
-import { QueryError } from './query-compiler.js';
+import { QueryError } from './query-basics.js';
 
 export function dataError(status: number, code: string, description: string, data: Record<string, unknown> = {}): ApiError {
   return new ApiError(status, code, description, data);

@@ -4,7 +4,7 @@
  * Paths are dotted (`address.city`); a SET or APPEND creates the objects on its way.
  */
 import { DataErrors } from './errors.js';
-import { fieldExpr } from './query-compiler.js';
+import { fieldExpr } from './query-basics.js';
 import { deeperThan, MAX_DEPTH, SYSTEM_FIELDS } from './items.js';
 import { canonicaliseDates, isPlainObject, type JsonObject, type JsonValue } from './wire-values.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../platform/errors.js';
 import { createIndexSql, dropIndexSql, pgIndexName, readIndex } from './indexes.js';
-import { fieldExpr } from './query-compiler.js';
+import { fieldExpr } from './query-basics.js';
 
 function codeOf(run: () => unknown): string {
   try {

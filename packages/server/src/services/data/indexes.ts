@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { DataErrors } from './errors.js';
-import { fieldExpr } from './query-compiler.js';
+import { fieldExpr } from './query-basics.js';
 import { isPlainObject, type JsonObject } from './wire-values.js';
 
 export interface IndexField {

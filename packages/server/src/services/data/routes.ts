@@ -16,7 +16,7 @@ import { toWireIndex } from './indexes.js';
 import { MAX_BULK, toWireItem } from './items.js';
 import type { ListPage } from './collections-service.js';
 import type { BulkAction, DataService, IncludeReference, ItemOutcome, ReferencedResult } from './service.js';
-import type { Page } from './query-compiler.js';
+import type { Page } from './query-paging.js';
 import { isPlainObject, type JsonObject } from './wire-values.js';
 
 export const DATA_PREFIXES = ['/wix-data', '/_api/cloud-data'] as const;

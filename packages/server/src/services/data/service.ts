@@ -6,74 +6,23 @@
  */
 import { withTransaction, type SiteContext } from '../../platform/context.js';
 import type { RequestContext } from '../../platform/caller.js';
-import { ApiError } from '../../platform/errors.js';
 import { recordEvents } from '../../platform/events.js';
-import { newId } from '../../platform/ids.js';
 import { CollectionsService } from './collections-service.js';
-import { isUniqueViolation } from '../../platform/db.js';
 import { referenceField, type StoredCollection } from './collections.js';
-import { compiled, DataErrors, fromDatabaseError } from './errors.js';
+import { compiled, DataErrors } from './errors.js';
 import { applyFieldModifications, readFieldModifications, type FieldModification } from './field-modifications.js';
-import {
-  ITEM_ENTITY_TYPE,
-  itemEvent,
-  itemPayload,
-  MAX_BULK,
-  readItemId,
-  readItemInput,
-  stampNew,
-  stampReplacement,
-  uniqueRuns,
-  type ItemInput,
-} from './items.js';
+import { ITEM_ENTITY_TYPE, itemEvent, itemPayload, MAX_BULK, readItemId, stampNew, stampReplacement, uniqueRuns, type ItemInput } from './items.js';
 import { accessFor, restrictionOf, type Access, type Operation } from './permissions.js';
-import {
-  compileAggregate,
-  compileCount,
-  compileDistinct,
-  compileFilter,
-  compileQuery,
-  compileSearch,
-  fieldExpr,
-  type Page,
-  type PagingMetadata,
-} from './query-compiler.js';
+import { compileAggregate, compileCount, compileDistinct, compileQuery, compileSearch } from './query-compiler.js';
+import type { Page, PagingMetadata } from './query-paging.js';
 import * as store from './store.js';
 import { isPlainObject, projectFields, type JsonObject, type JsonValue } from './wire-values.js';
 import { DataJobs } from './jobs.js';
+import { type BulkAction, type Entry, ITEM_CREATED, type IncludeReference, type ItemOutcome, type PatchRequest, type ReferenceRequest, type ReferencedResult, VERBS, asApiError, byIndex, checkFilter, groupReferences, jsonOf, ownedBy, ownerFor, readFieldList, readInputs, refusal, single, systemOf, writeGuarded } from './item-writes.js';
 
 export { CollectionsService, DataJobs };
+export type { BulkAction, IncludeReference, ItemOutcome, ReferencedResult } from './item-writes.js';
 
-export type BulkAction = 'INSERT' | 'UPDATE' | 'PATCH' | 'DELETE';
-
-/** One item of a bulk call: what happened to it. */
-export type ItemOutcome =
-  | { index: number; id: string; action: BulkAction; data: JsonObject }
-  | { index: number; id: string | undefined; action: BulkAction; error: ApiError };
-
-export interface IncludeReference {
-  field: string;
-  limit: number;
-}
-
-export interface PatchRequest {
-  dataItemId: unknown;
-  fieldModifications: unknown;
-}
-
-export interface ReferenceRequest {
-  referringItemFieldName: unknown;
-  referringItemId: unknown;
-  referencedItemId: unknown;
-}
-
-export interface ReferencedResult {
-  referringItemId: string;
-  referencedCollectionId: string;
-  referencedItemId: string;
-  data?: JsonObject;
-  unauthorized?: boolean;
-}
 
 export class DataService {
   constructor(
@@ -529,160 +478,4 @@ export class DataService {
     const items = page.items.filter((item): item is JsonObject => isPlainObject(item)) as JsonObject[];
     return { ...page, items: await this.includeReferences(ctx, collection, items, include) };
   }
-}
-
-// ---------------------------------------------------------------------------------- helpers
-
-type Entry = { index: number; input: ItemInput; data: JsonObject };
-
-const ITEM_CREATED = 'data_item.created';
-
-const VERBS: Record<Operation, string> = { read: 'read', insert: 'insert', update: 'update', remove: 'remove' };
-
-function single(outcomes: ItemOutcome[]): JsonObject {
-  const [outcome] = outcomes;
-  if (!outcome) throw new ApiError(500, 'INTERNAL_ERROR', 'Internal error');
-  if ('error' in outcome) throw outcome.error;
-  return outcome.data;
-}
-
-function readInputs(collectionId: string, items: readonly unknown[], action: BulkAction, requireId: boolean) {
-  const inputs: { index: number; input: ItemInput }[] = [];
-  const outcomes: ItemOutcome[] = [];
-  items.forEach((wire, index) => {
-    try {
-      inputs.push({ index, input: readItemInput(wire, collectionId, { requireId, newId }) });
-    } catch (error) {
-      outcomes.push({ index, id: undefined, action, error: asApiError(error) });
-    }
-  });
-  return { inputs, outcomes };
-}
-
-function byIndex(outcomes: ItemOutcome[]): ItemOutcome[] {
-  return [...outcomes].sort((a, b) => a.index - b.index);
-}
-
-function asApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  throw error;
-}
-
-function ownedBy(data: JsonObject, access: Access): boolean {
-  return access.kind !== 'own' || data._owner === access.ownerId;
-}
-
-/** Why a stored item may not be changed, or undefined when it may. */
-function refusal(
-  collectionId: string,
-  itemId: string,
-  stored: { data: JsonObject; matches: boolean } | undefined,
-  access: Access,
-  conditional: boolean,
-  operation: 'update' | 'remove',
-): ApiError | undefined {
-  if (!stored) return DataErrors.itemNotFound(itemId, collectionId);
-  if (access.kind === 'denied' || !ownedBy(stored.data, access)) return DataErrors.permissionDenied(operation, collectionId);
-  if (conditional && !stored.matches) return DataErrors.itemNotMatching(itemId, collectionId);
-  return undefined;
-}
-
-function systemOf(data: JsonObject | undefined): { createdDate: JsonValue | undefined; owner: JsonValue | undefined } {
-  return { createdDate: data?._createdDate, owner: data?._owner };
-}
-
-/** Admins (back office, API keys) may set the owner, e.g. when importing; anyone else owns what they insert. */
-function ownerFor(ctx: RequestContext, data: JsonObject): string {
-  const admin = ctx.caller.kind === 'WIX_USER' || ctx.caller.kind === 'APP';
-  return admin && typeof data._owner === 'string' ? data._owner : ctx.caller.subjectId;
-}
-
-function checkFilter(filter: unknown): void {
-  compiled(() => compileFilter(filter, []));
-}
-
-/** `fields` of a get (a lone value when it came from a query string). */
-function readFieldList(fields: unknown): string[] {
-  if (fields === undefined || fields === null) return [];
-  const list: unknown[] = Array.isArray(fields) ? fields : [fields];
-  return list.map((field) => {
-    compiled(() => fieldExpr(String(field)));
-    return String(field);
-  });
-}
-
-function jsonOf(value: unknown): JsonObject {
-  return JSON.parse(JSON.stringify(value ?? {})) as JsonObject;
-}
-
-
-function groupReferences(references: readonly ReferenceRequest[]): Map<string, store.ReferencePair[]> {
-  const groups = new Map<string, store.ReferencePair[]>();
-  for (const reference of references) {
-    if (!isPlainObject(reference)) throw DataErrors.invalidModification('Each reference is an object with referringItemFieldName, referringItemId and referencedItemId.');
-    const field = typeof reference.referringItemFieldName === 'string' ? reference.referringItemFieldName : String(reference.referringItemFieldName);
-    const pair = { referringItemId: readItemId(reference.referringItemId), referencedItemId: readItemId(reference.referencedItemId) };
-    groups.set(field, [...(groups.get(field) ?? []), pair]);
-  }
-  return groups;
-}
-
-/**
- * Writes a batch under a savepoint. When the database refuses one of its rows (a unique index, an
- * index row too large, an unstorable value), the batch is rolled back and its rows are written one
- * by one, each under its own savepoint, so only the offending items fail. With `optimistic`, a
- * cheaper statement that fails on any conflict is tried first, and `write` only when it fails.
- */
-async function writeGuarded<T extends { id: string }>(
-  tx: SiteContext,
-  rows: readonly T[],
-  write: (batch: readonly T[]) => Promise<Set<string>>,
-  uniqueViolation: (id: string) => ApiError,
-  optimistic?: (batch: readonly T[]) => Promise<Set<string>>,
-): Promise<{ written: Set<string>; failed: Map<string, ApiError> }> {
-  if (optimistic) {
-    await tx.db.query('SAVEPOINT data_write_all');
-    try {
-      const written = await optimistic(rows);
-      await tx.db.query('RELEASE SAVEPOINT data_write_all');
-      return { written, failed: new Map() };
-    } catch (error) {
-      if (itemError(error, '') === undefined) throw error;
-      await tx.db.query('ROLLBACK TO SAVEPOINT data_write_all');
-      await tx.db.query('RELEASE SAVEPOINT data_write_all');
-    }
-  }
-  await tx.db.query('SAVEPOINT data_write');
-  try {
-    const written = await write(rows);
-    await tx.db.query('RELEASE SAVEPOINT data_write');
-    return { written, failed: new Map() };
-  } catch (error) {
-    if (itemError(error, '') === undefined) throw error;
-    await tx.db.query('ROLLBACK TO SAVEPOINT data_write');
-    await tx.db.query('RELEASE SAVEPOINT data_write');
-  }
-  const written = new Set<string>();
-  const failed = new Map<string, ApiError>();
-  for (const row of rows) {
-    await tx.db.query('SAVEPOINT data_write_one');
-    try {
-      for (const id of await write([row])) written.add(id);
-      await tx.db.query('RELEASE SAVEPOINT data_write_one');
-    } catch (error) {
-      const refused = itemError(error, row.id, uniqueViolation);
-      if (refused === undefined) throw error;
-      await tx.db.query('ROLLBACK TO SAVEPOINT data_write_one');
-      await tx.db.query('RELEASE SAVEPOINT data_write_one');
-      failed.set(row.id, refused);
-    }
-  }
-  return { written, failed };
-}
-
-/** The item's error for what the database refused about it, or undefined for any other failure. */
-function itemError(error: unknown, id: string, uniqueViolation?: (id: string) => ApiError): ApiError | undefined {
-  if (isUniqueViolation(error)) return uniqueViolation?.(id) ?? DataErrors.uniqueViolation(id, '');
-  const mapped = fromDatabaseError(error);
-  return mapped instanceof ApiError ? mapped : undefined;
 }

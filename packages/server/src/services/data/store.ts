@@ -10,7 +10,8 @@ import type { StoredCollection, StoredField } from './collections.js';
 import { compiled } from './errors.js';
 import type { IndexDefinition, IndexField, IndexStatus, StoredIndex } from './indexes.js';
 import type { Permissions } from './permissions.js';
-import { compileFilter, readPage, type Page, type PagePlan, type PageRow } from './query-compiler.js';
+import { compileFilter } from './query-filters.js';
+import { readPage, type Page, type PagePlan, type PageRow } from './query-paging.js';
 import type { JsonObject } from './wire-values.js';
 
 // ---------------------------------------------------------------- collections

@@ -9,7 +9,8 @@ import type { Db } from '../../platform/db.js';
 import { ApiError } from '../../platform/errors.js';
 import { hashSecret } from '../../platform/ids.js';
 import type { AccessClaims } from '../oauth/service.js';
-import { MemberAccess, type AccessFeed } from './access.js';
+import type { CreateSiteInput } from '../sites/service.js';
+import { MemberAccess, type AccessFeed, type Standing } from './access.js';
 import * as accounts from './accounts.js';
 import type { IdentityDeps, IdentityServiceDeps } from './deps.js';
 import { entryOf, type MemberStatus } from './entry.js';
@@ -49,9 +50,16 @@ export class IdentityService {
 
   constructor(private readonly deps: IdentityServiceDeps) {
     this.parts = { ...deps, access: new MemberAccess(deps.now) };
-    deps.sites.onSiteCreated((ctx, _site, input) => accounts.createOwner(ctx, input));
-    deps.oauth.setMemberAccessCheck((ctx, memberId) => this.memberAccess(ctx, memberId));
-    deps.oauth.setMemberStandingCheck((ctx, memberId) => this.parts.access.standing(ctx, memberId));
+  }
+
+  /** A new site's owner member (a sites hook, wired in app.ts), in the site's creating transaction. */
+  async createOwner(ctx: SiteContext, input: CreateSiteInput): Promise<void> {
+    await accounts.createOwner(ctx, input);
+  }
+
+  /** Whether a member may still use their tokens, and as what (the OAuth caller check asks; wired in app.ts). */
+  async memberStanding(ctx: SiteContext, memberId: string): Promise<Standing> {
+    return this.parts.access.standing(ctx, memberId);
   }
 
   /** Where failures that must not fail the request (hand-off hooks) are reported. */

@@ -74,7 +74,6 @@ export class OAuthService {
 
   constructor(private readonly sites: SitesService, now: () => Date, keyring: Keyring) {
     this.tokens = new AccessTokens((siteId) => sites.contextFor(siteId), now, keyring);
-    sites.onSiteCreated((ctx) => this.tokens.createSiteKey(ctx));
   }
 
   setMemberAccessCheck(check: MemberAccessCheck): void {
