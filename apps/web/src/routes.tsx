@@ -52,6 +52,7 @@ export const routes: RouteObject[] = [
       { path: 'cart', lazy: page(() => import('./cart/CartPage.js')) },
       { path: 'checkout', lazy: page(() => import('./checkout/CheckoutPage.js')) },
       { path: 'checkout/thank-you', lazy: page(() => import('./checkout/ThankYouPage.js')) },
+      { path: 'gift-cards/balance', lazy: page(() => import('./gift-cards/BalancePage.js')) },
       {
         path: 'account',
         lazy: page(() => import('./account/AccountLayout.js')),
@@ -60,6 +61,7 @@ export const routes: RouteObject[] = [
           { path: 'orders', lazy: page(() => import('./account/OrdersPage.js')) },
           { path: 'orders/:orderId', lazy: page(() => import('./account/OrderDetailPage.js')) },
           { path: 'addresses', lazy: page(() => import('./account/AddressesPage.js')) },
+          { path: 'gift-cards', lazy: page(() => import('./gift-cards/AccountGiftCardsPage.js')) },
           { path: 'bookings', lazy: page(() => import('./account/EmptySectionPage.js')) },
           { path: 'subscriptions', lazy: page(() => import('./account/EmptySectionPage.js')) },
           { path: 'events', lazy: page(() => import('./account/EmptySectionPage.js')) },

@@ -7,6 +7,7 @@ const SECTIONS = [
   ['/account', 'Profile'],
   ['/account/orders', 'Orders'],
   ['/account/addresses', 'Addresses'],
+  ['/account/gift-cards', 'Gift cards'],
   ['/account/bookings', 'Bookings'],
   ['/account/subscriptions', 'Subscriptions'],
   ['/account/events', 'Events'],

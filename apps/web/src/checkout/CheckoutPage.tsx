@@ -18,6 +18,7 @@ import { usePageTitle } from '../ui/usePageTitle.js';
 import { BackToApp, HandoverStatus, thankYouTarget, useCheckoutHandover } from './handover.js';
 import { useCheckout, usePaymentOptions, usePlaceOrder, useUpdateCheckout } from './queries.js';
 import { PaymentStep, paymentProblem, type PaymentProblem, type PaymentStepHandle } from './PaymentStep.js';
+import { CheckoutGiftCards } from '../gift-cards/CheckoutGiftCards.js';
 
 const required = (message: string) => z.string().trim().min(1, message);
 const schema = z.object({
@@ -278,6 +279,7 @@ function CheckoutForm({ checkout, checkoutId }: { checkout: Checkout; checkoutId
               </li>
             ))}
           </ul>
+          <CheckoutGiftCards checkout={checkout} checkoutId={checkoutId} />
           <Totals summary={checkout.priceSummary} shippingLater={needsShipping && !selectedOption ? 'Not chosen yet' : false} />
           <p className="muted small"><Link to="/cart">Edit cart</Link></p>
           <BackToApp checkoutId={checkoutId} />
