@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium, launchChromium, type Chromium } from './chromium.js';
-import { checkPage } from './admin-pages.js';
+import { checkPage, signInToAdmin } from './admin-pages.js';
 import { ready } from './shop.js';
 import { SmtpCapture } from '../packages/server/src/test/sign-in.js';
 import { storefrontApp, type StorefrontTestApp } from '../packages/server/src/test/storefront.js';
@@ -127,4 +127,34 @@ describe.skipIf(!hasChromium)('gift cards in Chromium', () => {
     await checkPage(second, 'gift-card-balance');
     await second.close();
   }, 240_000);
+
+  it('the back office issues a card by hand, adjusts it with a reason and disables it', async () => {
+    const email = `owner.${Date.now()}@shop.example`;
+    const site = await t.createShop({ name: 'Bodega demo store', ownerEmail: email, ownerPassword: 'Owner-pass-123' });
+    await chromium.context.clearCookies();
+    const page = await chromium.context.newPage();
+    await signInToAdmin(page, site.origin, email, 'Owner-pass-123', '/admin/gift-cards');
+    await page.getByRole('heading', { name: 'Gift cards' }).waitFor();
+    await page.getByRole('button', { name: 'Issue a gift card' }).click();
+    const issue = page.getByRole('dialog', { name: 'Issue a gift card' });
+    await issue.getByLabel('Amount').fill('15');
+    await issue.getByLabel('Note for the ledger (optional)').fill('Sorry about the late parcel');
+    await issue.getByRole('button', { name: 'Issue the card' }).click();
+    await page.getByText(/Gift card \w{4}-\w{4}-\w{4}-\w{4} issued for \$15\.00\./).waitFor();
+    await page.getByRole('button', { name: /^Open/ }).first().click();
+    const detail = page.getByRole('dialog', { name: 'Gift card' });
+    await detail.getByLabel('Amount to add (negative to take off)').fill('-5');
+    await detail.getByLabel('Reason').fill('Partly used in the shop by phone');
+    await detail.getByRole('button', { name: 'Adjust' }).click();
+    await detail.getByText('The balance is now $10.00.').waitFor();
+    await detail.getByRole('cell', { name: 'Partly used in the shop by phone' }).waitFor();
+    await checkPage(page, 'gift-card-admin-detail');
+    await detail.getByRole('button', { name: 'Disable the card' }).click();
+    await detail.getByText('The card is disabled: checkouts refuse it.').waitFor();
+    const audit = await t.db.query<{ action: string }>('SELECT action FROM audit_log WHERE site_id = $1 AND object_type = $2 ORDER BY action', [site.siteId, 'gift_card']);
+    expect(audit.map((a) => a.action)).toEqual(['gift_card.adjusted', 'gift_card.disabled', 'gift_card.issued']);
+    await page.keyboard.press('Escape');
+    await checkPage(page, 'gift-card-admin-list');
+    await page.close();
+  }, 180_000);
 });

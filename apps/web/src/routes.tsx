@@ -23,6 +23,7 @@ const admin: RouteObject = {
     { path: 'products/:productId', lazy: page(() => import('./admin/products/ProductEditPage.js')) },
     { path: 'members', lazy: page(() => import('./admin/members/MembersPage.js')) },
     { path: 'reviews', lazy: page(() => import('./admin/reviews/ReviewsPage.js')) },
+    { path: 'gift-cards', lazy: page(() => import('./admin/gift-cards/GiftCardsPage.js')) },
     { path: 'data', lazy: page(() => import('./admin/data/CollectionsPage.js')) },
     { path: 'data/:collectionId', lazy: page(() => import('./admin/data/CollectionPage.js')) },
     { path: 'import-export', lazy: page(() => import('./admin/ImportExportPage.js')) },
