@@ -104,6 +104,7 @@ const admin: RouteObject = {
     { path: 'products/:productId', element: page(() => import('./admin/products/ProductEditPage.js')) },
     { path: 'members', element: page(() => import('./admin/members/MembersPage.js')) },
     { path: 'reviews', element: page(() => import('./admin/reviews/ReviewsPage.js')) },
+    { path: 'gift-cards', element: page(() => import('./admin/gift-cards/GiftCardsPage.js')) },
     { path: 'data', element: page(() => import('./admin/data/CollectionsPage.js')) },
     { path: 'data/:collectionId', element: page(() => import('./admin/data/CollectionPage.js')) },
     { path: 'import-export', element: page(() => import('./admin/ImportExportPage.js')) },
@@ -132,6 +133,7 @@ export const routes: RouteObject[] = [
       { path: 'cart', element: page(() => import('./cart/CartPage.js')) },
       { path: 'checkout', element: page(() => import('./checkout/CheckoutPage.js')) },
       { path: 'checkout/thank-you', element: page(() => import('./checkout/ThankYouPage.js')) },
+      { path: 'gift-cards/balance', element: page(() => import('./gift-cards/BalancePage.js')) },
       {
         path: 'account',
         element: page(() => import('./account/AccountLayout.js')),
@@ -141,6 +143,7 @@ export const routes: RouteObject[] = [
           { path: 'orders/:orderId', element: page(() => import('./account/OrderDetailPage.js')) },
           { path: 'addresses', element: page(() => import('./account/AddressesPage.js')) },
           { path: 'security', element: page(() => import('./account/SecurityPage.js')) },
+          { path: 'gift-cards', element: page(() => import('./gift-cards/AccountGiftCardsPage.js')) },
           { path: 'bookings', element: page(() => import('./account/EmptySectionPage.js')) },
           { path: 'subscriptions', element: page(() => import('./account/EmptySectionPage.js')) },
           { path: 'events', element: page(() => import('./account/EmptySectionPage.js')) },

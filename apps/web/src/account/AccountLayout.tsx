@@ -8,6 +8,7 @@ const SECTIONS = [
   ['/account/orders', 'Orders'],
   ['/account/addresses', 'Addresses'],
   ['/account/security', 'Security'],
+  ['/account/gift-cards', 'Gift cards'],
   ['/account/bookings', 'Bookings'],
   ['/account/subscriptions', 'Subscriptions'],
   ['/account/events', 'Events'],

@@ -5,6 +5,7 @@ export const NAV = [
   { to: '/admin/products', label: 'Products', key: 'p' },
   { to: '/admin/reviews', label: 'Reviews', key: 'r' },
   { to: '/admin/members', label: 'Members', key: 'm' },
+  { to: '/admin/gift-cards', label: 'Gift cards', key: 'v' },
   { to: '/admin/data', label: 'Data collections', key: 'c' },
   { to: '/admin/import-export', label: 'Import & export', key: 'i' },
   { to: '/admin/settings', label: 'Settings', key: 's' },

@@ -96,6 +96,8 @@ export interface AddLine {
   productId: string;
   variantId?: string;
   options?: Record<string, string>;
+  /** The product's custom text fields (a gift card's recipient and message). */
+  customTextFields?: Record<string, string>;
   quantity: number;
 }
 
@@ -105,6 +107,7 @@ export function useAddToCart() {
     const options: Record<string, unknown> = {};
     if (line.variantId) options.variantId = line.variantId;
     else if (line.options && Object.keys(line.options).length) options.options = line.options;
+    if (line.customTextFields && Object.keys(line.customTextFields).length) options.customTextFields = line.customTextFields;
     const response = await need(client).currentCart.addToCurrentCart({
       lineItems: [{ quantity: line.quantity, catalogReference: { appId: STORES_APP_ID, catalogItemId: line.productId, options } }],
     });

@@ -19,6 +19,7 @@ import { PaymentStep, paymentProblem, type PaymentProblem, type PaymentStepHandl
 import type { Form } from './form.js';
 import { lazyResolver, usePreload } from '../ui/lazyResolver.js';
 import { useBankReturn } from './bank-return.js';
+import { CheckoutGiftCards } from './GiftCards.js';
 
 const loadForm = () => import('./form.js');
 
@@ -252,6 +253,7 @@ function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Check
               </li>
             ))}
           </ul>
+          <CheckoutGiftCards checkout={checkout} checkoutId={checkoutId} />
           <Totals summary={checkout.priceSummary} shippingLater={needsShipping && !selectedOption ? 'Not chosen yet' : false} />
           <p className="muted small"><Link to="/cart">Edit cart</Link></p>
           <BackToApp checkoutId={checkoutId} />

@@ -95,3 +95,24 @@ export function useHandoverClaim(redirectSessionId: string, checkoutId: string, 
     retry: false, staleTime: Infinity, gcTime: Infinity, refetchOnWindowFocus: false, refetchOnReconnect: false,
   });
 }
+
+/** Adds a card to the checkout: it pays first, the rest by the payment below. */
+export function useApplyGiftCard(checkoutId: string) {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) => need(client).checkout.updateCheckout(checkoutId, {}, { giftCardCode: code }),
+    onSuccess: (checkout) => queryClient.setQueryData(checkoutKey(checkoutId), checkout),
+  });
+}
+
+export function useRemoveGiftCards(checkoutId: string) {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await need(client).checkout.removeGiftCard(checkoutId)).checkout,
+    onSuccess: (checkout) => {
+      if (checkout) queryClient.setQueryData(checkoutKey(checkoutId), checkout);
+    },
+  });
+}

@@ -79,6 +79,7 @@ export function Layout() {
           <nav aria-label="Footer">
             <Link to="/products">Shop</Link>
             <Link to="/cart">Cart</Link>
+            <Link to="/gift-cards/balance">Gift card balance</Link>
             <Link to="/account">Account</Link>
           </nav>
         </div>

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useAddToCart } from '../cart/queries.js';
+import { GiftCardFields, giftDetailsProblem, giftTextFields, isGiftCardProduct, NO_GIFT_DETAILS, type GiftDetails } from '../gift-cards/GiftCardFields.js';
 import { useCartUi } from '../cart/CartUi.js';
 import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
@@ -39,6 +40,8 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
     Object.fromEntries(options.filter((o) => o.choices.length === 1).map((o) => [o.name, o.choices[0].value])));
   const [imageIndex, setImageIndex] = useState(0);
   const [quantity, setQuantity] = useState(1);
+  const [gift, setGift] = useState<GiftDetails>(NO_GIFT_DETAILS);
+  const giftCard = isGiftCardProduct(product);
   const add = useAddToCart();
   const { openCart } = useCartUi();
   const hydrated = useHydrated();
@@ -80,9 +83,10 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
   else if (variant || options.length === 0) stockMessage = 'In stock, ready to ship';
 
   function submit() {
-    if (!complete || !available) return;
+    if (!complete || !available || (giftCard && giftDetailsProblem(gift))) return;
     add.mutate(
-      { productId: product._id ?? '', variantId: product.manageVariants ? variant?.id : undefined, options: product.manageVariants ? undefined : selected, quantity },
+      { productId: product._id ?? '', variantId: product.manageVariants ? variant?.id : undefined, options: product.manageVariants ? undefined : selected, quantity,
+        ...(giftCard && { customTextFields: giftTextFields(gift) }) },
       { onSuccess: () => openCart() },
     );
   }
@@ -130,6 +134,7 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
                 </div>
               </fieldset>
             ))}
+            {giftCard && <GiftCardFields value={gift} onChange={setGift} today={new Date().toISOString().slice(0, 10)} />}
             {!(complete && !available) && <div className="buy-row">
               <Quantity label="Quantity" value={quantity} onChange={setQuantity} max={Math.max(1, max)} disabled={!available} />
               <button type="submit" className="button large" disabled={add.isPending || !available || !complete} aria-describedby="stock-message">

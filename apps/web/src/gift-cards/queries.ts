@@ -1,0 +1,19 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { need, useShop } from '../shop/context.js';
+
+export const giftCardKeys = {
+  all: ['gift-cards'] as const,
+  mine: () => [...giftCardKeys.all, 'mine'] as const,
+};
+
+/** A code's balance (the server limits how often an address may ask). */
+export function useCheckBalance() {
+  const { client } = useShop();
+  return useMutation({ mutationFn: (code: string) => need(client).giftCards.checkBalance(code) });
+}
+
+/** The signed-in member's cards, with their codes. */
+export function useMyGiftCards(enabled: boolean) {
+  const { client } = useShop();
+  return useQuery({ queryKey: giftCardKeys.mine(), enabled: client !== undefined && enabled, queryFn: () => need(client).giftCards.myGiftCards() });
+}
