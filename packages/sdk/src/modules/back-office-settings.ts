@@ -4,6 +4,9 @@
  */
 import { enc } from '../core/generated.js';
 import type { Transport } from '../core/transport.js';
+import type { DeliveryStatus, WebhookDelivery, WebhookFormat, WebhookSubscription } from '../generated/back-office.js';
+
+export type { DeliveryStatus, WebhookDelivery, WebhookFormat, WebhookSubscription } from '../generated/back-office.js';
 
 const SITE_SETTINGS = '/_api/bodega/v1/site-settings';
 const COMMERCE_SETTINGS = '/_api/bodega/v1/commerce-settings';
@@ -125,37 +128,6 @@ export interface Coupon {
   numberOfUsages: number;
   expired: boolean;
   dateCreated: string;
-}
-
-export type WebhookFormat = 'WIX' | 'STANDARD';
-export type DeliveryStatus = 'PENDING' | 'SENDING' | 'DELIVERED' | 'FAILED';
-
-export interface WebhookSubscription {
-  id: string;
-  url: string;
-  eventTypes: string[];
-  format: WebhookFormat;
-  status: string;
-  pausedReason?: string;
-  failuresInRow: number;
-  createdDate: string;
-  updatedDate: string;
-}
-
-export interface WebhookDelivery {
-  id: string;
-  subscriptionId: string;
-  eventId: string;
-  eventType: string;
-  entityId: string;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAttemptDate?: string;
-  lastError?: string;
-  replayOf?: string;
-  createdDate: string;
-  finishedDate?: string;
-  attemptLog: { attempt: number; startedDate: string; durationMs: number; statusCode?: number; error?: string; responseExcerpt?: string }[];
 }
 
 export interface WebhookInput {
