@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Type, type TSchema, type TUnsafe } from 'typebox';
+import { Type, type TUnsafe } from 'typebox';
 
 /**
  * Helpers for response schemas (the `*-schemas.ts` modules next to the routes). A schema with a
@@ -18,16 +18,11 @@ export const Timestamp = Type.String({ format: 'date-time' });
 /** A decimal amount as a string (money in the wire's form: "12.50"). */
 export const Decimal = Type.String();
 
-/**
- * An object whose keys are not all known (user data, Wix extension fields): every property is
- * written as it is. Say at the use why the shape is open.
- */
-export function openObject(description: string): TSchema {
-  return Type.Object({}, { additionalProperties: true, description });
-}
-
 /** An integer or null, as one `type` list (fast-json-stringify writes it without trying each branch). */
 export const IntegerOrNull = Type.Unsafe<number | null>({ type: ['integer', 'null'] });
 
 /** The response of a call answering a CSV file (streamed, so nothing is serialised through it). */
 export const CsvFile = { content: { 'text/csv': { schema: Type.Unsafe<string | Readable>({ type: 'string', description: 'CSV with a header row' }) } } };
+
+/** A timestamp a handler may return as a `Date` (written as `toISOString()` gives it). */
+export const DateTimestamp = Type.Unsafe<string | Date>({ type: 'string', format: 'date-time' });

@@ -5,7 +5,10 @@
  * `sdk` for generated-style modules, whose answers have `_id`-style keys and `Date`s.
  */
 import * as backOffice from '../services/backoffice/wire-schemas.js';
+import * as payments from '../services/payments/wire-schemas.js';
 import * as reviews from '../services/reviews/wire-schemas.js';
+import * as siteScripts from '../services/site-scripts/wire-schemas.js';
+import * as sites from '../services/sites/wire-schemas.js';
 import * as webhooks from '../services/webhooks/wire-schemas.js';
 import type { TSchema } from 'typebox';
 
@@ -21,11 +24,12 @@ export const SDK_TYPES: SdkTypesFile[] = [
   {
     file: 'back-office.ts',
     form: 'wire',
-    about: "the back office's /bodega/v1 answers",
+    about: "the back office's /bodega/v1 and /_api/bodega/v1 answers",
     schemas: [
       backOffice.BackOfficeMe, backOffice.Dashboard, backOffice.OrderPayments, backOffice.SearchResults, backOffice.ApiKeyInfo,
       backOffice.Mail, backOffice.MailSummary, backOffice.ImportJob,
-      webhooks.WebhookSubscription, webhooks.WebhookDelivery, reviews.RatingSummary,
+      webhooks.WebhookSubscription, webhooks.WebhookDelivery, reviews.RatingSummary, sites.SiteSettings, siteScripts.SiteScript,
+      payments.PaymentSettings, payments.PaymentOptions, payments.ConnectionTest,
     ],
   },
   {
