@@ -6,6 +6,7 @@ import addFormats from 'ajv-formats';
 import type { Db } from './platform/db.js';
 import type { Config } from './platform/config.js';
 import { ApiError, registerErrorHandling } from './platform/errors.js';
+import { checkResponsesFromEnv, registerSerialization } from './platform/serialization.js';
 import type { PageBase } from './platform/page-base.js';
 import { registerCallerCheck } from './platform/caller.js';
 import { decodeQueryString, QUERY_ERROR, type DecodedQuery } from './platform/query-string.js';
@@ -85,6 +86,8 @@ export interface AppDeps {
   operations?: OperationsConfig;
   /** Payments: the Stripe API's address (tests: a local stand-in), and how often the sweep runs (0: never). */
   payments?: PaymentsDeps;
+  /** Check every schema-written answer against JSON.stringify (platform/serialization.ts); default: BODEGA_CHECK_RESPONSES=1. */
+  checkResponses?: boolean;
 }
 
 export interface PaymentsDeps {
@@ -264,6 +267,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerValidation(app);
+  registerSerialization(app, deps.checkResponses ?? checkResponsesFromEnv(process.env));
   // Every API route's prefix, so an unknown path under one is a JSON 404 rather than a shop page.
   const apiRoots = collectApiRoots(app);
   app.addHook('onRequest', async (req, reply) => {

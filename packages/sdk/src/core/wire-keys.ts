@@ -5,11 +5,11 @@
  */
 import { isPlainObject } from './query-string.js';
 
-const TO_SDK: Record<string, string> = { id: '_id', createdDate: '_createdDate', updatedDate: '_updatedDate' };
+export const TO_SDK: Record<string, string> = { id: '_id', createdDate: '_createdDate', updatedDate: '_updatedDate' };
 const TO_WIRE: Record<string, string> = { _id: 'id', _createdDate: 'createdDate', _updatedDate: 'updatedDate' };
 
 /** Keys (SDK names) whose ISO string values become `Date` in responses. */
-const DATE_KEYS = new Set([
+export const DATE_KEYS: ReadonlySet<string> = new Set([
   '_createdDate',
   '_updatedDate',
   'lastLoginDate',

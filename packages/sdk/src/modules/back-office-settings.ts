@@ -4,47 +4,17 @@
  */
 import { enc } from '../core/generated.js';
 import type { Transport } from '../core/transport.js';
+import type { DeliveryStatus, SiteScript, SiteSettings, WebhookDelivery, WebhookFormat, WebhookSubscription, DomainStatus } from '../generated/back-office.js';
+
+export type {
+  DeliveryStatus, DomainStatus, SignupPolicy, SiteScript, SiteSettings, WebhookDelivery, WebhookFormat, WebhookSubscription,
+} from '../generated/back-office.js';
 
 const SITE_SETTINGS = '/_api/bodega/v1/site-settings';
 const COMMERCE_SETTINGS = '/_api/bodega/v1/commerce-settings';
 const COUPONS = '/_api/bodega/v1/coupons';
 const WEBHOOKS = '/bodega/v1/webhooks';
 const SITE_SCRIPTS = '/_api/bodega/v1/site-scripts';
-
-/** HTML added to every page of a headless site (what `@wix/astro` injects). */
-export interface SiteScript {
-  position: 'HEAD' | 'BODY_START' | 'BODY_END';
-  html: string;
-}
-
-export type SignupPolicy = 'open' | 'email-verification' | 'owner-approval';
-
-export interface SiteSettings {
-  name: string;
-  signupPolicy: SignupPolicy;
-  currency: string;
-  captchaRequired: boolean;
-  /** Owners and contributors must sign in with a second factor (e-mail codes until they set one up). */
-  staffSecondFactorRequired?: boolean;
-  domains: string[];
-  /** Each domain's proof: PENDING domains serve nothing until their TXT record or file is found. */
-  domainStatus: DomainStatus[];
-}
-
-/** A site's domain: what its owner publishes to prove it, and whether that was found. */
-export interface DomainStatus {
-  domain: string;
-  status: 'PENDING' | 'VERIFIED';
-  /** Publish `value` as a TXT record named `name`… */
-  txtRecord: { name: string; value: string };
-  /** …or serve `txtRecord.value` as the body of this URL. */
-  wellKnownUrl: string;
-  verifiedBy?: 'OPERATOR' | 'DNS_TXT' | 'WELL_KNOWN';
-  verifiedDate?: string;
-  lastCheckedDate?: string;
-  /** What the last failed check found. */
-  problem?: string;
-}
 
 /** Every field optional; `domains` replaces the list (new names start PENDING). */
 export type SiteSettingsPatch = Partial<Omit<SiteSettings, 'domainStatus'>>;
@@ -127,37 +97,6 @@ export interface Coupon {
   numberOfUsages: number;
   expired: boolean;
   dateCreated: string;
-}
-
-export type WebhookFormat = 'WIX' | 'STANDARD';
-export type DeliveryStatus = 'PENDING' | 'SENDING' | 'DELIVERED' | 'FAILED';
-
-export interface WebhookSubscription {
-  id: string;
-  url: string;
-  eventTypes: string[];
-  format: WebhookFormat;
-  status: string;
-  pausedReason?: string;
-  failuresInRow: number;
-  createdDate: string;
-  updatedDate: string;
-}
-
-export interface WebhookDelivery {
-  id: string;
-  subscriptionId: string;
-  eventId: string;
-  eventType: string;
-  entityId: string;
-  status: DeliveryStatus;
-  attempts: number;
-  nextAttemptDate?: string;
-  lastError?: string;
-  replayOf?: string;
-  createdDate: string;
-  finishedDate?: string;
-  attemptLog: { attempt: number; startedDate: string; durationMs: number; statusCode?: number; error?: string; responseExcerpt?: string }[];
 }
 
 export interface WebhookInput {

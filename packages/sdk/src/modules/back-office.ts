@@ -8,18 +8,16 @@ import { errorFromResponse } from '../core/errors.js';
 import { toQueryString, type PlainObject } from '../core/query-string.js';
 import type { Transport } from '../core/transport.js';
 import type { ProductsQuery, QueryProductsResponse } from './products.js';
+import type { ApiKeyInfo, BackOfficeMe, Dashboard, ImportJob, ImportTarget, Mail, MailStatus, MailSummary, OrderPayments, SearchResults } from '../generated/back-office.js';
+import type { BulkProductsResponse } from '../generated/catalog.js';
+
+export type {
+  ApiKeyInfo, BackOfficeMe, BackOfficeRole, Dashboard, DayFigures, ImportJob, ImportJobStatus, ImportTarget, LowStockItem, Mail, MailStatus, MailSummary,
+  OrderPayment, OrderPayments, RecentOrder, SalesFigures, SearchResults,
+} from '../generated/back-office.js';
+export type { BulkProductResult, BulkProductsResponse } from '../generated/catalog.js';
 
 export const BACK_OFFICE_PATH = '/bodega/v1';
-
-export type BackOfficeRole = 'OWNER' | 'CONTRIBUTOR' | 'APP';
-
-export interface BackOfficeMe {
-  /** The signed-in owner or contributor; absent for an API key. */
-  memberId?: string;
-  email?: string;
-  role: BackOfficeRole;
-  site: { siteId: string; name: string; currency: string };
-}
 
 export interface DashboardOptions {
   /** First day, `YYYY-MM-DD` in `timeZone` (default: 29 days before `to`). */
@@ -28,115 +26,6 @@ export interface DashboardOptions {
   to?: string;
   /** IANA time zone the days are counted in (default `UTC`). */
   timeZone?: string;
-}
-
-/**
- * Sales as a merchant reads them, decimal strings in the site's currency: `revenue` is gross sales
- * (totals of the orders placed in the period), `refunds` the refunds made in the period (on the
- * refund's day, whenever the order was placed), `net` gross minus refunds (below zero on a day
- * with refunds and few sales).
- */
-export interface SalesFigures {
-  orders: number;
-  revenue: string;
-  refunds: string;
-  net: string;
-}
-
-export interface DayFigures extends SalesFigures {
-  /** `YYYY-MM-DD` */
-  date: string;
-}
-
-export interface RecentOrder {
-  id: string;
-  number: string;
-  createdDate: string;
-  buyerEmail?: string;
-  total: string;
-  paymentStatus: string;
-  fulfillmentStatus: string;
-}
-
-export interface LowStockItem {
-  productId: string;
-  variantId?: string;
-  name: string;
-  quantity: number;
-}
-
-export interface Dashboard {
-  currency: string;
-  /** The range the figures are for, with its totals. */
-  range: { from: string; to: string; timeZone: string } & SalesFigures;
-  days: DayFigures[];
-  today: SalesFigures;
-  thisMonth: SalesFigures;
-  /** Gross sales over the chosen range ÷ its orders; "0" when there were no orders. */
-  averageOrderValue: string;
-  unpaidCount: number;
-  unfulfilledCount: number;
-  recentOrders: RecentOrder[];
-  lowStock: LowStockItem[];
-}
-
-export interface OrderPayment {
-  id: string;
-  /** `offline` (marked as paid), `manual` (a recorded payment) or a provider's id. */
-  method: string;
-  methodName?: string;
-  /** Decimal strings in the order's currency. */
-  amount: string;
-  refunded: string;
-  /** What is left to refund of this payment: "0.00" where the server would refuse a refund. */
-  refundable: string;
-  /** Why this payment cannot be refunded, when it cannot (as trigger-refund's error code). */
-  reason?: 'NOT_PAID' | 'ALREADY_REFUNDED' | 'ZERO_PRICE';
-  createdDate: string;
-}
-
-export interface OrderPayments {
-  currency: string;
-  /** The sum of every payment's `refundable`. */
-  refundable: string;
-  payments: OrderPayment[];
-}
-
-export interface SearchResults {
-  products: { id: string; name: string }[];
-  orders: { id: string; number: string; buyerEmail?: string }[];
-  members: { id: string; name?: string; email?: string }[];
-}
-
-export interface ApiKeyInfo {
-  id: string;
-  name: string;
-  /** The key's first characters, to tell keys apart (the rest is never stored). */
-  prefix?: string;
-  createdDate: string;
-  lastUsedDate?: string;
-}
-
-/** STORED: kept, not sent (no SMTP_URL); QUEUED → SENDING → SENT, or FAILED. */
-export type MailStatus = 'STORED' | 'QUEUED' | 'SENDING' | 'SENT' | 'FAILED';
-
-export interface MailSummary {
-  id: string;
-  /** What the mail is, e.g. `identity.recovery`. */
-  kind?: string;
-  /** Sign-in mail with a one-time link or code: only the owner (or an API key) may open it. */
-  ownerOnly?: boolean;
-  to: string;
-  subject: string;
-  status: MailStatus;
-  createdDate: string;
-  sentDate?: string;
-  error?: string;
-}
-
-export interface Mail extends MailSummary {
-  text: string;
-  html?: string;
 }
 
 export interface ListMailsOptions {
@@ -159,9 +48,7 @@ export interface OrdersExportFilters {
   q?: string;
 }
 
-export type ImportTarget = 'products' | 'data-items';
 export type ImportFormat = 'csv' | 'json';
-export type ImportJobStatus = 'QUEUED' | 'RUNNING' | 'DONE' | 'FAILED';
 
 export interface CreateImportJobInput {
   target: ImportTarget;
@@ -170,21 +57,6 @@ export interface CreateImportJobInput {
   format: ImportFormat;
   /** The file's text: CSV with a header row, or a JSON array of objects. */
   content: string;
-}
-
-export interface ImportJob {
-  id: string;
-  target: ImportTarget;
-  dataCollectionId?: string;
-  status: ImportJobStatus;
-  total: number;
-  processed: number;
-  succeeded: number;
-  failed: number;
-  createdDate: string;
-  finishedDate?: string;
-  /** Why the whole job failed (a file that cannot be read at all). */
-  error?: string;
 }
 
 /** `products.bulkUpdateProductsProperty`'s `set` (one property per call). */
@@ -206,15 +78,6 @@ export interface BulkProductAdjust {
   price?: PropertyAdjustment;
   cost?: PropertyAdjustment;
   weight?: PropertyAdjustment;
-}
-
-export interface BulkProductResult {
-  itemMetadata?: { _id?: string | null; originalIndex?: number; success?: boolean; error?: { code?: string; description?: string } };
-}
-
-export interface BulkProductsResponse {
-  results?: BulkProductResult[];
-  bulkActionMetadata?: { totalSuccesses?: number; totalFailures?: number; undetailedFailures?: number };
 }
 
 /** The back office's stock filter: stock.inStock as each product shows it, or low stock. */

@@ -5,30 +5,11 @@
  */
 import { enc } from '../core/generated.js';
 import type { Transport } from '../core/transport.js';
+import type { CapturePolicy, ConnectionTest, OfflineMethod, PaymentOptions, PaymentProviderName, PaymentSettings } from '../generated/back-office.js';
 
 const PREFIX = '/_api/bodega/v1';
 
-export type PaymentProviderName = 'test' | 'stripe' | 'none';
-export type CapturePolicy = 'ON_CHECKOUT' | 'ON_FULFILLMENT';
-export type OfflineMethod = 'PAY_LATER' | 'BANK_TRANSFER' | 'CASH_ON_DELIVERY';
-
-export interface PaymentOptions {
-  provider: PaymentProviderName;
-  publishableKey: string | null;
-  offlineMethods: OfflineMethod[];
-}
-
-export interface PaymentSettings {
-  provider: PaymentProviderName;
-  capturePolicy: CapturePolicy;
-  offlineMethods: OfflineMethod[];
-  publishableKey: string | null;
-  /** The secret key's kind and last four characters: the key itself is never shown again. */
-  secretKeyHint: string | null;
-  webhookSecretSet: boolean;
-  /** Where to point the provider's webhooks. */
-  webhookUrl: string;
-}
+export type { CapturePolicy, ConnectionTest, OfflineMethod, PaymentOptions, PaymentProviderName, PaymentSettings } from '../generated/back-office.js';
 
 export interface PaymentSettingsPatch {
   provider?: PaymentProviderName;
@@ -88,7 +69,7 @@ export function payments(t: Transport) {
     paymentReturn: (checkoutId: string, paymentIntentId: string) => send<{ orderId: string }>('POST', `${PREFIX}/checkouts/${enc(checkoutId)}/payment-return`, { paymentIntentId }),
     getPaymentSettings: () => send<{ settings: PaymentSettings }>('GET', `${PREFIX}/payment-settings`),
     updatePaymentSettings: (settings: PaymentSettingsPatch) => send<{ settings: PaymentSettings }>('PATCH', `${PREFIX}/payment-settings`, { settings: { ...settings } }),
-    testConnection: () => send<{ ok: boolean; message: string; reason?: string }>('POST', `${PREFIX}/payment-settings/test-connection`),
+    testConnection: () => send<ConnectionTest>('POST', `${PREFIX}/payment-settings/test-connection`),
     listTransactions: (orderId: string) => send<{ orderTransactions: OrderTransactions }>('GET', `/ecom/v1/payments/orders/${enc(orderId)}`),
     captureAuthorizedPayments: (orderId: string, captures: { paymentId: string; amount?: { amount: string } }[]) =>
       send<{ orderTransactions: OrderTransactions }>('POST', `${collector(orderId)}/capture-authorized-payments`, { payments: captures }),

@@ -4,6 +4,7 @@
  */
 import { call, enc } from '../core/generated.js';
 import type { Transport } from '../core/transport.js';
+import type { RatingSummary } from '../generated/back-office.js';
 import { backOfficeGet } from './back-office.js';
 
 const P = '/_api/reviews/v1/reviews';
@@ -45,12 +46,7 @@ export interface ReviewsPage {
   metadata: { count: number; cursors: { next?: string }; hasNext: boolean };
 }
 
-/** An entity's APPROVED ratings: `average` is a decimal string to one place (`"4.5"`, `"0"` with none). */
-export interface RatingSummary {
-  entityId: string;
-  count: number;
-  average: string;
-}
+export type { RatingSummary } from '../generated/back-office.js';
 
 export interface NewReview {
   namespace?: string;

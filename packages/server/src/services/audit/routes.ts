@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
+import { CsvFile } from '../../platform/wire-schema.js';
 import { MAX_RETENTION_DAYS, type AuditFilter, type AuditRow, type AuditService } from './service.js';
 
 export const AUDIT_PATH = '/bodega/v1/audit-log';
@@ -93,7 +94,7 @@ export function auditRoutes(audit: AuditService) {
     });
 
     app.get(`${AUDIT_PATH}.csv`, {
-      config, schema: { tags, summary: 'The filtered audit log as CSV, newest first (formula-like cells start with a quote)', querystring: CsvQuery, produces: ['text/csv'] },
+      config, schema: { tags, summary: 'The filtered audit log as CSV, newest first (formula-like cells start with a quote)', querystring: CsvQuery, produces: ['text/csv'], response: { 200: CsvFile } },
     }, async (req, reply) => {
       const chunks = await audit.exportCsv(req.ctx, filterOf(req.query));
       return reply

@@ -149,4 +149,20 @@ describe('GET /bodega/v1/openapi.json', () => {
     expect(doc.paths['/bodega/v1/import-jobs'].post.requestBody).toBeDefined();
     expect(doc.info.description).toContain('`price`');
   });
+
+  it('gives every /bodega/v1 call a 2xx answer with its schema', async () => {
+    type Operation = { responses?: Record<string, { content?: Record<string, { schema?: { type?: string; properties?: object } }> }> };
+    const doc = (await t.app.inject({ method: 'GET', url: '/bodega/v1/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const operations = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/bodega/v1/'))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
+    expect(operations.length).toBeGreaterThan(25);
+    const missing = operations.filter(({ op }) => {
+      const answers = Object.entries(op.responses ?? {}).filter(([code]) => /^2/.test(code));
+      return !answers.some(([, r]) => Object.values(r.content ?? {}).some((c) => c.schema?.type !== undefined));
+    });
+    expect(missing.map((m) => m.name)).toEqual([]);
+    const dashboard = doc.paths['/bodega/v1/dashboard'].get.responses?.['200'].content?.['application/json'].schema;
+    expect(Object.keys(dashboard?.properties ?? {})).toContain('recentOrders');
+  });
 });

@@ -8,6 +8,9 @@ import { formatAmount } from '../../platform/money.js';
 import type { Order } from '../orders/service.js';
 import type { ApiKeyInfo } from '../sites/service.js';
 import { holdsSecret, type BackOfficeService, type ImportJob } from './service.js';
+import type { BulkItemResult } from './bulk-products.js';
+import * as W from './wire-schemas.js';
+import { CsvFile } from '../../platform/wire-schema.js';
 
 export const PREFIX = '/bodega/v1';
 /** The wire's bulk product calls, at both of the catalog writer's prefixes. */
@@ -138,7 +141,7 @@ function sendCsv(reply: FastifyReply, name: string, chunks: AsyncIterable<string
 }
 
 const tags = ['back office'];
-const csvResponse = { produces: ['text/csv'] };
+const csvResponse = { produces: ['text/csv'], response: { 200: CsvFile } };
 
 export function backOfficeRoutes(backOffice: BackOfficeService) {
   return async (plain: FastifyInstance) => {
@@ -146,22 +149,22 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
     const config = { access: 'staff' } as const;
     const ownerOnly = { access: 'owner' } as const;
 
-    app.get(`${PREFIX}/me`, { config, schema: { tags, summary: 'Who is signed in to the back office, their role and the site' } }, async (req) => backOffice.me(req.ctx));
+    app.get(`${PREFIX}/me`, { config, schema: { tags, summary: 'Who is signed in to the back office, their role and the site', response: { 200: W.BackOfficeMe } } }, async (req) => backOffice.me(req.ctx));
 
     app.get(`${PREFIX}/dashboard`, {
-      config, schema: { tags, summary: 'Orders and revenue per day, today and this month, open counts, recent orders, low stock', querystring: DashboardQuery },
+      config, schema: { tags, summary: 'Orders and revenue per day, today and this month, open counts, recent orders, low stock', querystring: DashboardQuery, response: { 200: W.Dashboard } },
     }, async (req) => {
       const d = await backOffice.dashboard(req.ctx, req.query);
       return { ...d, recentOrders: d.recentOrders.map(wireOrderBrief) };
     });
 
-    app.get(`${PREFIX}/search`, { config, schema: { tags, summary: 'The command palette: products, orders and members matching q', querystring: SearchQuery } }, async (req) => {
+    app.get(`${PREFIX}/search`, { config, schema: { tags, summary: 'The command palette: products, orders and members matching q', querystring: SearchQuery, response: { 200: W.SearchResults } } }, async (req) => {
       const r = await backOffice.search(req.ctx, req.query.q, req.query.limit ?? 5);
       return { products: r.products, orders: r.orders.map((o) => ({ id: o.id, number: String(o.number), ...(o.email ? { buyerEmail: o.email } : {}) })), members: r.members };
     });
 
     app.get(`${PREFIX}/orders/:id/payments`, {
-      config, schema: { tags, summary: "An order's payments with what is left to refund of each, for a partial refund through trigger-refund", params: IdParams },
+      config, schema: { tags, summary: "An order's payments with what is left to refund of each, for a partial refund through trigger-refund", params: IdParams, response: { 200: W.OrderPayments } },
     }, async (req) => {
       const p = await backOffice.orderPayments(req.ctx, req.params.id);
       const money = (minor: bigint) => formatAmount(minor, p.currency);
@@ -176,23 +179,23 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
       };
     });
 
-    app.get(`${PREFIX}/api-keys`, { config: ownerOnly, schema: { tags, summary: "The site's API keys (owner and API keys only)" } }, async (req) => ({
+    app.get(`${PREFIX}/api-keys`, { config: ownerOnly, schema: { tags, summary: "The site's API keys (owner and API keys only)", response: { 200: W.ApiKeyList } } }, async (req) => ({
       apiKeys: (await backOffice.listApiKeys(req.ctx)).map(wireKey),
     }));
-    app.post(`${PREFIX}/api-keys`, { config: ownerOnly, schema: { tags, summary: 'Creates an API key; the answer holds the secret this once', body: CreateKeyBody } }, async (req) => {
+    app.post(`${PREFIX}/api-keys`, { config: ownerOnly, schema: { tags, summary: 'Creates an API key; the answer holds the secret this once', body: CreateKeyBody, response: { 200: W.CreatedApiKey } } }, async (req) => {
       const { apiKey, key } = await backOffice.createApiKey(req.ctx, req.body.name);
       return { apiKey: wireKey(apiKey), key };
     });
-    app.delete(`${PREFIX}/api-keys/:id`, { config: ownerOnly, schema: { tags, summary: 'Revokes an API key', params: IdParams } }, async (req) => {
+    app.delete(`${PREFIX}/api-keys/:id`, { config: ownerOnly, schema: { tags, summary: 'Revokes an API key', params: IdParams, response: { 200: W.Empty } } }, async (req) => {
       await backOffice.revokeApiKey(req.ctx, req.params.id);
       return {};
     });
 
-    app.get(`${PREFIX}/mail-outbox`, { config, schema: { tags, summary: "The site's mail, newest first", querystring: MailQuery } }, async (req) => {
+    app.get(`${PREFIX}/mail-outbox`, { config, schema: { tags, summary: "The site's mail, newest first", querystring: MailQuery, response: { 200: W.MailPage } } }, async (req) => {
       const page = await backOffice.listMails(req.ctx, { limit: req.query.limit ?? 50, cursor: req.query.cursor, status: req.query.status });
       return { mails: page.mails.map(wireMailSummary), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
     });
-    app.get(`${PREFIX}/mail-outbox/:id`, { config, schema: { tags, summary: 'One mail with its text and HTML', params: IdParams } }, async (req) => {
+    app.get(`${PREFIX}/mail-outbox/:id`, { config, schema: { tags, summary: 'One mail with its text and HTML', params: IdParams, response: { 200: W.OneMail } } }, async (req) => {
       const mail = await backOffice.getMail(req.ctx, req.params.id);
       return { mail: { ...wireMailSummary(mail), text: mail.text, html: mail.html } };
     });
@@ -214,9 +217,9 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
       sendCsv(reply, 'members', await backOffice.exportMembers(req.ctx), req.ctx.now()));
 
     app.post(`${PREFIX}/import-jobs`, {
-      config, schema: { tags, summary: 'Starts an import of products or data-collection items; it runs on the server', body: ImportBody },
+      config, schema: { tags, summary: 'Starts an import of products or data-collection items; it runs on the server', body: ImportBody, response: { 200: W.OneImportJob } },
     }, async (req) => ({ job: wireJob(await backOffice.startImport(req.ctx, req.body)) }));
-    app.get(`${PREFIX}/import-jobs/:id`, { config, schema: { tags, summary: "An import's status and counts", params: IdParams } }, async (req) => ({
+    app.get(`${PREFIX}/import-jobs/:id`, { config, schema: { tags, summary: "An import's status and counts", params: IdParams, response: { 200: W.OneImportJob } } }, async (req) => ({
       job: wireJob(await backOffice.importJob(req.ctx, req.params.id)),
     }));
     app.get(`${PREFIX}/import-jobs/:id/failures.csv`, {
@@ -224,16 +227,16 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
     }, async (req, reply) => sendCsv(reply, `import-${req.params.id}-failures`, await backOffice.importFailures(req.ctx, req.params.id), req.ctx.now()));
 
     for (const prefix of BULK_PREFIXES) {
-      app.post(`${prefix}/update`, { config, schema: { tags: ['catalog'], summary: 'Sets one property of many products (Stores v1 BulkUpdateProducts)', body: BulkUpdateBody } }, async (req) =>
+      app.post(`${prefix}/update`, { config, schema: { tags: ['catalog'], summary: 'Sets one property of many products (Stores v1 BulkUpdateProducts)', body: BulkUpdateBody, response: { 200: W.BulkProductsResponse } } }, async (req) =>
         bulkAnswer(await backOffice.bulkUpdateProducts(req.ctx, req.body.ids, req.body.set)));
       app.post(`${prefix}/adjust-properties`, {
-        config, schema: { tags: ['catalog'], summary: 'Adjusts price or weight of many products by an amount or a percentage (Stores v1)', body: BulkAdjustBody },
+        config, schema: { tags: ['catalog'], summary: 'Adjusts price or weight of many products by an amount or a percentage (Stores v1)', body: BulkAdjustBody, response: { 200: W.BulkProductsResponse } },
       }, async (req) => bulkAnswer(await backOffice.bulkAdjustProducts(req.ctx, req.body.ids, req.body.adjust)));
     }
   };
 }
 
-function bulkAnswer(results: { itemMetadata: { success: boolean } }[]) {
+function bulkAnswer(results: BulkItemResult[]) {
   const successes = results.filter((r) => r.itemMetadata.success).length;
   return { results, bulkActionMetadata: { totalSuccesses: successes, totalFailures: results.length - successes, undetailedFailures: 0 } };
 }

@@ -21,6 +21,7 @@ import {
 } from './wire.js';
 import { discountedPrice, stockOf, variantPrice, variantSku, variantWeight } from './products.js';
 import { formattedAmount } from '../../platform/money.js';
+import { ProductsPage } from './wire-schemas.js';
 
 /** Stores v1 writes at www.wixapis.com and at a custom host. */
 const WRITE_PREFIXES = ['/stores/v1', '/_api/catalog-server/v1'];
@@ -330,7 +331,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
     app.route({
       // Hidden products included; the answer is query-platformized's (products, metadata.total).
       method: 'POST', url: BACK_OFFICE_QUERY_PATH, config: { access: 'staff' },
-      schema: { tags: ['back office'], summary: 'Products for the back office: the Stores v1 query (filter, sort, paging) plus a stock filter', body: BackOfficeQueryBody },
+      schema: { tags: ['back office'], summary: 'Products for the back office: the Stores v1 query (filter, sort, paging) plus a stock filter', body: BackOfficeQueryBody, response: { 200: ProductsPage } },
       handler: async (req) => {
         const { stock, lowStockAtMost, text } = req.body;
         const page = await catalog.queryProducts(req.ctx, readQuery(req.body.query), stock ? { status: stock, lowStockAtMost } : undefined, text);

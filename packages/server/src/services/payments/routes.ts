@@ -5,6 +5,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { CheckoutService } from '../checkout/service.js';
 import type { OrdersService } from '../orders/service.js';
 import { CAPTURE_POLICIES, OFFLINE_METHODS, PROVIDERS, type PaymentSettings, type PaymentsService, type SettingsPatch } from './service.js';
+import * as W from './wire-schemas.js';
 
 const PREFIX = '/_api/bodega/v1';
 const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
@@ -34,11 +35,11 @@ export function paymentsRoutes(deps: { payments: PaymentsService; orders: Orders
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const admin = { access: 'owner' } as const;
 
-    app.get(`${PREFIX}/payment-settings`, { config: admin }, async (req) => {
+    app.get(`${PREFIX}/payment-settings`, { config: admin, schema: { response: { 200: W.PaymentSettingsAnswer } } }, async (req) => {
       return wireSettings(await payments.settings(req.ctx), req.ctx.siteId, publicUrl);
     });
 
-    app.patch(`${PREFIX}/payment-settings`, { config: admin, schema: { body: SettingsBody } }, async (req) => {
+    app.patch(`${PREFIX}/payment-settings`, { config: admin, schema: { body: SettingsBody, response: { 200: W.PaymentSettingsAnswer } } }, async (req) => {
       const s = req.body.settings;
       const patch: SettingsPatch = {
         ...(s.provider !== undefined && { provider: s.provider }),
@@ -51,12 +52,12 @@ export function paymentsRoutes(deps: { payments: PaymentsService; orders: Orders
       return wireSettings(await payments.updateSettings(req.ctx, patch), req.ctx.siteId, publicUrl);
     });
 
-    app.post(`${PREFIX}/payment-settings/test-connection`, { config: admin }, async (req) => {
+    app.post(`${PREFIX}/payment-settings/test-connection`, { config: admin, schema: { response: { 200: W.ConnectionTest } } }, async (req) => {
       return payments.testConnection(req.ctx);
     });
 
     // What the storefront's payment step offers: never a secret.
-    app.get(`${PREFIX}/payment-options`, { config: { access: 'shop' } }, async (req) => {
+    app.get(`${PREFIX}/payment-options`, { config: { access: 'shop' }, schema: { response: { 200: W.PaymentOptions } } }, async (req) => {
       const s = await payments.settings(req.ctx);
       return { provider: s.provider, publishableKey: s.provider === 'stripe' ? s.publishableKey : null, offlineMethods: s.offlineMethods };
     });

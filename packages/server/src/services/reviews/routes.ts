@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { ReviewsService } from './service.js';
 import { toWireReview } from './wire.js';
+import { Ratings } from './wire-schemas.js';
 
 const Text = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
 const Media = Type.Array(Type.Object({ image: Type.Optional(Type.String({ maxLength: 2000 })), video: Type.Optional(Type.String({ maxLength: 2000 })) }), { maxItems: 10 });
@@ -62,7 +63,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
       app.delete(`${p}/:reviewId/reply`, { config: backOffice, schema: { params: Params } }, async (req) => ({ review: toWireReview(await reviews.removeReply(req.ctx, req.params.reviewId)) }));
       app.patch(`${p}/:reviewId/moderate`, { config: backOffice, schema: { params: Params, body: ModerateBody } }, async (req) => ({ review: toWireReview(await reviews.moderate(req.ctx, req.params.reviewId, req.body.status)) }));
     }
-    app.get('/bodega/v1/reviews/ratings', { config: anyone, schema: { querystring: RatingsQuery } }, async (req) => ({
+    app.get('/bodega/v1/reviews/ratings', { config: anyone, schema: { querystring: RatingsQuery, response: { 200: Ratings } } }, async (req) => ({
       ratings: await reviews.ratings(req.ctx, req.query.namespace ?? 'stores', req.query.entityId),
     }));
   };

@@ -8,6 +8,7 @@ import { ApiError } from '../../platform/errors.js';
 import { SITE_SETTINGS_LIMITS } from '../../platform/field-limits.js';
 import { MAX_DOMAINS_PER_SITE } from './domains.js';
 import { isValidCurrency, type SitesService } from './service.js';
+import { SiteSettingsAnswer, VerifiedDomain } from './wire-schemas.js';
 
 export const SITE_SETTINGS_PATH = '/_api/bodega/v1/site-settings';
 export const VERIFY_DOMAIN_PATH = '/_api/bodega/v1/site-settings/domains/verify';
@@ -46,9 +47,9 @@ export function siteSettingsRoutes(sites: SitesService) {
       };
     };
 
-    typed.get(SITE_SETTINGS_PATH, { config }, async (req) => view(req.ctx));
+    typed.get(SITE_SETTINGS_PATH, { config, schema: { response: { 200: SiteSettingsAnswer } } }, async (req) => view(req.ctx));
 
-    typed.patch(SITE_SETTINGS_PATH, { config: { access: 'owner' }, schema: { body: SettingsBody } }, async (req) => {
+    typed.patch(SITE_SETTINGS_PATH, { config: { access: 'owner' }, schema: { body: SettingsBody, response: { 200: SiteSettingsAnswer } } }, async (req) => {
       const { domains, name, currency, signupPolicy, captchaRequired, staffSecondFactorRequired } = req.body.settings;
       if (currency !== undefined && !isValidCurrency(currency.toUpperCase())) {
         throw ApiError.validation([{ field: 'settings.currency', rule: 'FORMAT', description: 'not an ISO 4217 currency code' }]);
@@ -73,7 +74,7 @@ export function siteSettingsRoutes(sites: SitesService) {
     });
 
     // Checks a PENDING domain's proof now; the answer says whether it is VERIFIED or what the check found.
-    typed.post(VERIFY_DOMAIN_PATH, { config: { access: 'owner' }, schema: { body: VerifyBody } }, async (req) => ({
+    typed.post(VERIFY_DOMAIN_PATH, { config: { access: 'owner' }, schema: { body: VerifyBody, response: { 200: VerifiedDomain } } }, async (req) => ({
       domainStatus: await sites.verifyDomain(req.ctx, req.body.domain),
     }));
   };

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Delivery, Subscription, WebhooksService } from './service.js';
 import { MAX_EVENT_TYPES } from './service.js';
+import * as W from './wire-schemas.js';
 
 const PREFIX = '/bodega/v1/webhooks';
 
@@ -67,40 +68,40 @@ export function webhooksRoutes(webhooks: WebhooksService) {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
     const config = { access: 'owner' } as const;
 
-    app.get(`${PREFIX}/public-key`, { config }, async (req) => ({ publicKey: await webhooks.publicKey(req.ctx), algorithm: 'RS256' }));
+    app.get(`${PREFIX}/public-key`, { config, schema: { response: { 200: W.PublicKey } } }, async (req) => ({ publicKey: await webhooks.publicKey(req.ctx), algorithm: 'RS256' }));
 
-    app.post(PREFIX, { config, schema: { body: CreateBody } }, async (req) => {
+    app.post(PREFIX, { config, schema: { body: CreateBody, response: { 200: W.CreatedSubscription } } }, async (req) => {
       const { subscription, secret } = await webhooks.create(req.ctx, req.body.subscription);
       return { subscription: wireSubscription(subscription), secret };
     });
 
-    app.get(PREFIX, { config }, async (req) => ({ subscriptions: (await webhooks.list(req.ctx)).map(wireSubscription) }));
+    app.get(PREFIX, { config, schema: { response: { 200: W.SubscriptionList } } }, async (req) => ({ subscriptions: (await webhooks.list(req.ctx)).map(wireSubscription) }));
 
-    app.get(`${PREFIX}/:id`, { config, schema: { params: SubscriptionParams } }, async (req) => ({ subscription: wireSubscription(await webhooks.get(req.ctx, req.params.id)) }));
+    app.get(`${PREFIX}/:id`, { config, schema: { params: SubscriptionParams, response: { 200: W.OneSubscription } } }, async (req) => ({ subscription: wireSubscription(await webhooks.get(req.ctx, req.params.id)) }));
 
-    app.patch(`${PREFIX}/:id`, { config, schema: { params: SubscriptionParams, body: UpdateBody } }, async (req) => ({
+    app.patch(`${PREFIX}/:id`, { config, schema: { params: SubscriptionParams, body: UpdateBody, response: { 200: W.OneSubscription } } }, async (req) => ({
       subscription: wireSubscription(await webhooks.update(req.ctx, req.params.id, req.body.subscription)),
     }));
 
-    app.delete(`${PREFIX}/:id`, { config, schema: { params: SubscriptionParams } }, async (req) => {
+    app.delete(`${PREFIX}/:id`, { config, schema: { params: SubscriptionParams, response: { 200: W.Empty } } }, async (req) => {
       await webhooks.remove(req.ctx, req.params.id);
       return {};
     });
 
-    app.post(`${PREFIX}/:id/pause`, { config, schema: { params: SubscriptionParams } }, async (req) => ({ subscription: wireSubscription(await webhooks.pause(req.ctx, req.params.id)) }));
-    app.post(`${PREFIX}/:id/resume`, { config, schema: { params: SubscriptionParams } }, async (req) => ({ subscription: wireSubscription(await webhooks.resume(req.ctx, req.params.id)) }));
-    app.post(`${PREFIX}/:id/test`, { config, schema: { params: SubscriptionParams } }, async (req) => ({ deliveryId: await webhooks.ping(req.ctx, req.params.id) }));
+    app.post(`${PREFIX}/:id/pause`, { config, schema: { params: SubscriptionParams, response: { 200: W.OneSubscription } } }, async (req) => ({ subscription: wireSubscription(await webhooks.pause(req.ctx, req.params.id)) }));
+    app.post(`${PREFIX}/:id/resume`, { config, schema: { params: SubscriptionParams, response: { 200: W.OneSubscription } } }, async (req) => ({ subscription: wireSubscription(await webhooks.resume(req.ctx, req.params.id)) }));
+    app.post(`${PREFIX}/:id/test`, { config, schema: { params: SubscriptionParams, response: { 200: W.TestSent } } }, async (req) => ({ deliveryId: await webhooks.ping(req.ctx, req.params.id) }));
 
-    app.get(`${PREFIX}/:id/deliveries`, { config, schema: { params: SubscriptionParams, querystring: LogQuery } }, async (req) => {
+    app.get(`${PREFIX}/:id/deliveries`, { config, schema: { params: SubscriptionParams, querystring: LogQuery, response: { 200: W.DeliveryList } } }, async (req) => {
       const deliveries = await webhooks.deliveries(req.ctx, req.params.id, { limit: req.query.limit ?? 50, offset: req.query.offset ?? 0, status: req.query.status });
       return { deliveries: deliveries.map(wireDelivery) };
     });
 
-    app.get(`${PREFIX}/:id/deliveries/:deliveryId`, { config, schema: { params: DeliveryParams } }, async (req) => ({
+    app.get(`${PREFIX}/:id/deliveries/:deliveryId`, { config, schema: { params: DeliveryParams, response: { 200: W.OneDelivery } } }, async (req) => ({
       delivery: wireDelivery(await webhooks.delivery(req.ctx, req.params.id, req.params.deliveryId)),
     }));
 
-    app.post(`${PREFIX}/:id/deliveries/:deliveryId/replay`, { config, schema: { params: DeliveryParams } }, async (req) => ({
+    app.post(`${PREFIX}/:id/deliveries/:deliveryId/replay`, { config, schema: { params: DeliveryParams, response: { 200: W.OneDelivery } } }, async (req) => ({
       delivery: wireDelivery(await webhooks.replay(req.ctx, req.params.id, req.params.deliveryId)),
     }));
   };

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { firstDifference, registerSerialization } from './serialization.js';
+
+const Answer = Type.Object({ id: Type.String(), count: Type.Integer() });
+
+function appWith(check: boolean): FastifyInstance {
+  const app = Fastify();
+  registerSerialization(app, check);
+  app.get('/exact', { schema: { response: { 200: Answer } } }, async () => ({ id: 'a', count: 2 }));
+  app.get('/extra', { schema: { response: { 200: Answer } } }, async () => ({ id: 'a', count: 2, note: 'dropped by the schema' }));
+  app.get('/coerced', { schema: { response: { 200: Answer } } }, async () => ({ id: 'a', count: '2' }));
+  return app;
+}
+
+describe('answers written through response schemas', () => {
+  const checked = appWith(true);
+  const unchecked = appWith(false);
+  beforeAll(async () => {
+    await checked.ready();
+    await unchecked.ready();
+  });
+  afterAll(async () => {
+    await checked.close();
+    await unchecked.close();
+  });
+
+  it('writes an answer that fits its schema as JSON.stringify would', async () => {
+    const res = await checked.inject({ url: '/exact' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe(JSON.stringify({ id: 'a', count: 2 }));
+  });
+
+  it('fails, when checking, an answer the schema would change, and names where', async () => {
+    for (const url of ['/extra', '/coerced']) {
+      const res = await checked.inject({ url });
+      expect(res.statusCode, url).toBe(500);
+    }
+    // Unchecked (production), fast-json-stringify silently drops and coerces: why tests check.
+    expect((await unchecked.inject({ url: '/extra' })).json()).toEqual({ id: 'a', count: 2 });
+    expect((await unchecked.inject({ url: '/coerced' })).json()).toEqual({ id: 'a', count: 2 });
+  });
+
+  it('names the first path that differs', () => {
+    expect(firstDifference({ a: { b: [1, 2] } }, { a: { b: [1, 3] } }, '$')).toBe('$.a.b.1 (written 2, returned 3)');
+    expect(firstDifference({ a: 1 }, { a: 1, note: 'x' }, '$')).toBe('$.note (written missing, returned "x")');
+  });
+});

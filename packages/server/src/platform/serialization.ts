@@ -1,0 +1,55 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import fastJsonStringify from 'fast-json-stringify';
+
+/**
+ * Answers of routes with a response schema are written by fast-json-stringify from that schema:
+ * faster than JSON.stringify, and the schema is the wire's one description (OpenAPI, the SDK's
+ * generated types). fast-json-stringify leaves out properties the schema does not name and
+ * coerces values to the schema's types, so a schema that drifts from what a handler returns
+ * would change the wire silently. With `check` on (every test run sets BODEGA_CHECK_RESPONSES=1)
+ * each answer is also written by JSON.stringify and a difference fails the request, naming the
+ * first path that differs.
+ *
+ * Serializers are compiled on a route's first answer, not at start (as the validators are).
+ */
+export function registerSerialization(app: FastifyInstance, check: boolean): void {
+  app.setSerializerCompiler(({ schema, method, url, httpStatus }) => {
+    let compiled: ((payload: unknown) => string) | undefined;
+    return (payload: unknown) => {
+      compiled ??= fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]);
+      const text = compiled(payload);
+      if (check) checkAnswer(text, payload, `${method} ${url} ${httpStatus}`);
+      return text;
+    };
+  });
+}
+
+/** Turns the check on when the environment asks for it (the test runs do). */
+export function checkResponsesFromEnv(env: NodeJS.ProcessEnv): boolean {
+  return env.BODEGA_CHECK_RESPONSES === '1';
+}
+
+function checkAnswer(text: string, payload: unknown, route: string): void {
+  const stringified = JSON.stringify(payload);
+  if (text === stringified) return;
+  // Key order may differ (the schema's order is written); the values may not.
+  const written = JSON.parse(text) as unknown;
+  const plain = JSON.parse(stringified) as unknown;
+  if (isDeepStrictEqual(written, plain)) return;
+  const where = firstDifference(written, plain, '$');
+  throw new Error(`The response schema of ${route} changes the answer at ${where}`);
+}
+
+/** The first path where the schema-written answer and the plain one differ, with both values. */
+export function firstDifference(written: unknown, plain: unknown, path: string): string {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+  if (isObject(written) && isObject(plain) && Array.isArray(written) === Array.isArray(plain)) {
+    const keys = new Set([...Object.keys(written), ...Object.keys(plain)]);
+    for (const key of keys) {
+      if (!isDeepStrictEqual(written[key], plain[key])) return firstDifference(written[key], plain[key], `${path}.${key}`);
+    }
+  }
+  const show = (v: unknown) => (v === undefined ? 'missing' : JSON.stringify(v).slice(0, 80));
+  return `${path} (written ${show(written)}, returned ${show(plain)})`;
+}

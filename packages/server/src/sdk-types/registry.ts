@@ -1,0 +1,41 @@
+/**
+ * The response schemas the SDK's types are generated from (`npm run gen:sdk-types` writes
+ * packages/sdk/src/generated/<file>). Each schema listed is declared under its `title`, with every
+ * titled schema it reaches. `form`: `wire` for calls the SDK answers as sent (the back office),
+ * `sdk` for generated-style modules, whose answers have `_id`-style keys and `Date`s.
+ */
+import * as backOffice from '../services/backoffice/wire-schemas.js';
+import * as payments from '../services/payments/wire-schemas.js';
+import * as reviews from '../services/reviews/wire-schemas.js';
+import * as siteScripts from '../services/site-scripts/wire-schemas.js';
+import * as sites from '../services/sites/wire-schemas.js';
+import * as webhooks from '../services/webhooks/wire-schemas.js';
+import type { TSchema } from 'typebox';
+
+export interface SdkTypesFile {
+  file: string;
+  form: 'wire' | 'sdk';
+  /** What the file is, for its header. */
+  about: string;
+  schemas: TSchema[];
+}
+
+export const SDK_TYPES: SdkTypesFile[] = [
+  {
+    file: 'back-office.ts',
+    form: 'wire',
+    about: "the back office's /bodega/v1 and /_api/bodega/v1 answers",
+    schemas: [
+      backOffice.BackOfficeMe, backOffice.Dashboard, backOffice.OrderPayments, backOffice.SearchResults, backOffice.ApiKeyInfo,
+      backOffice.Mail, backOffice.MailSummary, backOffice.ImportJob,
+      webhooks.WebhookSubscription, webhooks.WebhookDelivery, reviews.RatingSummary, sites.SiteSettings, siteScripts.SiteScript,
+      payments.PaymentSettings, payments.PaymentOptions, payments.ConnectionTest,
+    ],
+  },
+  {
+    file: 'catalog.ts',
+    form: 'sdk',
+    about: 'the catalog answers the SDK returns in its own form (`_id`, `Date`)',
+    schemas: [backOffice.BulkProductsResponse],
+  },
+];
