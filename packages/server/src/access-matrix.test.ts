@@ -57,7 +57,8 @@ describe('the role matrix, walked over every route', () => {
     }
   });
 
-  it('admits the rightful caller first, then refuses every caller the matrix does not list', async () => {
+  // Thousands of calls, one after another: it outgrows the default 30 s on a loaded machine.
+  it('admits the rightful caller first, then refuses every caller the matrix does not list', { timeout: 180_000 }, async () => {
     const wrong: string[] = [];
     for (const route of guarded()) {
       const permission = route.access as Permission;

@@ -50,7 +50,7 @@ async function productCount(site: BackOfficeSite): Promise<number> {
 }
 
 describe('importing products', () => {
-  it('imports 497 of 500 rows and reports exactly the 3 bad ones with their row and reason', async () => {
+  it('imports 497 of 500 rows and reports exactly the 3 bad ones with their row and reason', { timeout: 120_000 }, async () => {
     const site = await backOfficeSite(t);
     const rows = Array.from({ length: 500 }, (_, i) => `Item ${i + 1},${(i % 50) + 1}.99,SKU-${i + 1},${i % 7}`);
     rows[16] = 'Item 17,abc,SKU-17,1'; // row 17: a price that is no number
