@@ -8,6 +8,7 @@ import type { SiteContext } from '../../platform/context.js';
 import { currentBuyer } from '../commerce/buyer.js';
 import type { GiftCardsService } from './service.js';
 import { toWireGiftCard, toWireLedgerEntry } from './wire.js';
+import { GiftCardAnswer, GiftCardList, GiftCardPage, GiftCardSettingsAnswer, GiftCardWithLedger } from './wire-schemas.js';
 
 const PREFIX = '/bodega/v1/gift-cards';
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -61,24 +62,24 @@ export function giftCardRoutes(giftCards: GiftCardsService, options: GiftCardRou
     await registerPerIpLimit(app, options.rateLimitPerMinute, 'balance checks');
     const staff = { access: 'staff' } as const;
 
-    app.post(`${PREFIX}/check-balance`, { config: { access: 'shop', rateLimit: {} }, schema: { body: CheckBody } }, async (req) => {
+    app.post(`${PREFIX}/check-balance`, { config: { access: 'shop', rateLimit: {} }, schema: { body: CheckBody, response: { 200: GiftCardAnswer } } }, async (req) => {
       const card = await giftCards.checkBalance(req.ctx, req.body.code);
       return { giftCard: toWireGiftCard(card, { showCode: false }) };
     });
 
-    app.get(`${PREFIX}/my`, { config: { access: 'self' } }, async (req) => {
+    app.get(`${PREFIX}/my`, { config: { access: 'self' }, schema: { response: { 200: GiftCardList } } }, async (req) => {
       const cards = await giftCards.myCards(req.ctx, currentBuyer(req.ctx));
       return { giftCards: cards.map((c) => toWireGiftCard(c, { showCode: true })) };
     });
 
-    app.get(PREFIX, { config: staff, schema: { querystring: ListQuery } }, async (req) => {
+    app.get(PREFIX, { config: staff, schema: { querystring: ListQuery, response: { 200: GiftCardPage } } }, async (req) => {
       const limit = req.query.limit ?? 50;
       const offset = req.query.offset ?? 0;
       const { cards, total } = await giftCards.list(req.ctx, { ...(req.query.search && { search: req.query.search }), limit, offset });
       return { giftCards: cards.map((c) => toWireGiftCard(c, { showCode: true })), pagingMetadata: { count: cards.length, offset, total } };
     });
 
-    app.post(PREFIX, { config: staff, schema: { body: IssueBody } }, async (req) => {
+    app.post(PREFIX, { config: staff, schema: { body: IssueBody, response: { 200: GiftCardAnswer } } }, async (req) => {
       const body = req.body;
       const currency = await options.currency(req.ctx);
       const card = await giftCards.issue(req.ctx, {
@@ -93,12 +94,12 @@ export function giftCardRoutes(giftCards: GiftCardsService, options: GiftCardRou
       return { giftCard: toWireGiftCard(card, { showCode: true }) };
     });
 
-    app.get(`${PREFIX}/settings`, { config: staff }, async (req) => {
+    app.get(`${PREFIX}/settings`, { config: staff, schema: { response: { 200: GiftCardSettingsAnswer } } }, async (req) => {
       const [s, currency] = [await giftCards.settings(req.ctx), await options.currency(req.ctx)];
       return { settings: settingsToWire(s, currency) };
     });
 
-    app.put(`${PREFIX}/settings`, { config: staff, schema: { body: SettingsBody } }, async (req) => {
+    app.put(`${PREFIX}/settings`, { config: staff, schema: { body: SettingsBody, response: { 200: GiftCardSettingsAnswer } } }, async (req) => {
       const currency = await options.currency(req.ctx);
       const b = req.body;
       const saved = await giftCards.updateSettings(req.ctx, {
@@ -110,19 +111,19 @@ export function giftCardRoutes(giftCards: GiftCardsService, options: GiftCardRou
       return { settings: settingsToWire(saved, currency) };
     });
 
-    app.get(`${PREFIX}/:id`, { config: staff, schema: { params: Params } }, async (req) => {
+    app.get(`${PREFIX}/:id`, { config: staff, schema: { params: Params, response: { 200: GiftCardWithLedger } } }, async (req) => {
       const { card, ledger } = await giftCards.get(req.ctx, req.params.id);
       return { giftCard: toWireGiftCard(card, { showCode: true }), ledger: ledger.map((e) => toWireLedgerEntry(e, card.currency)) };
     });
 
-    app.post(`${PREFIX}/:id/adjust`, { config: staff, schema: { params: Params, body: AdjustBody } }, async (req) => {
+    app.post(`${PREFIX}/:id/adjust`, { config: staff, schema: { params: Params, body: AdjustBody, response: { 200: GiftCardAnswer } } }, async (req) => {
       const currency = await options.currency(req.ctx);
       const card = await giftCards.adjust(req.ctx, req.params.id, amountOf(req.body.amount, currency, 'amount', true), req.body.reason);
       return { giftCard: toWireGiftCard(card, { showCode: true }) };
     });
 
     for (const [verb, status] of [['disable', 'DISABLED'], ['enable', 'ACTIVE']] as const) {
-      app.post(`${PREFIX}/:id/${verb}`, { config: staff, schema: { params: Params } }, async (req) => ({
+      app.post(`${PREFIX}/:id/${verb}`, { config: staff, schema: { params: Params, response: { 200: GiftCardAnswer } } }, async (req) => ({
         giftCard: toWireGiftCard(await giftCards.setStatus(req.ctx, req.params.id, status), { showCode: true }),
       }));
     }

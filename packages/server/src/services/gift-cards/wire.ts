@@ -68,7 +68,7 @@ export function toWireLedgerEntry(e: LedgerEntry, currency: string) {
     id: e.id,
     type: e.kind,
     amount: formatAmount(e.amount < 0n ? -e.amount : e.amount, currency),
-    direction: e.amount < 0n ? 'DEBIT' : 'CREDIT',
+    direction: e.amount < 0n ? ('DEBIT' as const) : ('CREDIT' as const),
     balanceAfter: formatAmount(e.balanceAfter, currency),
     ...(e.orderId && { orderId: e.orderId }),
     ...(e.checkoutId && { checkoutId: e.checkoutId }),

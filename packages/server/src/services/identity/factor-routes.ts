@@ -5,6 +5,7 @@ import { readCookie } from '../../platform/cookies.js';
 import { ApiError } from '../../platform/errors.js';
 import { AUTHENTICATION_PREFIX, REMEMBER_DEVICE_MS, type IdentityService } from './service.js';
 import { toWireOutcome } from './wire.js';
+import { Done, FactorAdded, RecoveryCodes, SecurityOverview, TotpEnrolment } from './wire-schemas.js';
 
 /** The member's own sign-in security: factors, recovery codes, remembered devices. */
 export const SECURITY_PREFIX = '/bodega/v1/my/security';
@@ -70,21 +71,21 @@ export function registerFactorRoutes(app: FastifyInstance, identity: IdentitySer
   typed.post(`${AUTHENTICATION_PREFIX}/v2/verify`, { schema: { body: VerifyBody }, config: { access: 'shop', ...options.limited } },
     async (req, reply) => verify(req, reply, undefined, req.body));
 
-  typed.get(SECURITY_PREFIX, { config: { access: 'self' } }, async (req) => identity.securityOverview(req.ctx));
-  typed.post(`${SECURITY_PREFIX}/totp`, { schema: { body: Empty }, config: { access: 'self', ...options.limited } }, async (req) => identity.startTotp(req.ctx));
-  typed.post(`${SECURITY_PREFIX}/totp/confirm`, { schema: { body: ConfirmBody }, config: { access: 'self', ...options.limited } },
+  typed.get(SECURITY_PREFIX, { schema: { response: { 200: SecurityOverview } }, config: { access: 'self' } }, async (req) => identity.securityOverview(req.ctx));
+  typed.post(`${SECURITY_PREFIX}/totp`, { schema: { body: Empty, response: { 200: TotpEnrolment } }, config: { access: 'self', ...options.limited } }, async (req) => identity.startTotp(req.ctx));
+  typed.post(`${SECURITY_PREFIX}/totp/confirm`, { schema: { body: ConfirmBody, response: { 200: FactorAdded } }, config: { access: 'self', ...options.limited } },
     async (req) => identity.confirmTotp(req.ctx, req.body.code));
-  typed.post(`${SECURITY_PREFIX}/email`, { schema: { body: Empty }, config: { access: 'self' } }, async (req) => identity.enableEmailFactor(req.ctx));
-  typed.delete(`${SECURITY_PREFIX}/factors/:factorId`, { schema: { params: FactorId }, config: { access: 'self' } }, async (req) => {
+  typed.post(`${SECURITY_PREFIX}/email`, { schema: { body: Empty, response: { 200: FactorAdded } }, config: { access: 'self' } }, async (req) => identity.enableEmailFactor(req.ctx));
+  typed.delete(`${SECURITY_PREFIX}/factors/:factorId`, { schema: { params: FactorId, response: { 200: Done } }, config: { access: 'self' } }, async (req) => {
     await identity.removeFactor(req.ctx, req.params.factorId);
     return {};
   });
-  typed.post(`${SECURITY_PREFIX}/recovery-codes`, { schema: { body: Empty }, config: { access: 'self' } }, async (req) => identity.regenerateRecoveryCodes(req.ctx));
-  typed.delete(`${SECURITY_PREFIX}/devices/:deviceId`, { schema: { params: DeviceId }, config: { access: 'self' } }, async (req) => {
+  typed.post(`${SECURITY_PREFIX}/recovery-codes`, { schema: { body: Empty, response: { 200: RecoveryCodes } }, config: { access: 'self' } }, async (req) => identity.regenerateRecoveryCodes(req.ctx));
+  typed.delete(`${SECURITY_PREFIX}/devices/:deviceId`, { schema: { params: DeviceId, response: { 200: Done } }, config: { access: 'self' } }, async (req) => {
     await identity.forgetDevice(req.ctx, req.params.deviceId);
     return {};
   });
-  typed.post(`${SECURITY_PREFIX}/sign-out-everywhere`, { schema: { body: Empty }, config: { access: 'self' } }, async (req) => {
+  typed.post(`${SECURITY_PREFIX}/sign-out-everywhere`, { schema: { body: Empty, response: { 200: Done } }, config: { access: 'self' } }, async (req) => {
     const caller = req.ctx.caller;
     if (caller?.kind !== 'MEMBER' && caller?.kind !== 'WIX_USER') throw ApiError.forbidden();
     await identity.endAllSessions(req.ctx, caller.subjectId);
