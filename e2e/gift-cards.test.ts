@@ -128,6 +128,43 @@ describe.skipIf(!hasChromium)('gift cards in Chromium', () => {
     await second.close();
   }, 240_000);
 
+  it('a card that pays the whole order leaves no payment to choose, and the order is paid', async () => {
+    const site = await t.createShop({ name: 'Bodega demo store' });
+    const issued = await t.app.inject({ method: 'POST', url: '/bodega/v1/gift-cards', headers: apiKey(site), payload: { amount: '100' } });
+    expect(issued.statusCode, issued.body).toBe(200);
+    const code = issued.json().giftCard.code as string;
+    await chromium.context.clearCookies();
+    const page = await chromium.context.newPage();
+    await page.goto(`${site.origin}/products/waxed-canvas-tote`);
+    await ready(page);
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    await page.getByRole('dialog', { name: /Your cart/ }).getByRole('link', { name: /View cart/ }).click();
+    await page.getByRole('button', { name: 'Check out' }).click();
+    await page.waitForURL(/\/checkout\?checkoutId=/);
+    await page.getByLabel('E-mail').fill('lin@example.com');
+    await page.getByLabel('First name').fill('Lin');
+    await page.getByLabel('Last name').fill('Park');
+    await page.getByRole('radio', { name: 'Pick up in store' }).check();
+    await page.getByRole('group', { name: 'Pickup location' }).getByRole('radio').first().check();
+    await page.getByLabel('Billing street and number').fill('5 Elm St');
+    await page.getByLabel('Billing city').fill('Boston');
+    await page.getByLabel('Billing postal code').fill('02108');
+    await page.getByLabel('Gift card code').fill(code);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('Your gift cards pay the whole order: there is nothing left to pay.').waitFor();
+    expect(await page.getByLabel('Card number').count()).toBe(0);
+    await page.getByRole('button', { name: 'Place order · $0.00' }).waitFor();
+    await checkPage(page, 'gift-card-checkout-covered');
+    await page.getByRole('button', { name: /Place order/ }).click();
+    await page.waitForURL(/\/checkout\/thank-you\?orderId=/);
+    const orderId = new URL(page.url()).searchParams.get('orderId') ?? '';
+    const order = await t.app.inject({ method: 'GET', url: `/ecom/v1/orders/${orderId}`, headers: apiKey(site) });
+    expect(order.json().order.paymentStatus).toBe('PAID');
+    const payments = await t.app.inject({ method: 'GET', url: `/ecom/v1/payments/orders/${orderId}`, headers: apiKey(site) });
+    expect(payments.json().orderTransactions.payments.map((p: { amount: { amount: string } }) => p.amount.amount)).toEqual(['45.73']);
+    await page.close();
+  }, 180_000);
+
   it('the back office issues a card by hand, adjusts it with a reason and disables it', async () => {
     const email = `owner.${Date.now()}@shop.example`;
     const site = await t.createShop({ name: 'Bodega demo store', ownerEmail: email, ownerPassword: 'Owner-pass-123' });

@@ -12,9 +12,10 @@ import { useCurrentMember } from '../shop/member.js';
 import { Field, SelectField } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
 import { EmptyState, ErrorState, Loading } from '../ui/States.js';
+import { toMinor } from '../ui/money.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { BackToApp, HandoverStatus, thankYouTarget, useCheckoutHandover } from './handover.js';
-import { useCheckout, usePaymentOptions, usePlaceOrder, useUpdateCheckout } from './queries.js';
+import { useCheckout, usePaymentOptions, usePlaceOrder, useUpdateCheckout, type Payment } from './queries.js';
 import { PaymentStep, paymentProblem, type PaymentProblem, type PaymentStepHandle } from './PaymentStep.js';
 import type { Form } from './form.js';
 import { lazyResolver, usePreload } from '../ui/lazyResolver.js';
@@ -97,6 +98,9 @@ function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Check
   const selectedOption = options.find((o) => o.code === selected);
   const needsShipping = allOptions.length > 0 || checkout.lineItems.some((l) => l.physicalProperties?.shippable !== false);
   const blocking = (checkout.violations ?? []).filter((v) => v.severity === 'ERROR');
+  // Gift cards that pay the whole total leave nothing for a payment method to take.
+  const coveredByCards = (checkout.giftCards ?? (checkout.giftCard ? [checkout.giftCard] : [])).length > 0
+    && toMinor(checkout.priceSummary?.total?.amount ?? '', checkout.currency ?? '') === 0n;
 
   // The shipping address once every field it needs is filled in (its options then load by themselves).
   const [addressLine, city, postalCode, country, region, firstName, lastName, phone] = typed.map((x) => (x ?? '').trim());
@@ -110,7 +114,7 @@ function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Check
       setFailure({ message: delivery === 'pickup' ? 'Choose where to pick up your order.' : 'Choose a shipping option (its choices appear once the address is complete).', retry: false });
       return;
     }
-    const token = await paymentStep.current?.token();
+    const token = coveredByCards ? 'gift-cards' : await paymentStep.current?.token();
     if (!token) return;
     placing.current = true;
     try {
@@ -126,7 +130,7 @@ function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Check
         setFailure({ message: errorsNow.map((x) => x.description).join(' '), retry: false });
         return;
       }
-      await pay(token);
+      await pay(coveredByCards ? { kind: 'offline' } : { kind: 'card', token });
     } catch (error) {
       setFailure(paymentProblem(error));
     } finally {
@@ -135,8 +139,8 @@ function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Check
   }
 
   /** No order is shown as placed before the money is authorized (or an offline method chosen). */
-  async function pay(token: string) {
-    const orderId = await place.mutateAsync({ kind: 'card', token });
+  async function pay(payment: Payment) {
+    const orderId = await place.mutateAsync(payment);
     const next = thankYouTarget(checkoutId, orderId);
     if (next.external) window.location.assign(next.url);
     else navigate(next.url);
@@ -152,7 +156,7 @@ function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Check
         return;
       }
       setFailure(undefined);
-      await pay('resume');
+      await pay({ kind: 'card', token: 'resume' });
     } catch (error) {
       setFailure(paymentProblem(error));
     } finally {
@@ -204,7 +208,9 @@ function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Check
 
           <section className="panel" aria-labelledby="payment-heading">
             <h2 id="payment-heading"><span className="step" aria-hidden="true">3</span> Payment</h2>
-            <PaymentStep ref={paymentStep} options={paymentOptions.data} total={{ amount: checkout.priceSummary?.total?.amount, currency: checkout.currency }} />
+            {coveredByCards
+              ? <p className="muted">Your gift cards pay the whole order: there is nothing left to pay.</p>
+              : <PaymentStep ref={paymentStep} options={paymentOptions.data} total={{ amount: checkout.priceSummary?.total?.amount, currency: checkout.currency }} />}
             {delivery === 'ship' && (
               <label className="check"><input type="checkbox" {...register('billingSame')} /> Billing address is the shipping address</label>
             )}

@@ -29,6 +29,8 @@ export interface TestApp {
   db: Db;
   /** Creates a fresh site (default: open sign-up, USD). */
   createSite(input?: Partial<CreateSiteInput>): Promise<TestSite>;
+  /** The sites this app created: what its sweeps may touch when test files share one database. */
+  siteIds: string[];
   /** A visitor access token for the site. */
   visitorToken(site: TestSite): Promise<string>;
   close(): Promise<void>;
@@ -66,11 +68,14 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   });
   options.routes?.(app);
   await app.ready();
+  const siteIds: string[] = [];
   return {
     app,
     db,
+    siteIds,
     async createSite(input = {}) {
       const created = await app.services.sites.createSite({ name: `Test site ${++counter}`, ...input });
+      siteIds.push(created.site.siteId);
       return { siteId: created.site.siteId, clientId: created.clientId, apiKey: created.apiKey };
     },
     async visitorToken(site) {

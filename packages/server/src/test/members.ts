@@ -32,6 +32,10 @@ class FileTestApp implements TestApp {
     return this.built.db;
   }
 
+  get siteIds(): string[] {
+    return this.built.siteIds;
+  }
+
   createSite(input?: Partial<CreateSiteInput>): Promise<TestSite> {
     return this.built.createSite(input);
   }

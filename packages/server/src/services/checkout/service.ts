@@ -399,10 +399,10 @@ export class CheckoutService {
   /**
    * Settles attempts nobody finished: a server that died between the provider's answer and its
    * commit, a shopper who never came back from 3-D Secure, a payment the provider had not
-   * decided. Each is looked up at the provider and acted on; answers in words are kept on the attempt.
+   * decided. Each is looked up at the provider and acted on; answers in words are kept on the attempt. `siteIds` limits it to those sites (tests sharing one database sweep only their own).
    */
-  async sweep(olderThanMs: number, report: (error: unknown) => void = () => {}): Promise<number> {
-    const attempts = await this.payments.openAttempts(olderThanMs);
+  async sweep(olderThanMs: number, report: (error: unknown) => void = () => {}, siteIds: readonly string[] | null = null): Promise<number> {
+    const attempts = await this.payments.openAttempts(olderThanMs, siteIds);
     for (const attempt of attempts) {
       const ctx = this.sites.contextFor(attempt.siteId);
       try {
@@ -413,7 +413,7 @@ export class CheckoutService {
       }
     }
     // Refunds the provider never answered are sent again too (orders/order-payments.ts).
-    const refunds = await this.orders.payments.retryRefunds((siteId) => this.sites.contextFor(siteId), olderThanMs, report);
+    const refunds = await this.orders.payments.retryRefunds((siteId) => this.sites.contextFor(siteId), olderThanMs, report, siteIds);
     return attempts.length + refunds;
   }
 

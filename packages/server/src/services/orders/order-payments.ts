@@ -271,8 +271,8 @@ export class OrderPayments {
    * key (the provider answers the first call's result, so never twice). Each is STARTED, committed,
    * before the call: a crash or another silence leaves it STARTED for the next sweep.
    */
-  async retryRefunds(contextFor: (siteId: string) => SiteContext, olderThanMs: number, report: (error: unknown) => void = () => {}): Promise<number> {
-    const open = await this.payments.unsettledRefunds(olderThanMs);
+  async retryRefunds(contextFor: (siteId: string) => SiteContext, olderThanMs: number, report: (error: unknown) => void = () => {}, siteIds: readonly string[] | null = null): Promise<number> {
+    const open = await this.payments.unsettledRefunds(olderThanMs, siteIds);
     for (const { siteId, orderId, idempotencyKey } of open) {
       try {
         await this.resendRefund(contextFor(siteId), orderId, idempotencyKey);

@@ -67,7 +67,7 @@ async function settings(s: TestSite, patch: Record<string, unknown>) {
 
 async function sweep() {
   clock = new Date(clock.getTime() + 5 * 60_000);
-  await t.app.services.commerce.checkout.sweep(60_000);
+  await t.app.services.commerce.checkout.sweep(60_000, undefined, t.siteIds);
 }
 
 describe('authorize now, capture later', () => {

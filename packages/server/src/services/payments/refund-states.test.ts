@@ -58,7 +58,7 @@ async function order(orderId: string) {
 
 async function sweepLater() {
   clock = new Date(clock.getTime() + 5 * 60_000);
-  await t.app.services.commerce.checkout.sweep(60_000);
+  await t.app.services.commerce.checkout.sweep(60_000, undefined, t.siteIds);
 }
 
 describe('a refund Stripe does not answer', () => {

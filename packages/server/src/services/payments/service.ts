@@ -192,8 +192,8 @@ export class PaymentsService {
   }
 
   /** Attempts the sweep should look at again: untouched for `olderThanMs`. */
-  openAttempts(olderThanMs: number, limit = 100): Promise<store.Attempt[]> {
-    return store.openAttempts(poolContext(this.db), new Date(this.options.now().getTime() - olderThanMs), limit);
+  openAttempts(olderThanMs: number, siteIds: readonly string[] | null = null, limit = 100): Promise<store.Attempt[]> {
+    return store.openAttempts(poolContext(this.db), new Date(this.options.now().getTime() - olderThanMs), limit, siteIds);
   }
 
   // Transactions -----------------------------------------------------------------------------------
@@ -211,8 +211,8 @@ export class PaymentsService {
   }
 
   /** Refunds the provider never answered, untouched for `olderThanMs` (the sweep sends them again). */
-  unsettledRefunds(olderThanMs: number, limit = 100): Promise<{ siteId: string; orderId: string; idempotencyKey: string }[]> {
-    return store.unsettledRefunds(poolContext(this.db), new Date(this.options.now().getTime() - olderThanMs), limit);
+  unsettledRefunds(olderThanMs: number, siteIds: readonly string[] | null = null, limit = 100): Promise<{ siteId: string; orderId: string; idempotencyKey: string }[]> {
+    return store.unsettledRefunds(poolContext(this.db), new Date(this.options.now().getTime() - olderThanMs), limit, siteIds);
   }
 
   transactions(ctx: SiteContext, orderId: string): Promise<store.Transaction[]> {

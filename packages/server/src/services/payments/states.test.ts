@@ -117,7 +117,7 @@ const webhook = (type: string, object: object) => {
 };
 async function sweepLater() {
   clock = new Date(clock.getTime() + 5 * 60_000);
-  await t.app.services.commerce.checkout.sweep(60_000);
+  await t.app.services.commerce.checkout.sweep(60_000, undefined, t.siteIds);
 }
 
 describe('each state and reason comes from a real flow', () => {

@@ -113,13 +113,13 @@ export async function updateAttempt(ctx: SiteContext, attempt: Pick<Attempt, 'id
 }
 
 /** Attempts the provider may still decide, or that have no order yet, untouched since `before` (every site: the sweep). */
-export async function openAttempts(ctx: DbContext, before: Date, limit: number): Promise<Attempt[]> {
+export async function openAttempts(ctx: DbContext, before: Date, limit: number, siteIds: readonly string[] | null = null): Promise<Attempt[]> {
   const rows = await ctx.db.query<AttemptRow>(
     `SELECT ${ATTEMPT_COLUMNS} FROM payment_attempts
       WHERE (status IN ('STARTED', 'REQUIRES_ACTION', 'PENDING') OR (order_id IS NULL AND status IN ('APPROVED', 'AUTHORIZED')))
-        AND updated_at < $1
+        AND updated_at < $1 AND ($3::text[] IS NULL OR site_id = ANY($3::text[]))
       ORDER BY updated_at LIMIT $2`,
-    [before, limit],
+    [before, limit, siteIds],
   );
   return rows.map(toAttempt);
 }
@@ -184,12 +184,13 @@ export async function settleTransaction(ctx: SiteContext, idempotencyKey: string
 }
 
 /** Refunds the provider has not answered (SCHEDULED, STARTED), made before `before` (every site: the sweep). */
-export async function unsettledRefunds(ctx: DbContext, before: Date, limit: number): Promise<{ siteId: string; orderId: string; idempotencyKey: string }[]> {
+export async function unsettledRefunds(ctx: DbContext, before: Date, limit: number, siteIds: readonly string[] | null = null): Promise<{ siteId: string; orderId: string; idempotencyKey: string }[]> {
   const rows = await ctx.db.query<{ site_id: string; order_id: string; idempotency_key: string }>(
     `SELECT site_id, order_id, idempotency_key FROM payment_transactions
       WHERE kind = 'REFUND' AND status IN ('SCHEDULED', 'STARTED') AND idempotency_key IS NOT NULL AND created_at < $1
+        AND ($3::text[] IS NULL OR site_id = ANY($3::text[]))
       ORDER BY created_at LIMIT $2`,
-    [before, limit],
+    [before, limit, siteIds],
   );
   return rows.map((r) => ({ siteId: r.site_id, orderId: r.order_id, idempotencyKey: r.idempotency_key }));
 }

@@ -263,7 +263,7 @@ describe('never a lost payment', () => {
     }
     expect(await ordersOf(checkoutId)).toHaveLength(0);
     clock = new Date(clock.getTime() + 5 * 60_000);
-    await t.app.services.commerce.checkout.sweep(60_000);
+    await t.app.services.commerce.checkout.sweep(60_000, undefined, t.siteIds);
     expect(await ordersOf(checkoutId)).toHaveLength(1);
     expect(intentsOf(checkoutId)).toHaveLength(1);
     expect(await order((await ordersOf(checkoutId))[0].order_id)).toMatchObject({ paymentStatus: 'PAID' });
