@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from './router/Router.js';
 import { hydrate, QueryClient } from '@tanstack/react-query';
 import { AppRoutes, preloadPages } from './routes.js';
 import { readBootstrap } from './shop/bootstrap.js';

@@ -4,7 +4,7 @@
  * data; pages that belong to one shopper (cart, checkout, account) render their shell only.
  */
 import { renderToString } from 'react-dom/server';
-import { StaticRouter } from 'react-router';
+import { StaticRouter } from './router/Router.js';
 import { dehydrate, QueryClient } from '@tanstack/react-query';
 import { AppRoutes, isNotFound, preloadPages } from './routes.js';
 import { serverClient } from './shop/client.js';

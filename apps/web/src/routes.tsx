@@ -1,14 +1,13 @@
 import { Component, Suspense, use, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
-import { matchRoutes, useLocation, useRoutes, type RouteObject } from 'react-router';
+import { matchRoutes, useLocation, useRoutes, type RouteObject } from './router/Router.js';
 import { Root, RouteError } from './shell/Root.js';
 
 /*
- * The app's routes, in React Router's declarative mode (useRoutes under <BrowserRouter> or
- * <StaticRouter>): about 15 KB gzip less in every page's first load than the data router, whose
- * loaders and actions this app never used. Each page is its own bundle; the server and the browser
- * load the bundles of the URL's pages before rendering (preloadPages), so the first render and the
- * hydration are synchronous. A later navigation to a page not yet loaded suspends inside a
- * transition (BrowserRouter's default), so the current page stays until the next one is ready.
+ * The app's routes, rendered by our own router (router/Router.tsx: useRoutes under <BrowserRouter>
+ * or <StaticRouter>). Each page is its own bundle; the server and the browser load the bundles of
+ * the URL's pages before rendering (preloadPages), so the first render and the hydration are
+ * synchronous. A later navigation to a page not yet loaded suspends inside a transition, so the
+ * current page stays until the next one is ready.
  */
 
 type Module = { default: ComponentType };

@@ -1,4 +1,4 @@
-import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { Link, NavLink, Outlet, useLocation } from '../router/Router.js';
 import { useHydrated } from '../shop/context.js';
 import { useCurrentMember, useSignedIn } from '../shop/member.js';
 import { ErrorState, Loading } from '../ui/States.js';

@@ -1,4 +1,4 @@
-import { useLocation } from 'react-router';
+import { useLocation } from '../router/Router.js';
 import { EmptyState } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 

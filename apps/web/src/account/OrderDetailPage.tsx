@@ -1,4 +1,4 @@
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../router/Router.js';
 import { Totals } from '../cart/CartLines.js';
 import { useOrder } from '../checkout/queries.js';
 import { countryName } from '../shop/countries.js';

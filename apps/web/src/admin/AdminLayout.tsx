@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from '../router/Router.js';
 import { BodegaError } from '@bodega/sdk';
 import { useHydrated, useShop } from '../shop/context.js';
 import { useSignedIn, useSignOut } from '../shop/member.js';

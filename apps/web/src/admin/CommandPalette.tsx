@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../router/Router.js';
 import { usePermissions } from './context.js';
 import { NAV } from './nav.js';
 import { usePaletteSearch } from './queries.js';

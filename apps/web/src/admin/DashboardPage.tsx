@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../router/Router.js';
 import { DASHBOARD_MAX_DAYS as MAX_DAYS, type SalesFigures } from '@bodega/sdk';
 import { Field } from '../ui/Field.js';
 import { isPositiveAmount } from '../ui/money.js';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../router/Router.js';
 import { PageHead } from './ui.js';
 
 export default function NotFoundPage() {

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router';
+import { Outlet } from '../router/Router.js';
 import { useHydrated } from '../shop/context.js';
 import { Loading } from '../ui/States.js';
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../router/Router.js';
 import { Field } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
 import { useAuthClient } from './client.js';

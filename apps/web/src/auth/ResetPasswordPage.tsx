@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../router/Router.js';
 import { Field } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
 import { useRecoveryClient } from './client.js';

@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../router/Router.js';
 import { useShop } from '../shop/context.js';
 
 /**

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../router/Router.js';
 import type { StateMachineResponse } from '@bodega/sdk';
 import { useShop } from '../shop/context.js';
 import { notifySignInChanged, useReadAgainAsMember } from '../shop/member.js';

@@ -1,5 +1,5 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { Link } from 'react-router';
+import { Link } from '../router/Router.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { CartLines, CheckoutButton } from './CartLines.js';
 import { cartCount, useCart, useCartTotals } from './queries.js';

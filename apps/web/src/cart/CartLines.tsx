@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '../router/Router.js';
 import type { AppliedDiscount, Cart, LineItem, PriceSummary, Violation } from '@bodega/sdk';
 import { localUrl } from '../domain/product.js';
 import { plainError } from '../shop/errors.js';

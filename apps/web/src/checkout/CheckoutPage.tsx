@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '../router/Router.js';
 import type { Address, Checkout } from '@bodega/sdk';
 import { Totals } from '../cart/CartLines.js';
 import { selectedOptionCode, shippingOptions } from '../cart/queries.js';

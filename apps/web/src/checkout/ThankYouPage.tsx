@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../router/Router.js';
 import { Totals } from '../cart/CartLines.js';
 import { useSignedIn } from '../shop/member.js';
 import { ErrorState, Loading } from '../ui/States.js';

@@ -3,7 +3,7 @@
 // server is asked (it looks the payment up at the provider; the URL's status is only a hint), and
 // the order is placed, or the reason is given in words and the checkout stays open for a retry.
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '../router/Router.js';
 import { errorCode } from '../shop/errors.js';
 import { useShop } from '../shop/context.js';
 import { thankYouTarget } from './handover.js';

@@ -6,7 +6,7 @@
  * the address bar. Callback URLs in the query string are never followed: only the server's.
  */
 import { useEffect } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../router/Router.js';
 import type { CheckoutHandover } from '@bodega/sdk';
 import { errorCode } from '../shop/errors.js';
 import { notifySignInChanged, useForgetShopper } from '../shop/member.js';

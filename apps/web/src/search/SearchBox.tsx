@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../router/Router.js';
 import { Highlight } from './Highlight.js';
 import { searchUrl, parseSearch, useSuggestions, SUGGEST_FROM } from './queries.js';
 import './search.css';

@@ -1,6 +1,6 @@
 import * as Dialog from '@radix-ui/react-dialog';
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '../router/Router.js';
 import { ProductCard } from '../storefront/ProductCard.js';
 import { useCollections } from '../storefront/queries.js';
 import { ErrorState, Loading } from '../ui/States.js';

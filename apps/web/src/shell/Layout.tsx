@@ -1,27 +1,52 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
-import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { Link, NavLink, Outlet, useLocation, useNavigationType } from '../router/Router.js';
+import { scrollPositions } from '../router/history.js';
 import { cartCount, useCart } from '../cart/queries.js';
 import { useShop } from '../shop/context.js';
 import { useSignedIn } from '../shop/member.js';
 import { SearchBox } from '../search/SearchBox.js';
 import { useCartUi } from '../cart/CartUi.js';
 
-/** Moves focus to the new page's heading after a client-side navigation (not on first load). */
+/**
+ * After a client-side navigation (not on first load): back/forward returns to where the shopper
+ * was on that page; a new page starts at the top with focus on its heading, for screen readers.
+ */
 function useFocusOnNavigate() {
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
+  const type = useNavigationType();
   const first = useRef(true);
+  const lastPath = useRef(pathname);
   useEffect(() => {
     if (first.current) {
       first.current = false;
       return;
     }
-    window.scrollTo(0, 0);
-    const heading = document.querySelector<HTMLElement>('main h1');
-    if (heading) {
-      heading.tabIndex = -1;
-      heading.focus({ preventScroll: true });
-    }
-  }, [pathname]);
+    const pageChanged = lastPath.current !== pathname;
+    lastPath.current = pathname;
+    const saved = type === 'POP' ? scrollPositions.get(key) : undefined;
+    if (saved !== undefined) window.scrollTo(0, saved);
+    else if (pageChanged) window.scrollTo(0, 0);
+    if (!pageChanged) return;
+    // A page whose data is still loading shows its heading later: focus it when it appears,
+    // unless the shopper has moved focus meanwhile.
+    const before = document.activeElement;
+    const focusHeading = () => {
+      const heading = document.querySelector<HTMLElement>('main h1');
+      if (!heading) return false;
+      const active = document.activeElement;
+      if (!active || active === before || active === document.body || !active.isConnected) {
+        heading.tabIndex = -1;
+        heading.focus({ preventScroll: true });
+      }
+      return true;
+    };
+    if (focusHeading()) return;
+    const observer = new MutationObserver(() => {
+      if (focusHeading()) observer.disconnect();
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [pathname, key, type]);
 }
 
 // The signed-in menu (Radix dropdown and its positioning) loads only for members.

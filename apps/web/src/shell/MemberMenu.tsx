@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../router/Router.js';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useCurrentMember, useSignOut } from '../shop/member.js';
 

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../router/Router.js';
 import { CartUiProvider } from '../cart/CartUi.js';
 import { Layout } from './Layout.js';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../router/Router.js';
 import { EmptyState, ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { ProductGrid } from './ProductCard.js';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../router/Router.js';
 import type { Product } from '@bodega/sdk';
 import { Price } from '../ui/Price.js';
 import { inStock, priceOf, productImages } from '../domain/product.js';

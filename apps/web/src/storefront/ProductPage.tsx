@@ -1,5 +1,5 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams } from '../router/Router.js';
 import { useAddToCart } from '../cart/queries.js';
 import { GiftCardFields, giftDetailsProblem, giftTextFields, isGiftCardProduct, NO_GIFT_DETAILS, type GiftDetails } from '../gift-cards/GiftCardFields.js';
 import { useCartUi } from '../cart/CartUi.js';

@@ -1,6 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../router/Router.js';
 import { z } from 'zod';
 import type { Review } from '@bodega/sdk';
 import { plainError } from '../shop/errors.js';

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../router/Router.js';
 import { usePageTitle } from './usePageTitle.js';
 
 /** The shop's "not found" state, for a page or for something a page looked up (a product). */

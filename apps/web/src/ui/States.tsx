@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../router/Router.js';
 import { plainError } from '../shop/errors.js';
 
 /** A loading placeholder that keeps the layout still and tells screen readers what happens. */

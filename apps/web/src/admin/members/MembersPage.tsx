@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../router/Router.js';
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import type { Member } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';

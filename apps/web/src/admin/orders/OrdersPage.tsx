@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../router/Router.js';
 import type { OrdersExportFilters } from '@bodega/sdk';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useCsvExport } from '../queries.js';

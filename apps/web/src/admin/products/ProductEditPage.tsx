@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from '../../router/Router.js';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Product } from '@bodega/sdk';
@@ -20,6 +20,7 @@ export default function ProductEditPage() {
 
 function ProductForm({ id, before }: { id?: string; before?: Product }) {
   const navigate = useNavigate();
+  const { state } = useLocation();
   const collections = useStoreCollections();
   const result = useResult();
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -41,7 +42,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
     onError: (error) => result.fail(error),
   });
   useEffect(() => {
-    if (window.history.state?.usr?.created) result.ok('Product created.');
+    if ((state as { created?: boolean } | null)?.created) result.ok('Product created.');
   }, []);
   const setRow = (key: string, field: keyof VariantRow, value: string) => setRows((r) => ({ ...r, [key]: { ...(r[key] ?? { price: '', sku: '', weight: '', stock: '' }), [field]: value } }));
 

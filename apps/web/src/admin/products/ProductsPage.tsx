@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../router/Router.js';
 import type { Product, StockFilter } from '@bodega/sdk';
 import { ListTable } from '../ListTable.js';
 import { SearchForm } from '../SearchForm.js';

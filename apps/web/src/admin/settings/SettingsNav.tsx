@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router';
+import { NavLink } from '../../router/Router.js';
 import { usePermissions } from '../context.js';
 import './settings.css';
 
