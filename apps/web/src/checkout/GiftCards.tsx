@@ -23,7 +23,7 @@ export function CheckoutGiftCards({ checkout, checkoutId }: { checkout: Checkout
 
   return (
     <section className="gift-cards" aria-labelledby="gift-cards-heading">
-      <h3 id="gift-cards-heading">Gift card</h3>
+      <h3 id="gift-cards-heading" className="visually-hidden">Gift card</h3>
       {cards.length > 0 && (
         <ul className="gift-card-lines" role="list">
           {cards.map((card) => (
