@@ -14,45 +14,51 @@ export const COORDINATOR_TABLES = ['schema_migrations'] as const;
 /** The distribution column and the table every distributed table is colocated with. */
 export const DISTRIBUTION_COLUMN = 'site_id';
 const COLOCATION_ANCHOR = 'members';
+const NOTIFY_TRIGGERS = ['members_access_changed', 'members_access_deleted'];
 
 export async function hasCitus(db: Queryable): Promise<boolean> {
   const rows = await db.query<{ ok: number }>(`SELECT 1 AS ok FROM pg_extension WHERE extname = 'citus'`);
   return rows.length > 0;
 }
 
-interface TablePlan {
+export interface TablePlan {
   readonly name: string;
-  readonly kind: 'reference' | 'distributed';
+  readonly kind: 'reference' | 'distributed' | 'coordinator';
 }
 
 /**
- * What this database still needs: tables in `public` that are not yet what they should be. A table
- * with neither a `site_id` nor a place in the lists above is an error: it would stay on the
- * coordinator unnoticed.
+ * What each table in `public` should be on Citus (any database can answer: it reads only the
+ * catalog). A table with neither a `site_id` nor a place in the lists above is an error: it would
+ * stay on the coordinator unnoticed.
  */
-export async function pendingDistribution(db: Queryable): Promise<TablePlan[]> {
-  const rows = await db.query<{ name: string; has_site: boolean; method: string | null; repmodel: string | null }>(`
+export async function distributionPlan(db: Queryable): Promise<TablePlan[]> {
+  const rows = await db.query<{ name: string; has_site: boolean }>(`
     SELECT c.relname AS name,
-           EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = $1 AND NOT a.attisdropped) AS has_site,
-           p.partmethod::text AS method, p.repmodel::text AS repmodel
-      FROM pg_class c
-      JOIN pg_namespace n ON n.oid = c.relnamespace
-      LEFT JOIN pg_dist_partition p ON p.logicalrelid = c.oid
+           EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = $1 AND NOT a.attisdropped) AS has_site
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition
      ORDER BY c.relname`, [DISTRIBUTION_COLUMN]);
-  const plan: TablePlan[] = [];
-  for (const row of rows) {
-    if ((COORDINATOR_TABLES as readonly string[]).includes(row.name)) continue;
-    if ((REFERENCE_TABLES as readonly string[]).includes(row.name)) {
-      // partmethod 'n' with replication model 't' is a reference table; 'n' with 's' a Citus local one.
-      if (!(row.method === 'n' && row.repmodel === 't')) plan.push({ name: row.name, kind: 'reference' });
-    } else if (row.has_site) {
-      if (row.method !== 'h') plan.push({ name: row.name, kind: 'distributed' });
-    } else {
-      throw new Error(`citus: table ${row.name} has no ${DISTRIBUTION_COLUMN} and is neither a reference nor a coordinator table (platform/citus.ts)`);
-    }
-  }
-  return plan;
+  return rows.map((row): TablePlan => {
+    if ((COORDINATOR_TABLES as readonly string[]).includes(row.name)) return { name: row.name, kind: 'coordinator' };
+    if ((REFERENCE_TABLES as readonly string[]).includes(row.name)) return { name: row.name, kind: 'reference' };
+    if (row.has_site) return { name: row.name, kind: 'distributed' };
+    throw new Error(`citus: table ${row.name} has no ${DISTRIBUTION_COLUMN} and is neither a reference nor a coordinator table (platform/citus.ts)`);
+  });
+}
+
+/** The tables of the plan that Citus does not yet hold as planned (Citus databases only). */
+export async function pendingDistribution(db: Queryable): Promise<TablePlan[]> {
+  const plan = await distributionPlan(db);
+  const state = await db.query<{ name: string; method: string; repmodel: string }>(
+    `SELECT logicalrelid::regclass::text AS name, partmethod::text AS method, repmodel::text AS repmodel FROM pg_dist_partition`);
+  const held = new Map(state.map((row) => [row.name, row]));
+  return plan.filter((table) => {
+    const now = held.get(table.name);
+    // partmethod 'h' is hash-distributed; 'n' with replication model 't' a reference table ('n' with 's' a Citus local one).
+    if (table.kind === 'distributed') return now?.method !== 'h';
+    if (table.kind === 'reference') return !(now?.method === 'n' && now.repmodel === 't');
+    return false;
+  });
 }
 
 /**
@@ -82,6 +88,10 @@ export async function distributeTables(tx: Queryable): Promise<string[]> {
     await tx.query('SELECT create_distributed_table($1, $2, colocate_with => $3)', [table.name, DISTRIBUTION_COLUMN, colocateWith]);
   }
   for (const key of keys) await tx.query(`ALTER TABLE ${quoteIdent(key.table_name)} ADD CONSTRAINT ${quoteIdent(key.name)} ${key.definition}`);
+  // The members trigger's NOTIFY would run on a worker, where no server listens, and a worker
+  // cannot PREPARE (two-phase commit) a transaction that notified: servers on Citus do not listen
+  // (app.ts) and bound the access cache by its age instead.
+  for (const trigger of NOTIFY_TRIGGERS) await tx.query(`DROP TRIGGER IF EXISTS ${trigger} ON members`);
   return names;
 }
 
