@@ -1,3 +1,4 @@
+import { hasCitus } from './platform/citus.js';
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
@@ -302,7 +303,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, '1');
   registerCallerCheck(app, services.oauth.callerResolver(), deps.db, now);
   // The caller check reads members' standing through a cache that every server's changes reach.
-  await services.identity.listenForAccessChanges(deps.db);
+  // On Citus the trigger would notify on a worker, where nobody listens: the cache's age bounds it.
+  if (!(deps.db.kind === 'postgres' && await hasCitus(deps.db))) await services.identity.listenForAccessChanges(deps.db);
   app.addHook('onClose', async () => services.identity.close());
   // Before any schema or service sees the input: PostgreSQL cannot store NUL in text or jsonb.
   app.addHook('preValidation', refuseNulCharacters);

@@ -65,22 +65,25 @@ export async function recordEvent(ctx: DbContext, event: OutboxEvent): Promise<s
   return eventId;
 }
 
-/** Records several events with one statement (bulk writes), in the caller's transaction. */
+/**
+ * Records several events with one statement per site (bulk writes are one site's), in the
+ * caller's transaction. The site id is a parameter, not a column of the input, so the statement
+ * names the one site it touches (on Citus: one shard).
+ */
 export async function recordEvents(ctx: DbContext, events: readonly OutboxEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  const rows = events.map((event) => ({
-    site_id: event.siteId,
-    event_id: newId(),
-    type: event.type,
-    entity_type: event.entityType,
-    entity_id: event.entityId,
-    payload: event.payload ?? {},
-  }));
-  await ctx.db.query(
-    `INSERT INTO outbox_events (${OUTBOX_COLUMNS})
-     SELECT ${OUTBOX_COLUMNS}
-     FROM jsonb_to_recordset($1::jsonb) AS e(site_id text, event_id text, type text, entity_type text, entity_id text, payload jsonb)
-     WHERE ${outboxWanted('e.site_id', 'e.type')}`,
-    [JSON.stringify(rows)],
-  );
+  for (const siteId of new Set(events.map((event) => event.siteId))) {
+    const rows = events.filter((event) => event.siteId === siteId).map((event) => ({
+      event_id: newId(),
+      type: event.type,
+      entity_type: event.entityType,
+      entity_id: event.entityId,
+      payload: event.payload ?? {},
+    }));
+    await ctx.db.query(RECORD_EVENTS, [siteId, JSON.stringify(rows)]);
+  }
 }
+
+const RECORD_EVENTS = prepared(`INSERT INTO outbox_events (${OUTBOX_COLUMNS})
+  SELECT $1::text, e.event_id, e.type, e.entity_type, e.entity_id, e.payload
+  FROM jsonb_to_recordset($2::jsonb) AS e(event_id text, type text, entity_type text, entity_id text, payload jsonb)
+  WHERE ${outboxWanted('$1::text', 'e.type')}`);

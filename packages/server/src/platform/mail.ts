@@ -148,19 +148,32 @@ export class Mailer {
     this.transport?.close();
   }
 
-  /** Claims due mail of any site and sends it; returns how many were sent. */
+  /**
+   * Claims due mail and sends it; returns how many were sent. The sites with due mail are read
+   * first and each site's mail is claimed with its site id in the statement: a lock never spans
+   * sites (on Citus a site's rows live on one worker, and FOR UPDATE cannot cross shards).
+   */
   async deliverPending(limit = 20): Promise<number> {
     if (!this.transport) return 0;
     const now = this.options.now();
-    const claimed = await this.db.query<MailRow & Record<string, unknown>>(
-      `UPDATE mail_outbox SET status = 'SENDING', attempts = attempts + 1, next_attempt_at = $2
-       WHERE (site_id, mail_id) IN (
-         SELECT site_id, mail_id FROM mail_outbox
-         WHERE status IN ('QUEUED', 'SENDING') AND next_attempt_at <= $1
-         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING ${COLUMNS}`,
-      [now, new Date(now.getTime() + LEASE_MS), limit],
+    const sites = await this.db.query<{ site_id: string }>(
+      `SELECT site_id FROM mail_outbox WHERE status IN ('QUEUED', 'SENDING') AND next_attempt_at <= $1
+       GROUP BY site_id ORDER BY min(next_attempt_at) LIMIT $2`,
+      [now, limit],
     );
+    const claimed: (MailRow & Record<string, unknown>)[] = [];
+    for (const { site_id: siteId } of sites) {
+      if (claimed.length >= limit) break;
+      claimed.push(...await this.db.query<MailRow & Record<string, unknown>>(
+        `UPDATE mail_outbox SET status = 'SENDING', attempts = attempts + 1, next_attempt_at = $3
+         WHERE site_id = $1 AND mail_id IN (
+           SELECT mail_id FROM mail_outbox
+           WHERE site_id = $1 AND status IN ('QUEUED', 'SENDING') AND next_attempt_at <= $2
+           ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+         RETURNING ${COLUMNS}`,
+        [siteId, now, new Date(now.getTime() + LEASE_MS), limit - claimed.length],
+      ));
+    }
     let sent = 0;
     for (const row of claimed) {
       try {

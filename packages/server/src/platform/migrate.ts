@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { distributeTables, hasCitus } from './citus.js';
 import type { Db } from './db.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -14,6 +15,13 @@ export async function migrate(db: Db, dir: string = MIGRATIONS_DIR): Promise<str
   const files = fs.readdirSync(dir).filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f)).sort();
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(7265746)');
+    const citus = await hasCitus(tx);
+    if (citus) {
+      // Triggers on distributed tables run on the workers' shards; ours only touch the same
+      // site's rows, which live on the same worker (colocated).
+      await tx.query(`SET LOCAL citus.enable_unsafe_triggers = on`);
+      await tx.query(`SET LOCAL citus.multi_shard_modify_mode = 'sequential'`);
+    }
     await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
     const done = new Set((await tx.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
@@ -25,6 +33,7 @@ export async function migrate(db: Db, dir: string = MIGRATIONS_DIR): Promise<str
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
       applied.push(file);
     }
+    if (citus) await distributeTables(tx);
     return applied;
   });
 }

@@ -81,8 +81,8 @@ export async function insertBadge(ctx: SiteContext, badge: Badge): Promise<Badge
   const rows = await tx.query<BadgeRow>(
     `INSERT INTO member_badges (site_id, badge_id, title, description, slug, background_color, text_color, icon, permissions_enabled,
        position, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9,
-       (SELECT coalesce(max(position), -1) + 1 FROM member_badges WHERE site_id = $1), $10, $11)
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, coalesce(max(position), -1) + 1, $10, $11
+       FROM member_badges WHERE site_id = $1
      ON CONFLICT (site_id, slug) DO NOTHING
      RETURNING ${BADGE_COLUMNS}`,
     [

@@ -34,8 +34,10 @@ interface MemberRow extends Row {
  * Milliseconds since the epoch: the driver's timestamp parsing costs more than the rest of a member
  * row. In float8 (date_part), not numeric (extract, several times dearer per row); truncated to the
  * millisecond first, so the product is within rounding of a whole number and round() gives it exactly.
+ * Read as UTC wall time (AT TIME ZONE 'UTC'): the same instant, and every function immutable,
+ * which Citus requires in an UPDATE's RETURNING (the timestamptz forms depend on the time zone).
  */
-const epochMs = (column: string) => `round(date_part('epoch', date_trunc('milliseconds', ${column})) * 1000)`;
+const epochMs = (column: string) => `round(date_part('epoch', date_trunc('milliseconds', ${column} AT TIME ZONE 'UTC')) * 1000)`;
 
 const MEMBER_COLUMNS = `m.member_id, m.login_email, m.status, m.role, m.privacy_status, m.activity_status, m.slug,
   m.profile, m.contact, ${epochMs('m.created_at')} AS created_at, ${epochMs('m.updated_at')} AS updated_at,

@@ -1,0 +1,100 @@
+import type { Queryable } from './db.js';
+
+/**
+ * Scale-out on Citus: when the database has the `citus` extension, every table with a `site_id`
+ * column is distributed by it (all colocated, so one store's rows live on one worker and a join
+ * of two of its tables stays on that worker), and the few tables looked up across stores are
+ * reference tables (a copy on every node). Plain PostgreSQL and PGlite skip all of this.
+ */
+
+/** Tables read without a site id (a domain, a client id, the site list), copied to every node. */
+export const REFERENCE_TABLES = ['sites', 'oauth_clients', 'site_domains'] as const;
+/** Tables that stay on the coordinator alone. */
+export const COORDINATOR_TABLES = ['schema_migrations'] as const;
+/** The distribution column and the table every distributed table is colocated with. */
+export const DISTRIBUTION_COLUMN = 'site_id';
+const COLOCATION_ANCHOR = 'members';
+const NOTIFY_TRIGGERS = ['members_access_changed', 'members_access_deleted'];
+
+export async function hasCitus(db: Queryable): Promise<boolean> {
+  const rows = await db.query<{ ok: number }>(`SELECT 1 AS ok FROM pg_extension WHERE extname = 'citus'`);
+  return rows.length > 0;
+}
+
+export interface TablePlan {
+  readonly name: string;
+  readonly kind: 'reference' | 'distributed' | 'coordinator';
+}
+
+/**
+ * What each table in `public` should be on Citus (any database can answer: it reads only the
+ * catalog). A table with neither a `site_id` nor a place in the lists above is an error: it would
+ * stay on the coordinator unnoticed.
+ */
+export async function distributionPlan(db: Queryable): Promise<TablePlan[]> {
+  const rows = await db.query<{ name: string; has_site: boolean }>(`
+    SELECT c.relname AS name,
+           EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = $1 AND NOT a.attisdropped) AS has_site
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+     ORDER BY c.relname`, [DISTRIBUTION_COLUMN]);
+  return rows.map((row): TablePlan => {
+    if ((COORDINATOR_TABLES as readonly string[]).includes(row.name)) return { name: row.name, kind: 'coordinator' };
+    if ((REFERENCE_TABLES as readonly string[]).includes(row.name)) return { name: row.name, kind: 'reference' };
+    if (row.has_site) return { name: row.name, kind: 'distributed' };
+    throw new Error(`citus: table ${row.name} has no ${DISTRIBUTION_COLUMN} and is neither a reference nor a coordinator table (platform/citus.ts)`);
+  });
+}
+
+/** The tables of the plan that Citus does not yet hold as planned (Citus databases only). */
+export async function pendingDistribution(db: Queryable): Promise<TablePlan[]> {
+  const plan = await distributionPlan(db);
+  const state = await db.query<{ name: string; method: string; repmodel: string }>(
+    `SELECT logicalrelid::regclass::text AS name, partmethod::text AS method, repmodel::text AS repmodel FROM pg_dist_partition`);
+  const held = new Map(state.map((row) => [row.name, row]));
+  return plan.filter((table) => {
+    const now = held.get(table.name);
+    // partmethod 'h' is hash-distributed; 'n' with replication model 't' a reference table ('n' with 's' a Citus local one).
+    if (table.kind === 'distributed') return now?.method !== 'h';
+    if (table.kind === 'reference') return !(now?.method === 'n' && now.repmodel === 't');
+    return false;
+  });
+}
+
+/**
+ * Distributes what is pending, inside the migration's transaction. Foreign keys are dropped first
+ * and put back after: Citus turns a plain table that references a new reference table into a
+ * coordinator-local one, and refuses to distribute a table that a plain one references.
+ */
+export async function distributeTables(tx: Queryable): Promise<string[]> {
+  const plan = await pendingDistribution(tx);
+  if (plan.length === 0) return [];
+  const names = plan.map((t) => t.name);
+  const keys = await tx.query<{ table_name: string; name: string; definition: string }>(`
+    SELECT conrelid::regclass::text AS table_name, conname AS name, pg_get_constraintdef(oid) AS definition
+      FROM pg_constraint
+     WHERE contype = 'f' AND connamespace = 'public'::regnamespace
+       AND (conrelid::regclass::text = ANY($1) OR confrelid::regclass::text = ANY($1))
+     ORDER BY conrelid::regclass::text, conname`, [names]);
+  for (const key of keys) await tx.query(`ALTER TABLE ${quoteIdent(key.table_name)} DROP CONSTRAINT ${quoteIdent(key.name)}`);
+  for (const table of plan.filter((t) => t.kind === 'reference')) {
+    await tx.query('SELECT create_reference_table($1)', [table.name]);
+  }
+  const distributed = plan.filter((t) => t.kind === 'distributed');
+  // The anchor first, so every other table can be colocated with it.
+  distributed.sort((a, b) => Number(b.name === COLOCATION_ANCHOR) - Number(a.name === COLOCATION_ANCHOR));
+  for (const table of distributed) {
+    const colocateWith = table.name === COLOCATION_ANCHOR ? 'default' : COLOCATION_ANCHOR;
+    await tx.query('SELECT create_distributed_table($1, $2, colocate_with => $3)', [table.name, DISTRIBUTION_COLUMN, colocateWith]);
+  }
+  for (const key of keys) await tx.query(`ALTER TABLE ${quoteIdent(key.table_name)} ADD CONSTRAINT ${quoteIdent(key.name)} ${key.definition}`);
+  // The members trigger's NOTIFY would run on a worker, where no server listens, and a worker
+  // cannot PREPARE (two-phase commit) a transaction that notified: servers on Citus do not listen
+  // (app.ts) and bound the access cache by its age instead.
+  for (const trigger of NOTIFY_TRIGGERS) await tx.query(`DROP TRIGGER IF EXISTS ${trigger} ON members`);
+  return names;
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
