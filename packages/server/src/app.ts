@@ -70,7 +70,8 @@ import { openApiRoute, registerOpenApi } from './services/backoffice/openapi.js'
 import { AuditService } from './services/audit/service.js';
 import { auditRoutes } from './services/audit/routes.js';
 import { registerAppModules } from './app-modules.js';
-import { registerMedia } from './services/media/register.js';
+import { mediaService } from './services/media/register.js';
+import { mediaRoutes } from './services/media/routes.js';
 import type { FileStorage } from './platform/storage.js';
 
 export interface AppDeps {
@@ -340,7 +341,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', async () => services.audit.start());
   app.addHook('onClose', async () => services.audit.stop());
   registerPaymentSweep(app, services.commerce.checkout, deps.payments);
-  await registerMedia(app, { db: deps.db, now, publicUrl: deps.config.publicUrl, ...(deps.storage && { storage: deps.storage }) });
+  const media = await mediaService(app, { db: deps.db, now, catalog: services.commerce.catalog, ...(deps.storage && { storage: deps.storage }) });
+  await app.register(mediaRoutes(media, deps.config.publicUrl));
   openApiRoute(app);
 
   // The shop's pages, sitemap and robots.txt for the site the Host header names.

@@ -1,13 +1,14 @@
-// Wires uploaded pictures into the app: the service on the file storage main passes (DATA_DIR/files),
-// or — for tests and tools — on a directory of the app's own, removed when it closes.
+// Builds the uploaded pictures' service for an app (app.ts registers its routes): on the file storage
+// main passes (DATA_DIR/files), or — for tests and tools — on a directory of the app's own, removed
+// when it closes; it gives the catalog the real size of an uploaded picture.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db.js';
 import { localDiskStorage, type FileStorage } from '../../platform/storage.js';
-import { mediaRoutes } from './routes.js';
 import { MediaService } from './service.js';
+import type { CatalogService } from '../catalog/service.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-export async function registerMedia(app: FastifyInstance, deps: { db: Db; now: () => Date; publicUrl: string; storage?: FileStorage }): Promise<void> {
+export async function mediaService(app: FastifyInstance, deps: { db: Db; now: () => Date; storage?: FileStorage; catalog: CatalogService }): Promise<MediaService> {
   let storage = deps.storage;
   if (!storage) {
     const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'bodega-files-'));
@@ -24,5 +25,6 @@ export async function registerMedia(app: FastifyInstance, deps: { db: Db; now: (
   }
   const media = new MediaService(deps.db, deps.now, storage);
   app.decorate('media', media);
-  await app.register(mediaRoutes(media, deps.publicUrl));
+  deps.catalog.useMediaSizes((ctx, items) => media.ownSizes(ctx, items));
+  return media;
 }

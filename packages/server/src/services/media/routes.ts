@@ -4,11 +4,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { MAX_MEDIA_BYTES, MEDIA_FORMATS, type MediaService } from './service.js';
-import type { MediaFile } from './store.js';
+import { MAX_MEDIA_BYTES, MEDIA_FORMATS, MEDIA_PATH, mediaPath, type MediaFile, type MediaService } from './service.js';
 import { UploadedMediaAnswer } from './wire-schemas.js';
 
-export const MEDIA_PATH = '/media/u';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const UploadQuery = Type.Object({ fileName: Type.Optional(Type.String({ maxLength: 200 })) });
@@ -18,8 +16,6 @@ const ServeQuery = Type.Object({
   format: Type.Optional(Type.Union(MEDIA_FORMATS.map((f) => Type.Literal(f)))),
 });
 
-/** Where a site's picture is served (a path on this server; the wire makes it absolute). */
-export const mediaPath = (siteId: string, hash: string) => `${MEDIA_PATH}/${siteId}/${hash}`;
 
 function toWireMedia(siteId: string, f: MediaFile, publicUrl: string) {
   return {

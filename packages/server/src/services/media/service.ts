@@ -5,12 +5,14 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import type { Db } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
-import { siteContext, withTransaction } from '../../platform/context.js';
+import { siteContext, withTransaction, type SiteContext } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { FileStorage } from '../../platform/storage.js';
 import { sniffImageType } from './sniff.js';
 import { findMediaFile, insertMediaFile, type MediaFile } from './store.js';
+
+export type { MediaFile } from './store.js';
 
 /** The widths a picture is served at; a wider one than the original is served at the original's. */
 export const MEDIA_WIDTHS = [160, 320, 640, 960, 1280, 1920] as const;
@@ -31,6 +33,12 @@ export interface Rendition {
 }
 
 const originalKey = (siteId: string, hash: string) => `${siteId}/media/${hash}/original`;
+
+export const MEDIA_PATH = '/media/u';
+/** Where a site's picture is served (a path on this server; the wire makes it absolute). */
+export const mediaPath = (siteId: string, hash: string) => `${MEDIA_PATH}/${siteId}/${hash}`;
+/** An uploaded picture's address, on any host this server answers on, or as a path. */
+const OWN_MEDIA = /^(?:https?:\/\/[^/]+)?\/media\/u\/([A-Za-z0-9-]+)\/([0-9a-f]{64})$/;
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -108,6 +116,19 @@ export class MediaService {
       this.making.set(key, making);
     }
     return making;
+  }
+
+  /**
+   * Product media as the catalog keeps them: a picture uploaded to this site by its path (the
+   * host may change) with its real size, whatever the caller said; anything else unchanged.
+   */
+  async ownSizes<T extends { url: string; width: number; height: number }>(ctx: SiteContext, items: T[]): Promise<T[]> {
+    return Promise.all(items.map(async (item) => {
+      const match = OWN_MEDIA.exec(item.url);
+      if (!match || match[1] !== ctx.siteId) return item;
+      const file = await findMediaFile(ctx, match[2]!);
+      return file ? { ...item, url: mediaPath(ctx.siteId, file.hash), width: file.width, height: file.height } : item;
+    }));
   }
 
   read(rendition: Rendition): Readable {
