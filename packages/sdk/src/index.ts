@@ -59,6 +59,8 @@ export { backInStock, STORES_CATALOG_APP_ID } from './modules/back-in-stock.js';
 export type { BackInStockCatalogReference, BackInStockItemDetails, BackInStockRequest, BackInStockStatus } from './modules/back-in-stock.js';
 
 // The back office: Bodega's /bodega/v1 calls and the settings calls it uses.
+export { media } from './modules/media.js';
+export type { MediaApi, UploadedMedia, UploadOptions } from './modules/media.js';
 export { giftCards } from './modules/gift-cards.js';
 export type { GiftCard, GiftCardLedgerEntry, GiftCardMoney, GiftCardSettings, GiftCardsApi, IssueGiftCardInput } from './modules/gift-cards.js';
 export { backOffice, BACK_OFFICE_PATH } from './modules/back-office.js';

@@ -71,6 +71,9 @@ import { openApiRoute, registerOpenApi } from './services/backoffice/openapi.js'
 import { AuditService } from './services/audit/service.js';
 import { auditRoutes } from './services/audit/routes.js';
 import { registerAppModules } from './app-modules.js';
+import { mediaService } from './services/media/register.js';
+import { mediaRoutes } from './services/media/routes.js';
+import type { FileStorage } from './platform/storage.js';
 
 export interface AppDeps {
   db: Db;
@@ -89,6 +92,8 @@ export interface AppDeps {
   payments?: PaymentsDeps;
   /** Check every schema-written answer against JSON.stringify (platform/serialization.ts); default: BODEGA_CHECK_RESPONSES=1. */
   checkResponses?: boolean;
+  /** Where uploaded files live (main: DATA_DIR/files); default: a directory of its own under the system's temp dir, removed at close. */
+  storage?: FileStorage;
 }
 
 export interface PaymentsDeps {
@@ -338,6 +343,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', async () => services.audit.start());
   app.addHook('onClose', async () => services.audit.stop());
   registerPaymentSweep(app, services.commerce.checkout, deps.payments);
+  const media = await mediaService(app, { db: deps.db, now, catalog: services.commerce.catalog, ...(deps.storage && { storage: deps.storage }) });
+  await app.register(mediaRoutes(media, deps.config.publicUrl));
   openApiRoute(app);
 
   // The shop's pages, sitemap and robots.txt for the site the Host header names.

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '../router/Router.js';
 import type { AppliedDiscount, Cart, LineItem, PriceSummary, Violation } from '@bodega/sdk';
-import { localUrl } from '../domain/product.js';
+import { imageSources, localUrl } from '../domain/product.js';
 import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
 import { isPositiveAmount, isZeroAmount } from '../ui/money.js';
@@ -32,7 +32,7 @@ export function CartLines({ cart, violations = [], compact = false }: { cart: Ca
           const options = describeOptions(line);
           return (
             <li key={id} className="line">
-              {line.image?.url ? <img className="line-image" src={localUrl(line.image.url)} alt="" width={72} height={72} /> : <div className="line-image" />}
+              {line.image?.url ? <img className="line-image" {...imageSources({ url: localUrl(line.image.url) }, '72px')} alt="" width={72} height={72} /> : <div className="line-image" />}
               <div className="line-body">
                 <p className="line-name">{slug ? <Link to={`/products/${slug}`}>{name}</Link> : name}</p>
                 {options && <p className="muted small">{options}</p>}

@@ -5,7 +5,7 @@ import type { Address, Checkout } from '@bodega/sdk';
 import { Totals } from '../cart/CartLines.js';
 import { selectedOptionCode, shippingOptions } from '../cart/queries.js';
 import { ShippingOptions } from './ShippingOptions.js';
-import { localUrl } from '../domain/product.js';
+import { imageSources, localUrl } from '../domain/product.js';
 import { COUNTRIES } from '../shop/countries.js';
 import { plainError } from '../shop/errors.js';
 import { useCurrentMember } from '../shop/member.js';
@@ -253,7 +253,7 @@ function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Check
           <ul className="mini-lines" role="list">
             {checkout.lineItems.map((line) => (
               <li key={line._id}>
-                {lineImage(line) ? <img src={localUrl(lineImage(line) ?? '')} alt="" width={56} height={56} /> : <span className="line-image" />}
+                {lineImage(line) ? <img {...imageSources({ url: localUrl(lineImage(line) ?? '') }, '56px')} alt="" width={56} height={56} /> : <span className="line-image" />}
                 <span className="mini-name">{line.productName?.original}<span className="muted small"> × {line.quantity}</span></span>
                 <span>{line.lineItemPrice?.formattedAmount ?? line.price?.formattedAmount}</span>
               </li>

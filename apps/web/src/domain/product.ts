@@ -13,6 +13,8 @@ export interface OptionChoice {
   description: string;
   inStock: boolean;
   visible: boolean;
+  /** The picture the merchant chose for this choice (its main one), by URL. */
+  imageUrl?: string;
 }
 export interface ProductOption {
   name: string;
@@ -33,6 +35,27 @@ type Json = Record<string, unknown>;
 const rec = (v: unknown): Json => (typeof v === 'object' && v !== null ? (v as Json) : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
+/** How wide the product page's main picture and a listing card's are shown (styles.css). */
+export const PRODUCT_IMAGE_SIZES = '(max-width: 760px) 100vw, 620px';
+export const CARD_IMAGE_SIZES = '(max-width: 760px) 50vw, (max-width: 960px) 33vw, 280px';
+
+/** The widths the server makes of an uploaded picture (media/service.ts). */
+const MEDIA_WIDTHS = [160, 320, 640, 960, 1280, 1920];
+const UPLOADED = /^\/media\/u\/[A-Za-z0-9-]+\/[0-9a-f]{64}$/;
+
+/**
+ * `src`, `srcSet` and `sizes` of a picture: an uploaded one in every size the server makes up to
+ * its own width (a wider ask answers the original's width), anything else as it is.
+ */
+export function imageSources(image: { url: string; width?: number }, sizes: string): { src: string; srcSet?: string; sizes?: string } {
+  if (!UPLOADED.test(image.url)) return { src: image.url };
+  const own = image.width ?? 1920;
+  const set = MEDIA_WIDTHS.filter((w) => w < own).map((w) => `${image.url}?w=${w} ${w}w`);
+  const top = MEDIA_WIDTHS.find((w) => w >= own) ?? 1920;
+  set.push(`${image.url}?w=${top} ${Math.min(own, top)}w`);
+  return { src: `${image.url}?w=${Math.min(top, 640)}`, srcSet: set.join(', '), sizes };
+}
 
 /** Media the server hosts is addressed by path, so pages work under any of the site's domains. */
 export function localUrl(url: string): string {
@@ -60,7 +83,11 @@ export function productOptions(product: Product): ProductOption[] {
     name: str(o.name) ?? '',
     choices: (Array.isArray(o.choices) ? o.choices : []).map((c) => {
       const choice = rec(c);
-      return { value: str(choice.value) ?? '', description: str(choice.description) ?? str(choice.value) ?? '', inStock: choice.inStock !== false, visible: choice.visible !== false };
+      const imageUrl = str(rec(rec(rec(choice.media).mainMedia).image).url);
+      return {
+        value: str(choice.value) ?? '', description: str(choice.description) ?? str(choice.value) ?? '', inStock: choice.inStock !== false, visible: choice.visible !== false,
+        ...(imageUrl && { imageUrl: localUrl(imageUrl) }),
+      };
     }).filter((c) => c.visible),
   }));
 }

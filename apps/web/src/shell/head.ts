@@ -1,5 +1,5 @@
 import type { Product, RatingSummary } from '@bodega/sdk';
-import { inStock, plainText, priceOf, productImages } from '../domain/product.js';
+import { imageSources, inStock, plainText, priceOf, PRODUCT_IMAGE_SIZES, productImages } from '../domain/product.js';
 import { decimalAmount } from '../ui/money.js';
 
 /** The server-rendered <head> parts: title, description, canonical, Open Graph, JSON-LD. */
@@ -10,6 +10,8 @@ export interface HeadInput {
   image?: string;
   /** The page's largest picture (its LCP), as its <img> names it: fetched at once, before the script. */
   preloadImage?: string;
+  /** Its `srcset` and `sizes`, so the preload fetches the size the <img> will pick. */
+  preloadSrcSet?: { srcSet: string; sizes: string };
   type?: 'website' | 'product';
   jsonLd?: unknown;
   extra?: [string, string][];
@@ -30,7 +32,7 @@ export function headHtml(h: HeadInput): string {
     `<title>${escapeHtml(h.title)}</title>`,
     `<meta name="description" content="${escapeHtml(h.description)}">`,
     `<link rel="canonical" href="${escapeHtml(h.canonical)}">`,
-    ...(h.preloadImage ? [`<link rel="preload" as="image" href="${escapeHtml(h.preloadImage)}" fetchpriority="high">`] : []),
+    ...(h.preloadImage ? [`<link rel="preload" as="image" href="${escapeHtml(h.preloadImage)}"${h.preloadSrcSet ? ` imagesrcset="${escapeHtml(h.preloadSrcSet.srcSet)}" imagesizes="${escapeHtml(h.preloadSrcSet.sizes)}"` : ''} fetchpriority="high">`] : []),
     meta('og:type', h.type ?? 'website'),
     meta('og:title', h.title),
     meta('og:description', h.description),
@@ -81,6 +83,7 @@ export function productJsonLd(product: Product, origin: string, siteCurrency: st
 
 export function productHead(product: Product, origin: string, siteName: string, siteCurrency: string, rating?: RatingSummary): string {
   const image = productImages(product)[0];
+  const sources = image && imageSources(image, PRODUCT_IMAGE_SIZES);
   const price = priceOf(product);
   const currency = currencyOf(product, siteCurrency);
   const amount = decimalAmount(price.amount, currency);
@@ -90,7 +93,8 @@ export function productHead(product: Product, origin: string, siteName: string, 
     description: `${description} ${price.price}.`.trim(),
     canonical: `${origin}/products/${product.slug}`,
     image: image ? absolute(origin, image.url) : undefined,
-    preloadImage: image?.url,
+    preloadImage: sources?.src,
+    ...(sources?.srcSet && sources.sizes && { preloadSrcSet: { srcSet: sources.srcSet, sizes: sources.sizes } }),
     type: 'product',
     extra: [...(amount !== undefined ? [['product:price:amount', amount] as [string, string]] : []), ['product:price:currency', currency], ['og:site_name', siteName]],
     jsonLd: productJsonLd(product, origin, siteCurrency, rating),

@@ -3,7 +3,7 @@ import { useShop } from '../shop/context.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { ProductGrid } from './ProductCard.js';
-import { productImages } from '../domain/product.js';
+import { imageSources, PRODUCT_IMAGE_SIZES, productImages } from '../domain/product.js';
 import { useCollections, useFeatured } from './queries.js';
 
 export default function HomePage() {
@@ -28,7 +28,7 @@ export default function HomePage() {
           </div>
           {heroImage && hero && (
             <Link to={`/products/${hero.slug}`} className="hero-media" aria-label={hero.name}>
-              <img src={heroImage.url} alt="" width={heroImage.width} height={heroImage.height} fetchPriority="high" />
+              <img {...imageSources(heroImage, PRODUCT_IMAGE_SIZES)} alt="" width={heroImage.width} height={heroImage.height} fetchPriority="high" />
             </Link>
           )}
         </div>

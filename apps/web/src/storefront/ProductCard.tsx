@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from '../router/Router.js';
 import type { Product } from '@bodega/sdk';
 import { Price } from '../ui/Price.js';
-import { inStock, priceOf, productImages } from '../domain/product.js';
+import { CARD_IMAGE_SIZES, imageSources, inStock, priceOf, productImages } from '../domain/product.js';
 
 /** `title` replaces the plain name (the search marks the words it matched). */
 export function ProductCard({ product, eager = false, title }: { product: Product; eager?: boolean; title?: ReactNode }) {
@@ -14,7 +14,7 @@ export function ProductCard({ product, eager = false, title }: { product: Produc
       <Link to={`/products/${product.slug}`} className="card-link">
         <div className="card-media">
           {image
-            ? <img src={image.url} alt="" width={image.width} height={image.height} loading={eager ? 'eager' : 'lazy'} decoding="async" />
+            ? <img {...imageSources(image, CARD_IMAGE_SIZES)} alt="" width={image.width} height={image.height} loading={eager ? 'eager' : 'lazy'} decoding="async" />
             : <div className="card-placeholder" aria-hidden="true" />}
           {product.ribbon && <span className="ribbon">{product.ribbon}</span>}
           {!available && <span className="ribbon ribbon-muted">Sold out</span>}

@@ -10,7 +10,7 @@ import { Quantity } from '../ui/Quantity.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { NotFound } from '../ui/NotFound.js';
-import { infoSections, inStock, plainText, priceOf, productImages, productOptions, productVariants, type Variant } from '../domain/product.js';
+import { imageSources, infoSections, inStock, plainText, priceOf, PRODUCT_IMAGE_SIZES, productImages, productOptions, productVariants, type Variant } from '../domain/product.js';
 import { useProduct } from './queries.js';
 import { RatingSummary } from './Rating.js';
 import { useHydrated } from '../shop/context.js';
@@ -68,11 +68,12 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
     return having.some((v) => v.inStock) ? 'open' : having.length ? 'sold-out' : 'gone';
   }
 
-  /** Picks a choice; a picture made for it (its alt text names the choice) comes to the front. */
+  /** Picks a choice; its picture (set for it, or else one whose alt text names it) comes to the front. */
   function pick(name: string, value: string) {
     setSelected((s) => ({ ...s, [name]: value }));
     const word = new RegExp(`\\b${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
-    const match = images.findIndex((img) => word.test(img.alt));
+    const own = options.find((o) => o.name === name)?.choices.find((c) => c.value === value)?.imageUrl;
+    const match = own ? images.findIndex((img) => img.url === own) : images.findIndex((img) => word.test(img.alt));
     if (match >= 0) setImageIndex(match);
   }
 
@@ -98,14 +99,14 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
       <div className="product-layout">
         <div className="gallery">
           <div className="gallery-main">
-            {image ? <img src={image.url} alt={image.alt} width={image.width} height={image.height} fetchPriority="high" /> : <div className="card-placeholder" />}
+            {image ? <img {...imageSources(image, PRODUCT_IMAGE_SIZES)} alt={image.alt} width={image.width} height={image.height} fetchPriority="high" /> : <div className="card-placeholder" />}
             {product.ribbon && <span className="ribbon">{product.ribbon}</span>}
           </div>
           {images.length > 1 && (
             <div className="thumbs" role="group" aria-label="Pictures">
               {images.map((img, i) => (
                 <button key={img.url + i} type="button" onClick={() => setImageIndex(i)} aria-pressed={i === imageIndex} aria-label={`Picture ${i + 1} of ${images.length}`}>
-                  <img src={img.url} alt="" width={80} height={80} />
+                  <img {...imageSources(img, '80px')} alt="" width={80} height={80} />
                 </button>
               ))}
             </div>

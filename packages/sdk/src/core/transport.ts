@@ -46,6 +46,8 @@ export interface Transport {
   /** Fetches an absolute URL with the auth headers added. */
   fetchWithAuth(url: string | URL, init?: RequestInit): Promise<Response>;
   setHeaders(headers: Record<string, string>): void;
+  /** The headers a request sends (the client's and the auth strategy's), for a request made outside `send` (an upload with progress). */
+  requestHeaders(): Promise<Record<string, string>>;
 }
 
 export interface TransportOptions {
@@ -130,6 +132,9 @@ export function createTransport(options: TransportOptions): Transport {
     },
     setHeaders(next) {
       headers = { ...headers, ...next };
+    },
+    async requestHeaders() {
+      return { ...headers, ...(await authHeaders()) };
     },
   };
 }

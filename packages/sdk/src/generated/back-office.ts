@@ -288,3 +288,16 @@ export interface ConnectionTest {
   /** Why the provider refused, when it did. */
   reason?: 'PROVIDER_IS_DOWN' | 'ACCESS_DENIED' | 'FORBIDDEN' | 'TRANSACTION_NOT_FOUND' | 'DISABLED_BY_PROVIDER' | 'EXPIRED' | 'INVALID' | 'INTERNAL_ERROR';
 }
+
+export interface UploadedMedia {
+  /** The SHA-256 of the bytes. */
+  id: string;
+  /** The original; add `?w=` (160, 320, 640, 960, 1280, 1920) for a size in AVIF or WebP. */
+  url: string;
+  width: number;
+  height: number;
+  contentType: string;
+  sizeBytes: number;
+  fileName: string;
+  createdDate: string;
+}

@@ -84,6 +84,12 @@ export function products(t: Transport) {
       callVoid(t, 'POST', `${W}/products/${enc(_id)}/media`, { id: _id, media }, { args: { id: '_id', media: 'media' } }),
     removeProductMedia: (_id: string, mediaIds: string[] = []) =>
       callVoid(t, 'POST', `${W}/products/${enc(_id)}/media/delete`, { id: _id, mediaIds }, { args: { id: '_id', mediaIds: 'mediaIds' } }),
+    /** Wix's addProductMediaToChoices: the product's media items (by id) shown for option choices. */
+    addProductMediaToChoices: (_id: string, media: { option: string; choice: string; mediaIds: string[] }[]) =>
+      callVoid(t, 'PATCH', `${W}/products/${enc(_id)}/choices/media`, { id: _id, media }, { args: { id: '_id', media: 'media' } }),
+    /** Wix's removeProductMediaFromChoices: an empty `mediaIds` removes all of a choice's. */
+    removeProductMediaFromChoices: (_id: string, media: { option: string; choice: string; mediaIds: string[] }[]) =>
+      callVoid(t, 'POST', `${W}/products/${enc(_id)}/choices/media/delete`, { id: _id, media }, { args: { id: '_id', media: 'media' } }),
     removeProductRibbon: (_id: string) =>
       callVoid(t, 'POST', `${W}/products/${enc(_id)}/remove-ribbon`, { id: _id }, { args: ID }),
     createCollection: (collection: StoresCollection) =>

@@ -9,6 +9,8 @@ import { Confirm, PageHead, useResult } from '../ui.js';
 import { ALL_PRODUCTS, combinations, keyOf, productSchema, toForm, variantRows, type ProductForm as Form, type VariantRow, type VariantRows } from './product-form.js';
 import { useDeleteProduct, useProductDetail, useSaveProduct, useStoreCollections } from './queries.js';
 import { BackInStockPanel } from './BackInStockPanel.js';
+import { MediaEditor } from './MediaEditor.js';
+import { mediaOf, type MediaState } from './media.js';
 
 export default function ProductEditPage() {
   const { productId } = useParams();
@@ -25,6 +27,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
   const result = useResult();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [rows, setRows] = useState<VariantRows>(() => variantRows(before));
+  const [media, setMedia] = useState<MediaState>(() => mediaOf(before));
   const { register, handleSubmit, control, watch, formState: { errors } } = useForm<Form>({ resolver: zodResolver(productSchema), defaultValues: toForm(before) });
   const options = useFieldArray({ control, name: 'options' });
   const watched = watch('options');
@@ -34,7 +37,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
 
   const saving = useSaveProduct(id, before);
   const removing = useDeleteProduct();
-  const save = (form: Form) => saving.mutate({ form, rows }, {
+  const save = (form: Form) => saving.mutate({ form, rows, media }, {
     onSuccess: (savedId) => {
       if (!id) navigate(`/admin/products/${savedId}`, { replace: true, state: { created: true } });
       else result.ok('Saved.');
@@ -77,15 +80,8 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
           <label className="check"><input type="checkbox" {...register('visible')} /> Visible in the shop</label>
         </section>
 
-        <section className="panel" aria-labelledby="images">
-          <h2 id="images">Images</h2>
-          <div className="field">
-            <label htmlFor="image-urls">Image addresses</label>
-            <textarea id="image-urls" rows={3} placeholder="https://…" aria-describedby="image-hint" aria-invalid={errors.images ? true : undefined} {...register('images')} />
-            <p id="image-hint" className="hint">One address per line; the first is the main image.</p>
-            {errors.images && <p className="error">{errors.images.message}</p>}
-          </div>
-        </section>
+        <MediaEditor value={media} onChange={setMedia}
+          options={(watched ?? []).map((o) => ({ name: o.name.trim(), choices: [...new Set(o.choices.split(',').map((c) => c.trim()).filter(Boolean))] })).filter((o) => o.name && o.choices.length)} />
 
         <section className="panel" aria-labelledby="options-heading">
           <h2 id="options-heading">Options and variants</h2>

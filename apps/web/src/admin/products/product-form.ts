@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Product } from '@bodega/sdk';
-import { productImages, productOptions, productVariants } from '../../domain/product.js';
+import { productOptions, productVariants } from '../../domain/product.js';
+import { mediaPatch, saveChoicePictures, type MediaState } from './media.js';
 import type { AdminClient } from '../client.js';
 
 /** The store's built-in collection every product is in: never offered, added or removed. */
@@ -19,7 +20,6 @@ export const productSchema = z.object({
   weight: optionalNumber,
   visible: z.boolean(),
   ribbon: z.string().trim().max(30, 'At most 30 characters'),
-  images: z.string().refine((v) => v.split('\n').map((l) => l.trim()).filter(Boolean).every((l) => /^https?:\/\/\S+$|^\/media\/\S+$/.test(l)), 'One http(s) address per line'),
   trackInventory: z.boolean(),
   quantity: z.string().trim().refine((v) => v === '' || /^\d{1,8}$/.test(v), 'A whole number'),
   collectionIds: z.array(z.string()),
@@ -50,13 +50,13 @@ export const keyOf = (choices: Record<string, string>) => Object.entries(choices
 
 export function toForm(p: Product | undefined): ProductForm {
   if (!p) {
-    return { name: '', description: '', price: '', discountType: 'NONE', discountValue: '', sku: '', weight: '', visible: true, ribbon: '', images: '', trackInventory: true, quantity: '', collectionIds: [], options: [] };
+    return { name: '', description: '', price: '', discountType: 'NONE', discountValue: '', sku: '', weight: '', visible: true, ribbon: '', trackInventory: true, quantity: '', collectionIds: [], options: [] };
   }
   const discount = p.discount?.type === 'PERCENT' || p.discount?.type === 'AMOUNT' ? p.discount.type : 'NONE';
   return {
     name: p.name ?? '', description: p.description ?? '', price: String(p.priceData?.price ?? ''), discountType: discount,
     discountValue: discount === 'NONE' ? '' : String(p.discount?.value ?? ''), sku: p.sku ?? '', weight: p.weight ? String(p.weight) : '',
-    visible: p.visible !== false, ribbon: p.ribbon ?? '', images: productImages(p).map((i) => i.url).join('\n'),
+    visible: p.visible !== false, ribbon: p.ribbon ?? '',
     trackInventory: p.stock?.trackInventory === true, quantity: p.stock?.trackInventory ? String(p.stock.quantity ?? 0) : '',
     collectionIds: (p.collectionIds ?? []).filter((id) => id !== ALL_PRODUCTS),
     options: productOptions(p).map((o) => ({ name: o.name, choices: o.choices.map((c) => c.value).join(', ') })),
@@ -73,7 +73,7 @@ export function variantRows(p: Product | undefined): VariantRows {
   return rows;
 }
 
-export async function saveProduct(api: AdminClient, id: string | undefined, before: Product | undefined, form: ProductForm, rows: VariantRows): Promise<string> {
+export async function saveProduct(api: AdminClient, id: string | undefined, before: Product | undefined, form: ProductForm, rows: VariantRows, media: MediaState): Promise<string> {
   const combos = combinations(form.options);
   const hasVariants = combos.length > 0;
   const productOptionsWire = form.options.map((o) => ({ name: o.name.trim(), optionType: 'drop_down', choices: choicesOf(o).map((c) => ({ value: c, description: c })) }));
@@ -86,18 +86,15 @@ export async function saveProduct(api: AdminClient, id: string | undefined, befo
     stock: hasVariants ? { trackInventory: form.trackInventory } : { trackInventory: form.trackInventory, ...(form.trackInventory ? { quantity: Number(form.quantity || 0) } : { inStock: true }) },
     ...(!id || optionsChanged ? { manageVariants: hasVariants, productOptions: productOptionsWire } : {}),
   };
+  const pictures = mediaPatch(before, media);
+  if (pictures) base.media = pictures;
   let productId = id;
   if (productId) await api.products.updateProduct(productId, base);
   else productId = (await api.products.createProduct(base)).product?._id;
   if (!productId) throw new Error('The server did not answer with the product');
   if (id && before?.ribbon && !form.ribbon) await api.products.removeProductRibbon(productId);
 
-  const images = form.images.split('\n').map((l) => l.trim()).filter(Boolean);
-  const oldImages = before ? productImages(before).map((i) => i.url) : [];
-  if (JSON.stringify(images) !== JSON.stringify(oldImages)) {
-    if (oldImages.length) await api.products.removeProductMedia(productId, []);
-    if (images.length) await api.products.addProductMedia(productId, images.map((url) => ({ url })));
-  }
+  await saveChoicePictures(api, productId, before, media, productOptionsWire.flatMap((o) => o.choices.map((c) => ({ option: o.name, choice: c.value }))));
 
   if (hasVariants) {
     await api.products.updateProductVariants(productId, combos.map((choices) => {

@@ -4,6 +4,7 @@ import type { AdminClient } from '../client.js';
 import { useAdmin } from '../context.js';
 import { adminKeys } from '../queries.js';
 import { saveProduct, type ProductForm, type VariantRows } from './product-form.js';
+import type { MediaState } from './media.js';
 
 export const PRODUCTS_PAGE_SIZE = 25;
 
@@ -69,7 +70,7 @@ export function useSaveProduct(id: string | undefined, before: Product | undefin
   const { api } = useAdmin();
   const changed = useProductsChanged();
   return useMutation({
-    mutationFn: ({ form, rows }: { form: ProductForm; rows: VariantRows }) => saveProduct(api, id, before, form, rows),
+    mutationFn: ({ form, rows, media }: { form: ProductForm; rows: VariantRows; media: MediaState }) => saveProduct(api, id, before, form, rows, media),
     onSuccess: changed,
   });
 }
@@ -151,4 +152,12 @@ export function useDeleteCollection() {
   const { api } = useAdmin();
   const changed = useProductsChanged();
   return useMutation({ mutationFn: (c: StoresCollection) => api.products.deleteCollection(c._id ?? ''), onSuccess: changed });
+}
+
+/** Uploads one picture for the product form, reporting its progress. */
+export function useUploadMedia() {
+  const { api } = useAdmin();
+  return useMutation({
+    mutationFn: ({ file, onProgress }: { file: File; onProgress: (sent: number) => void }) => api.media.upload(file, { fileName: file.name, onProgress }),
+  });
 }

@@ -36,6 +36,8 @@ export interface Choice {
   description: string;
   inStock: boolean;
   visible: boolean;
+  /** Ids of the product's media items shown for this choice (Wix: the choice's media). */
+  mediaIds?: string[];
 }
 
 export interface ProductOption {

@@ -121,6 +121,13 @@ const MediaBody = Type.Object({
     choice: Type.Optional(Type.Object({ option: Type.Optional(Type.String()), choice: Type.Optional(Type.String()) })),
   }), { minItems: 1, maxItems: 50 }),
 });
+const ChoiceMediaBody = Type.Object({
+  media: Type.Array(Type.Object({
+    option: Type.String({ minLength: 1, maxLength: 50 }),
+    choice: Type.String({ minLength: 1, maxLength: 50 }),
+    mediaIds: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
+  }), { minItems: 1, maxItems: 10 }),
+});
 const MediaIdsBody = Type.Object({ mediaIds: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })) });
 const ProductIdsBody = Type.Object({ productIds: Type.Array(Id, { minItems: 1, maxItems: 1000 }) });
 const CollectionInput = Type.Object({
@@ -272,6 +279,16 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
           return {};
         },
       });
+      // A choice's pictures (Wix: addProductMediaToChoices, removeProductMediaFromChoices).
+      for (const [method, path, add] of [['PATCH', '/choices/media', true], ['POST', '/choices/media/delete', false]] as const) {
+        app.route({
+          method, url: `${prefix}/products/:id${path}`, config: { access: 'staff' }, schema: { body: ChoiceMediaBody, params: IdParams },
+          handler: async (req) => {
+            await catalog.choiceMedia(req.ctx, req.params.id, req.body.media.map((m) => ({ option: m.option, choice: m.choice, mediaIds: m.mediaIds ?? [] })), add);
+            return {};
+          },
+        });
+      }
       // Three calls that each empty one field of a product.
       for (const [method, path, field] of [['DELETE', '/products/:id/options', 'options'], ['POST', '/products/:id/remove-ribbon', 'ribbon'], ['POST', '/products/:id/remove-brand', 'brand']] as const) {
         app.route({

@@ -27,6 +27,7 @@ import * as searchStore from './search-store.js';
 import { aggregationsSql, type V3Aggregation } from './v3-aggregations.js';
 import type { Collection } from './store.js';
 import { type MediaInput, type ProductPatch, type VariantPatch } from './wire.js';
+import { assignChoiceMedia, keepChoiceMedia, keepMediaIds, type ChoiceMediaAssignment } from './choice-media.js';
 
 export type { Collection } from './store.js';
 export { DEFAULT_LOW_STOCK, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './product-query.js';
@@ -62,6 +63,7 @@ export class CatalogService {
   private readonly savedHooks: ProductsSavedHook[] = [];
   /** Bumped by every write, so a read that overlapped a write does not cache what it saw. */
   private generation = 0;
+  private mediaSizes = async (_ctx: RequestContext, media: MediaInput[]): Promise<MediaInput[]> => media;
 
   constructor(
     private readonly sites: SitesService,
@@ -96,6 +98,7 @@ export class CatalogService {
   // Products ------------------------------------------------------------------------------------
 
   async createProduct(ctx: RequestContext, patch: ProductPatch): Promise<Product> {
+    if (patch.media) patch = { ...patch, media: await this.mediaSizes(ctx, patch.media) };
     return withTransaction(ctx, (tx) => this.createProductIn(tx, patch));
   }
 
@@ -185,6 +188,7 @@ export class CatalogService {
   }
 
   async updateProduct(ctx: RequestContext, productId: string, patch: ProductPatch): Promise<Product> {
+    if (patch.media) patch = { ...patch, media: await this.mediaSizes(ctx, patch.media) };
     return this.mutate(ctx, productId, (product) => {
       if (patch.name !== undefined) product.name = patch.name;
       if (patch.slug !== undefined) product.slug = patch.slug;
@@ -203,11 +207,12 @@ export class CatalogService {
       if (patch.inStock !== undefined) product.inStock = patch.inStock;
       if (patch.manageVariants !== undefined) product.manageVariants = patch.manageVariants;
       if (patch.options !== undefined) {
+        keepChoiceMedia(product.options, patch.options);
         product.options = patch.options;
         if (choiceCombinations(product.options).length <= MAX_VARIANTS) product.variants = buildVariants(product.options, product.variants, newId);
       }
       if (patch.variants !== undefined) product.variants = applyVariantPatches(product, patch.variants, 'product.variants');
-      if (patch.media !== undefined) product.media = patch.media.map((m) => ({ id: newId(), ...m }));
+      if (patch.media !== undefined) product.media = keepMediaIds(product.media, patch.media, newId);
       if (patch.ribbon !== undefined) product.ribbon = patch.ribbon;
       if (patch.brand !== undefined) product.brand = patch.brand;
       if (patch.additionalInfoSections !== undefined) product.additionalInfoSections = patch.additionalInfoSections;
@@ -259,10 +264,17 @@ export class CatalogService {
   }
 
   async addMedia(ctx: RequestContext, productId: string, media: MediaInput[]): Promise<Product> {
+    const sized = await this.mediaSizes(ctx, media);
     return this.mutate(ctx, productId, (product) => {
-      product.media = [...product.media, ...media.map((m) => ({ id: newId(), ...m }))];
+      product.media = [...product.media, ...sized.map((m) => ({ id: newId(), ...m }))];
     });
   }
+
+  /** Adds pictures to option choices, or removes them (all of a choice's when its list is empty). */
+  choiceMedia = (ctx: RequestContext, productId: string, assignments: ChoiceMediaAssignment[], add: boolean): Promise<Product> =>
+    this.mutate(ctx, productId, (product) => assignChoiceMedia(product.options, product.media, assignments, add));
+  /** Uploaded pictures get their real size and their path on this server (media/service.ts). */
+  useMediaSizes(sizes: (ctx: RequestContext, media: MediaInput[]) => Promise<MediaInput[]>): void { this.mediaSizes = sizes; }
 
   async removeMedia(ctx: RequestContext, productId: string, mediaIds: string[] | undefined): Promise<Product> {
     return this.mutate(ctx, productId, (product) => {

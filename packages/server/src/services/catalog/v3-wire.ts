@@ -23,6 +23,7 @@ import {
 } from './products.js';
 import type { Collection } from './store.js';
 import { absoluteUrl, type MediaInput, type ProductPatch, type VariantPatch } from './wire.js';
+import { choiceMedia } from './choice-media.js';
 
 /** The Stores app's category tree in @wix/categories. */
 export const STORES_TREE = { appNamespace: '@wix/stores' };
@@ -147,6 +148,7 @@ export function toV3Product(product: Product, o: V3Options) {
           ...(option.optionType === 'color' ? { colorCode: c.description } : {}),
           inStock: product.variants.some((v) => v.choices[option.name] === c.value && stockOf(product, v).inStock),
           visible: c.visible,
+          ...(c.mediaIds?.length ? { linkedMedia: media({ ...product, media: choiceMedia(product.media, c.mediaIds) }, o.publicUrl) } : {}),
         })),
       },
     })),

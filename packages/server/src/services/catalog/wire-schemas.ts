@@ -26,7 +26,7 @@ export const ProductChoice = Type.Object({
   description: Type.String({ description: 'For color options, the color code.' }),
   inStock: Type.Boolean(),
   visible: Type.Boolean(),
-  media: Type.Object({ items: Type.Array(ProductMediaItem) }),
+  media: Type.Object({ mainMedia: Type.Optional(ProductMediaItem), items: Type.Array(ProductMediaItem) }, { description: 'The pictures shown when this choice is picked.' }),
 }, { title: 'ProductChoice' });
 
 export const ProductOption = Type.Object({

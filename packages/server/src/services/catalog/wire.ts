@@ -18,6 +18,7 @@ import {
   type ProductType,
 } from './products.js';
 import type { Collection } from './store.js';
+import { choiceMedia } from './choice-media.js';
 
 // Wire input shapes (as the routes' schemas admit them) -------------------------------------------
 
@@ -374,7 +375,10 @@ export function toWireProduct(product: Product, o: WireOptions) {
     productOptions: product.options.map((option) => ({
       optionType: option.optionType,
       name: option.name,
-      choices: option.choices.filter((c) => o.merchant || c.visible).map((c) => ({ value: c.value, description: c.description, inStock: c.inStock, visible: c.visible, media: { items: [] } })),
+      choices: option.choices.filter((c) => o.merchant || c.visible).map((c) => {
+        const items = choiceMedia(product.media, c.mediaIds).map((m) => toWireMediaItem(m, o.publicUrl));
+        return { value: c.value, description: c.description, inStock: c.inStock, visible: c.visible, media: { ...(items[0] && { mainMedia: items[0] }), items } };
+      }),
     })),
     productPageUrl: { base: `${o.publicUrl.replace(/\/$/, '')}/`, path: `/product-page/${product.slug}` },
     numericId: String(product.numericId),
