@@ -7,8 +7,12 @@
 --     "crew sweater", "sweater"), with a byte-order (C collation) index: what one types is a prefix
 --     range of that index, at any catalog size;
 --   * the refresh writes the word list and the suggestions only for products whose words or name
---     changed (a price or stock change writes neither).
+--     changed (a price or stock change writes neither);
+--   * typos are looked up in the word list (search_word_alternatives), so product_search.terms keeps
+--     feeding the word list but its trigram index, the costliest index of a save, goes.
 -- Both tables are written by product_search_refresh_set, in the transaction of the product write.
+
+DROP INDEX product_search_terms;
 
 CREATE TABLE product_facets (
   site_id      text NOT NULL,
