@@ -9,10 +9,15 @@
 --   * the refresh writes the word list and the suggestions only for products whose words or name
 --     changed (a price or stock change writes neither);
 --   * typos are looked up in the word list (search_word_alternatives), so product_search.terms keeps
---     feeding the word list but its trigram index, the costliest index of a save, goes.
+--     feeding the word list but its trigram index, the costliest index of a save, goes; so does
+--     product_search_suggest_order (suggestions read search_suggestions; the rare fallback sorts the
+--     few products the document index finds);
+--   * product_facets leaves room on each page (fillfactor 80): a rename or a stock change updates
+--     no indexed column of it, so the new row version stays on its page with no index entries (HOT).
 -- Both tables are written by product_search_refresh_set, in the transaction of the product write.
 
 DROP INDEX product_search_terms;
+DROP INDEX product_search_suggest_order;
 
 CREATE TABLE product_facets (
   site_id      text NOT NULL,
@@ -25,7 +30,7 @@ CREATE TABLE product_facets (
   created_at   timestamptz NOT NULL,
   keys         text[] NOT NULL,
   PRIMARY KEY (site_id, product_id)
-);
+) WITH (fillfactor = 80);
 -- A filter on collections, options or brands, and on prices: bitmap scans of the few rows a
 -- browse with two filters needs.
 CREATE INDEX product_facets_keys ON product_facets USING gin (site_id, keys);

@@ -285,9 +285,8 @@ export function namePrefixQueryStatement(siteId: string, text: string): Statemen
 }
 
 /**
- * Suggestions, step two: in stock first, then by name. When many names match, the planner walks
- * product_search_suggest_order and stops at the limit; when few do, the document index finds them
- * and they are sorted — either way the work is bounded by the answer, not the catalog.
+ * Suggestions, step two: in stock first, then by name; the document index finds the matches and
+ * they are sorted (the fallback of a text search_suggestions has no prefix for, so few match).
  */
 export function namePrefixStatement(siteId: string, tsquery: string, visibleOnly: boolean, limit: number): Statement {
   return {
