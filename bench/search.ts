@@ -11,7 +11,8 @@
  *      GET /_api/bodega/v1/catalog/suggest for prefixes of 2 to 5 letters; aims 50 ms and 20 ms p95;
  *   3. the cost the index adds to a product save: PATCH /stores/v1/products/:id with the index's
  *      trigger on and off, mean per save and the ratio (aim ≥ 0.8);
- *   4. the index's size beside the products table's.
+ *   4. the index's size (product_search, product_facets, search_suggestions, search_words) beside the
+ *      products table's.
  * Requests are sequential (one at a time) from this process, timed with performance.now.
  */
 import os from 'node:os';
@@ -121,7 +122,7 @@ export default async function search(args: string[]): Promise<void> {
     const build = await timed(() => generate(server, siteId, total));
     const [{ n }] = await server.db.query<{ n: number | string }>('SELECT count(*) AS n FROM product_search WHERE site_id = $1', [siteId]);
     console.log(`  catalog and its index built in ${(build / 1000).toFixed(1)} s (${Number(n)} indexed)`);
-    if (server.db.kind === 'postgres') await server.db.exec('ANALYZE products; ANALYZE product_search; ANALYZE collection_products');
+    if (server.db.kind === 'postgres') await server.db.exec('ANALYZE products; ANALYZE product_search; ANALYZE product_facets; ANALYZE search_suggestions; ANALYZE search_words; ANALYZE collection_products');
 
     const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
       const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -174,7 +175,8 @@ export default async function search(args: string[]): Promise<void> {
       (off ? withoutIndex : withIndex).push(ms);
     }
     const [sizes] = await server.db.query<{ index_mb: number | string; products_mb: number | string }>(
-      `SELECT pg_total_relation_size('product_search') / 1048576.0 AS index_mb, pg_total_relation_size('products') / 1048576.0 AS products_mb`);
+      `SELECT (pg_total_relation_size('product_search') + pg_total_relation_size('product_facets') + pg_total_relation_size('search_suggestions')
+         + pg_total_relation_size('search_words')) / 1048576.0 AS index_mb, pg_total_relation_size('products') / 1048576.0 AS products_mb`);
 
     const s = timing(searchTimes);
     const cold = timing(coldTimes);
@@ -195,7 +197,7 @@ export default async function search(args: string[]): Promise<void> {
     console.log(`${'product save, index on (PATCH /stores/v1/products)'.padEnd(52)} ${f(on.p50)} ${f(on.p95)} ${f(on.p99)}  mean ${on.mean.toFixed(1)} ms`);
     console.log(`${'product save, index trigger off'.padEnd(52)} ${f(offT.p50)} ${f(offT.p95)} ${f(offT.p99)}  mean ${offT.mean.toFixed(1)} ms`);
     console.log(`save with index / without (mean time ratio, as throughput): ${ratio.toFixed(2)}  aim ≥ 0.8: ${ratio >= 0.8 ? 'met' : 'not met'}`);
-    console.log(`index size: product_search ${Number(sizes.index_mb).toFixed(1)} MB beside products ${Number(sizes.products_mb).toFixed(1)} MB`);
+    console.log(`index size: product_search, product_facets, search_suggestions, search_words ${Number(sizes.index_mb).toFixed(1)} MB beside products ${Number(sizes.products_mb).toFixed(1)} MB`);
     const label = `${total >= 1000 ? `${Math.round(total / 1000)}k` : total} products`;
     console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
     recordRows(

@@ -18,6 +18,8 @@ describe.skipIf(!hasChromium)('catalog search in Chromium', () => {
     expect(await axeViolations(page), `axe on ${name}`).toEqual([]);
     await screenshots(page, name, fullPage);
   }
+  // Each flow drives Chromium through a dozen pages; on the shared machine it takes 20–40 s.
+  const BROWSER_FLOW_MS = 90_000;
   const count = (page: Page) => page.locator('.page-head [role=status]').textContent({ timeout: 30_000 });
 
   it('suggests as one types, searches, filters by facets in the URL and offers a near query', async () => {
@@ -75,7 +77,7 @@ describe.skipIf(!hasChromium)('catalog search in Chromium', () => {
     await page.waitForURL(/q=sweater/);
     await page.waitForFunction(() => document.querySelector('main [role=status]')?.textContent === '1 product');
     expect(errors).toEqual([]);
-  });
+  }, BROWSER_FLOW_MS);
 
   it('puts the facets in a drawer on a phone', async () => {
     const site = await shopSite(shop());
@@ -94,5 +96,5 @@ describe.skipIf(!hasChromium)('catalog search in Chromium', () => {
     await page.screenshot({ path: new URL('./output/search-drawer-phone.png', import.meta.url).pathname });
     await drawer.getByRole('button', { name: /Show 1 product$/ }).click();
     expect(await page.locator('.card-title').allTextContents()).toEqual(['Linen Tea Towels, Set of 2']);
-  });
+  }, BROWSER_FLOW_MS);
 });

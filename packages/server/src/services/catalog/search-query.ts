@@ -4,8 +4,9 @@
 // Ranking (the tier, highest first): an exact SKU (5), the query as a phrase at a word start in the
 // name (4), every query word starting a word of the name (3), every word (stemmed, as a prefix) in
 // the document — name, options, collections, brand, ribbon, description — or the query inside the
-// name (2); when none of those finds anything, a fuzzy trigram match for typos and words typed
-// apart (1), whose threshold the caller's transaction sets (FUZZY_THRESHOLD). Ties: in stock first, then the text rank, the
+// name (2); when none of those finds anything, the typo match (1): each word as typed or one of its
+// nearest words in the site's word list (trigram similarity ≥ FUZZY_THRESHOLD, which the caller's
+// transaction sets), or the words typed apart joined. Ties: in stock first, then the text rank, the
 // name and the id, so an order is stable.
 
 export type SearchSort = 'RELEVANCE' | 'PRICE_ASC' | 'PRICE_DESC' | 'NEWEST' | 'NAME';
@@ -40,7 +41,7 @@ export interface Statement {
   params: unknown[];
 }
 
-/** pg_trgm's word similarity a fuzzy match needs: 0.4 lets one slip in a short word through ("benie"). */
+/** pg_trgm's similarity a typo's word needs to a word of the word list: 0.4 lets one slip in a short word through ("benie"). */
 export const FUZZY_THRESHOLD = 0.4;
 
 /** Separates an option's name from its value in product_search.options. */
@@ -68,9 +69,23 @@ const ORDER: Record<SearchSort, string> = {
 /** The query's folded phrase, its words, its SKU form and its text search query, as CTE q. */
 function textQuery(text: string, site: string): string {
   return `q AS MATERIALIZED (
-  SELECT f.phrase, nullif(replace(f.phrase, ' ', ''), f.phrase) AS joined, string_to_array(f.phrase, ' ') AS words, lower(btrim(${text})) AS code,
+  SELECT f.phrase, nullif(replace(f.phrase, ' ', ''), f.phrase) AS joined, string_to_array(f.phrase, ' ') AS words, lower(btrim(${text})) AS code, f.cfg,
     to_tsquery(f.cfg, coalesce(nullif(array_to_string(ARRAY(SELECT w || ':*' FROM unnest(string_to_array(f.phrase, ' ')) w), ' & '), ''), '')) AS tsq
   FROM (SELECT search_fold(${text}) AS phrase, search_config(${site}) AS cfg) f
+)`;
+}
+
+/**
+ * CTE near: the typo query — each word as typed (a prefix) or one of its nearest words in the
+ * site's word list, every word; or the words typed apart, joined. Only read when nothing matches
+ * exactly (a scalar subquery is evaluated when first needed).
+ */
+function nearQuery(site: string): string {
+  return `near AS (
+  SELECT to_tsquery(q.cfg, coalesce(concat_ws(' | ',
+      '(' || (SELECT string_agg('(' || search_word_alternatives(${site}, w) || ')', ' & ') FROM unnest(q.words) w WHERE w <> '') || ')',
+      '(' || search_word_alternatives(${site}, q.joined) || ')'), '')) AS tsq
+  FROM q
 )`;
 }
 
@@ -80,28 +95,26 @@ const EXACT = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.name_folded LIKE '
 // Under three letters there is no trigram to look up (a trigram arm would read every row): a
 // word prefix or an exact SKU only, and no fuzzy match.
 const SHORT_EXACT = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.document @@ (SELECT tsq FROM q))`;
-const FUZZY = `((SELECT phrase FROM q) <% ps.terms OR (SELECT joined FROM q) <% ps.terms)`;
 const isShort = (text: string) => (text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3;
 const TIER = `CASE WHEN ps.codes @> ARRAY[(SELECT code FROM q)] THEN 5
   WHEN position(' ' || (SELECT phrase FROM q) IN ' ' || ps.name_folded) > 0 THEN 4
   WHEN NOT EXISTS (SELECT 1 FROM unnest((SELECT words FROM q)) w WHERE position(' ' || w IN ' ' || ps.name_folded) = 0) THEN 3
   ELSE 2 END`;
 const EXACT_SCORE = `CASE WHEN ps.document @@ (SELECT tsq FROM q) THEN ts_rank_cd(ps.document, (SELECT tsq FROM q)) ELSE 0 END`;
-const FUZZY_SCORE = `greatest(word_similarity((SELECT phrase FROM q), ps.terms), coalesce(word_similarity((SELECT joined FROM q), ps.terms), 0))`;
 
 /**
  * CTEs `exact` and `fuzzy` of the products the text finds, each with `columns` of product_search
- * ps, tier and score. The fuzzy match (tier 1, the costly one: word similarity over each
- * candidate) runs only when nothing matches exactly — a typo's results, never a tail of them.
+ * ps, tier and score. The fuzzy match (tier 1) runs only when nothing matches exactly — a typo's
+ * results, never a tail of them — and is an index lookup of the corrected words (near).
  */
 function matches(text: string, site: string, columns: string, visibleOnly: boolean): string {
   const where = `ps.site_id = ${site}${visibleOnly ? ' AND ps.visible' : ''}`;
   const short = isShort(text);
   return `exact AS MATERIALIZED (
   SELECT ${columns}, ${TIER} AS tier, ${EXACT_SCORE} AS score FROM product_search ps WHERE ${where} AND ${short ? SHORT_EXACT : EXACT}
-), fuzzy AS (
-  SELECT ${columns}, 1 AS tier, ${FUZZY_SCORE} AS score FROM product_search ps
-  WHERE ${short ? 'false' : `${where} AND NOT EXISTS (SELECT 1 FROM exact) AND ${FUZZY}`}
+), ${nearQuery(site)}, fuzzy AS (
+  SELECT ${columns}, 1 AS tier, ts_rank_cd(ps.document, (SELECT tsq FROM near)) AS score FROM product_search ps
+  WHERE ${short ? 'false' : `${where} AND NOT EXISTS (SELECT 1 FROM exact) AND ps.document @@ (SELECT tsq FROM near)`}
 )`;
 }
 
@@ -120,6 +133,16 @@ export const SEARCH_JOIN_ORDER = 's.search_tier DESC, p.in_stock DESC, s.search_
 
 type Flag = 'coll' | 'price' | 'stock' | 'sale' | 'brand' | `opt${number}`;
 
+/** Facet keys (product_facets.keys, migration 0990): a kind letter, then the value. */
+const KEY = { collection: 'c', option: 'o', brand: 'b' } as const;
+
+/**
+ * The search or browse page: total, hits, and (when plan.facets) every facet's counts. Filters are
+ * flags on each candidate row (m); a facet counts the rows that pass every other facet's filter.
+ * Collections, option values and brands are counted in one pass over the rows' facet keys; stock,
+ * sale and price buckets in one pass over the rows. Browsing reads product_facets, the narrow
+ * table; a text search reads the rows it finds in product_search.
+ */
 export function searchStatement(plan: SearchPlan): Statement {
   const params: unknown[] = [plan.siteId, plan.text, plan.priceEdges.map(String)];
   const bind = (value: unknown) => {
@@ -129,58 +152,88 @@ export function searchStatement(plan: SearchPlan): Statement {
   const searching = hasSearchText(plan.text);
   const flags = new Map<Flag, string>();
   const f = plan.filters;
-  if (f.collectionIds?.length) flags.set('coll', `ps.collection_ids && ${bind(f.collectionIds)}::text[]`);
-  if (f.priceBuckets?.length) flags.set('price', `width_bucket(ps.price_minor, $3::bigint[]) = ANY(${bind(f.priceBuckets)}::int[])`);
-  if (f.inStock) flags.set('stock', 'ps.in_stock');
-  if (f.onSale) flags.set('sale', 'ps.on_sale');
-  if (f.brands?.length) flags.set('brand', `ps.brand = ANY(${bind(f.brands)}::text[])`);
+  const keys = (kind: string, values: readonly string[]) => `keys && ${bind(values.map((v) => kind + v))}::text[]`;
+  if (f.collectionIds?.length) flags.set('coll', keys(KEY.collection, f.collectionIds));
+  if (f.priceBuckets?.length) flags.set('price', `(${priceRanges(plan.priceEdges, f.priceBuckets, bind)})`);
+  if (f.inStock) flags.set('stock', 'in_stock');
+  if (f.onSale) flags.set('sale', 'on_sale');
+  if (f.brands?.length) flags.set('brand', keys(KEY.brand, f.brands));
   const optionNames: { flag: Flag; name: string }[] = [];
   Object.entries(f.options ?? {}).forEach(([name, values], i) => {
     if (values.length === 0) return;
     const flag: Flag = `opt${i}`;
-    flags.set(flag, `ps.options && ${bind(values.map((v) => name + OPTION_SEPARATOR + v))}::text[]`);
+    flags.set(flag, keys(KEY.option, values.map((v) => name + OPTION_SEPARATOR + v)));
     optionNames.push({ flag, name });
   });
   const allBut = (skip: (flag: Flag) => boolean) => [...flags.keys()].filter((k) => !skip(k)).map((k) => `f_${k}`).join(' AND ') || 'true';
   const all = (except?: Flag) => allBut((k) => k === except);
-
   const flagColumns = [...flags.entries()].map(([k, sql]) => `, ${sql} AS f_${k}`).join('');
 
+  const buckets = plan.priceEdges.length + 1;
+  const priceCounts = Array.from({ length: buckets }, (_, b) =>
+    `json_build_array(${b}, count(*) FILTER (WHERE ${all('price')} AND width_bucket(price_minor, $3::bigint[]) = ${b}))`).join(', ');
+  const tally = `tally AS (
+  SELECT count(*) FILTER (WHERE ${all()}) AS total${plan.facets ? `,
+    count(*) FILTER (WHERE ${all('stock')} AND in_stock) AS in_stock,
+    count(*) FILTER (WHERE ${all('sale')} AND on_sale) AS on_sale,
+    json_build_array(${priceCounts}) AS prices` : ''}
+  FROM m
+)`;
+  const optionTest = optionNames.map(({ flag, name }) => ` AND (split_part(k, chr(31), 1) = ${bind(KEY.option + name)} OR f_${flag})`).join('');
+  // A row failing two filters counts in no keyed facet: it is not unnested.
+  const keyedRows = flags.size >= 2 ? `WHERE ${[all('coll'), all('brand'), allBut((k) => k.startsWith('opt'))].join(' OR ')}` : '';
+  const counts = `counts AS MATERIALIZED (
+  SELECT k, count(*) AS n FROM (SELECT * FROM m ${keyedRows}) r, unnest(r.keys) k
+  WHERE CASE left(k, 1) WHEN '${KEY.collection}' THEN ${all('coll')} WHEN '${KEY.brand}' THEN ${all('brand')}
+    ELSE ${allBut((k) => k.startsWith('opt'))}${optionTest} END
+  GROUP BY k
+)`;
   const facets = plan.facets
     ? `,
   (SELECT coalesce(json_agg(json_build_array(x.id, c.name, x.n) ORDER BY x.n DESC, c.name, x.id), '[]')
-     FROM (SELECT id, count(*) AS n FROM m, unnest(m.collection_ids) id WHERE ${all('coll')} GROUP BY id) x
+     FROM (SELECT substr(k, 2) AS id, n FROM counts WHERE left(k, 1) = '${KEY.collection}') x
      JOIN product_collections c ON c.site_id = $1 AND c.collection_id = x.id${plan.visibleOnly ? ' AND c.visible' : ''}) AS collections,
-  (SELECT coalesce(json_agg(json_build_array(x.o, x.n) ORDER BY x.o), '[]')
-     FROM (SELECT o, count(*) AS n FROM m, unnest(m.options) o
-       WHERE ${allBut((k) => k.startsWith('opt'))}${optionNames
-         .map(({ flag, name }) => ` AND (split_part(o, chr(31), 1) = ${bind(name)} OR f_${flag})`).join('')}
-       GROUP BY o) x) AS options,
-  (SELECT coalesce(json_agg(json_build_array(x.b, x.n) ORDER BY x.b), '[]')
-     FROM (SELECT width_bucket(price_minor, $3::bigint[]) AS b, count(*) AS n FROM m WHERE ${all('price')} GROUP BY 1) x) AS prices,
-  (SELECT count(*) FROM m WHERE ${all('stock')} AND in_stock) AS in_stock,
-  (SELECT count(*) FROM m WHERE ${all('sale')} AND on_sale) AS on_sale,
-  (SELECT coalesce(json_agg(json_build_array(x.brand, x.n) ORDER BY x.n DESC, x.brand), '[]')
-     FROM (SELECT brand, count(*) AS n FROM m WHERE ${all('brand')} AND brand IS NOT NULL GROUP BY brand) x) AS brands`
+  (SELECT coalesce(json_agg(json_build_array(substr(k, 2), n) ORDER BY substr(k, 2)), '[]') FROM counts WHERE left(k, 1) = '${KEY.option}') AS options,
+  (SELECT prices FROM tally) AS prices,
+  (SELECT in_stock FROM tally) AS in_stock,
+  (SELECT on_sale FROM tally) AS on_sale,
+  (SELECT coalesce(json_agg(json_build_array(substr(k, 2), n) ORDER BY n DESC, substr(k, 2)), '[]') FROM counts WHERE left(k, 1) = '${KEY.brand}') AS brands`
     : '';
 
-  const columns = 'ps.product_id, ps.name_folded, ps.in_stock, ps.price_minor, ps.on_sale, ps.brand, ps.collection_ids, ps.options, ps.created_at';
-  const found = searching
-    ? `${matches(plan.text, '$1', columns, plan.visibleOnly)}, m AS MATERIALIZED (
-  SELECT ps.*${flagColumns} FROM (SELECT * FROM exact UNION ALL SELECT * FROM fuzzy) ps
-)`
-    : `m AS MATERIALIZED (
-  SELECT ${columns}, 0 AS tier, 0 AS score${flagColumns} FROM product_search ps WHERE ps.site_id = $1${plan.visibleOnly ? ' AND ps.visible' : ''}
+  const visible = plan.visibleOnly ? ' AND ps.visible' : '';
+  let found: string;
+  if (searching) {
+    const columns = 'ps.product_id, ps.name_folded, ps.in_stock, ps.price_minor, ps.on_sale, ps.created_at, search_facet_keys(ps.collection_ids, ps.options, ps.brand) AS keys';
+    found = `${matches(plan.text, '$1', columns, plan.visibleOnly)}, m AS MATERIALIZED (
+  SELECT x.*${flagColumns} FROM (SELECT * FROM exact UNION ALL SELECT * FROM fuzzy) x
 )`;
-  const sql = `WITH ${textQuery('$2', '$1')}, ${found}
+  } else {
+    // With two filters or more, a row failing all of them counts in no facet: the filters' indexes
+    // (product_facets_keys, product_facets_prices) find the others.
+    const some = flags.size >= 2 ? ` AND (${[...flags.values()].join(' OR ')})` : '';
+    found = `m AS MATERIALIZED (
+  SELECT ps.product_id, ps.name_folded, ps.in_stock, ps.price_minor, ps.on_sale, ps.created_at, ps.keys, 0 AS tier, 0 AS score${flagColumns}
+  FROM product_facets ps WHERE ps.site_id = $1${visible}${some}
+)`;
+  }
+  const sql = `WITH ${textQuery('$2', '$1')}, ${found}, ${tally}${plan.facets ? `, ${counts}` : ''}
 SELECT
-  (SELECT count(*) FROM m WHERE ${all()}) AS total,
+  (SELECT total FROM tally) AS total,
   (SELECT coalesce(json_agg(h.product_id ORDER BY h.rn), '[]') FROM (
      SELECT product_id, row_number() OVER (ORDER BY ${ORDER[plan.sort]}) AS rn FROM m WHERE ${all()}
      ORDER BY ${ORDER[plan.sort]} LIMIT ${bind(plan.limit)} OFFSET ${bind(plan.offset)}) h) AS hits,
   cardinality($3::bigint[]) AS buckets,
   coalesce((SELECT version FROM product_search_versions WHERE site_id = $1), 0) AS version${facets}`;
   return { sql, params };
+}
+
+/** The picked price buckets as ranges of price_minor (indexable, unlike a bucket number). */
+function priceRanges(edges: readonly bigint[], picked: readonly number[], bind: (value: unknown) => string): string {
+  return picked.map((b) => {
+    const from = b > 0 ? `price_minor >= ${bind(String(edges[b - 1]))}::bigint` : '';
+    const to = b < edges.length ? `price_minor < ${bind(String(edges[b]))}::bigint` : '';
+    return `(${[from, to].filter(Boolean).join(' AND ') || 'true'})`;
+  }).join(' OR ');
 }
 
 /**
@@ -204,7 +257,23 @@ export function nearestWordsStatement(siteId: string, text: string, visibleOnly:
 }
 
 /**
- * Suggestions, step one: the text as a prefix query on product names — every word starts a word of
+ * Suggestions, first try: names with the typed text at a word start, from search_suggestions (a
+ * name from each of its word starts, migration 0990) — a range of its byte-order index, so the
+ * rows read are the matches, whatever the catalog's size. In stock first, then by name.
+ */
+export function suggestionTermsStatement(siteId: string, text: string, visibleOnly: boolean, limit: number): Statement {
+  return {
+    sql: `SELECT s.product_id FROM search_suggestions s, (SELECT search_fold($2) COLLATE "C" AS t) q
+      WHERE s.site_id = $1 AND s.term >= q.t AND s.term < q.t || chr(1114111)${visibleOnly ? ' AND s.visible' : ''}
+      GROUP BY s.product_id, s.in_stock, s.name_folded
+      ORDER BY s.in_stock DESC, s.name_folded, s.product_id LIMIT $3`,
+    params: [siteId, text, limit],
+  };
+}
+
+/**
+ * Suggestions, when the first try finds nothing (words in another order, another form of a word),
+ * step one: the text as a prefix query on product names — every word starts a word of
  * the name, stemmed or as typed. Its own statement, so the next one is planned with its value.
  */
 export function namePrefixQueryStatement(siteId: string, text: string): Statement {
@@ -216,9 +285,8 @@ export function namePrefixQueryStatement(siteId: string, text: string): Statemen
 }
 
 /**
- * Suggestions, step two: in stock first, then by name. When many names match, the planner walks
- * product_search_suggest_order and stops at the limit; when few do, the document index finds them
- * and they are sorted — either way the work is bounded by the answer, not the catalog.
+ * Suggestions, step two: in stock first, then by name; the document index finds the matches and
+ * they are sorted (the fallback of a text search_suggestions has no prefix for, so few match).
  */
 export function namePrefixStatement(siteId: string, tsquery: string, visibleOnly: boolean, limit: number): Statement {
   return {

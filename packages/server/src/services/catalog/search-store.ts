@@ -2,7 +2,7 @@
 import type { DbContext, SiteContext } from '../../platform/context.js';
 import type { Product } from './products.js';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from './store.js';
-import { collectionSuggestionsStatement, FUZZY_THRESHOLD, namePrefixQueryStatement, namePrefixStatement, nearestWordsStatement, type Statement } from './search-query.js';
+import { collectionSuggestionsStatement, FUZZY_THRESHOLD, namePrefixQueryStatement, namePrefixStatement, nearestWordsStatement, suggestionTermsStatement, type Statement } from './search-query.js';
 
 export interface SearchRow {
   total: number | string;
@@ -51,6 +51,9 @@ export async function nearestWords(ctx: SiteContext, text: string, visibleOnly: 
 
 /** Products whose name starts words with the text's words (suggestions), in stock first, then by name. */
 export async function namePrefixMatches(ctx: SiteContext, text: string, visibleOnly: boolean, limit: number): Promise<string[]> {
+  const quick = suggestionTermsStatement(ctx.siteId, text, visibleOnly, limit);
+  const found = (await ctx.db.query<{ product_id: string }>(quick.sql, quick.params)).map((r) => r.product_id);
+  if (found.length > 0) return found;
   const first = namePrefixQueryStatement(ctx.siteId, text);
   const [{ tsq }] = await ctx.db.query<{ tsq: string }>(first.sql, first.params);
   const { sql, params } = namePrefixStatement(ctx.siteId, tsq, visibleOnly, limit);
@@ -63,7 +66,10 @@ export async function collectionSuggestions(ctx: SiteContext, text: string, visi
   return rows.map((r) => ({ id: r.collection_id, slug: r.slug, name: r.name }));
 }
 
-/** Local to the transaction, so nothing of it stays on a pooled connection. */
+/**
+ * The trigram thresholds of `%` (a typo's word against the word list) and `<%` ("did you mean"),
+ * local to the transaction, so nothing of it stays on a pooled connection.
+ */
 export async function setFuzzyThreshold(tx: DbContext, threshold = FUZZY_THRESHOLD): Promise<void> {
-  await tx.db.query(`SELECT set_config('pg_trgm.word_similarity_threshold', $1, true)`, [String(threshold)]);
+  await tx.db.query(`SELECT set_config('pg_trgm.similarity_threshold', $1, true), set_config('pg_trgm.word_similarity_threshold', $1, true)`, [String(threshold)]);
 }
