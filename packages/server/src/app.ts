@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -70,6 +73,7 @@ import { openApiRoute, registerOpenApi } from './services/backoffice/openapi.js'
 import { AuditService } from './services/audit/service.js';
 import { auditRoutes } from './services/audit/routes.js';
 import { registerAppModules } from './app-modules.js';
+import { localDiskStorage, type FileStorage } from './platform/storage.js';
 
 export interface AppDeps {
   db: Db;
@@ -80,6 +84,8 @@ export interface AppDeps {
   webhooks?: { options?: Partial<WebhookOptions>; deliver?: boolean };
   /** The server key sealing stored secrets (main's loadKeyring); default: BODEGA_SECRET_KEY. */
   keyring?: Keyring;
+  /** Where uploaded files live (main: DATA_DIR/files); default: a fresh temporary directory. */
+  storage?: FileStorage;
   /** How domains are proven: options over DNS_SERVERS, DOMAINS_CHECK_PORT and DOMAINS_ALLOW_PRIVATE. */
   domainProof?: Partial<DomainProofOptions>;
   /** Limits, metrics and pooling (main passes the environment's); default: no rate limit, no metrics. */
@@ -319,6 +325,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerAppModules(app, {
     ...services.commerce, members: services.members.members, sites: services.sites, mail: services.mail, webhooks: services.webhooks, publicUrl: deps.config.publicUrl,
     rateLimitPerMinute: () => services.identity.rateLimitPerMinute,
+    db: deps.db, now, keyring: deps.keyring ?? keyringFromEnv(process.env), storage: deps.storage ?? temporaryStorage(),
   });
   await app.register(membersRoutes(services.members));
   // Webhooks and order e-mails: delivered off the request path by the worker.
@@ -414,4 +421,9 @@ function lazyValidator(ajv: Ajv, schema: object): Validate {
   };
   validate.schemaEnv = true;
   return validate;
+}
+
+/** Files of an app given no storage (tests, benches): a directory of its own under the system's temporary one. */
+function temporaryStorage(): FileStorage {
+  return localDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-files-')));
 }

@@ -46,7 +46,9 @@ async function serve(config: Config, operations: OperationsConfig): Promise<void
   }
   const { stripeApiFromUrl } = await import('./services/payments/service.js');
   const stripeApi = stripeApiFromUrl(process.env.STRIPE_API_URL);
-  const app = await buildApp({ db, config, operations, keyring, webhooks: { deliver: true }, ...(stripeApi && { payments: { stripeApi } }) });
+  const { localDiskStorage } = await import('./platform/storage.js');
+  const storage = localDiskStorage(path.join(config.dataDir, 'files'));
+  const app = await buildApp({ db, config, operations, keyring, storage, webhooks: { deliver: true }, ...(stripeApi && { payments: { stripeApi } }) });
   const stopBackups = db.kind === 'pglite' ? (await import('./platform/backup.js')).serveBackupRequests(db, config.dataDir) : () => undefined;
   const demo = speaks ? await seedDemoIfEmpty(app, config) : undefined;
   await app.listen({ port: config.port, host: config.host });

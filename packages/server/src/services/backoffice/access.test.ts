@@ -66,6 +66,10 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/bodega/v1/gift-cards/none/enable' },
   { method: 'GET', url: '/bodega/v1/gift-cards/settings' },
   { method: 'PUT', url: '/bodega/v1/gift-cards/settings', payload: { productIds: [] } },
+  // Digital products' files and link rules (services/digital).
+  { method: 'GET', url: '/bodega/v1/digital-products/none' },
+  { method: 'PUT', url: '/bodega/v1/digital-products/none/rules', payload: { linkDays: 7, maxDownloads: 5 } },
+  { method: 'DELETE', url: '/bodega/v1/digital-products/none/files/none' },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {
