@@ -157,6 +157,23 @@ describe('spending a gift card at checkout', () => {
     expect(ledger.at(-1)).toMatchObject({ type: 'REFUND', amount: spent.toFixed(2), orderId: o.id });
   });
 
+  it('gives a declined payment\'s hold back to the card; paying again holds it anew', async () => {
+    const gift = await issue('10');
+    const token = await t.visitorToken(site);
+    const created = await checkoutWith(token, [catalogLine(lamp.id, 1)], gift.code);
+    const charge = (paymentToken: string) => call('POST', `/ecom/v1/checkouts/${created.id}/create-order-and-charge`, { authorization: token }, { id: created.id, paymentToken });
+    const declined = await charge(TEST_TOKENS.decline);
+    expect(declined.statusCode, declined.body).toBe(402);
+    const afterDecline = await cardById(gift.id);
+    expect(afterDecline.giftCard.balance.amount).toBe('10.00');
+    expect(afterDecline.ledger.map((e) => e.type)).toEqual(['ISSUE', 'REDEEM', 'RELEASE']);
+    const paid = await charge(TEST_TOKENS.approve);
+    expect(paid.statusCode, paid.body).toBe(200);
+    const afterPay = await cardById(gift.id);
+    expect(afterPay.giftCard.balance.amount).toBe('0.00');
+    expect(afterPay.ledger.at(-1)).toMatchObject({ type: 'REDEEM', amount: '10.00', orderId: paid.json().orderId });
+  });
+
   it('refuses a typo, an unknown code, an expired card and a disabled card in words', async () => {
     const token = await t.visitorToken(site);
     const created = await checkoutWith(token, [catalogLine(lamp.id, 1)]);
