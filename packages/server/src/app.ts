@@ -228,6 +228,7 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date, opti
     await giftCards.issueForPaidOrder(tx, order);
   };
   orders.hooks.refundToGiftCard = (tx, input) => giftCards.refundToCard(tx, input);
+  cart.giftCardProducts = async (ctx) => (await giftCards.settings(ctx)).productIds;
   const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl, giftCards);
   return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments, giftCards };
 }

@@ -65,7 +65,10 @@ describe('buying a gift card', () => {
     const token = await t.visitorToken(site);
     const fields = { Recipient: 'Ada <ada@example.com> on 2026-03-05', Message: 'Happy birthday!' };
     const { orderId } = await placeOrder(t.app, site, token, [catalogLine(card.id, 1, { variantId: card.variants[1].id, customTextFields: fields })], { paymentToken: TEST_TOKENS.approve, email: 'grace@example.com' });
-    expect((await order(orderId)).paymentStatus).toBe('PAID');
+    const bought = await order(orderId);
+    expect(bought.paymentStatus).toBe('PAID');
+    // The spec's item type for a gift card, not DIGITAL; nothing to ship.
+    expect(bought.lineItems[0]).toMatchObject({ itemType: { preset: 'GIFT_CARD' }, physicalProperties: { shippable: false } });
     const list = await call('GET', '/bodega/v1/gift-cards?search=ada%40example.com', apiKey(site));
     const cards = list.json().giftCards ;
     expect(cards).toHaveLength(1);
