@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { CHROMIUM, hasChromium, launchChromium, type Chromium } from './chromium.js';
 import { checkPage, signInToAdmin } from './admin-pages.js';
-import { ready } from './shop.js';
+import { billAndPayByCard, ready } from './shop.js';
 import { SmtpCapture } from '../packages/server/src/test/sign-in.js';
 import { storefrontApp, type StorefrontTestApp } from '../packages/server/src/test/storefront.js';
 import { apiKey } from '../packages/server/src/test/commerce.js';
@@ -45,13 +45,7 @@ describe.skipIf(!hasChromium)('gift cards in Chromium', () => {
     // A gift card alone ships nothing: no pickup location to choose.
     const locations = page.getByRole('group', { name: 'Pickup location' }).getByRole('radio');
     if (pickup) await locations.first().check();
-    await page.getByLabel('Billing street and number').fill('5 Elm St');
-    await page.getByLabel('Billing city').fill('Boston');
-    await page.getByLabel('Billing postal code').fill('02108');
-    await page.getByRole('radio', { name: 'Card' }).check();
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await page.getByLabel('Security code').fill('123');
+    await billAndPayByCard(page);
   }
 
   it('the demo gift card is bought, delivered on its date and spent on a second order', async () => {

@@ -133,6 +133,17 @@ export async function pickUpAndPayLater(page: Page, buyer: { firstName: string; 
   await page.getByRole('radio', { name: /Pay later/ }).check();
 }
 
+/** The checkout's billing address (Boston) and the test provider's approving card. */
+export async function billAndPayByCard(page: Page): Promise<void> {
+  await page.getByLabel('Billing street and number').fill('5 Elm St');
+  await page.getByLabel('Billing city').fill('Boston');
+  await page.getByLabel('Billing postal code').fill('02108');
+  await page.getByRole('radio', { name: 'Card' }).check();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/30');
+  await page.getByLabel('Security code').fill('123');
+}
+
 /** The page's totals read "Free" for shipping that costs nothing, not "$0.00". */
 export async function freeShipping(page: Page): Promise<void> {
   await page.locator('.totals div').filter({ has: page.getByText(/^Shipping/) }).getByRole('definition').getByText('Free', { exact: true }).waitFor();

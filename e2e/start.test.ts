@@ -101,10 +101,10 @@ describe('npm start', { timeout: 120_000 }, () => {
 
   it('serves the demo store: its products in the sitemap, its clientId in every page', async () => {
     const clientId = await waitFor('the printed clientId', async () => server.output().match(/clientId:\s+([0-9a-f-]{36})/)?.[1]);
-    expect(server.output()).toMatch(/Created the demo store \(12 products; try the coupon WELCOME10\)/);
+    expect(server.output()).toMatch(/Created the demo store \(13 products; try the coupon WELCOME10\)/);
     const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
     const products = [...sitemap.matchAll(/<loc>([^<]+\/products\/[^<]+)<\/loc>/g)].map((m) => m[1]);
-    expect(products).toHaveLength(12);
+    expect(products).toHaveLength(13);
     expect(products).toContain(`${base}/products/linen-camp-shirt`);
     const page = await (await fetch(`${base}/products/linen-camp-shirt`, { headers: { accept: 'text/html' } })).text();
     expect(page).toContain(`"clientId":"${clientId}"`);

@@ -133,6 +133,7 @@ export const routes: RouteObject[] = [
       { path: 'checkout', element: page(() => import('./checkout/CheckoutPage.js')) },
       { path: 'checkout/thank-you', element: page(() => import('./checkout/ThankYouPage.js')) },
       { path: 'gift-cards/balance', element: page(() => import('./gift-cards/BalancePage.js')) },
+      { path: 'downloads', element: page(() => import('./downloads/GuestDownloadsPage.js')) },
       {
         path: 'account',
         element: page(() => import('./account/AccountLayout.js')),
@@ -143,6 +144,7 @@ export const routes: RouteObject[] = [
           { path: 'addresses', element: page(() => import('./account/AddressesPage.js')) },
           { path: 'security', element: page(() => import('./account/SecurityPage.js')) },
           { path: 'gift-cards', element: page(() => import('./gift-cards/AccountGiftCardsPage.js')) },
+          { path: 'downloads', element: page(() => import('./downloads/AccountDownloadsPage.js')) },
           { path: 'bookings', element: page(() => import('./account/EmptySectionPage.js')) },
           { path: 'subscriptions', element: page(() => import('./account/EmptySectionPage.js')) },
           { path: 'events', element: page(() => import('./account/EmptySectionPage.js')) },

@@ -7,7 +7,7 @@ export type { BodegaClient, ClientOptions, GraphQLError, GraphQLResult, Module }
 
 export { BodegaError } from './core/errors.js';
 export type { ApplicationError, ErrorDetails, FieldViolation } from './core/errors.js';
-export type { Transport, WireRequest, HttpMethod } from './core/transport.js';
+export type { Transport, WireRequest, HttpMethod, UploadRequest } from './core/transport.js';
 export type { PlatformPage, PlatformQueryBuilder } from './core/platform-query.js';
 
 export { OAuthStrategy } from './auth/oauth.js';
@@ -62,6 +62,8 @@ export type { BackInStockCatalogReference, BackInStockItemDetails, BackInStockRe
 export { media } from './modules/media.js';
 export type { MediaApi, UploadedMedia, UploadOptions } from './modules/media.js';
 export { giftCards } from './modules/gift-cards.js';
+export { digital } from './modules/digital.js';
+export type { DigitalApi, DigitalFile, DigitalProduct, Download, DownloadRules } from './modules/digital.js';
 export type { GiftCard, GiftCardLedgerEntry, GiftCardMoney, GiftCardSettings, GiftCardsApi, IssueGiftCardInput } from './modules/gift-cards.js';
 export { backOffice, BACK_OFFICE_PATH } from './modules/back-office.js';
 export type {

@@ -21,9 +21,15 @@ import { toWireCheckout } from './services/checkout/wire.js';
 import type { CartService } from './services/cart/service.js';
 import { toWireCart } from './services/cart/wire.js';
 import type { RequestContext } from './platform/caller.js';
+import { ApiError } from './platform/errors.js';
 import type { SiteContext } from './platform/context.js';
 import type { GiftCardsService } from './services/gift-cards/service.js';
 import { giftCardRoutes } from './services/gift-cards/routes.js';
+import { DigitalService } from './services/digital/service.js';
+import { digitalRoutes } from './services/digital/routes.js';
+import type { Db } from './platform/db.js';
+import type { Keyring } from './platform/secrets.js';
+import type { FileStorage } from './platform/storage.js';
 
 export interface AppModulesDeps {
   catalog: CatalogService;
@@ -38,6 +44,12 @@ export interface AppModulesDeps {
   publicUrl: string;
   /** Per-IP limit of sign-in calls, which the gift-card balance check shares. */
   rateLimitPerMinute: () => number;
+  db: Db;
+  now: () => Date;
+  /** Signs download links. */
+  keyring: Keyring;
+  /** Where digital products' files are kept. */
+  storage: FileStorage;
 }
 
 export async function registerAppModules(app: FastifyInstance, deps: AppModulesDeps): Promise<void> {
@@ -84,6 +96,26 @@ export async function registerAppModules(app: FastifyInstance, deps: AppModulesD
     currency: async (ctx) => (await sites.activeSite(ctx)).settings.currency,
     rateLimitPerMinute: deps.rateLimitPerMinute,
   }));
+  const digital = new DigitalService({
+    db: deps.db, now: deps.now, keyring: deps.keyring, storage: deps.storage,
+    product: (ctx, productId) => catalog.getProduct(ctx, productId),
+    order: (ctx, orderId) => orders.getOrder(asBackOffice(ctx), orderId).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }),
+    enqueue: async (tx, message) => {
+      await mail.enqueue(tx, message);
+      queuedSinceKick++;
+    },
+    shop: async (ctx) => ({ name: (await sites.activeSite(ctx)).name, origin: await sites.pageOrigin(ctx, deps.publicUrl) }),
+  });
+  // A paid order's files are granted and their links mailed in the order's transaction, after its gift cards.
+  const issueGiftCards = orders.hooks.paid;
+  orders.hooks.paid = async (tx, order) => {
+    await issueGiftCards?.(tx, order);
+    await digital.grantForPaidOrder(tx, order);
+  };
+  await app.register(digitalRoutes(digital, { rateLimitPerMinute: deps.rateLimitPerMinute }));
 }
 
 /** The back office's view of a site, for rendering an event's entity at fan-out (no shopper restrictions). */

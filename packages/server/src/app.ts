@@ -1,5 +1,8 @@
 import { hasCitus } from './platform/citus.js';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -73,7 +76,7 @@ import { auditRoutes } from './services/audit/routes.js';
 import { registerAppModules } from './app-modules.js';
 import { mediaService } from './services/media/register.js';
 import { mediaRoutes } from './services/media/routes.js';
-import type { FileStorage } from './platform/storage.js';
+import { localDiskStorage, type FileStorage } from './platform/storage.js';
 
 export interface AppDeps {
   db: Db;
@@ -228,6 +231,7 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date, opti
     await giftCards.issueForPaidOrder(tx, order);
   };
   orders.hooks.refundToGiftCard = (tx, input) => giftCards.refundToCard(tx, input);
+  cart.giftCardProducts = async (ctx) => (await giftCards.settings(ctx)).productIds;
   const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl, giftCards);
   return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments, giftCards };
 }
@@ -323,9 +327,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(dataRoutes(data));
   await registerSignIn(app, services, deps.config);
   await app.register(commerceRoutes(services.commerce, deps.config.publicUrl, services.sites));
+  const storage = deps.storage ?? temporaryStorage(app);
   await registerAppModules(app, {
     ...services.commerce, members: services.members.members, sites: services.sites, mail: services.mail, webhooks: services.webhooks, publicUrl: deps.config.publicUrl,
     rateLimitPerMinute: () => services.identity.rateLimitPerMinute,
+    db: deps.db, now, keyring: deps.keyring ?? keyringFromEnv(process.env), storage,
   });
   await app.register(membersRoutes(services.members));
   // Webhooks and order e-mails: delivered off the request path by the worker.
@@ -343,7 +349,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', async () => services.audit.start());
   app.addHook('onClose', async () => services.audit.stop());
   registerPaymentSweep(app, services.commerce.checkout, deps.payments);
-  const media = await mediaService(app, { db: deps.db, now, catalog: services.commerce.catalog, ...(deps.storage && { storage: deps.storage }) });
+  const media = mediaService(app, { db: deps.db, now, catalog: services.commerce.catalog, storage });
   await app.register(mediaRoutes(media, deps.config.publicUrl));
   openApiRoute(app);
 
@@ -423,4 +429,11 @@ function lazyValidator(ajv: Ajv, schema: object): Validate {
   };
   validate.schemaEnv = true;
   return validate;
+}
+
+/** Files of an app given no storage (tests, benches): a directory of its own under the system's temporary one, removed at close. */
+function temporaryStorage(app: FastifyInstance): FileStorage {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-files-'));
+  app.addHook('onClose', async () => fs.promises.rm(dir, { recursive: true, force: true }));
+  return localDiskStorage(dir);
 }

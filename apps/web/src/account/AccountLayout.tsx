@@ -9,6 +9,7 @@ const SECTIONS = [
   ['/account/addresses', 'Addresses'],
   ['/account/security', 'Security'],
   ['/account/gift-cards', 'Gift cards'],
+  ['/account/downloads', 'Downloads'],
   ['/account/bookings', 'Bookings'],
   ['/account/subscriptions', 'Subscriptions'],
   ['/account/events', 'Events'],

@@ -8,6 +8,7 @@ export interface DemoProduct {
   collections: string[];
 }
 
+const DEMO_DOWNLOAD_SLUG_VALUE = 'slow-brew-recipe-guide';
 const image = (file: string, altText: string) => ({ image: { url: `/media/demo/${file}`, width: 800, height: 800, altText }, title: altText });
 const choices = (...values: string[]) => values.map((value) => ({ value, description: value }));
 const care = (text: string) => ({ title: 'Care', description: text });
@@ -213,6 +214,18 @@ export const DEMO_PRODUCTS: readonly DemoProduct[] = [
   },
   {
     product: {
+      name: 'Slow Brew Recipe Guide',
+      slug: DEMO_DOWNLOAD_SLUG_VALUE,
+      productType: 'digital',
+      description: 'Our baristas\' slow-brew recipes as a printable PDF: ratios, grind sizes, water temperatures and a brew log. Download it as soon as it is paid.',
+      sku: 'GUIDE-SLOW-BREW',
+      priceData: { price: 6 },
+      media: { items: [image('brewing-guide.svg', 'The Slow Brew Recipe Guide booklet')] },
+    },
+    collections: ['coffee'],
+  },
+  {
+    product: {
       name: 'Digital Gift Card',
       slug: 'digital-gift-card',
       productType: 'digital',
@@ -238,6 +251,9 @@ export const DEMO_PRODUCTS: readonly DemoProduct[] = [
 ];
 
 export const DEMO_GIFT_CARD_SLUG = 'digital-gift-card';
+
+/** The demo's downloadable product: its PDF is drawn at seed time (guide-pdf.ts) and attached through the API. */
+export const DEMO_DOWNLOAD_SLUG = DEMO_DOWNLOAD_SLUG_VALUE;
 
 export const DEMO_COUPON = {
   code: 'WELCOME10',

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp, type TestSite } from '../test/harness.js';
 import { apiKey, catalogLine } from '../test/commerce.js';
 import { seedDemoContent, type DemoContent } from './seed.js';
-import { DEMO_PRODUCTS } from './content.js';
+import { DEMO_DOWNLOAD_SLUG, DEMO_PRODUCTS } from './content.js';
+import { brewingGuidePdf } from './guide-pdf.js';
 
 let t: TestApp;
 let site: TestSite;
@@ -77,6 +78,24 @@ describe('the demo store content', () => {
     expect((await t.app.inject({ method: 'GET', url: '/media/demo/missing.svg' })).statusCode).toBe(404);
   });
 
+  it('attaches a real PDF to the downloadable guide', async () => {
+    const guide = content.products.find((p) => p.slug === DEMO_DOWNLOAD_SLUG);
+    const res = await t.app.inject({ method: 'GET', url: `/bodega/v1/digital-products/${guide?.id}`, headers: apiKey(site) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().files).toMatchObject([{ fileName: 'slow-brew-recipe-guide.pdf', contentType: 'application/pdf' }]);
+    const pdf = brewingGuidePdf().toString('latin1');
+    expect(pdf).toMatch(/^%PDF-1\.4\n/);
+    expect(pdf).toMatch(/%%EOF\n$/);
+    // The cross-reference table points at each object.
+    const xref = Number(/startxref\n(\d+)/.exec(pdf)?.[1]);
+    expect(pdf.slice(xref, xref + 4)).toBe('xref');
+    for (const [i, m] of [...pdf.matchAll(/(\d{10}) 00000 n /g)].entries()) {
+      const offset = Number(m[1]);
+      const index = i + 1;
+      expect(pdf.slice(offset, offset + 8)).toBe(`${index} 0 obj\n`);
+    }
+  });
+
   it('groups the products in four collections', async () => {
     expect(content.collections.map((c) => c.slug)).toEqual(['apparel', 'coffee', 'home', 'gifts']);
     const counts: Record<string, number> = {};
@@ -84,7 +103,7 @@ describe('the demo store content', () => {
       const res = await t.app.inject({ method: 'GET', url: `/stores-reader/v1/collections/slug/${c.slug}`, headers: apiKey(site) });
       counts[c.slug] = res.json().collection.numberOfProducts;
     }
-    expect(counts).toEqual({ apparel: 4, coffee: 3, home: 3, gifts: 6 });
+    expect(counts).toEqual({ apparel: 4, coffee: 4, home: 3, gifts: 6 });
   });
 
   it('takes the WELCOME10 coupon and prices US delivery, free delivery over $75, pickup and New York tax', async () => {

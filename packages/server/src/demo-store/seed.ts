@@ -1,7 +1,8 @@
 // Fills a site with the demo store through the public API, with the site's API key, exactly as a
 // merchant's script would: npm start uses it for the demo site, tests for their own sites.
 import type { FastifyInstance } from 'fastify';
-import { DEMO_COLLECTIONS, DEMO_COMMERCE_SETTINGS, DEMO_COUPON, DEMO_GIFT_CARD_SLUG, DEMO_PRODUCTS } from './content.js';
+import { DEMO_COLLECTIONS, DEMO_COMMERCE_SETTINGS, DEMO_COUPON, DEMO_DOWNLOAD_SLUG, DEMO_GIFT_CARD_SLUG, DEMO_PRODUCTS } from './content.js';
+import { brewingGuidePdf } from './guide-pdf.js';
 
 export interface DemoContentSite {
   siteId: string;
@@ -47,5 +48,13 @@ export async function seedDemoContent(app: FastifyInstance, site: DemoContentSit
   // Buying the digital gift card issues a card (services/gift-cards).
   const giftCard = products.filter((p) => p.slug === DEMO_GIFT_CARD_SLUG).map((p) => p.id);
   await call('PUT', '/bodega/v1/gift-cards/settings', { productIds: giftCard });
+  // The downloadable guide gets its PDF (services/digital), uploaded as a merchant would.
+  for (const guide of products.filter((p) => p.slug === DEMO_DOWNLOAD_SLUG)) {
+    const res = await app.inject({
+      method: 'POST', url: `/bodega/v1/digital-products/${guide.id}/files?fileName=slow-brew-recipe-guide.pdf`,
+      headers: { ...headers, 'content-type': 'application/pdf' }, payload: brewingGuidePdf(),
+    });
+    if (res.statusCode !== 200) throw new Error(`demo content: the guide's PDF answered ${res.statusCode}: ${res.body}`);
+  }
   return { products, collections, couponCode: DEMO_COUPON.code };
 }

@@ -11,6 +11,7 @@ import { useDeleteProduct, useProductDetail, useSaveProduct, useStoreCollections
 import { BackInStockPanel } from './BackInStockPanel.js';
 import { MediaEditor } from './MediaEditor.js';
 import { mediaOf, type MediaState } from './media.js';
+import { DigitalFilesPanel } from './DigitalFilesPanel.js';
 
 export default function ProductEditPage() {
   const { productId } = useParams();
@@ -72,6 +73,9 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
             </SelectField>
             {discountType !== 'NONE' && <Field label={discountType === 'PERCENT' ? 'Percent off' : 'Amount off'} inputMode="decimal" {...register('discountValue')} error={errors.discountValue?.message} />}
           </div>
+          <SelectField label="Type" {...register('productType')}>
+            <option value="physical">Physical: shipped or picked up</option><option value="digital">Digital: files to download once paid</option>
+          </SelectField>
           <div className="three-cols">
             <Field label="SKU" {...register('sku')} error={errors.sku?.message} />
             <Field label="Weight" inputMode="decimal" {...register('weight')} error={errors.weight?.message} />
@@ -141,6 +145,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
           <button type="submit" className="button large" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : id ? 'Save changes' : 'Create product'}</button>
         </div>
       </form>
+      {id && before?.productType === 'digital' && <DigitalFilesPanel productId={id} />}
       {id && before && <BackInStockPanel product={before} />}
       <Confirm open={confirmDelete} onOpenChange={setConfirmDelete} title={`Delete ${before?.name ?? 'this product'}?`} confirmLabel="Delete product"
         busy={removing.isPending} error={removing.error} onConfirm={() => removing.mutate(id ?? '', { onSuccess: () => { void navigate('/admin/products', { replace: true }); } })}>

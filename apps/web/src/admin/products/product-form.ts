@@ -19,6 +19,7 @@ export const productSchema = z.object({
   sku: z.string().trim().max(40, 'At most 40 characters'),
   weight: optionalNumber,
   visible: z.boolean(),
+  productType: z.enum(['physical', 'digital']),
   ribbon: z.string().trim().max(30, 'At most 30 characters'),
   trackInventory: z.boolean(),
   quantity: z.string().trim().refine((v) => v === '' || /^\d{1,8}$/.test(v), 'A whole number'),
@@ -50,13 +51,13 @@ export const keyOf = (choices: Record<string, string>) => Object.entries(choices
 
 export function toForm(p: Product | undefined): ProductForm {
   if (!p) {
-    return { name: '', description: '', price: '', discountType: 'NONE', discountValue: '', sku: '', weight: '', visible: true, ribbon: '', trackInventory: true, quantity: '', collectionIds: [], options: [] };
+    return { name: '', description: '', price: '', discountType: 'NONE', discountValue: '', sku: '', weight: '', visible: true, productType: 'physical', ribbon: '', trackInventory: true, quantity: '', collectionIds: [], options: [] };
   }
   const discount = p.discount?.type === 'PERCENT' || p.discount?.type === 'AMOUNT' ? p.discount.type : 'NONE';
   return {
     name: p.name ?? '', description: p.description ?? '', price: String(p.priceData?.price ?? ''), discountType: discount,
     discountValue: discount === 'NONE' ? '' : String(p.discount?.value ?? ''), sku: p.sku ?? '', weight: p.weight ? String(p.weight) : '',
-    visible: p.visible !== false, ribbon: p.ribbon ?? '',
+    visible: p.visible !== false, productType: p.productType === 'digital' ? 'digital' : 'physical', ribbon: p.ribbon ?? '',
     trackInventory: p.stock?.trackInventory === true, quantity: p.stock?.trackInventory ? String(p.stock.quantity ?? 0) : '',
     collectionIds: (p.collectionIds ?? []).filter((id) => id !== ALL_PRODUCTS),
     options: productOptions(p).map((o) => ({ name: o.name, choices: o.choices.map((c) => c.value).join(', ') })),
@@ -79,7 +80,7 @@ export async function saveProduct(api: AdminClient, id: string | undefined, befo
   const productOptionsWire = form.options.map((o) => ({ name: o.name.trim(), optionType: 'drop_down', choices: choicesOf(o).map((c) => ({ value: c, description: c })) }));
   const optionsChanged = JSON.stringify(toForm(before).options) !== JSON.stringify(form.options);
   const base: Product = {
-    name: form.name, description: form.description, priceData: { price: Number(form.price) }, visible: form.visible, productType: 'physical',
+    name: form.name, description: form.description, priceData: { price: Number(form.price) }, visible: form.visible, productType: form.productType,
     ...(form.sku ? { sku: form.sku } : {}), ...(form.weight ? { weight: Number(form.weight) } : {}),
     ...(form.ribbon ? { ribbon: form.ribbon } : {}),
     discount: form.discountType === 'NONE' ? { type: 'NONE', value: 0 } : { type: form.discountType, value: Number(form.discountValue || 0) },

@@ -161,3 +161,39 @@ export function useUploadMedia() {
     mutationFn: ({ file, onProgress }: { file: File; onProgress: (sent: number) => void }) => api.media.upload(file, { fileName: file.name, onProgress }),
   });
 }
+
+const digitalKey = (productId: string) => [...productKeys.detail(productId), 'digital'] as const;
+
+/** A digital product's files and download rules. */
+export function useDigitalProduct(productId: string) {
+  const { api } = useAdmin();
+  return useQuery({ queryKey: digitalKey(productId), queryFn: () => api.digital.product(productId) });
+}
+
+/** Uploads a file, reporting the share sent (0–1) as it goes. */
+export function useAttachFile(productId: string, onProgress: (share: number) => void) {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => api.digital.attachFile(productId, file, { onProgress: (sent, total) => onProgress(total > 0 ? sent / total : 0) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: digitalKey(productId) }),
+  });
+}
+
+export function useRemoveFile(productId: string) {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (fileId: string) => api.digital.removeFile(productId, fileId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: digitalKey(productId) }),
+  });
+}
+
+export function useSetDownloadRules(productId: string) {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (rules: { linkDays: number; maxDownloads: number }) => api.digital.setRules(productId, rules),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: digitalKey(productId) }),
+  });
+}

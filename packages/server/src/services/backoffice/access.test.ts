@@ -68,6 +68,10 @@ const CALLS: Call[] = [
   { method: 'PUT', url: '/bodega/v1/gift-cards/settings', payload: { productIds: [] } },
   // Uploaded pictures (services/media): a JSON body is no picture, so the allowed callers get a 400.
   { method: 'POST', url: '/bodega/v1/media', payload: { not: 'a picture' }, allowedAnswers: [400] },
+  // Digital products' files and link rules (services/digital).
+  { method: 'GET', url: '/bodega/v1/digital-products/none' },
+  { method: 'PUT', url: '/bodega/v1/digital-products/none/rules', payload: { linkDays: 7, maxDownloads: 5 } },
+  { method: 'DELETE', url: '/bodega/v1/digital-products/none/files/none' },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {

@@ -73,6 +73,8 @@ export class CartService {
    * what pricing again would give (without a coupon, pricing does not depend on the time).
    */
   private readonly answers: TtlCache<string, KeptAnswer>;
+  /** The products that are gift cards (wired in app.ts from the gift-card settings): their lines are typed GIFT_CARD. */
+  giftCardProducts: ((ctx: SiteContext) => Promise<readonly string[]>) | undefined;
 
   constructor(
     private readonly sites: SitesService,
@@ -81,6 +83,13 @@ export class CartService {
     now: () => Date,
   ) {
     this.answers = new TtlCache({ ttlMs: ANSWER_KEPT_MS, maxSize: ANSWERS_KEPT, now });
+  }
+
+  /** A digital line of a gift-card product is a GIFT_CARD line (spec: item types); read only when a cart has digital lines. */
+  private async typeGiftCards(ctx: SiteContext, lines: ResolvedLine[]): Promise<ResolvedLine[]> {
+    if (!this.giftCardProducts || !lines.some((l) => l.itemType === 'DIGITAL')) return lines;
+    const ids = new Set(await this.giftCardProducts(ctx));
+    return lines.map((l) => (l.itemType === 'DIGITAL' && l.productId && ids.has(l.productId) ? { ...l, itemType: 'GIFT_CARD' } : l));
   }
 
   async site(ctx: SiteContext): Promise<Site> {
@@ -99,7 +108,7 @@ export class CartService {
     const settings = commerceSettingsOf(site);
     const catalogIds = request.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []));
     const found = options.products ?? (await this.catalog.productsByIds(ctx, catalogIds));
-    const lines = resolveLines(request.lines, found, options.resolve);
+    const lines = await this.typeGiftCards(ctx, resolveLines(request.lines, found, options.resolve));
     const coupon = request.couponCode ? await this.coupons.findByCode(ctx, request.couponCode) : undefined;
     const priced = priceCart(pricingInput(lines, {
       currency: request.currency,

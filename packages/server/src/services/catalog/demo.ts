@@ -109,6 +109,15 @@ function notebook(): string {
 <text x="380" y="295" font-family="Georgia, serif" font-size="26" text-anchor="middle" fill="#1f3a4d">Field notes</text>`, 200);
 }
 
+function brewGuide(): string {
+  return frame(['#f6efe6', '#eadfce'], `<rect x="230" y="160" width="340" height="460" rx="10" fill="#fffaf2"/><rect x="230" y="160" width="340" height="460" rx="10" fill="url(#shade)"/>
+<rect x="230" y="160" width="340" height="120" rx="10" fill="#8a4b2a"/>
+<text x="400" y="232" font-family="Georgia, serif" font-size="34" text-anchor="middle" fill="#fffaf2">Brewing Guide</text>
+<path d="M330 340 L470 340 L425 430 L375 430 Z" fill="#c9b48a"/><rect x="360" y="430" width="80" height="60" rx="8" fill="#8a4b2a" opacity=".8"/>
+${[520, 550, 580].map((y) => `<line x1="280" y1="${y}" x2="520" y2="${y}" stroke="#8a4b2a" stroke-width="6" opacity=".25"/>`).join('')}
+<text x="400" y="610" font-family="Helvetica, sans-serif" font-size="22" text-anchor="middle" fill="#8a4b2a">PDF</text>`, 200);
+}
+
 /** File name → SVG document. */
 export const DEMO_MEDIA: Readonly<Record<string, string>> = {
   'linen-shirt-sand.svg': shirt('#d8c7a6', '#8a7555'),
@@ -127,4 +136,5 @@ export const DEMO_MEDIA: Readonly<Record<string, string>> = {
   'enamel-pins.svg': pins(),
   'linen-tea-towel.svg': teaTowel(),
   'field-notebook.svg': notebook(),
+  'brewing-guide.svg': brewGuide(),
 };

@@ -345,6 +345,8 @@ export class CheckoutService {
       if (attempt.orderId) return { orderId: attempt.orderId };
       const fail = async (status: 'FAILED' | 'DECLINED' | 'REQUIRES_ACTION', failure: string | null, error: ApiError, intentId?: string) => {
         await this.payments.saveAttempt(tx, { ...attempt, status, failure, ...(intentId && { providerIntentId: intentId }) });
+        // No payment will come of this attempt: the gift cards' holds go back on the cards (the next attempt holds them again).
+        if (status !== 'REQUIRES_ACTION' && !placed.checkout.orderId) await this.giftCards.release(tx, placed.checkout.id, 'The payment failed');
         return { error };
       };
       const due = await this.amountDue(tx, placed);

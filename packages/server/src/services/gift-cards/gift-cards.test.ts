@@ -65,7 +65,10 @@ describe('buying a gift card', () => {
     const token = await t.visitorToken(site);
     const fields = { Recipient: 'Ada <ada@example.com> on 2026-03-05', Message: 'Happy birthday!' };
     const { orderId } = await placeOrder(t.app, site, token, [catalogLine(card.id, 1, { variantId: card.variants[1].id, customTextFields: fields })], { paymentToken: TEST_TOKENS.approve, email: 'grace@example.com' });
-    expect((await order(orderId)).paymentStatus).toBe('PAID');
+    const bought = await order(orderId);
+    expect(bought.paymentStatus).toBe('PAID');
+    // The spec's item type for a gift card, not DIGITAL; nothing to ship.
+    expect(bought.lineItems[0]).toMatchObject({ itemType: { preset: 'GIFT_CARD' }, physicalProperties: { shippable: false } });
     const list = await call('GET', '/bodega/v1/gift-cards?search=ada%40example.com', apiKey(site));
     const cards = list.json().giftCards ;
     expect(cards).toHaveLength(1);
@@ -155,6 +158,23 @@ describe('spending a gift card at checkout', () => {
     const { giftCard, ledger } = await cardById(gift.id);
     expect(giftCard.balance.amount).toBe('100.00');
     expect(ledger.at(-1)).toMatchObject({ type: 'REFUND', amount: spent.toFixed(2), orderId: o.id });
+  });
+
+  it('gives a declined payment\'s hold back to the card; paying again holds it anew', async () => {
+    const gift = await issue('10');
+    const token = await t.visitorToken(site);
+    const created = await checkoutWith(token, [catalogLine(lamp.id, 1)], gift.code);
+    const charge = (paymentToken: string) => call('POST', `/ecom/v1/checkouts/${created.id}/create-order-and-charge`, { authorization: token }, { id: created.id, paymentToken });
+    const declined = await charge(TEST_TOKENS.decline);
+    expect(declined.statusCode, declined.body).toBe(402);
+    const afterDecline = await cardById(gift.id);
+    expect(afterDecline.giftCard.balance.amount).toBe('10.00');
+    expect(afterDecline.ledger.map((e) => e.type)).toEqual(['ISSUE', 'REDEEM', 'RELEASE']);
+    const paid = await charge(TEST_TOKENS.approve);
+    expect(paid.statusCode, paid.body).toBe(200);
+    const afterPay = await cardById(gift.id);
+    expect(afterPay.giftCard.balance.amount).toBe('0.00');
+    expect(afterPay.ledger.at(-1)).toMatchObject({ type: 'REDEEM', amount: '10.00', orderId: paid.json().orderId });
   });
 
   it('refuses a typo, an unknown code, an expired card and a disabled card in words', async () => {

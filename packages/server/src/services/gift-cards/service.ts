@@ -130,13 +130,22 @@ export class GiftCardsService {
 
   /** Takes a card (or all of them) off a checkout, giving back what the checkout held of it. */
   async detach(tx: SiteContext, checkoutId: string): Promise<void> {
+    await this.release(tx, checkoutId, 'Removed from the checkout');
+    await store.removeCheckoutCards(tx, checkoutId);
+  }
+
+  /**
+   * Gives back what a checkout holds of its cards, the cards staying on it (a declined payment:
+   * the balance is the card's again until the shopper pays, when `hold` takes it anew).
+   */
+  async release(tx: SiteContext, checkoutId: string, reason: string): Promise<void> {
     const on = await store.checkoutCards(tx, checkoutId);
+    if (!on.some((c) => c.held > 0n)) return;
     const locked = await store.lockCards(tx, on.map((c) => c.card.id));
     for (const { card, held } of on) {
       const current = locked.get(card.id);
-      if (current && held > 0n) await this.move(tx, current, { kind: 'RELEASE', amount: held, checkoutId, orderId: null, reason: 'Removed from the checkout', actor: null });
+      if (current && held > 0n) await this.move(tx, current, { kind: 'RELEASE', amount: held, checkoutId, orderId: null, reason, actor: null });
     }
-    await store.removeCheckoutCards(tx, checkoutId);
   }
 
   /** What each card on the checkout would pay of `total` now (read only: the checkout's page). */

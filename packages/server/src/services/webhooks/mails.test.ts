@@ -6,6 +6,7 @@ import * as orderStore from '../orders/store.js';
 import { siteContext } from '../../platform/context.js';
 import { orderLink, orderMails } from './mails.js';
 import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker } from './worker.js';
+import { TEST_TOKENS } from '../payments/service.js';
 
 let smtp: SmtpCapture;
 let t: SignInApp;
@@ -28,11 +29,17 @@ function worker(siteId: string, app = t.app): WebhookWorker {
 }
 
 describe('order e-mails from the outbox', () => {
-  it('an order sends ORDER_PLACED to the buyer and the owner, DOWNLOAD_LINKS for digital lines, and ORDER_SHIPPED with the tracking', async () => {
+  it('an order sends ORDER_PLACED to the buyer and the owner, DOWNLOAD_LINKS with working links once paid, and ORDER_SHIPPED with the tracking', async () => {
     const site = await t.createSite({ name: 'Paper & Ink', ownerEmail: 'owner@paper.example', ownerPassword: 'Owner-pass-123' });
     const pen = await createProduct(t.app, site, { name: 'Fountain pen', priceData: { price: 40 } });
     const ebook = await createProduct(t.app, site, { name: 'Calligraphy e-book', priceData: { price: 9.5 }, productType: 'digital' });
-    const { orderId } = await placeOrder(t.app, site, await t.visitorToken(site), [catalogLine(pen.id), catalogLine(ebook.id)], { email: 'buyer@paper.example' });
+    const book = Buffer.from('%PDF-1.4\n% calligraphy\n');
+    const attached = await t.app.inject({
+      method: 'POST', url: `/bodega/v1/digital-products/${ebook.id}/files?fileName=calligraphy.pdf`, headers: { ...apiKey(site), 'content-type': 'application/pdf' }, payload: book,
+    });
+    expect(attached.statusCode, attached.body).toBe(200);
+    // Paid at once: the DOWNLOAD_LINKS mail goes out with the payment (services/digital), not with ORDER_PLACED.
+    const { orderId } = await placeOrder(t.app, site, await t.visitorToken(site), [catalogLine(pen.id), catalogLine(ebook.id)], { email: 'buyer@paper.example', paymentToken: TEST_TOKENS.approve });
     const before = smtp.count();
     await worker(site.siteId).runUntilIdle();
     await t.app.services.mail.drain();
@@ -46,8 +53,13 @@ describe('order e-mails from the outbox', () => {
     const copy = await smtp.waitFor('owner@paper.example', (m) => m.subject.includes('new order'), 10_000, before);
     expect(copy.text).toContain('buyer@paper.example');
     const downloads = await smtp.waitFor('buyer@paper.example', (m) => m.subject.includes('downloads'), 10_000, before);
-    expect(downloads.text).toContain('Calligraphy e-book');
+    expect(downloads.text).toContain('Calligraphy e-book: calligraphy.pdf');
     expect(downloads.text).not.toContain('Fountain pen');
+    // The mailed link downloads the file.
+    const link = /https?:\/\/[^/\s]+(\/bodega\/v1\/downloads\/\S+)/.exec(downloads.text)?.[1] ?? '';
+    const file = await t.app.inject({ method: 'GET', url: link });
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.rawPayload.equals(book)).toBe(true);
 
     const order = (await t.app.inject({ method: 'GET', url: `/ecom/v1/orders/${orderId}`, headers: apiKey(site) })).json() as { order: { lineItems: { id: string; quantity: number }[] } };
     const shipped = await t.app.inject({

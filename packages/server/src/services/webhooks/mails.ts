@@ -3,7 +3,8 @@ import { formattedAmount } from '../../platform/money.js';
 import type { Order } from '../orders/service.js';
 
 /** The store's order e-mail types (spec §9). */
-export type OrderMailType = 'ORDER_PLACED' | 'DOWNLOAD_LINKS' | 'ORDER_SHIPPED' | 'ORDER_READY_FOR_PICKUP' | 'PAYMENT_PROBLEM';
+// DOWNLOAD_LINKS goes out when the order is paid, with signed links (services/digital).
+export type OrderMailType = 'ORDER_PLACED' | 'ORDER_SHIPPED' | 'ORDER_READY_FOR_PICKUP' | 'PAYMENT_PROBLEM';
 
 export interface OrderMailContext {
   storeName: string;
@@ -52,13 +53,6 @@ export function orderMails(eventType: string, ctx: OrderMailContext): Omit<Mail,
     add('ORDER_PLACED', order.email, { subject: `${ctx.storeName}: order ${number} placed`, lines: [`Thank you for your order ${number}.`, '', ...summary] });
     for (const owner of ctx.ownerEmails) {
       add('ORDER_PLACED', owner, { subject: `${ctx.storeName}: new order ${number}`, lines: [`A new order ${number} was placed by ${order.email ?? 'a buyer'}.`, '', ...summary] });
-    }
-    const digital = order.lines.filter((line) => line.itemType === 'DIGITAL');
-    if (digital.length > 0) {
-      add('DOWNLOAD_LINKS', order.email, {
-        subject: `${ctx.storeName}: your downloads for order ${number}`,
-        lines: ['Your files are ready to download from your order page:', ...digital.map((line) => `- ${line.name}`)],
-      });
     }
   }
   if (eventType === 'order.payment_failed' || eventType === 'order.payment_disputed') {
