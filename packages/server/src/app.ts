@@ -300,7 +300,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Before the routes: it documents each route as it is added (served at /bodega/v1/openapi.json).
   await registerOpenApi(app, '1');
-  registerCallerCheck(app, services.oauth.callerResolver(), deps.db, now);
+  registerCallerCheck(app, services.oauth.callerResolver(), deps.db, now, (ctx) => services.identity.checkStaffFactor(ctx));
   // The caller check reads members' standing through a cache that every server's changes reach.
   await services.identity.listenForAccessChanges(deps.db);
   app.addHook('onClose', async () => services.identity.close());

@@ -45,6 +45,21 @@ const RULE_FACTORS: readonly AvailableFactor[] = [{ factorType: 'EMAIL', factorS
 /** The site setting with which the owner requires a second factor of owners and contributors. */
 export const STAFF_RULE_SETTING = 'staffSecondFactorRequired';
 
+/** The back office's answer to staff without a factor under the owner's rule: enrol first. */
+export const SECOND_FACTOR_REQUIRED = 'SECOND_FACTOR_REQUIRED';
+
+/**
+ * The staff gate (every back-office call of an owner or contributor): under the owner's rule, a
+ * staff member with no enabled factor is refused with 403 SECOND_FACTOR_REQUIRED, judged by the
+ * setting and the factors as they are now, not as when the token was signed. Their own Security
+ * calls (`self`) stay open, so they can enrol.
+ */
+export async function checkStaffFactor(ctx: SiteContext, site: Site, identityId: string): Promise<void> {
+  if (site.settings[STAFF_RULE_SETTING] !== true) return;
+  if (await factorStore.hasEnabledFactor(ctx, identityId)) return;
+  throw new ApiError(403, SECOND_FACTOR_REQUIRED, 'This shop requires staff to sign in with a second factor: set one up under your profile\'s Security first');
+}
+
 /** The factors of a sign-in: the member's own, or, for staff without one under the owner's rule, the rule's. */
 async function factorsOf(ctx: SiteContext, site: Site, identityId: string): Promise<AvailableFactor[]> {
   const own = await availableFactors(ctx, identityId);
