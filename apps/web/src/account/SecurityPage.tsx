@@ -10,7 +10,7 @@ import { useSecurity, useSecurityChange } from './queries.js';
 const FACTOR_NAMES = { TOTP: 'Authenticator app', EMAIL: 'E-mail code' } as const;
 
 /** Recovery codes, shown once: the member saves them now or never sees them again. */
-function RecoveryCodes({ codes }: { codes: string[] }) {
+export function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <section aria-labelledby="recovery-codes-title" className="security-card">
       <h3 id="recovery-codes-title">Your recovery codes</h3>
@@ -20,7 +20,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   );
 }
 
-function TotpSetup({ onCodes }: { onCodes: (codes: string[]) => void }) {
+export function TotpSetup({ onCodes }: { onCodes: (codes: string[]) => void }) {
   const start = useSecurityChange<void, TotpEnrolment>((api) => api.startTotp());
   const confirm = useSecurityChange<string, { recoveryCodes?: string[] }>((api, code) => api.confirmTotp(code));
   const [code, setCode] = useState('');
