@@ -288,3 +288,14 @@ export interface ConnectionTest {
   /** Why the provider refused, when it did. */
   reason?: 'PROVIDER_IS_DOWN' | 'ACCESS_DENIED' | 'FORBIDDEN' | 'TRANSACTION_NOT_FOUND' | 'DISABLED_BY_PROVIDER' | 'EXPIRED' | 'INVALID' | 'INTERNAL_ERROR';
 }
+
+/** One of the member's sign-ins (a refresh-token family), until it is signed out. */
+export interface SignedInSession {
+  sessionId: string;
+  /** The browser's user agent at sign-in; empty when none was sent. */
+  userAgent: string;
+  createdDate: string;
+  lastUsedDate: string;
+  /** The sign-in this call was made in. */
+  current: boolean;
+}

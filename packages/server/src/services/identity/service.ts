@@ -21,6 +21,7 @@ import * as signIn from './sign-in.js';
 import * as store from './store.js';
 import * as verification from './verification.js';
 import * as factors from './factors.js';
+import * as mySessions from './my-sessions.js';
 import { checkStaffFactor, verifyFactor, type VerifyFactorInput } from './second-factor.js';
 
 export { EMAIL_EXISTS, INVALID_PASSWORD, RESET_PASSWORD } from './model.js';
@@ -31,6 +32,7 @@ export { ACTIVATION_TTL_HOURS, RECOVERY_TTL_MS, parseRecoveryToken } from './rec
 export { slugBase } from './member-profile.js';
 export { FACTOR_SEALED_COLUMNS, type SecurityOverview } from './factors.js';
 export { REMEMBER_DEVICE_MS, SECOND_FACTOR_REQUIRED } from './second-factor.js';
+export { REAUTHENTICATION_REQUIRED, REAUTHENTICATION_WINDOW_MS } from './my-sessions.js';
 
 /** Where the official SDK's authentication calls go; hosted sign-in pages post there too. */
 export const AUTHENTICATION_PREFIX = '/_api/iam/authentication';
@@ -166,6 +168,7 @@ export class IdentityService {
   }
 
   async startTotp(ctx: AuditContext): Promise<{ factorId: string; secret: string; otpauthUri: string; qrCodeSvg: string }> {
+    await mySessions.requireRecentAuthentication(this.parts, ctx);
     return factors.startTotp(this.parts, ctx, (await this.deps.sites.activeSite(ctx)).name);
   }
 
@@ -174,19 +177,37 @@ export class IdentityService {
   }
 
   async enableEmailFactor(ctx: AuditContext): Promise<{ factor: factors.SecurityFactor; recoveryCodes?: string[] }> {
+    await mySessions.requireRecentAuthentication(this.parts, ctx);
     return factors.enableEmail(ctx);
   }
 
   async removeFactor(ctx: AuditContext, factorId: string): Promise<void> {
+    await mySessions.requireRecentAuthentication(this.parts, ctx);
     return factors.removeFactor(ctx, factorId);
   }
 
   async regenerateRecoveryCodes(ctx: AuditContext): Promise<{ recoveryCodes: string[] }> {
+    await mySessions.requireRecentAuthentication(this.parts, ctx);
     return factors.regenerateRecoveryCodes(ctx);
   }
 
   async forgetDevice(ctx: AuditContext, deviceId: string): Promise<void> {
     return factors.forgetDevice(ctx, deviceId);
+  }
+
+  /** The member's own sign-ins (refresh-token families), the most recently used first. */
+  async listSessions(ctx: AuditContext): Promise<{ sessions: mySessions.SignedInSession[] }> {
+    return mySessions.listSessions(this.parts, ctx);
+  }
+
+  /** Signs out one of the member's own sign-ins (a refresh-token family). */
+  async endOwnSession(ctx: AuditContext, sessionId: string): Promise<void> {
+    return mySessions.endSession(this.parts, ctx, sessionId);
+  }
+
+  /** Checks the password again, opening the 10-minute window for factor changes. */
+  async reauthenticate(ctx: AuditContext, password: string): Promise<{ verifiedDate: string }> {
+    return mySessions.reauthenticate(this.parts, ctx, password);
   }
 
   // Verification --------------------------------------------------------------------------------
