@@ -3,7 +3,7 @@
  * back office's settings and is at once asked to set up a step of their own; a contributor without
  * one signs in on the hosted page with an e-mailed code (read from the captured SMTP message),
  * remembers the device, is led through setting up an authenticator app (recovery codes shown once)
- * and reaches the dashboard; signing in again from the remembered device skips the second step.
+ * and reaches the dashboard and its Security page (factors, signed-in sessions); signing in again from the remembered device skips the second step.
  * Pages are axe-clean and photographed at desktop and phone width (e2e/output/staff-rule-*).
  * Needs `npm run build` and /usr/bin/chromium.
  */
@@ -91,8 +91,15 @@ describe.skipIf(!hasChromium)('the staff rule in Chromium', () => {
     await page.getByRole('button', { name: 'I saved my codes — continue' }).click();
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
 
+    // The back-office profile's Security page: the factor, the recovery codes, this signed-in session.
+    await page.getByRole('link', { name: 'Security', exact: true }).click();
+    await page.getByRole('heading', { name: 'Signed-in sessions' }).waitFor();
+    await page.getByText('· this session').waitFor();
+    await page.getByRole('button', { name: 'Remove Authenticator app' }).waitFor();
+    await checkPage(page, 'staff-rule-security');
+
     // Signed out and in again from the remembered device: no second step.
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/');
     await signInToAdmin(page, site.origin, CONTRIBUTOR_EMAIL, CONTRIBUTOR_PASSWORD, '/admin');
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();

@@ -132,6 +132,7 @@ function AdminFrame({ children, menuOpen, setMenuOpen, openPalette, openHelp, si
         <div className="admin-top-actions">
           <button type="button" className="link" onClick={openHelp}>Shortcuts</button>
           <span className="admin-who small" title={me.email}>{me.email ?? 'API key'} · <span className="role">{me.role === 'OWNER' ? 'Owner' : me.role === 'CONTRIBUTOR' ? 'Contributor' : 'App'}</span></span>
+          <Link className="link" to="/admin/security">Security</Link>
           <Link className="link" to="/">View shop</Link>
           <button type="button" className="link" onClick={signOut}>Sign out</button>
         </div>

@@ -294,7 +294,7 @@ export interface SignedInSession {
   sessionId: string;
   /** The browser's user agent at sign-in; empty when none was sent. */
   userAgent: string;
-  createdDate: string;
+  signedInDate: string;
   lastUsedDate: string;
   /** The sign-in this call was made in. */
   current: boolean;

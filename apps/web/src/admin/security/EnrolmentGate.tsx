@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { RecoveryCodes, TotpSetup } from '../../account/SecurityPage.js';
 import { useSecurity, useSecurityChange } from '../../account/queries.js';
-import { errorMessage } from '../../auth/messages.js';
+import { ReauthOrError } from '../../account/security/ReauthPrompt.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { usePageTitle } from '../../ui/usePageTitle.js';
@@ -38,7 +38,7 @@ export function EnrolmentGate({ onDone, signOut }: { onDone: () => void; signOut
                 E-mail me a code at each sign-in
               </button>
             </p>
-            {enableEmail.isError && <Notice kind="error">{errorMessage(enableEmail.error)}</Notice>}
+            {enableEmail.isError && <ReauthOrError error={enableEmail.error} />}
           </>
         )}
         {enrolled && (

@@ -37,7 +37,7 @@ describe('signed-in sessions', () => {
     expect(sessions).toHaveLength(2);
     expect(sessions.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ userAgent: 'lightMyRequest', current: true });
-    expect(Date.parse(sessions[0].lastUsedDate)).toBeGreaterThanOrEqual(Date.parse(sessions[0].createdDate));
+    expect(Date.parse(sessions[0].lastUsedDate)).toBeGreaterThanOrEqual(Date.parse(sessions[0].signedInDate));
 
     // Another member of the site cannot end it; the member can.
     const other = await member(site);

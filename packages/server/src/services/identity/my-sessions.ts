@@ -30,7 +30,7 @@ export async function listSessions(deps: IdentityDeps, ctx: AuditContext): Promi
   const rows = await deps.oauth.memberSessions(ctx, memberId);
   return {
     sessions: rows.map((r) => ({
-      sessionId: r.session_id, userAgent: r.user_agent ?? '', createdDate: new Date(r.created_at).toISOString(),
+      sessionId: r.session_id, userAgent: r.user_agent ?? '', signedInDate: new Date(r.created_at).toISOString(),
       lastUsedDate: new Date(r.last_used_at).toISOString(), current: r.session_id === sessionId,
     })),
   };

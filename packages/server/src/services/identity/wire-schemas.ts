@@ -43,7 +43,7 @@ export const Done = Type.Object({}, { description: 'An empty answer.' });
 export const SignedInSession = Type.Object({
   sessionId: Type.String(),
   userAgent: Type.String({ description: "The browser's user agent at sign-in; empty when none was sent." }),
-  createdDate: Timestamp,
+  signedInDate: Timestamp,
   lastUsedDate: Timestamp,
   current: Type.Boolean({ description: 'The sign-in this call was made in.' }),
 }, { title: 'SignedInSession', description: "One of the member's sign-ins (a refresh-token family), until it is signed out." });
