@@ -82,4 +82,14 @@ describe('the staff rule in the back office', () => {
     expect((await call('GET', '/bodega/v1/me', other.headers.contributor)).statusCode).toBe(200);
     await setRule(false);
   });
+
+  it('treats a staff sign-in from a device never seen for them as HIGH_RISK_LOGIN (members: USER_SETTINGS)', async () => {
+    const own = await backOfficeSite(t);
+    expect((await call('POST', `${SECURITY}/email`, own.headers.owner, {})).statusCode).toBe(200);
+    const login = await call('POST', '/_api/iam/authentication/v2/login', { authorization: await t.visitorToken(own.site) }, {
+      loginId: { email: own.ownerEmail }, password: 'owner-password-1',
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    expect(login.json()).toMatchObject({ state: 'REQUIRE_MFA', requireMfaData: { reason: 'HIGH_RISK_LOGIN', availableFactors: [{ factorType: 'EMAIL' }, { factorType: 'RECOVERY_CODE' }] } });
+  });
 });
