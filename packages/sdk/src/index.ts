@@ -50,7 +50,7 @@ export { members } from './modules/members.js';
 export { redirects, type CheckoutHandover } from './modules/redirects.js';
 export { authentication } from './modules/authentication.js';
 export { security } from './modules/security.js';
-export type { RememberedDevice, SecurityFactor, SecurityOverview, TotpEnrolment } from './modules/security.js';
+export type { RememberedDevice, SecurityFactor, SecurityOverview, SignedInSession, TotpEnrolment } from './modules/security.js';
 export { recovery } from './modules/recovery.js';
 export { verification } from './modules/verification.js';
 export { reviews, STORES_REVIEWS_NAMESPACE } from './modules/reviews.js';

@@ -310,7 +310,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Before the routes: it documents each route as it is added (served at /bodega/v1/openapi.json).
   await registerOpenApi(app, '1');
-  registerCallerCheck(app, services.oauth.callerResolver(), deps.db, now);
+  registerCallerCheck(app, services.oauth.callerResolver(), deps.db, now, (ctx) => services.identity.checkStaffFactor(ctx));
   // The caller check reads members' standing through a cache that every server's changes reach.
   // On Citus the trigger would notify on a worker, where nobody listens: the cache's age bounds it.
   if (!(deps.db.kind === 'postgres' && await hasCitus(deps.db))) await services.identity.listenForAccessChanges(deps.db);

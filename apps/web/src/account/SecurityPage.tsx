@@ -1,16 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import type { TotpEnrolment } from '@bodega/sdk';
 import { Field } from '../ui/Field.js';
-import { Notice } from '../ui/Notice.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { errorMessage } from '../auth/messages.js';
 import { useSecurity, useSecurityChange } from './queries.js';
+import { ReauthOrError } from './security/ReauthPrompt.js';
+import { SignedInSessions } from './security/SignedInSessions.js';
 
 const FACTOR_NAMES = { TOTP: 'Authenticator app', EMAIL: 'E-mail code' } as const;
 
 /** Recovery codes, shown once: the member saves them now or never sees them again. */
-function RecoveryCodes({ codes }: { codes: string[] }) {
+export function RecoveryCodes({ codes }: { codes: string[] }) {
   return (
     <section aria-labelledby="recovery-codes-title" className="security-card">
       <h3 id="recovery-codes-title">Your recovery codes</h3>
@@ -20,7 +21,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   );
 }
 
-function TotpSetup({ onCodes }: { onCodes: (codes: string[]) => void }) {
+export function TotpSetup({ onCodes }: { onCodes: (codes: string[]) => void }) {
   const start = useSecurityChange<void, TotpEnrolment>((api) => api.startTotp());
   const confirm = useSecurityChange<string, { recoveryCodes?: string[] }>((api, code) => api.confirmTotp(code));
   const [code, setCode] = useState('');
@@ -29,7 +30,7 @@ function TotpSetup({ onCodes }: { onCodes: (codes: string[]) => void }) {
     return (
       <div className="security-section">
         <button type="button" className="button" onClick={() => start.mutate()} disabled={start.isPending}>Set up an authenticator app</button>
-        {start.isError && <Notice kind="error">{errorMessage(start.error)}</Notice>}
+        {start.isError && <ReauthOrError error={start.error} />}
       </div>
     );
   }
@@ -72,7 +73,7 @@ export default function SecurityPage() {
   return (
     <>
       <h1>Security</h1>
-      {failure && <Notice kind="error">{errorMessage(failure)}</Notice>}
+      {failure && <ReauthOrError error={failure} />}
       {codes && <RecoveryCodes codes={codes} />}
 
       <section aria-labelledby="factors-title" className="security-section">
@@ -119,6 +120,8 @@ export default function SecurityPage() {
           </ul>
         )}
       </section>
+
+      <SignedInSessions />
 
       <section aria-labelledby="everywhere-title" className="security-section">
         <h2 id="everywhere-title">Everywhere</h2>

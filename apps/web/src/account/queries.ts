@@ -103,6 +103,19 @@ export function useSecurityChange<A, R>(change: (api: NonNullable<ReturnType<typ
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (arg: A) => change(need(client).security, arg),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['security'] }),
+    // The overview is awaited (the page waits for it); the sessions list follows on its own.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['security', 'sessions'] });
+      return queryClient.invalidateQueries({ queryKey: ['security'], exact: true });
+    },
   });
+}
+
+// ─── Security: signed-in sessions and the password re-check ──────────────────────────────────
+
+/** The member's sign-ins (each device or app signed in), the most recently used first. */
+export function useSignedInSessions() {
+  const { client } = useShop();
+  const signedIn = useSignedIn();
+  return useQuery({ queryKey: ['security', 'sessions'], enabled: signedIn, queryFn: async () => (await need(client).security.listSessions()).sessions });
 }

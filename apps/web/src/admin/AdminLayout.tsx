@@ -10,6 +10,7 @@ import { AdminContext, useAdmin, type Admin } from './context.js';
 import { CommandPalette, ShortcutHelp, useShortcuts } from './CommandPalette.js';
 import { NAV } from './nav.js';
 import { useBackOfficeMe, useForgetBackOffice } from './queries.js';
+import { EnrolmentGate } from './security/EnrolmentGate.js';
 import './admin.css';
 
 /** Focus the new page's heading after a client-side navigation, as the shop does. */
@@ -63,6 +64,9 @@ export default function AdminLayout() {
         <p className="small"><Link to="/">Back to the shop</Link></p>
       </Gate>
     );
+  }
+  if (me.isError && me.error instanceof BodegaError && me.error.code === 'SECOND_FACTOR_REQUIRED') {
+    return <EnrolmentGate onDone={() => void me.refetch()} signOut={() => void signOut().then(forget)} />;
   }
   if (me.isError) {
     const refused = me.error instanceof BodegaError && (me.error.status === 403 || me.error.status === 401);
@@ -128,6 +132,7 @@ function AdminFrame({ children, menuOpen, setMenuOpen, openPalette, openHelp, si
         <div className="admin-top-actions">
           <button type="button" className="link" onClick={openHelp}>Shortcuts</button>
           <span className="admin-who small" title={me.email}>{me.email ?? 'API key'} · <span className="role">{me.role === 'OWNER' ? 'Owner' : me.role === 'CONTRIBUTOR' ? 'Contributor' : 'App'}</span></span>
+          <Link className="link" to="/admin/security">Security</Link>
           <Link className="link" to="/">View shop</Link>
           <button type="button" className="link" onClick={signOut}>Sign out</button>
         </div>

@@ -57,7 +57,11 @@ export function useSignInOutcome(flow: FlowParams, email: string) {
         return;
       case 'REQUIRE_MFA':
         navigate(`/auth/second-factor${flowQuery(flow)}`, {
-          state: { stateToken: state.stateToken ?? '', email, factors: (state.requireMfaData?.availableFactors ?? []).map((f) => f.factorType ?? '') },
+          state: {
+            stateToken: state.stateToken ?? '', email,
+            // A factor waiting for activation (the staff rule's TOTP) cannot finish a sign-in yet.
+            factors: (state.requireMfaData?.availableFactors ?? []).filter((f) => f.factorStatus !== 'REQUIRE_ACTIVATION').map((f) => f.factorType ?? ''),
+          },
         });
         return;
       case 'REQUIRE_OWNER_APPROVAL':

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link } from '../router/Router.js';
 import { describeSize } from '../ui/bytes.js';
 import { EmptyState, ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';

@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Link } from 'react-router';
+import { Link } from '../router/Router.js';
 import { plainError } from '../shop/errors.js';
 import { Field } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';

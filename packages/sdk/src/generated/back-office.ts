@@ -301,3 +301,14 @@ export interface UploadedMedia {
   fileName: string;
   createdDate: string;
 }
+
+/** One of the member's sign-ins (a refresh-token family), until it is signed out. */
+export interface SignedInSession {
+  sessionId: string;
+  /** The browser's user agent at sign-in; empty when none was sent. */
+  userAgent: string;
+  signedInDate: string;
+  lastUsedDate: string;
+  /** The sign-in this call was made in. */
+  current: boolean;
+}

@@ -4,6 +4,9 @@
  */
 import { call, callVoid } from '../core/generated.js';
 import type { Transport } from '../core/transport.js';
+import type { SignedInSession } from '../generated/back-office.js';
+
+export type { SignedInSession };
 
 const P = '/bodega/v1/my/security';
 
@@ -47,5 +50,9 @@ export function security(t: Transport) {
     regenerateRecoveryCodes: () => call<{ recoveryCodes: string[] }>(t, 'POST', `${P}/recovery-codes`),
     forgetDevice: (deviceId: string) => callVoid(t, 'DELETE', `${P}/devices/${encodeURIComponent(deviceId)}`),
     signOutEverywhere: () => callVoid(t, 'POST', `${P}/sign-out-everywhere`),
+    listSessions: () => call<{ sessions: SignedInSession[] }>(t, 'GET', `${P}/sessions`),
+    endSession: (sessionId: string) => callVoid(t, 'DELETE', `${P}/sessions/${encodeURIComponent(sessionId)}`),
+    /** Factor changes answer 403 REAUTHENTICATION_REQUIRED 10 minutes after sign-in; this reopens them. */
+    reauthenticate: (password: string) => call<{ verifiedDate: string }>(t, 'POST', `${P}/reauthenticate`, { password }),
   };
 }

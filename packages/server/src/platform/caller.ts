@@ -85,11 +85,22 @@ async function resolveCaller(req: FastifyRequest, resolver: CallerResolver): Pro
 }
 
 /**
+ * A further check of a back-office caller (an owner or contributor signed in) on the calls that
+ * run the shop (`staff` and `owner` routes), judged as the site's rules are now; throws an
+ * ApiError to refuse (e.g. the owner's rule that staff sign in with a second factor). Supplied by
+ * the services (wired in app.ts); platform knows none of the rules.
+ */
+export type StaffGate = (ctx: RequestContext) => Promise<void>;
+
+/** The permissions that make a call a back-office one, where the staff gate applies. */
+const GATED: ReadonlySet<Permission> = new Set(['staff', 'owner']);
+
+/**
  * One hook decides who is asking and whether the role matrix admits them to the route; handlers
  * never check the kind of caller (services may still narrow further, e.g. by a collection's own
  * permissions or the member a call is about).
  */
-export function registerCallerCheck(app: FastifyInstance, resolver: CallerResolver, db: Db, now: () => Date): void {
+export function registerCallerCheck(app: FastifyInstance, resolver: CallerResolver, db: Db, now: () => Date, staffGate?: StaffGate): void {
   app.decorateRequest('caller', null);
   app.decorateRequest('ctx', null as unknown as RequestContext);
   const routes: RouteAccess[] = [];
@@ -111,5 +122,6 @@ export function registerCallerCheck(app: FastifyInstance, resolver: CallerResolv
     }
     req.caller = caller;
     if (caller) req.ctx = { ...siteContext(db, caller.siteId, now), caller, requestId: String(req.id), ip: req.ip };
+    if (caller?.kind === 'WIX_USER' && permission && GATED.has(permission) && staffGate) await staffGate(req.ctx);
   });
 }

@@ -43,3 +43,37 @@ export const SITE_SETTINGS_LIMITS = { name: 200, domain: 253 } as const;
 
 /** `GET /bodega/v1/dashboard`: the longest range of days, both ends counted. */
 export const DASHBOARD_MAX_DAYS = 366;
+
+/**
+ * Products as the catalog's calls take them (`/stores/v1/products`, `/stores/v3/products` and
+ * their variants), the back office's product form among them.
+ */
+export const PRODUCT_LIMITS = {
+  name: 80,
+  description: 16_000,
+  sku: 40,
+  ribbon: 30,
+  /** Options a product may have (each choice of each one makes a variant). */
+  options: 6,
+  /** An option's name, and a choice's. */
+  optionName: 50,
+  choice: 50,
+  choicesPerOption: 100,
+  variants: 300,
+  /** A tracked stock quantity. */
+  quantity: 99_999_999,
+} as const;
+
+/** Coupons (`/stores/v2/coupons`, `/_api/bodega/v1/coupons`). */
+export const COUPON_LIMITS = {
+  name: 100,
+  /** A code's length; letters, digits, - and _ (COUPON_CODE_PATTERN). */
+  code: 20,
+  usageLimit: 1_000_000,
+  /** The most a percent coupon takes off. */
+  percent: 100,
+} as const;
+export const COUPON_CODE_PATTERN = '^[A-Za-z0-9_-]+$';
+
+/** Product collections (`/stores/v1/collections`). */
+export const COLLECTION_LIMITS = { name: 50, description: 1000 } as const;

@@ -6,6 +6,7 @@
  */
 import * as backOffice from '../services/backoffice/wire-schemas.js';
 import * as media from '../services/media/wire-schemas.js';
+import * as identity from '../services/identity/wire-schemas.js';
 import * as payments from '../services/payments/wire-schemas.js';
 import * as reviews from '../services/reviews/wire-schemas.js';
 import * as siteScripts from '../services/site-scripts/wire-schemas.js';
@@ -30,7 +31,7 @@ export const SDK_TYPES: SdkTypesFile[] = [
       backOffice.BackOfficeMe, backOffice.Dashboard, backOffice.OrderPayments, backOffice.SearchResults, backOffice.ApiKeyInfo,
       backOffice.Mail, backOffice.MailSummary, backOffice.ImportJob,
       webhooks.WebhookSubscription, webhooks.WebhookDelivery, reviews.RatingSummary, sites.SiteSettings, siteScripts.SiteScript,
-      payments.PaymentSettings, payments.PaymentOptions, payments.ConnectionTest, media.UploadedMedia,
+      payments.PaymentSettings, payments.PaymentOptions, payments.ConnectionTest, media.UploadedMedia, identity.SignedInSession,
     ],
   },
   {

@@ -3,7 +3,7 @@ import { Link } from '../../router/Router.js';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import type { StoresCollection } from '@bodega/sdk';
+import { COLLECTION_LIMITS, type StoresCollection } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
 import { actionsColumn, ListTable } from '../ListTable.js';
 import { Confirm, Modal, PageHead, useResult } from '../ui.js';
@@ -11,8 +11,8 @@ import { ALL_PRODUCTS } from './product-form.js';
 import { useDeleteCollection, useSaveCollection, useStoreCollections } from './queries.js';
 
 const collectionSchema = z.object({
-  name: z.string().trim().min(1, 'Name the collection').max(50, 'At most 50 characters'),
-  description: z.string().trim().max(600, 'At most 600 characters'),
+  name: z.string().trim().min(1, 'Name the collection').max(COLLECTION_LIMITS.name, `At most ${COLLECTION_LIMITS.name} characters`),
+  description: z.string().trim().max(COLLECTION_LIMITS.description, `At most ${COLLECTION_LIMITS.description} characters`),
   visible: z.boolean(),
 });
 type CollectionForm = z.infer<typeof collectionSchema>;
@@ -69,8 +69,8 @@ function CollectionEditor({ current, busy, error, onSave }: { current: StoresCol
   });
   return (
     <form className="form-grid" noValidate onSubmit={(e) => void handleSubmit(onSave)(e)}>
-      <Field label="Name" maxLength={50} {...register('name')} error={errors.name?.message} />
-      <Field label="Description" maxLength={600} {...register('description')} error={errors.description?.message} />
+      <Field label="Name" maxLength={COLLECTION_LIMITS.name} {...register('name')} error={errors.name?.message} />
+      <Field label="Description" maxLength={COLLECTION_LIMITS.description} {...register('description')} error={errors.description?.message} />
       <label className="check"><input type="checkbox" {...register('visible')} /> Shown in the shop</label>
       {error && <p className="error" role="alert">{error.message || 'Not saved.'}</p>}
       <div className="actions"><button type="submit" className="button" disabled={busy}>{busy ? 'Saving…' : 'Save collection'}</button></div>

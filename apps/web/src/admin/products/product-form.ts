@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Product } from '@bodega/sdk';
+import { PRODUCT_LIMITS, type Product } from '@bodega/sdk';
 import { productOptions, productVariants } from '../../domain/product.js';
 import { mediaPatch, saveChoicePictures, type MediaState } from './media.js';
 import type { AdminClient } from '../client.js';
@@ -7,27 +7,31 @@ import type { AdminClient } from '../client.js';
 /** The store's built-in collection every product is in: never offered, added or removed. */
 export const ALL_PRODUCTS = '00000000-000000-000000-000000000001';
 
+const atMost = (n: number) => `At most ${n} characters`;
 const decimal = /^\d{1,9}(\.\d{1,2})?$/;
 const optionalNumber = z.string().trim().refine((v) => v === '' || (/^\d+(\.\d+)?$/.test(v) && Number.isFinite(Number(v))), 'Enter a number');
 
 export const productSchema = z.object({
-  name: z.string().trim().min(1, 'Give the product a name').max(80, 'At most 80 characters'),
-  description: z.string().max(16000),
+  name: z.string().trim().min(1, 'Give the product a name').max(PRODUCT_LIMITS.name, atMost(PRODUCT_LIMITS.name)),
+  description: z.string().max(PRODUCT_LIMITS.description, atMost(PRODUCT_LIMITS.description)),
   price: z.string().trim().regex(decimal, 'Enter a price like 12.50'),
   discountType: z.enum(['NONE', 'PERCENT', 'AMOUNT']),
   discountValue: optionalNumber,
-  sku: z.string().trim().max(40, 'At most 40 characters'),
+  sku: z.string().trim().max(PRODUCT_LIMITS.sku, atMost(PRODUCT_LIMITS.sku)),
   weight: optionalNumber,
   visible: z.boolean(),
   productType: z.enum(['physical', 'digital']),
-  ribbon: z.string().trim().max(30, 'At most 30 characters'),
+  ribbon: z.string().trim().max(PRODUCT_LIMITS.ribbon, atMost(PRODUCT_LIMITS.ribbon)),
   trackInventory: z.boolean(),
-  quantity: z.string().trim().refine((v) => v === '' || /^\d{1,8}$/.test(v), 'A whole number'),
+  quantity: z.string().trim().refine((v) => v === '' || (/^\d+$/.test(v) && Number(v) <= PRODUCT_LIMITS.quantity), 'A whole number'),
   collectionIds: z.array(z.string()),
   options: z.array(z.object({
-    name: z.string().trim().min(1, 'Name the option').max(50),
-    choices: z.string().refine((v) => v.split(',').map((c) => c.trim()).filter(Boolean).length > 0, 'List the choices, separated by commas'),
-  })).max(6),
+    name: z.string().trim().min(1, 'Name the option').max(PRODUCT_LIMITS.optionName, atMost(PRODUCT_LIMITS.optionName)),
+    choices: z.string()
+      .refine((v) => v.split(',').map((c) => c.trim()).filter(Boolean).length > 0, 'List the choices, separated by commas')
+      .refine((v) => v.split(',').every((c) => c.trim().length <= PRODUCT_LIMITS.choice), `Each choice at most ${PRODUCT_LIMITS.choice} characters`)
+      .refine((v) => v.split(',').filter((c) => c.trim()).length <= PRODUCT_LIMITS.choicesPerOption, `At most ${PRODUCT_LIMITS.choicesPerOption} choices`),
+  })).max(PRODUCT_LIMITS.options, `At most ${PRODUCT_LIMITS.options} options`),
 });
 export type ProductForm = z.infer<typeof productSchema>;
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import type { Coupon } from '@bodega/sdk';
+import { COUPON_CODE_PATTERN, COUPON_LIMITS, type Coupon } from '@bodega/sdk';
 import { Field, SelectField } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
@@ -14,14 +14,15 @@ import { SettingsNav } from './SettingsNav.js';
 // Amounts stay decimal strings from the input to the request: no float ever holds money.
 const MONEY = /^\d{1,9}(\.\d{1,2})?$/;
 const schema = z.object({
-  name: z.string().trim().min(1, 'Name the coupon').max(100, 'At most 100 characters'),
-  code: z.string().trim().regex(/^[A-Za-z0-9_-]{3,20}$/, '3–20 letters, digits, - or _'),
+  name: z.string().trim().min(1, 'Name the coupon').max(COUPON_LIMITS.name, `At most ${COUPON_LIMITS.name} characters`),
+  code: z.string().trim().min(1, 'Give the code shoppers type').max(COUPON_LIMITS.code, `At most ${COUPON_LIMITS.code} characters`)
+    .regex(new RegExp(COUPON_CODE_PATTERN), 'Letters, digits, - or _ only'),
   kind: z.enum(['percent', 'amount']),
   value: z.string().trim().regex(MONEY, 'A number such as 10 or 7.50'),
   minimumSubtotal: z.string().trim().refine((v) => v === '' || MONEY.test(v), 'A number such as 50 or 49.99, or leave it empty'),
-  usageLimit: z.string().trim().refine((v) => v === '' || /^[1-9]\d{0,6}$/.test(v), 'A whole number from 1, or leave it empty'),
+  usageLimit: z.string().trim().refine((v) => v === '' || (/^[1-9]\d*$/.test(v) && Number(v) <= COUPON_LIMITS.usageLimit), `A whole number from 1 to ${COUPON_LIMITS.usageLimit.toLocaleString('en-US')}, or leave it empty`),
   active: z.boolean(),
-}).refine((f) => f.kind !== 'percent' || (Number(f.value) > 0 && Number(f.value) <= 100), { path: ['value'], message: 'A percent from 0.01 to 100' })
+}).refine((f) => f.kind !== 'percent' || (Number(f.value) > 0 && Number(f.value) <= COUPON_LIMITS.percent), { path: ['value'], message: `A percent from 0.01 to ${COUPON_LIMITS.percent}` })
   .refine((f) => f.kind !== 'amount' || Number(f.value) > 0, { path: ['value'], message: 'More than 0' });
 type Form = z.infer<typeof schema>;
 

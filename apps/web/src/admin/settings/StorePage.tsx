@@ -10,6 +10,7 @@ import { PageHead, useResult } from '../ui.js';
 import { SettingsNav } from './SettingsNav.js';
 import { DomainsPanel } from './DomainsPanel.js';
 import { SiteScriptsSection } from './SiteScriptsForm.js';
+import { StaffRulePanel } from './StaffRulePanel.js';
 import { useSaveSiteSettings, useSiteSettings } from './queries.js';
 
 const schema = z.object({
@@ -30,6 +31,7 @@ export default function StorePage() {
       {settings.isPending && <Loading label="Loading the settings…" />}
       {settings.isError && <ErrorState error={settings.error} retry={() => void settings.refetch()} />}
       {settings.data && <StoreForm settings={settings.data} />}
+      {settings.data && <StaffRulePanel settings={settings.data} />}
       {settings.data && <DomainsPanel domains={settings.data.domainStatus} />}
       <SiteScriptsSection />
     </>

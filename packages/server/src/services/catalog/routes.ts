@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { COLLECTION_LIMITS, PRODUCT_LIMITS as L } from '../../platform/field-limits.js';
 import { type RequestContext } from '../../platform/caller.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import type { PageBase } from '../../platform/page-base.js';
@@ -46,19 +47,19 @@ const Media = Type.Object({
 
 const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 const NullableString = (maxLength: number) => Type.Union([Type.String({ maxLength }), Type.Null()]);
-const Choices = Type.Record(Type.String({ maxLength: 50 }), Type.String({ maxLength: 50 }));
+const Choices = Type.Record(Type.String({ maxLength: L.optionName }), Type.String({ maxLength: L.choice }));
 
 const VariantInput = Type.Object({
   choices: Type.Optional(Choices),
-  variantIds: Type.Optional(Type.Array(Id, { maxItems: 300 })),
+  variantIds: Type.Optional(Type.Array(Id, { maxItems: L.variants })),
   price: Type.Optional(NullableNumber),
   weight: Type.Optional(NullableNumber),
-  sku: Type.Optional(NullableString(40)),
+  sku: Type.Optional(NullableString(L.sku)),
   visible: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   variant: Type.Optional(Type.Object({
     priceData: Type.Optional(Type.Object({ price: Type.Optional(NullableNumber) })),
     weight: Type.Optional(NullableNumber),
-    sku: Type.Optional(NullableString(40)),
+    sku: Type.Optional(NullableString(L.sku)),
     visible: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   })),
   stock: Type.Optional(Type.Object({
@@ -69,35 +70,35 @@ const VariantInput = Type.Object({
 });
 
 const ProductInput = Type.Object({
-  name: Type.Optional(NullableString(80)),
+  name: Type.Optional(NullableString(L.name)),
   slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   visible: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   productType: Type.Optional(Type.String({ maxLength: 40 })),
-  description: Type.Optional(NullableString(16000)),
-  sku: Type.Optional(NullableString(40)),
+  description: Type.Optional(NullableString(L.description)),
+  sku: Type.Optional(NullableString(L.sku)),
   weight: Type.Optional(NullableNumber),
   priceData: Type.Optional(Type.Object({ price: Type.Optional(NullableNumber), currency: Type.Optional(Type.String({ maxLength: 3 })) })),
   price: Type.Optional(Type.Object({ price: Type.Optional(NullableNumber) })),
   discount: Type.Optional(Type.Object({ type: Type.Optional(Type.String({ maxLength: 20 })), value: Type.Optional(Type.Number()) })),
   stock: Type.Optional(Type.Object({
     trackInventory: Type.Optional(Type.Boolean()),
-    quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 99_999_999 }), Type.Null()])),
+    quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: L.quantity }), Type.Null()])),
     inStock: Type.Optional(Type.Boolean()),
     inventoryStatus: Type.Optional(Type.String({ maxLength: 40 })),
   })),
   manageVariants: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   productOptions: Type.Optional(Type.Array(Type.Object({
     optionType: Type.Optional(Type.String({ maxLength: 40 })),
-    name: Type.Optional(Type.String({ maxLength: 50 })),
+    name: Type.Optional(Type.String({ maxLength: L.optionName })),
     choices: Type.Optional(Type.Array(Type.Object({
-      value: Type.Optional(Type.String({ maxLength: 50 })),
-      description: Type.Optional(Type.String({ maxLength: 50 })),
+      value: Type.Optional(Type.String({ maxLength: L.choice })),
+      description: Type.Optional(Type.String({ maxLength: L.choice })),
       inStock: Type.Optional(Type.Boolean()),
       visible: Type.Optional(Type.Boolean()),
-    }), { maxItems: 100 })),
-  }), { maxItems: 6 })),
-  ribbon: Type.Optional(NullableString(30)),
-  ribbons: Type.Optional(Type.Array(Type.Object({ text: Type.Optional(Type.String({ maxLength: 30 })) }), { maxItems: 1 })),
+    }), { maxItems: L.choicesPerOption })),
+  }), { maxItems: L.options })),
+  ribbon: Type.Optional(NullableString(L.ribbon)),
+  ribbons: Type.Optional(Type.Array(Type.Object({ text: Type.Optional(Type.String({ maxLength: L.ribbon })) }), { maxItems: 1 })),
   brand: Type.Optional(NullableString(50)),
   additionalInfoSections: Type.Optional(Type.Array(Type.Object({
     title: Type.Optional(Type.String({ maxLength: 50 })),
@@ -109,11 +110,11 @@ const ProductInput = Type.Object({
     mandatory: Type.Optional(Type.Boolean()),
   }), { maxItems: 2 })),
   media: Type.Optional(Type.Object({ items: Type.Optional(Type.Array(Media, { maxItems: 50 })), mainMedia: Type.Optional(Media) })),
-  variants: Type.Optional(Type.Array(VariantInput, { maxItems: 300 })),
+  variants: Type.Optional(Type.Array(VariantInput, { maxItems: L.variants })),
 });
 
 const ProductBody = Type.Object({ product: ProductInput });
-const VariantsBody = Type.Object({ variants: Type.Array(VariantInput, { maxItems: 300 }) });
+const VariantsBody = Type.Object({ variants: Type.Array(VariantInput, { maxItems: L.variants }) });
 const MediaBody = Type.Object({
   media: Type.Array(Type.Object({
     url: Type.Optional(Type.String({ maxLength: 2048 })),
@@ -131,9 +132,9 @@ const ChoiceMediaBody = Type.Object({
 const MediaIdsBody = Type.Object({ mediaIds: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })) });
 const ProductIdsBody = Type.Object({ productIds: Type.Array(Id, { minItems: 1, maxItems: 1000 }) });
 const CollectionInput = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 50 })),
+  name: Type.Optional(Type.String({ maxLength: COLLECTION_LIMITS.name })),
   slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' })),
-  description: Type.Optional(NullableString(1000)),
+  description: Type.Optional(NullableString(COLLECTION_LIMITS.description)),
   visible: Type.Optional(Type.Boolean()),
   media: Type.Optional(Type.Object({ mainMedia: Type.Optional(Media) })),
 });
@@ -145,7 +146,7 @@ const Paging = Type.Object({
 });
 const VariantsQueryBody = Type.Object({
   choices: Type.Optional(Choices),
-  variantIds: Type.Optional(Type.Array(Id, { maxItems: 300 })),
+  variantIds: Type.Optional(Type.Array(Id, { maxItems: L.variants })),
   paging: Type.Optional(Paging),
   includeMerchantSpecificData: Type.Optional(Type.Boolean()),
 });
@@ -169,7 +170,7 @@ const BackOfficeQueryBody = Type.Object({
   stock: Type.Optional(Type.Union([Type.Literal('IN_STOCK'), Type.Literal('OUT_OF_STOCK'), Type.Literal('LOW_STOCK')], {
     description: 'IN_STOCK / OUT_OF_STOCK: stock.inStock as the product shows it; LOW_STOCK: tracked products with at most lowStockAtMost units (the lowest variant when variants are managed)',
   })),
-  lowStockAtMost: Type.Optional(Type.Integer({ minimum: 0, maximum: 99_999_999, default: DEFAULT_LOW_STOCK })),
+  lowStockAtMost: Type.Optional(Type.Integer({ minimum: 0, maximum: L.quantity, default: DEFAULT_LOW_STOCK })),
   text: Type.Optional(Type.String({ maxLength: 200, description: 'Free text through the catalog search (name, SKU, options, collections, brand, description; typos too); ranked by relevance unless the query sorts' })),
 }, { additionalProperties: false });
 /** A GET query, decoded from `.r` or dotted keys; readQuery checks its shape. */
@@ -182,8 +183,8 @@ const InventoryBody = Type.Object({
     variants: Type.Optional(Type.Array(Type.Object({
       variantId: Id,
       inStock: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-      quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 99_999_999 }), Type.Null()])),
-    }), { maxItems: 300 })),
+      quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: L.quantity }), Type.Null()])),
+    }), { maxItems: L.variants })),
   }),
 });
 

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { PageBase } from '../../platform/page-base.js';
 import { Type, type Static, type TSchema } from 'typebox';
+import { PRODUCT_LIMITS as L } from '../../platform/field-limits.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { ApiError } from '../../platform/errors.js';
 import { ALL_PRODUCTS_COLLECTION_ID, isStoresAppId, STORES_APP_ID, type Product } from './products.js';
@@ -35,14 +36,14 @@ const Money = Nullable(Type.Object({ amount: Type.Optional(Nullable(Str(40))) })
 const V3Variant = Type.Object({
   id: Type.Optional(Nullable(Str(100))),
   visible: Type.Optional(Nullable(Type.Boolean())),
-  sku: Type.Optional(Nullable(Str(40))),
+  sku: Type.Optional(Nullable(Str(L.sku))),
   choices: Type.Optional(Nullable(Type.Array(Type.Object({
-    optionChoiceNames: Type.Optional(Nullable(Type.Object({ optionName: Type.Optional(Str(50)), choiceName: Type.Optional(Str(50)) }))),
-  }), { maxItems: 6 }))),
+    optionChoiceNames: Type.Optional(Nullable(Type.Object({ optionName: Type.Optional(Str(L.optionName)), choiceName: Type.Optional(Str(L.choice)) }))),
+  }), { maxItems: L.options }))),
   price: Type.Optional(Nullable(Type.Object({ actualPrice: Type.Optional(Money), compareAtPrice: Type.Optional(Money) }))),
   physicalProperties: Type.Optional(Nullable(Type.Object({ weight: Type.Optional(Nullable(Type.Number({ minimum: 0 }))) }))),
   inventoryItem: Type.Optional(Nullable(Type.Object({
-    quantity: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 99_999_999 }))),
+    quantity: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: L.quantity }))),
     inStock: Type.Optional(Nullable(Type.Boolean())),
     trackQuantity: Type.Optional(Nullable(Type.Boolean())),
   }))),
@@ -51,22 +52,22 @@ const V3Variant = Type.Object({
 const V3Product = Type.Object({
   id: Type.Optional(Nullable(Str(100))),
   revision: Type.Optional(Nullable(Str(40))),
-  name: Type.Optional(Nullable(Str(80))),
+  name: Type.Optional(Nullable(Str(L.name))),
   slug: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }))),
-  plainDescription: Type.Optional(Nullable(Str(16000))),
+  plainDescription: Type.Optional(Nullable(Str(L.description))),
   visible: Type.Optional(Nullable(Type.Boolean())),
   productType: Type.Optional(Nullable(Str(20))),
   options: Type.Optional(Nullable(Type.Array(Type.Object({
-    name: Type.Optional(Nullable(Str(50))),
+    name: Type.Optional(Nullable(Str(L.optionName))),
     optionRenderType: Type.Optional(Nullable(Str(30))),
     choicesSettings: Type.Optional(Nullable(Type.Object({
       choices: Type.Optional(Nullable(Type.Array(Type.Object({
-        name: Type.Optional(Nullable(Str(50))),
+        name: Type.Optional(Nullable(Str(L.choice))),
         colorCode: Type.Optional(Nullable(Str(50))),
         visible: Type.Optional(Nullable(Type.Boolean())),
-      }), { maxItems: 100 }))),
+      }), { maxItems: L.choicesPerOption }))),
     }))),
-  }), { maxItems: 6 }))),
+  }), { maxItems: L.options }))),
   modifiers: Type.Optional(Nullable(Type.Array(Type.Object({
     name: Type.Optional(Nullable(Str(100))),
     modifierRenderType: Type.Optional(Nullable(Str(30))),
@@ -81,7 +82,7 @@ const V3Product = Type.Object({
   infoSections: Type.Optional(Nullable(Type.Array(Type.Object({
     title: Type.Optional(Nullable(Str(50))),
     uniqueName: Type.Optional(Nullable(Str(100))),
-    plainDescription: Type.Optional(Nullable(Str(16000))),
+    plainDescription: Type.Optional(Nullable(Str(L.description))),
   }), { maxItems: 20 }))),
   media: Type.Optional(Nullable(Type.Object({
     main: Type.Optional(Nullable(Type.Object({ url: Type.Optional(Nullable(Str(2048))) }))),
@@ -89,7 +90,7 @@ const V3Product = Type.Object({
       items: Type.Optional(Nullable(Type.Array(Type.Object({ url: Type.Optional(Nullable(Str(2048))), altText: Type.Optional(Nullable(Str(500))) }), { maxItems: 50 }))),
     }))),
   }))),
-  variantsInfo: Type.Optional(Nullable(Type.Object({ variants: Type.Optional(Nullable(Type.Array(V3Variant, { maxItems: 300 }))) }))),
+  variantsInfo: Type.Optional(Nullable(Type.Object({ variants: Type.Optional(Nullable(Type.Array(V3Variant, { maxItems: L.variants }))) }))),
 });
 
 const ProductBody = Type.Object({ product: V3Product, fields: Fields });
@@ -123,7 +124,7 @@ const InventoryItemInput = Type.Object({
   id: Type.Optional(Nullable(Str(300))),
   revision: Type.Optional(Nullable(Str(40))),
   trackQuantity: Type.Optional(Nullable(Type.Boolean())),
-  quantity: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 99_999_999 }))),
+  quantity: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: L.quantity }))),
   inStock: Type.Optional(Nullable(Type.Boolean())),
 });
 const InventoryItemBody = Type.Object({ inventoryItem: InventoryItemInput, reason: Type.Optional(Str(40)) });
@@ -132,7 +133,7 @@ const TreeReference = Type.Object({ appNamespace: Type.Optional(Str(100)), treeK
 const CategoryInput = Type.Object({
   id: Type.Optional(Nullable(Str(100))),
   revision: Type.Optional(Nullable(Str(40))),
-  name: Type.Optional(Nullable(Str(80))),
+  name: Type.Optional(Nullable(Str(L.name))),
   slug: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$' }))),
   description: Type.Optional(Nullable(Str(1000))),
   visible: Type.Optional(Nullable(Type.Boolean())),

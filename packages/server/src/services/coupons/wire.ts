@@ -2,14 +2,15 @@
 // into coupon fields (amounts in minor units) and writing a coupon back. The rules a coupon must
 // keep are the service's.
 import { Type, type Static } from 'typebox';
+import { COUPON_CODE_PATTERN, COUPON_LIMITS } from '../../platform/field-limits.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { formatDecimal, MoneyError, parseAmount, parseDecimal, toWireMoney } from '../../platform/money.js';
 import type { Coupon, CouponFields } from './model.js';
 
 const Amount = Type.Union([Type.Number({ minimum: 0 }), Type.String({ maxLength: 40 })]);
 /** Bodega also takes the percent as a decimal string ("12.5"), so a client needs no float. */
-const Percent = Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 100 }), Type.String({ maxLength: 20, pattern: '^\\d{1,3}(\\.\\d{1,4})?$' })]);
-const Code = Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Za-z0-9_-]+$' });
+const Percent = Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: COUPON_LIMITS.percent }), Type.String({ maxLength: 20, pattern: '^\\d{1,3}(\\.\\d{1,4})?$' })]);
+const Code = Type.String({ minLength: 1, maxLength: COUPON_LIMITS.code, pattern: COUPON_CODE_PATTERN });
 const Scope = Type.Object({
   namespace: Type.Optional(Type.String({ maxLength: 50 })),
   group: Type.Optional(Type.Object({ name: Type.Optional(Type.String({ maxLength: 50 })), entityId: Type.Optional(Type.String({ maxLength: 100 })) })),
@@ -18,11 +19,11 @@ const ProductIds = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { m
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
 
 const CouponSpec = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 100 })),
+  name: Type.Optional(Type.String({ maxLength: COUPON_LIMITS.name })),
   code: Code,
   startTime: Nullable(Type.String({ format: 'date-time' })),
   expirationTime: Nullable(Type.String({ format: 'date-time' })),
-  usageLimit: Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  usageLimit: Nullable(Type.Integer({ minimum: 1, maximum: COUPON_LIMITS.usageLimit })),
   minimumSubtotal: Nullable(Amount),
   moneyOffAmount: Type.Optional(Amount),
   percentOffRate: Type.Optional(Percent),
@@ -34,11 +35,11 @@ const CouponSpec = Type.Object({
 
 /** An update names only what changes; null clears a value. */
 const CouponPatchSpec = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: COUPON_LIMITS.name })),
   code: Type.Optional(Code),
   startTime: Nullable(Type.String({ format: 'date-time' })),
   expirationTime: Nullable(Type.String({ format: 'date-time' })),
-  usageLimit: Nullable(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  usageLimit: Nullable(Type.Integer({ minimum: 1, maximum: COUPON_LIMITS.usageLimit })),
   minimumSubtotal: Nullable(Amount),
   moneyOffAmount: Type.Optional(Amount),
   percentOffRate: Type.Optional(Percent),

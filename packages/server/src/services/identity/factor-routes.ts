@@ -5,7 +5,7 @@ import { readCookie } from '../../platform/cookies.js';
 import { ApiError } from '../../platform/errors.js';
 import { AUTHENTICATION_PREFIX, REMEMBER_DEVICE_MS, type IdentityService } from './service.js';
 import { toWireOutcome } from './wire.js';
-import { Done, FactorAdded, RecoveryCodes, SecurityOverview, TotpEnrolment } from './wire-schemas.js';
+import { Done, FactorAdded, Reauthenticated, RecoveryCodes, SecurityOverview, SignedInSessions, TotpEnrolment } from './wire-schemas.js';
 
 /** The member's own sign-in security: factors, recovery codes, remembered devices. */
 export const SECURITY_PREFIX = '/bodega/v1/my/security';
@@ -29,6 +29,8 @@ const ConfirmBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 2
 const FactorId = Type.Object({ factorId: Type.String({ minLength: 1, maxLength: 128 }) });
 const DeviceId = Type.Object({ deviceId: Type.String({ minLength: 1, maxLength: 128 }) });
 const Empty = Type.Object({});
+const SessionId = Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 128 }) });
+const PasswordBody = Type.Object({ password: Type.String({ minLength: 1, maxLength: 1000 }) });
 
 /** The remembered-device cookie of a site on the server's own origin (the hosted sign-in page). */
 export function deviceCookieName(siteId: string): string {
@@ -85,6 +87,13 @@ export function registerFactorRoutes(app: FastifyInstance, identity: IdentitySer
     await identity.forgetDevice(req.ctx, req.params.deviceId);
     return {};
   });
+  typed.get(`${SECURITY_PREFIX}/sessions`, { schema: { response: { 200: SignedInSessions } }, config: { access: 'self' } }, async (req) => identity.listSessions(req.ctx));
+  typed.delete(`${SECURITY_PREFIX}/sessions/:sessionId`, { schema: { params: SessionId, response: { 200: Done } }, config: { access: 'self' } }, async (req) => {
+    await identity.endOwnSession(req.ctx, req.params.sessionId);
+    return {};
+  });
+  typed.post(`${SECURITY_PREFIX}/reauthenticate`, { schema: { body: PasswordBody, response: { 200: Reauthenticated } }, config: { access: 'self', ...options.limited } },
+    async (req) => identity.reauthenticate(req.ctx, req.body.password));
   typed.post(`${SECURITY_PREFIX}/sign-out-everywhere`, { schema: { body: Empty, response: { 200: Done } }, config: { access: 'self' } }, async (req) => {
     const caller = req.ctx.caller;
     if (caller?.kind !== 'MEMBER' && caller?.kind !== 'WIX_USER') throw ApiError.forbidden();

@@ -22,6 +22,13 @@ export async function listFactors(ctx: Ctx, identityId: string): Promise<FactorR
     `SELECT ${FACTOR_COLUMNS} FROM identity_factors WHERE site_id = $1 AND identity_id = $2 ORDER BY created_at, factor_id`, [ctx.siteId, identityId]);
 }
 
+/** Whether the identity has a factor it can sign in with (not one waiting for its first code). */
+export async function hasEnabledFactor(ctx: Ctx, identityId: string): Promise<boolean> {
+  const rows = await ctx.db.query<{ one: number }>(
+    `SELECT 1 AS one FROM identity_factors WHERE site_id = $1 AND identity_id = $2 AND status = 'ENABLED' LIMIT 1`, [ctx.siteId, identityId]);
+  return rows.length > 0;
+}
+
 export async function findFactor(ctx: Ctx, identityId: string, type: StoredFactorType, forUpdate = false): Promise<FactorRow | undefined> {
   const rows = await ctx.db.query<FactorRow & Record<string, unknown>>(
     `SELECT ${FACTOR_COLUMNS} FROM identity_factors WHERE site_id = $1 AND identity_id = $2 AND factor_type = $3${forUpdate ? ' FOR UPDATE' : ''}`,

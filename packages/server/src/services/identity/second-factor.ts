@@ -45,6 +45,21 @@ const RULE_FACTORS: readonly AvailableFactor[] = [{ factorType: 'EMAIL', factorS
 /** The site setting with which the owner requires a second factor of owners and contributors. */
 export const STAFF_RULE_SETTING = 'staffSecondFactorRequired';
 
+/** The back office's answer to staff without a factor under the owner's rule: enrol first. */
+export const SECOND_FACTOR_REQUIRED = 'SECOND_FACTOR_REQUIRED';
+
+/**
+ * The staff gate (every back-office call of an owner or contributor): under the owner's rule, a
+ * staff member with no enabled factor is refused with 403 SECOND_FACTOR_REQUIRED, judged by the
+ * setting and the factors as they are now, not as when the token was signed. Their own Security
+ * calls (`self`) stay open, so they can enrol.
+ */
+export async function checkStaffFactor(ctx: SiteContext, site: Site, identityId: string): Promise<void> {
+  if (site.settings[STAFF_RULE_SETTING] !== true) return;
+  if (await factorStore.hasEnabledFactor(ctx, identityId)) return;
+  throw new ApiError(403, SECOND_FACTOR_REQUIRED, 'This shop requires staff to sign in with a second factor: set one up under your profile\'s Security first');
+}
+
 /** The factors of a sign-in: the member's own, or, for staff without one under the owner's rule, the rule's. */
 async function factorsOf(ctx: SiteContext, site: Site, identityId: string): Promise<AvailableFactor[]> {
   const own = await availableFactors(ctx, identityId);
@@ -56,7 +71,8 @@ async function factorsOf(ctx: SiteContext, site: Site, identityId: string): Prom
 /**
  * Whether this sign-in must show a second factor, and why: every sign-in of a member with an
  * enabled factor (or of staff under the owner's rule), except from a device remembered for
- * them, unless lock-out events make the sign-in high-risk.
+ * them, unless lock-out events make the sign-in high-risk. Staff from a device never seen for
+ * them sign in as HIGH_RISK_LOGIN too.
  */
 export async function secondFactorNeeded(
   ctx: SiteContext, site: Site, row: store.IdentityRow, deviceToken: string | undefined,
@@ -66,9 +82,19 @@ export async function secondFactorNeeded(
   const device = deviceToken ? await factorStore.findDeviceByToken(ctx, hashSecret(deviceToken)) : undefined;
   const remembered = device !== undefined && device.identity_id === row.identity_id && !device.revoked_at
     && new Date(device.expires_at).getTime() > ctx.now().getTime();
-  if (!remembered) return { reason: 'USER_SETTINGS', factors };
+  if (!remembered) return { reason: await newStaffDevice(ctx, row.identity_id, device) ? 'HIGH_RISK_LOGIN' : 'USER_SETTINGS', factors };
   const since = new Date(ctx.now().getTime() - HIGH_RISK_WINDOW_MS);
   return (await factorStore.lockedOutSince(ctx, emailKey(row.login_email), since)) ? { reason: 'HIGH_RISK_LOGIN', factors } : undefined;
+}
+
+/**
+ * A staff member (owner or contributor) signing in from a device never remembered for them (no
+ * device token of theirs, even a revoked or expired one): a high-risk sign-in.
+ */
+async function newStaffDevice(ctx: SiteContext, identityId: string, device: factorStore.DeviceRow | undefined): Promise<boolean> {
+  if (device?.identity_id === identityId) return false;
+  const member = await store.findMemberAccess(ctx, identityId);
+  return member !== undefined && member.role !== 'MEMBER';
 }
 
 /**

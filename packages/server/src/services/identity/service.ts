@@ -2,7 +2,7 @@
 // made of the modules beside it: sign-in (register, login, sign-on), sessions, verification,
 // recovery (passwords), accounts (identities, members and their statuses) and member access.
 import type { AuditContext } from '../../platform/audit.js';
-import type { MemberRole } from '../../platform/caller.js';
+import type { MemberRole, RequestContext } from '../../platform/caller.js';
 import { DEFAULT_AUTH_RATE_LIMIT_PER_MINUTE } from '../../platform/config.js';
 import { withTransaction, type SiteContext } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
@@ -21,7 +21,8 @@ import * as signIn from './sign-in.js';
 import * as store from './store.js';
 import * as verification from './verification.js';
 import * as factors from './factors.js';
-import { verifyFactor, type VerifyFactorInput } from './second-factor.js';
+import * as mySessions from './my-sessions.js';
+import { checkStaffFactor, verifyFactor, type VerifyFactorInput } from './second-factor.js';
 
 export { EMAIL_EXISTS, INVALID_PASSWORD, RESET_PASSWORD } from './model.js';
 export type { AuthOutcome, AuthState, CallerContext, Identity, IdentitySession, NewIdentityInput } from './model.js';
@@ -30,7 +31,8 @@ export { SESSION_TTL_MS } from './sessions.js';
 export { ACTIVATION_TTL_HOURS, RECOVERY_TTL_MS, parseRecoveryToken } from './recovery.js';
 export { slugBase } from './member-profile.js';
 export { FACTOR_SEALED_COLUMNS, type SecurityOverview } from './factors.js';
-export { REMEMBER_DEVICE_MS } from './second-factor.js';
+export { REMEMBER_DEVICE_MS, SECOND_FACTOR_REQUIRED } from './second-factor.js';
+export { REAUTHENTICATION_REQUIRED, REAUTHENTICATION_WINDOW_MS } from './my-sessions.js';
 
 /** Where the official SDK's authentication calls go; hosted sign-in pages post there too. */
 export const AUTHENTICATION_PREFIX = '/_api/iam/authentication';
@@ -156,11 +158,17 @@ export class IdentityService {
 
   // A member's own second factors (the account's Security page) ------------------------------
 
+  /** The staff gate of the back office's calls (wired into the caller check in app.ts). */
+  async checkStaffFactor(ctx: RequestContext): Promise<void> {
+    await checkStaffFactor(ctx, await this.deps.sites.activeSite(ctx), ctx.caller.subjectId);
+  }
+
   async securityOverview(ctx: AuditContext): Promise<factors.SecurityOverview> {
     return factors.overview(ctx);
   }
 
   async startTotp(ctx: AuditContext): Promise<{ factorId: string; secret: string; otpauthUri: string; qrCodeSvg: string }> {
+    await mySessions.requireRecentAuthentication(this.parts, ctx);
     return factors.startTotp(this.parts, ctx, (await this.deps.sites.activeSite(ctx)).name);
   }
 
@@ -169,19 +177,37 @@ export class IdentityService {
   }
 
   async enableEmailFactor(ctx: AuditContext): Promise<{ factor: factors.SecurityFactor; recoveryCodes?: string[] }> {
+    await mySessions.requireRecentAuthentication(this.parts, ctx);
     return factors.enableEmail(ctx);
   }
 
   async removeFactor(ctx: AuditContext, factorId: string): Promise<void> {
+    await mySessions.requireRecentAuthentication(this.parts, ctx);
     return factors.removeFactor(ctx, factorId);
   }
 
   async regenerateRecoveryCodes(ctx: AuditContext): Promise<{ recoveryCodes: string[] }> {
+    await mySessions.requireRecentAuthentication(this.parts, ctx);
     return factors.regenerateRecoveryCodes(ctx);
   }
 
   async forgetDevice(ctx: AuditContext, deviceId: string): Promise<void> {
     return factors.forgetDevice(ctx, deviceId);
+  }
+
+  /** The member's own sign-ins (refresh-token families), the most recently used first. */
+  async listSessions(ctx: AuditContext): Promise<{ sessions: mySessions.SignedInSession[] }> {
+    return mySessions.listSessions(this.parts, ctx);
+  }
+
+  /** Signs out one of the member's own sign-ins (a refresh-token family). */
+  async endOwnSession(ctx: AuditContext, sessionId: string): Promise<void> {
+    return mySessions.endSession(this.parts, ctx, sessionId);
+  }
+
+  /** Checks the password again, opening the 10-minute window for factor changes. */
+  async reauthenticate(ctx: AuditContext, password: string): Promise<{ verifiedDate: string }> {
+    return mySessions.reauthenticate(this.parts, ctx, password);
   }
 
   // Verification --------------------------------------------------------------------------------

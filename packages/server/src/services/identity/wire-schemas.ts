@@ -39,3 +39,17 @@ export const RecoveryCodes = Type.Object({
 }, { title: 'RecoveryCodes' });
 
 export const Done = Type.Object({}, { description: 'An empty answer.' });
+
+export const SignedInSession = Type.Object({
+  sessionId: Type.String(),
+  userAgent: Type.String({ description: "The browser's user agent at sign-in; empty when none was sent." }),
+  signedInDate: Timestamp,
+  lastUsedDate: Timestamp,
+  current: Type.Boolean({ description: 'The sign-in this call was made in.' }),
+}, { title: 'SignedInSession', description: "One of the member's sign-ins (a refresh-token family), until it is signed out." });
+
+export const SignedInSessions = Type.Object({ sessions: Type.Array(SignedInSession) }, { title: 'SignedInSessions' });
+
+export const Reauthenticated = Type.Object({
+  verifiedDate: Timestamp,
+}, { title: 'Reauthenticated', description: 'The password was checked again: factor changes are open for 10 minutes.' });

@@ -18,5 +18,5 @@ export const TokenRequest = Type.Object({
 export type TokenRequest = Static<typeof TokenRequest>;
 
 /** Extra grants (authorization_code, authorized_client) registered by the identity service. */
-export type GrantHandler = (body: TokenRequest, headers: { authorization?: string }) => Promise<unknown>;
+export type GrantHandler = (body: TokenRequest, headers: { authorization?: string; userAgent?: string }) => Promise<unknown>;
 

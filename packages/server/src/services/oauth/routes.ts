@@ -27,7 +27,7 @@ export function oauthRoutes(oauth: OAuthService, extraGrants: Map<string, GrantH
           default: {
             const handler = extraGrants.get(grantType);
             if (!handler) throw new ApiError(400, 'UNSUPPORTED_GRANT_TYPE', `Grant type "${grantType}" is not supported`);
-            return handler(body, { authorization: req.headers.authorization });
+            return handler(body, { authorization: req.headers.authorization, userAgent: req.headers['user-agent'] });
           }
         }
       });

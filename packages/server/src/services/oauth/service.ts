@@ -45,6 +45,8 @@ export interface NewSession {
   role: TokenRole;
   subjectId: string;
   memberRole?: MemberRole;
+  /** The browser's user agent at sign-in (the Security page's list of sessions shows it). */
+  userAgent?: string;
 }
 
 /** The token endpoint's answer: a new access token beside the refresh token it came from. */
@@ -191,6 +193,7 @@ export class OAuthService {
       clientId: session.clientId,
       role: session.role,
       subjectId: session.subjectId,
+      userAgent: session.userAgent?.slice(0, 300),
     });
     // A member's token carries their access epoch of now (sign out everywhere raises it).
     const accessEpoch = session.role === 'member' ? (await this.memberStanding(ctx, session.subjectId))?.accessEpoch ?? 0 : undefined;
@@ -200,6 +203,26 @@ export class OAuthService {
       ACCESS_TOKEN_TTL_SECONDS,
     );
     return { tokens: tokenResponse(access.token, refreshToken), sessionId };
+  }
+
+  /** A member's sign-ins not ended, the most recently used first. */
+  async memberSessions(ctx: SiteContext, memberId: string): Promise<store.MemberSessionRow[]> {
+    return store.listMemberSessions(ctx, memberId);
+  }
+
+  /** One sign-in of the member, if it is theirs and not ended. */
+  async memberSession(ctx: SiteContext, memberId: string, sessionId: string): Promise<store.MemberSessionRow | undefined> {
+    return store.findMemberSession(ctx, memberId, sessionId);
+  }
+
+  /** Ends one of the member's own sign-ins (its refresh tokens stop working); false when not theirs. */
+  async endMemberSession(ctx: SiteContext, memberId: string, sessionId: string): Promise<boolean> {
+    return store.revokeMemberSession(ctx, memberId, sessionId);
+  }
+
+  /** Records that the member checked their password again in this sign-in (recent authentication). */
+  async markSessionVerified(ctx: SiteContext, memberId: string, sessionId: string): Promise<boolean> {
+    return store.markSessionVerified(ctx, memberId, sessionId, ctx.now());
   }
 
   /** Ends one sign-in (logout): its refresh token stops working at once. */
@@ -264,3 +287,4 @@ export class OAuthService {
 // What other services use of this one's modules: they import service.ts only.
 export type { AccessClaims } from './access-tokens.js';
 export type { GrantHandler, TokenRequest } from './grants.js';
+export type { MemberSessionRow } from './store.js';

@@ -16,14 +16,64 @@ export interface RefreshTokenRow {
 }
 
 export async function insertRefreshToken(
-  ctx: Ctx,
-  token: { tokenHash: string; sessionId: string; clientId: string; role: TokenRole; subjectId: string; parentHash?: string },
+  ctx: Ctx & Pick<SiteContext, 'now'>,
+  token: { tokenHash: string; sessionId: string; clientId: string; role: TokenRole; subjectId: string; parentHash?: string; userAgent?: string },
 ): Promise<void> {
   await ctx.db.query(
-    `INSERT INTO refresh_tokens (site_id, token_hash, session_id, client_id, role, subject_id, parent_hash)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [ctx.siteId, token.tokenHash, token.sessionId, token.clientId, token.role, token.subjectId, token.parentHash ?? null],
+    `INSERT INTO refresh_tokens (site_id, token_hash, session_id, client_id, role, subject_id, parent_hash, user_agent, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [ctx.siteId, token.tokenHash, token.sessionId, token.clientId, token.role, token.subjectId, token.parentHash ?? null, token.userAgent ?? null, ctx.now()],
   );
+}
+
+/** One sign-in of a member as their Security page lists it: a refresh-token family not revoked. */
+export interface MemberSessionRow {
+  session_id: string;
+  client_id: string;
+  user_agent: string | null;
+  /** The family's first token: the sign-in. */
+  created_at: Date;
+  /** The newest token: the last renewal. */
+  last_used_at: Date;
+  /** When the password was last checked again in this session, if ever. */
+  verified_at: Date | null;
+}
+
+const SESSION_COLUMNS = `session_id, min(client_id) AS client_id,
+  (array_agg(user_agent ORDER BY created_at) FILTER (WHERE user_agent IS NOT NULL))[1] AS user_agent,
+  min(created_at) AS created_at, max(created_at) AS last_used_at, max(verified_at) AS verified_at`;
+
+/** A member's sign-ins not revoked, the most recently used first (at most 100). */
+export async function listMemberSessions(ctx: Ctx, subjectId: string): Promise<MemberSessionRow[]> {
+  return ctx.db.query<MemberSessionRow & Record<string, unknown>>(
+    `SELECT ${SESSION_COLUMNS} FROM refresh_tokens
+     WHERE site_id = $1 AND subject_id = $2 AND role = 'member' AND revoked_at IS NULL
+     GROUP BY session_id ORDER BY max(created_at) DESC, session_id LIMIT 100`, [ctx.siteId, subjectId]);
+}
+
+/** One sign-in of the member (undefined: not theirs, or revoked). */
+export async function findMemberSession(ctx: Ctx, subjectId: string, sessionId: string): Promise<MemberSessionRow | undefined> {
+  const rows = await ctx.db.query<MemberSessionRow & Record<string, unknown>>(
+    `SELECT ${SESSION_COLUMNS} FROM refresh_tokens
+     WHERE site_id = $1 AND session_id = $2 AND subject_id = $3 AND role = 'member' AND revoked_at IS NULL
+     GROUP BY session_id`, [ctx.siteId, sessionId, subjectId]);
+  return rows[0];
+}
+
+/** Ends one sign-in of the member; false when it is not theirs or already ended. */
+export async function revokeMemberSession(ctx: Ctx, subjectId: string, sessionId: string): Promise<boolean> {
+  const rows = await ctx.db.query(
+    `UPDATE refresh_tokens SET revoked_at = now() WHERE site_id = $1 AND session_id = $2 AND subject_id = $3 AND role = 'member' AND revoked_at IS NULL
+     RETURNING session_id`, [ctx.siteId, sessionId, subjectId]);
+  return rows.length > 0;
+}
+
+/** The member checked their password again in this sign-in. */
+export async function markSessionVerified(ctx: Ctx, subjectId: string, sessionId: string, at: Date): Promise<boolean> {
+  const rows = await ctx.db.query(
+    `UPDATE refresh_tokens SET verified_at = $4 WHERE site_id = $1 AND session_id = $2 AND subject_id = $3 AND role = 'member' AND revoked_at IS NULL
+     RETURNING session_id`, [ctx.siteId, sessionId, subjectId, at]);
+  return rows.length > 0;
 }
 
 const FIND_REFRESH_TOKEN = prepared(

@@ -124,7 +124,7 @@ export class RedirectsService {
 
   /** Registers the `authorization_code` and `authorized_client` grants of the token endpoint. */
   registerGrants(grants: Map<string, GrantHandler>): void {
-    grants.set('authorization_code', (body) => this.exchangeCode(body));
+    grants.set('authorization_code', (body, headers) => this.exchangeCode(body, headers.userAgent));
     grants.set('authorized_client', (body, headers) => this.authorizedClient(body, headers.authorization));
   }
 
@@ -450,7 +450,7 @@ export class RedirectsService {
   // ─── token grants ───────────────────────────────────────────────────────────────────────────
 
   /** `authorization_code`: single use, 60 s, same client and redirectUri, PKCE S256. */
-  async exchangeCode(body: TokenRequest): Promise<TokenResponse> {
+  async exchangeCode(body: TokenRequest, userAgent?: string): Promise<TokenResponse> {
     const clientId = body.clientId ?? body.client_id;
     if (!clientId) throw ApiError.validation([{ field: 'clientId', rule: 'REQUIRED_FIELD', description: 'clientId is required' }]);
     if (!body.code) throw ApiError.validation([{ field: 'code', rule: 'REQUIRED_FIELD', description: 'code is required' }]);
@@ -474,7 +474,7 @@ export class RedirectsService {
       if (pkce === 'MISMATCH') return grantError('codeVerifier does not match the code challenge');
       const access = await this.entering(tx, code.identity_id);
       if (!access) return mayNotSignIn();
-      const { tokens, sessionId } = await this.deps.oauth.openSession(tx, { clientId, role: 'member', subjectId: code.identity_id, memberRole: access.memberRole });
+      const { tokens, sessionId } = await this.deps.oauth.openSession(tx, { clientId, role: 'member', subjectId: code.identity_id, memberRole: access.memberRole, userAgent });
       await store.setCodeSession(tx, codeHash, sessionId);
       return { tokens, visitorId: code.visitor_id, memberId: code.identity_id };
     });
