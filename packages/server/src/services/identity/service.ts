@@ -22,6 +22,9 @@ import * as store from './store.js';
 import * as verification from './verification.js';
 import * as factors from './factors.js';
 import { verifyFactor, type VerifyFactorInput } from './second-factor.js';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import * as passkeySignIn from './passkey-sign-in.js';
+import * as passkeys from './passkeys.js';
 
 export { EMAIL_EXISTS, INVALID_PASSWORD, RESET_PASSWORD } from './model.js';
 export type { AuthOutcome, AuthState, CallerContext, Identity, IdentitySession, NewIdentityInput } from './model.js';
@@ -31,6 +34,7 @@ export { ACTIVATION_TTL_HOURS, RECOVERY_TTL_MS, parseRecoveryToken } from './rec
 export { slugBase } from './member-profile.js';
 export { FACTOR_SEALED_COLUMNS, type SecurityOverview } from './factors.js';
 export { REMEMBER_DEVICE_MS } from './second-factor.js';
+export type { Passkey } from './passkeys.js';
 
 /** Where the official SDK's authentication calls go; hosted sign-in pages post there too. */
 export const AUTHENTICATION_PREFIX = '/_api/iam/authentication';
@@ -182,6 +186,37 @@ export class IdentityService {
 
   async forgetDevice(ctx: AuditContext, deviceId: string): Promise<void> {
     return factors.forgetDevice(ctx, deviceId);
+  }
+
+  // Passkeys (WebAuthn): the member's own, and sign-in with one ----------------------------------
+
+  async passkeyRegistrationOptions(ctx: AuditContext, host: string | undefined): Promise<{ challengeId: string; options: unknown }> {
+    return passkeys.registrationOptions(this.parts, ctx, (await this.deps.sites.activeSite(ctx)).name, host);
+  }
+
+  async registerPasskey(ctx: AuditContext, input: { challengeId: string; name: string; credential: RegistrationResponseJSON }): Promise<passkeys.Passkey> {
+    return passkeys.registerPasskey(ctx, input);
+  }
+
+  async listPasskeys(ctx: AuditContext): Promise<{ passkeys: passkeys.Passkey[] }> {
+    return passkeys.listPasskeys(ctx);
+  }
+
+  async renamePasskey(ctx: AuditContext, passkeyId: string, name: string): Promise<passkeys.Passkey> {
+    return passkeys.renamePasskey(ctx, passkeyId, name);
+  }
+
+  async removePasskey(ctx: AuditContext, passkeyId: string): Promise<void> {
+    return passkeys.removePasskey(ctx, passkeyId);
+  }
+
+  async passkeySignInOptions(ctx: CallerContext, host: string | undefined): Promise<{ challengeId: string; options: unknown }> {
+    await this.deps.sites.activeSite(ctx);
+    return passkeySignIn.signInOptions(this.parts, ctx, host);
+  }
+
+  async signInWithPasskey(ctx: CallerContext, input: { challengeId: string; credential: AuthenticationResponseJSON }): Promise<AuthOutcome> {
+    return passkeySignIn.signInWithPasskey(this.parts, ctx, await this.deps.sites.activeSite(ctx), input);
   }
 
   // Verification --------------------------------------------------------------------------------
