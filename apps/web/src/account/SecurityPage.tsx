@@ -5,6 +5,7 @@ import { Notice } from '../ui/Notice.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { errorMessage } from '../auth/messages.js';
+import { Passkeys } from './Passkeys.js';
 import { useSecurity, useSecurityChange } from './queries.js';
 
 const FACTOR_NAMES = { TOTP: 'Authenticator app', EMAIL: 'E-mail code' } as const;
@@ -95,6 +96,8 @@ export default function SecurityPage() {
             onClick={() => enableEmail.mutate(undefined, { onSuccess: (r) => { if (r.recoveryCodes) setCodes(r.recoveryCodes); } })}>E-mail me a code at each sign-in</button></p>
         )}
       </section>
+
+      <Passkeys />
 
       {enabled.length > 0 && (
         <section aria-labelledby="recovery-title" className="security-section">

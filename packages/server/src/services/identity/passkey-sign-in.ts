@@ -19,7 +19,7 @@ import { enter } from './sign-in.js';
 import * as store from './store.js';
 
 /** Options for `navigator.credentials.get()` (and the browser's passkey autofill): any passkey of this relying party. */
-export async function signInOptions(deps: IdentityDeps, ctx: CallerContext, hostHeader: string | undefined): Promise<{ challengeId: string; options: unknown }> {
+export async function signInOptions(deps: IdentityDeps, ctx: CallerContext, hostHeader: string | undefined): Promise<{ challengeId: string; optionsJson: string }> {
   const rp = await relyingParty(deps, ctx, hostHeader);
   const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: 'required', timeout: PASSKEY_CHALLENGE_TTL_MS, allowCredentials: [] });
   const now = ctx.now();
@@ -28,7 +28,7 @@ export async function signInOptions(deps: IdentityDeps, ctx: CallerContext, host
     challengeId, purpose: 'SIGN_IN', challenge: options.challenge, identityId: null, mfaChallengeId: null, ...rp, now,
     expiresAt: new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_MS),
   });
-  return { challengeId, options };
+  return { challengeId, optionsJson: JSON.stringify(options) };
 }
 
 /** Checks the assertion and answers the sign-in's next state (SUCCESS with a session, mostly). */

@@ -19,7 +19,9 @@ export const PasskeyAdded = Type.Object({ passkey: PasskeyInfo }, { title: 'Pass
 
 export const PasskeyCeremony = Type.Object({
   challengeId: Type.String({ description: 'Send it back with the credential; it works once, for 5 minutes.' }),
-  options: Type.Unknown({ description: 'PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON (WebAuthn Level 3), for `@simplewebauthn/browser`.' }),
+  optionsJson: Type.String({
+    description: 'PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON (WebAuthn Level 3) as a JSON string, as `@wix/identity`\'s `publicKeyCredentialRequestOptionsJson`; parse it for `@simplewebauthn/browser`.',
+  }),
 }, { title: 'PasskeyCeremony' });
 
 /** The state-machine answer of a passkey sign-in, as `v2/login` answers it. */

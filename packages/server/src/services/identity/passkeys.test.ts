@@ -37,7 +37,8 @@ async function member(site: TestSite) {
 async function addPasskey(access: string, authenticator: SoftAuthenticator, name = 'Laptop', origin = ORIGIN) {
   const started = await post(`${PASSKEYS}/options`, {}, access);
   expect(started.statusCode, started.body).toBe(200);
-  const { challengeId, options } = started.json();
+  const { challengeId, optionsJson } = started.json();
+  const options = JSON.parse(optionsJson);
   const res = await post(PASSKEYS, { challengeId, name, credential: authenticator.create(options, origin) }, access);
   return { res, challengeId, options };
 }
@@ -46,7 +47,8 @@ async function signInOptions(site: TestSite) {
   const visitor = await t.visitorToken(site);
   const res = await post(`${SIGN_IN}/options`, {}, visitor);
   expect(res.statusCode, res.body).toBe(200);
-  return { visitor, ...(res.json() as { challengeId: string; options: { challenge: string; rpId: string } }) };
+  const { challengeId, optionsJson } = res.json() as { challengeId: string; optionsJson: string };
+  return { visitor, challengeId, options: JSON.parse(optionsJson) as { challenge: string; rpId: string } };
 }
 
 async function signIn(site: TestSite, authenticator: SoftAuthenticator, which: Parameters<SoftAuthenticator['get']>[2] = {}, origin = ORIGIN) {
@@ -54,6 +56,12 @@ async function signIn(site: TestSite, authenticator: SoftAuthenticator, which: P
   const credential = authenticator.get(options, origin, which);
   return { res: await post(`${SIGN_IN}/verify`, { challengeId, credential }, visitor), challengeId, credential, visitor };
 }
+
+/** A ceremony's answer with its options parsed. */
+const ceremony = (res: { json(): { challengeId: string; optionsJson: string } }) => {
+  const { challengeId, optionsJson } = res.json();
+  return { challengeId, options: JSON.parse(optionsJson) };
+};
 
 const code = (res: { json(): { details?: { applicationError?: { code?: string } } } }) => res.json().details?.applicationError?.code;
 
@@ -78,7 +86,7 @@ describe('registering a passkey', () => {
     expect(audit.map((a) => a.action)).toEqual(['member.passkey_added']);
 
     // The next ceremony excludes it, and the same user handle names the member.
-    const again = (await post(`${PASSKEYS}/options`, {}, m.access)).json();
+    const again = ceremony(await post(`${PASSKEYS}/options`, {}, m.access));
     expect(again.options.excludeCredentials).toMatchObject([{ id: res.json().passkey.passkeyId }]);
     expect(again.options.user.id).toBe(options.user.id);
   });
@@ -97,11 +105,11 @@ describe('registering a passkey', () => {
     expect(replay.statusCode).toBe(400);
     expect(code(replay)).toBe('PASSKEY_REFUSED');
 
-    const started = (await post(`${PASSKEYS}/options`, {}, m.access)).json();
+    const started = ceremony(await post(`${PASSKEYS}/options`, {}, m.access));
     const noUv = await post(PASSKEYS, { challengeId: started.challengeId, name: 'No PIN', credential: authenticator.create(started.options, ORIGIN, { userVerified: false }) }, m.access);
     expect(noUv.statusCode).toBe(400);
 
-    const expired = (await post(`${PASSKEYS}/options`, {}, m.access)).json();
+    const expired = ceremony(await post(`${PASSKEYS}/options`, {}, m.access));
     offsetMs += 6 * 60_000;
     const late = await post(PASSKEYS, { challengeId: expired.challengeId, name: 'Late', credential: authenticator.create(expired.options, ORIGIN) }, m.access);
     expect(late.statusCode).toBe(400);
@@ -111,7 +119,7 @@ describe('registering a passkey', () => {
   it('validates input: a malformed credential or an empty name is a 400 in the spec\'s shape', async () => {
     const site = await t.createSite();
     const m = await member(site);
-    const started = (await post(`${PASSKEYS}/options`, {}, m.access)).json();
+    const started = ceremony(await post(`${PASSKEYS}/options`, {}, m.access));
     const bad = await post(PASSKEYS, { challengeId: started.challengeId, name: 'x', credential: { id: 'not base64!', type: 'public-key' } }, m.access);
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ message: expect.any(String), details: expect.any(Object) });
@@ -228,7 +236,7 @@ describe('signing in with a passkey', () => {
     const m = await member(site);
     const authenticator = new SoftAuthenticator();
     const started = await t.app.inject({ method: 'POST', url: `${PASSKEYS}/options`, headers: { authorization: m.access, host: `${domain}:3000` }, payload: {} });
-    const { challengeId, options } = started.json();
+    const { challengeId, options } = ceremony(started);
     expect(options.rp.id).toBe(domain);
     const added = await t.app.inject({
       method: 'POST', url: PASSKEYS, headers: { authorization: m.access, host: `${domain}:3000` },
@@ -238,7 +246,7 @@ describe('signing in with a passkey', () => {
     expect(added.json().passkey.rpId).toBe(domain);
     // On PUBLIC_URL's host the relying party differs: the domain's passkey is refused there.
     const visitor = await t.visitorToken(site);
-    const opened = (await t.app.inject({ method: 'POST', url: `${SIGN_IN}/options`, headers: { authorization: visitor, host: `${domain}:3000` }, payload: {} })).json();
+    const opened = ceremony(await t.app.inject({ method: 'POST', url: `${SIGN_IN}/options`, headers: { authorization: visitor, host: `${domain}:3000` }, payload: {} }));
     expect(opened.options.rpId).toBe(domain);
     const ok = await t.app.inject({
       method: 'POST', url: `${SIGN_IN}/verify`, headers: { authorization: visitor, host: `${domain}:3000` },
@@ -301,7 +309,7 @@ describe('who may call the passkey calls', () => {
     const authenticator = new SoftAuthenticator();
     const options = await t.app.inject({ method: 'POST', url: `${PASSKEYS}/options`, headers: s.headers.owner, payload: {} });
     expect(options.statusCode, options.body).toBe(200);
-    const { challengeId, options: creation } = options.json();
+    const { challengeId, options: creation } = ceremony(options);
     const added = await t.app.inject({ method: 'POST', url: PASSKEYS, headers: s.headers.owner, payload: { challengeId, name: 'Owner key', credential: authenticator.create(creation, ORIGIN) } });
     expect(added.statusCode, added.body).toBe(200);
     const id = added.json().passkey.passkeyId as string;
@@ -324,12 +332,12 @@ describe('who may call the passkey calls', () => {
 
     // Sign-in takes a token of the site (a visitor's); none is a 401, another site's visitor finds nothing.
     expect((await t.app.inject({ method: 'POST', url: `${SIGN_IN}/options`, headers: s.headers.anonymous, payload: {} })).statusCode).toBe(401);
-    const theirs = (await t.app.inject({ method: 'POST', url: `${SIGN_IN}/options`, headers: other.headers.visitor, payload: {} })).json();
+    const theirs = ceremony(await t.app.inject({ method: 'POST', url: `${SIGN_IN}/options`, headers: other.headers.visitor, payload: {} }));
     const refused = await t.app.inject({
       method: 'POST', url: `${SIGN_IN}/verify`, headers: other.headers.visitor, payload: { challengeId: theirs.challengeId, credential: authenticator.get(theirs.options, ORIGIN) },
     });
     expect(refused.statusCode).toBe(400);
-    const ours = (await t.app.inject({ method: 'POST', url: `${SIGN_IN}/options`, headers: s.headers.visitor, payload: {} })).json();
+    const ours = ceremony(await t.app.inject({ method: 'POST', url: `${SIGN_IN}/options`, headers: s.headers.visitor, payload: {} }));
     const owner = await t.app.inject({ method: 'POST', url: `${SIGN_IN}/verify`, headers: s.headers.visitor, payload: { challengeId: ours.challengeId, credential: authenticator.get(ours.options, ORIGIN) } });
     expect(owner.statusCode, owner.body).toBe(200);
     expect(owner.json().identity.id).toBe(s.ownerId);

@@ -79,7 +79,7 @@ const unknownChallenge = () => new ApiError(400, 'PASSKEY_REFUSED', 'Unknown, us
  */
 export async function registrationOptions(
   deps: IdentityDeps, ctx: AuditContext, siteName: string, hostHeader: string | undefined,
-): Promise<{ challengeId: string; options: unknown }> {
+): Promise<{ challengeId: string; optionsJson: string }> {
   const identityId = selfOf(ctx);
   const rp = await relyingParty(deps, ctx, hostHeader);
   return withTransaction(ctx, async (tx) => {
@@ -100,7 +100,7 @@ export async function registrationOptions(
       challengeId, purpose: 'REGISTER', challenge: options.challenge, identityId, mfaChallengeId: null, ...rp, now,
       expiresAt: new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_MS),
     });
-    return { challengeId, options };
+    return { challengeId, optionsJson: JSON.stringify(options) };
   });
 }
 

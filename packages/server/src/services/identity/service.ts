@@ -190,7 +190,7 @@ export class IdentityService {
 
   // Passkeys (WebAuthn): the member's own, and sign-in with one ----------------------------------
 
-  async passkeyRegistrationOptions(ctx: AuditContext, host: string | undefined): Promise<{ challengeId: string; options: unknown }> {
+  async passkeyRegistrationOptions(ctx: AuditContext, host: string | undefined): Promise<{ challengeId: string; optionsJson: string }> {
     return passkeys.registrationOptions(this.parts, ctx, (await this.deps.sites.activeSite(ctx)).name, host);
   }
 
@@ -210,7 +210,7 @@ export class IdentityService {
     return passkeys.removePasskey(ctx, passkeyId);
   }
 
-  async passkeySignInOptions(ctx: CallerContext, host: string | undefined): Promise<{ challengeId: string; options: unknown }> {
+  async passkeySignInOptions(ctx: CallerContext, host: string | undefined): Promise<{ challengeId: string; optionsJson: string }> {
     await this.deps.sites.activeSite(ctx);
     return passkeySignIn.signInOptions(this.parts, ctx, host);
   }
