@@ -24,7 +24,8 @@ export default function SignInPage() {
     if (!autofill) setOutcome({ busy: true });
     const started = await passkeySignIn(client, autofill);
     if ('answer' in started) await run(started.answer);
-    else if (started.problem || !autofill) setOutcome({ busy: false, error: started.problem });
+    // A failed autofill says nothing: the person did not ask for it.
+    else if (!autofill) setOutcome({ busy: false, error: started.problem });
   }
 
   // Passkeys where the browser has them; with autofill, the e-mail field offers them as it is focused.

@@ -8,7 +8,13 @@ import type { PasskeyCredentialJson, StateMachineResponse } from '@bodega/sdk';
 import type { AuthClient } from './client.js';
 import { errorMessage } from './messages.js';
 
-export { browserSupportsWebAuthn as passkeysSupported, browserSupportsWebAuthnAutofill as passkeyAutofillSupported };
+export { browserSupportsWebAuthnAutofill as passkeyAutofillSupported };
+
+/** Whether this page can use passkeys: the browser has WebAuthn and the page is on a host name (an IP address cannot be a relying party). */
+export function passkeysSupported(): boolean {
+  const host = window.location.hostname;
+  return browserSupportsWebAuthn() && !/^[\d.]+$/.test(host) && !host.includes(':') && !host.startsWith('[');
+}
 
 /** Makes a passkey with the device (its screen lock or security key asks the person). */
 export async function createPasskey(optionsJson: string): Promise<PasskeyCredentialJson> {
