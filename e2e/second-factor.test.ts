@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { CHROMIUM, hasChromium } from './chromium.js';
-import { axeViolations, ready, screenshots, shopSite, useShop } from './shop.js';
+import { axeViolations, ready, registerInBrowser, screenshots, shopSite, useShop } from './shop.js';
 
 if (!hasChromium) console.warn(`Skipping the second-factor browser tests: ${CHROMIUM} is missing.`);
 
@@ -40,12 +40,7 @@ describe.skipIf(!hasChromium)('second factor in Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     const email = `mfa.${Date.now()}@example.com`;
 
-    await page.goto(`${site.url}/auth/register`);
-    await ready(page);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill('a-good-password');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('button', { name: /account menu/ }).waitFor();
+    await registerInBrowser(page, site.url, email);
 
     await page.goto(`${site.url}/account/security`);
     await page.getByRole('heading', { name: 'Security', level: 1 }).waitFor();

@@ -94,6 +94,16 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return result.violations.map((v: AxeResult) => `${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
 }
 
+/** Creates an account on the shop's own sign-up page (password `a-good-password`) and waits until it is signed in. */
+export async function registerInBrowser(page: Page, url: string, email: string): Promise<void> {
+  await page.goto(`${url}/auth/register`);
+  await ready(page);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('a-good-password');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('button', { name: /account menu/ }).waitFor();
+}
+
 /** The app has hydrated when the header's cart button answers (it reads the shopper's cart). */
 export async function ready(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true');

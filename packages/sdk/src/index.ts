@@ -50,6 +50,8 @@ export { members } from './modules/members.js';
 export { redirects, type CheckoutHandover } from './modules/redirects.js';
 export { authentication } from './modules/authentication.js';
 export { security } from './modules/security.js';
+export { passkeys } from './modules/passkeys.js';
+export type { Passkey, PasskeyCeremony, PasskeyCredentialJson } from './modules/passkeys.js';
 export type { RememberedDevice, SecurityFactor, SecurityOverview, SignedInSession, TotpEnrolment } from './modules/security.js';
 export { recovery } from './modules/recovery.js';
 export { verification } from './modules/verification.js';

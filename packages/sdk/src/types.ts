@@ -480,7 +480,13 @@ export interface StateMachineResponse {
   /** REQUIRE_MFA: the factors the member may finish with, and why one is asked. */
   requireMfaData?: { availableFactors?: MfaFactor[]; reason?: string };
   /** MFA_CHALLENGE: a code was sent (EMAIL); `hint` names where. */
-  mfaChallengeData?: { factorType?: string; verificationChallengeData?: { hint?: string }; availableFactors?: MfaFactor[]; reason?: string };
+  mfaChallengeData?: {
+    factorType?: string;
+    /** WEBAUTHN: `webauthnData` is the passkey challenge (request options as JSON). */
+    verificationChallengeData?: { hint?: string; webauthnData?: { challengeId?: string; publicKeyCredentialRequestOptionsJson?: string } };
+    availableFactors?: MfaFactor[];
+    reason?: string;
+  };
 }
 
 // ─── Redirects ───────────────────────────────────────────────────────────────────────────────────

@@ -4,6 +4,7 @@ import { Field } from '../ui/Field.js';
 import { ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { errorMessage } from '../auth/messages.js';
+import { Passkeys } from './Passkeys.js';
 import { useSecurity, useSecurityChange } from './queries.js';
 import { ReauthOrError } from './security/ReauthPrompt.js';
 import { SignedInSessions } from './security/SignedInSessions.js';
@@ -96,6 +97,8 @@ export default function SecurityPage() {
             onClick={() => enableEmail.mutate(undefined, { onSuccess: (r) => { if (r.recoveryCodes) setCodes(r.recoveryCodes); } })}>E-mail me a code at each sign-in</button></p>
         )}
       </section>
+
+      <Passkeys />
 
       {enabled.length > 0 && (
         <section aria-labelledby="recovery-title" className="security-section">

@@ -119,3 +119,24 @@ export function useSignedInSessions() {
   const signedIn = useSignedIn();
   return useQuery({ queryKey: ['security', 'sessions'], enabled: signedIn, queryFn: async () => (await need(client).security.listSessions()).sessions });
 }
+
+// ─── Passkeys: the member's own (account/Passkeys.tsx) ────────────────────────────────────────
+
+export function usePasskeys() {
+  const { client } = useShop();
+  const signedIn = useSignedIn();
+  return useQuery({ queryKey: ['passkeys'], enabled: signedIn, queryFn: () => need(client).passkeys.list() });
+}
+
+/** One passkey change; the list (and the second-step overview) is read again after it. */
+export function usePasskeyChange<A, R>(change: (api: NonNullable<ReturnType<typeof useShop>['client']>['passkeys'], arg: A) => Promise<R>) {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (arg: A) => change(need(client).passkeys, arg),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['passkeys'] });
+      await queryClient.invalidateQueries({ queryKey: ['security'] });
+    },
+  });
+}

@@ -7,6 +7,7 @@ import { useAuthClient } from './client.js';
 import { flowQuery, useFlowParams } from './flow.js';
 import { errorMessage } from './messages.js';
 import { MissingFlow } from './MissingFlow.js';
+import { passkeyProblem, passkeysSupported, signWithPasskey } from './passkey.js';
 import { useSignInOutcome } from './useSignInOutcome.js';
 
 interface SecondFactorState {
@@ -15,9 +16,12 @@ interface SecondFactorState {
   factors?: string[];
 }
 
-type Method = 'TOTP' | 'EMAIL' | 'RECOVERY_CODE';
+type Method = 'TOTP' | 'EMAIL' | 'WEBAUTHN' | 'RECOVERY_CODE';
+type CodeMethod = Exclude<Method, 'WEBAUTHN'>;
 
-const LABELS: Record<Method, { field: string; hint: string; pattern?: string }> = {
+const METHOD_NAMES: Record<Method, string> = { TOTP: 'Authenticator app', EMAIL: 'E-mail me a code', WEBAUTHN: 'Passkey', RECOVERY_CODE: 'Recovery code' };
+
+const LABELS: Record<CodeMethod, { field: string; hint: string; pattern?: string }> = {
   TOTP: { field: 'Code from your authenticator app', hint: 'The 6-digit code your app shows now.', pattern: '[0-9]{6}' },
   EMAIL: { field: 'Code from the e-mail', hint: 'We e-mail a 6-digit code, valid for 10 minutes.', pattern: '[0-9]{6}' },
   RECOVERY_CODE: { field: 'Recovery code', hint: 'One of the codes you saved when you set up the second step. Each works once.' },
@@ -30,7 +34,8 @@ export default function SecondFactorPage() {
   const client = useAuthClient(flow.clientId);
   const location = useLocation();
   const { stateToken, email, factors = [] } = (location.state ?? {}) as SecondFactorState;
-  const offered = (['TOTP', 'EMAIL', 'RECOVERY_CODE'] as const).filter((m) => factors.includes(m));
+  const canPasskey = typeof window !== 'undefined' && passkeysSupported();
+  const offered = (['TOTP', 'EMAIL', 'WEBAUTHN', 'RECOVERY_CODE'] as const).filter((m) => factors.includes(m) && (m !== 'WEBAUTHN' || canPasskey));
   const [method, setMethod] = useState<Method>(offered[0] ?? 'TOTP');
   const [code, setCode] = useState('');
   const [remember, setRemember] = useState(false);
@@ -59,8 +64,30 @@ export default function SecondFactorPage() {
     }
   }
 
+  /** The passkey step: the server's challenge for this sign-in, the device's prompt, then the answer. */
+  async function passkeyStep() {
+    if (!client) return;
+    setOutcome({ busy: true });
+    let credential: string;
+    let challengeId: string;
+    try {
+      const challenge = await client.authentication.verify('WEBAUTHN', { stateToken: token, webauthnData: {} });
+      const data = challenge.mfaChallengeData?.verificationChallengeData?.webauthnData;
+      challengeId = data?.challengeId ?? '';
+      credential = JSON.stringify(await signWithPasskey(data?.publicKeyCredentialRequestOptionsJson ?? '{}'));
+    } catch (error) {
+      setOutcome({ busy: false, error: passkeyProblem(error) });
+      return;
+    }
+    await run(() => client.authentication.verify('WEBAUTHN', { stateToken: token, rememberThisDevice: remember, webauthnData: { challengeId, credential } }));
+  }
+
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (method === 'WEBAUTHN') {
+      void passkeyStep();
+      return;
+    }
     if (!client || !code.trim()) {
       setOutcome({ busy: false, error: 'Enter the code' });
       return;
@@ -72,7 +99,7 @@ export default function SecondFactorPage() {
     }));
   }
 
-  const label = LABELS[method];
+  const label = method === 'WEBAUTHN' ? undefined : LABELS[method];
   return (
     <>
       <h1>Confirm it is you</h1>
@@ -86,7 +113,7 @@ export default function SecondFactorPage() {
             {offered.map((m) => (
               <label key={m} className="choice">
                 <input type="radio" name="method" value={m} checked={method === m} onChange={() => { setMethod(m); setCode(''); }} />
-                <span>{m === 'TOTP' ? 'Authenticator app' : m === 'EMAIL' ? 'E-mail me a code' : 'Recovery code'}</span>
+                <span>{METHOD_NAMES[m]}</span>
               </label>
             ))}
           </div>
@@ -96,13 +123,14 @@ export default function SecondFactorPage() {
         <p><button type="button" className="button secondary" onClick={() => void sendEmail()} disabled={outcome.busy}>Send the code</button></p>
       )}
       <form onSubmit={submit} noValidate aria-busy={outcome.busy}>
-        <Field
+        {method === 'WEBAUTHN' && <p>Your device asks for its screen lock or security key when you continue.</p>}
+        {label && <Field
           label={label.field} hint={label.hint} name="code" autoComplete="one-time-code" required
           {...(label.pattern ? { inputMode: 'numeric' as const, pattern: label.pattern, maxLength: 6 } : { maxLength: 24, autoCapitalize: 'none' })}
           value={code} onChange={(e) => setCode(method === 'RECOVERY_CODE' ? e.target.value : e.target.value.replace(/\D/g, ''))}
-        />
+        />}
         <label className="check"><input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} /> Remember this device for 30 days</label>
-        <button type="submit" className="button block" disabled={outcome.busy}>{outcome.busy ? 'Checking…' : 'Continue'}</button>
+        <button type="submit" className="button block" disabled={outcome.busy}>{outcome.busy ? 'Checking…' : method === 'WEBAUTHN' ? 'Use a passkey' : 'Continue'}</button>
       </form>
       <p><Link to={`/auth/sign-in${flowQuery(flow)}`}>Start over</Link></p>
     </>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from '../router/Router.js';
 import { Field } from '../ui/Field.js';
 import { Notice } from '../ui/Notice.js';
@@ -6,6 +6,7 @@ import { usePageTitle } from '../ui/usePageTitle.js';
 import { useAuthClient } from './client.js';
 import { flowQuery, useFlowParams } from './flow.js';
 import { MissingFlow } from './MissingFlow.js';
+import { passkeyAutofillSupported, passkeySignIn, passkeysSupported } from './passkey.js';
 import { useSignInOutcome } from './useSignInOutcome.js';
 
 export default function SignInPage() {
@@ -15,7 +16,29 @@ export default function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState<{ email?: string; password?: string }>({});
-  const { outcome, run } = useSignInOutcome(flow, email);
+  const { outcome, run, setOutcome } = useSignInOutcome(flow, email);
+  const [passkeys, setPasskeys] = useState(false);
+
+  async function withPasskey(autofill: boolean) {
+    if (!client) return;
+    if (!autofill) setOutcome({ busy: true });
+    const started = await passkeySignIn(client, autofill);
+    if ('answer' in started) await run(started.answer);
+    // A failed autofill says nothing: the person did not ask for it.
+    else if (!autofill) setOutcome({ busy: false, error: started.problem });
+  }
+
+  // Passkeys where the browser has them; with autofill, the e-mail field offers them as it is focused.
+  // Once per page: each run asks the server for a challenge (the client is read again after a sign-in).
+  const autofillStarted = useRef(false);
+  useEffect(() => {
+    if (!client || !passkeysSupported()) return;
+    setPasskeys(true);
+    if (autofillStarted.current) return;
+    autofillStarted.current = true;
+    void passkeyAutofillSupported().then((yes) => { if (yes) void withPasskey(true); });
+  }, [client]);
+
   if (!flow.clientId) return <MissingFlow title="Sign in" />;
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -34,10 +57,16 @@ export default function SignInPage() {
       {outcome.error && <Notice kind="error">{outcome.error}</Notice>}
       {outcome.info && <Notice kind="info">{outcome.info}</Notice>}
       <form onSubmit={submit} noValidate aria-busy={outcome.busy}>
-        <Field label="E-mail" name="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={missing.email} />
+        <Field label="E-mail" name="email" type="email" autoComplete="username webauthn" required value={email} onChange={(e) => setEmail(e.target.value)} error={missing.email} />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={missing.password} />
         <button type="submit" className="button block" disabled={outcome.busy || !client}>{outcome.busy ? 'Signing in…' : 'Sign in'}</button>
       </form>
+      {passkeys && (
+        <div className="passkey-sign-in">
+          <p className="or" aria-hidden="true">or</p>
+          <button type="button" className="button secondary block" disabled={outcome.busy || !client} onClick={() => void withPasskey(false)}>Use a passkey</button>
+        </div>
+      )}
       <p><Link to={`/auth/forgot-password${flowQuery(flow)}`}>Forgot your password?</Link></p>
       <p>New here? <Link to={`/auth/register${flowQuery(flow)}`}>Create an account</Link></p>
     </>

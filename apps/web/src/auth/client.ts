@@ -1,13 +1,13 @@
-import { authentication, createClient, OAuthStrategy, recovery, verification } from '@bodega/sdk';
+import { authentication, createClient, OAuthStrategy, passkeys, recovery, verification } from '@bodega/sdk';
 import { useShop } from '../shop/context.js';
 
-const modules = { authentication, recovery, verification };
+const modules = { authentication, recovery, verification, passkeys };
 
 function build(clientId: string) {
   return createClient({ baseUrl: window.location.origin, auth: OAuthStrategy({ clientId }), modules });
 }
 
-export type AuthClient = Pick<ReturnType<typeof build>, 'auth' | 'authentication' | 'recovery' | 'verification'>;
+export type AuthClient = Pick<ReturnType<typeof build>, 'auth' | 'authentication' | 'recovery' | 'verification' | 'passkeys'>;
 
 const clients = new Map<string, AuthClient>();
 

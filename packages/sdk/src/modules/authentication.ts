@@ -43,16 +43,18 @@ export function authentication(t: Transport) {
     ) => call<StateMachineResponse>(t, 'POST', `${P}/v2/sign-on`, { loginId, ...options }, { args: LOGIN_ID }),
     /**
      * Finishes a sign-in that answered REQUIRE_MFA (`v2/{factorType}/verify`): the code of
-     * `totpData`, `emailData` (empty: mail a code, MFA_CHALLENGE) or `recoveryCodeData`.
+     * `totpData`, `emailData` (empty: mail a code, MFA_CHALLENGE), `webauthnData` or `recoveryCodeData`.
      */
     verify: (
-      factorType: 'TOTP' | 'EMAIL' | 'RECOVERY_CODE' | 'SMS' | 'CALL' | 'PUSH',
+      factorType: 'TOTP' | 'EMAIL' | 'WEBAUTHN' | 'RECOVERY_CODE' | 'SMS' | 'CALL' | 'PUSH',
       options: {
         stateToken: string;
         rememberThisDevice?: boolean;
         totpData?: { code?: string };
         emailData?: { code?: string };
         recoveryCodeData?: { code?: string };
+        /** WEBAUTHN: empty asks for the passkey challenge (MFA_CHALLENGE); then the challenge id and the credential as JSON. */
+        webauthnData?: { challengeId?: string; credential?: string };
       },
     ) => call<StateMachineResponse>(t, 'POST', `${P}/v2/${encodeURIComponent(factorType)}/verify`, { ...options }, { args: { '*': 'options' } }),
     logout: (options: { postLogoutRedirectUri?: string; clientId?: string } = {}) =>

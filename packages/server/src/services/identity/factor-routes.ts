@@ -18,7 +18,10 @@ const VerifyBody = Type.Object({
   smsData: Type.Optional(Type.Unknown()),
   callData: Type.Optional(Type.Unknown()),
   pushData: Type.Optional(Type.Unknown()),
-  webauthnData: Type.Optional(Type.Unknown()),
+  webauthnData: Type.Optional(Type.Object({
+    challengeId: Type.Optional(Type.String({ maxLength: 100 })),
+    credential: Type.Optional(Type.String({ maxLength: 8000, description: 'The PublicKeyCredential as JSON (`toJSON()`)' })),
+  })),
   passwordData: Type.Optional(Type.Unknown()),
   emailData: Type.Optional(Code),
   totpData: Type.Optional(Code),
@@ -63,7 +66,7 @@ export function registerFactorRoutes(app: FastifyInstance, identity: IdentitySer
     const data = body.totpData ?? body.emailData ?? body.recoveryCodeData;
     const outcome = await identity.verifyFactor(req.ctx, {
       factorType: type, stateToken: body.stateToken, rememberThisDevice: body.rememberThisDevice, code: data?.code,
-      deviceLabel: String(req.headers['user-agent'] ?? ''),
+      deviceLabel: String(req.headers['user-agent'] ?? ''), webauthn: body.webauthnData, host: req.headers.host,
     });
     if (outcome.deviceToken) setDeviceCookie(reply, req.ctx.siteId, outcome.deviceToken, options.secure);
     return toWireOutcome(outcome);

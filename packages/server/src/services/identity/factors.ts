@@ -39,7 +39,7 @@ const toFactor = (row: factorStore.FactorRow): SecurityFactor => ({
 });
 
 /** The signed-in member (owner, contributor or member) acting on their own sign-in. */
-function selfOf(ctx: AuditContext): string {
+export function selfOf(ctx: AuditContext): string {
   const caller = ctx.caller;
   if (!caller || (caller.kind !== 'MEMBER' && caller.kind !== 'WIX_USER')) throw ApiError.forbidden('Only a signed-in member manages their own sign-in');
   return caller.subjectId;

@@ -53,7 +53,11 @@ export interface AuthOutcome {
   /** REQUIRE_MFA: the factors the member may finish signing in with, and why one is asked. */
   requireMfa?: { availableFactors: AvailableFactor[]; reason: MfaReason };
   /** MFA_CHALLENGE: a code was sent (EMAIL); the hint names where. */
-  mfaChallenge?: { factorType: FactorType; hint: string; availableFactors: AvailableFactor[]; reason: MfaReason };
+  mfaChallenge?: {
+    factorType: FactorType; hint?: string; availableFactors: AvailableFactor[]; reason: MfaReason;
+    /** WEBAUTHN: the passkey challenge to answer (`verificationChallengeData.webauthnData`). */
+    webauthn?: { challengeId: string; publicKeyCredentialRequestOptionsJson: string };
+  };
   /** A remembered device's token (rememberThisDevice), also set as a cookie for browsers. */
   deviceToken?: string;
 }

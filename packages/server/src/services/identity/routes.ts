@@ -6,6 +6,7 @@ import { registerPerIpLimit } from '../../platform/limits.js';
 import { AUTHENTICATION_PREFIX, type CallerContext, type IdentityService } from './service.js';
 import { toWireIdentity, toWireOutcome } from './wire.js';
 import { deviceTokenOf, registerFactorRoutes } from './factor-routes.js';
+import { registerPasskeyRoutes } from './passkey-routes.js';
 
 export const VERIFICATION_PREFIX = '/_api/iam/verification/v1';
 /** Recovery is served at the www.wixapis.com path and the custom-host one (wire-surface §1.2). */
@@ -126,6 +127,7 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
       }));
     });
     registerFactorRoutes(app, identity, { secure: options.secure, limited });
+    registerPasskeyRoutes(app, identity, { limited });
 
     app.post(`${AUTHENTICATION_PREFIX}/v2/change-password`, { schema: { body: ChangePasswordBody }, config: { access: 'self' } }, async (req) => {
       await identity.changePassword(req.ctx, req.body.newPassword);

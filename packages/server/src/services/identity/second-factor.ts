@@ -10,6 +10,8 @@ import type { IdentityDeps } from './deps.js';
 import { emailKey } from './entry.js';
 import * as factorStore from './factors-store.js';
 import { LOCKOUT_FAILURES, LOCKOUT_WINDOW_MS, lockoutState } from './lockout.js';
+import { passkeyFactorRight, startPasskeyFactor } from './passkey-factor.js';
+import { hasPasskey } from './passkeys-store.js';
 import { verificationCodeMail } from './mail-templates.js';
 import { toIdentity, visitorOf, type AuthOutcome, type AvailableFactor, type CallerContext, type FactorType, type MfaReason } from './model.js';
 import { createSession } from './sessions.js';
@@ -31,10 +33,14 @@ export const HIGH_RISK_WINDOW_MS = 24 * 3600_000;
 /** Factor types whose verification Bodega does not offer (no SMS, voice or push provider). */
 const NOT_OFFERED: ReadonlySet<FactorType> = new Set(['SMS', 'CALL', 'PUSH', 'PASSWORD']);
 
-/** The factors an identity may finish a sign-in with (recovery codes while any are left). */
+/**
+ * The factors an identity may finish a sign-in with: its own, a passkey (WEBAUTHN) when it has
+ * one, and recovery codes while any are left. Passkeys alone ask no second step of a password.
+ */
 export async function availableFactors(ctx: SiteContext, identityId: string): Promise<AvailableFactor[]> {
   const factors = (await factorStore.listFactors(ctx, identityId)).filter((f) => f.status === 'ENABLED');
   const list: AvailableFactor[] = factors.map((f) => ({ factorType: f.factor_type, factorStatus: 'ENABLED' }));
+  if (list.length && await hasPasskey(ctx, identityId)) list.push({ factorType: 'WEBAUTHN', factorStatus: 'ENABLED' });
   if (list.length && (await factorStore.recoveryCodesLeft(ctx, identityId)) > 0) list.push({ factorType: 'RECOVERY_CODE', factorStatus: 'ENABLED' });
   return list;
 }
@@ -65,7 +71,8 @@ async function factorsOf(ctx: SiteContext, site: Site, identityId: string): Prom
   const own = await availableFactors(ctx, identityId);
   if (own.length || site.settings[STAFF_RULE_SETTING] !== true) return own;
   const member = await store.findMemberAccess(ctx, identityId);
-  return member && member.role !== 'MEMBER' ? [...RULE_FACTORS] : own;
+  if (!member || member.role === 'MEMBER') return own;
+  return await hasPasskey(ctx, identityId) ? [...RULE_FACTORS, { factorType: 'WEBAUTHN', factorStatus: 'ENABLED' }] : [...RULE_FACTORS];
 }
 
 /**
@@ -128,10 +135,14 @@ export interface VerifyFactorInput {
   code?: string;
   /** What the remembered device is called in the member's list (the browser's user agent). */
   deviceLabel?: string;
+  /** WEBAUTHN: `webauthnData`; without a credential, asks for the passkey challenge. */
+  webauthn?: { challengeId?: string; credential?: string };
+  /** The request's Host, which names the passkey's relying party. */
+  host?: string;
 }
 
 const notOffered = (type: string) =>
-  new ApiError(400, 'FACTOR_NOT_OFFERED', `The ${type} factor is not offered here; use TOTP, EMAIL or a recovery code`, { factorType: type });
+  new ApiError(400, 'FACTOR_NOT_OFFERED', `The ${type} factor is not offered here; use TOTP, EMAIL, WEBAUTHN (a passkey) or a recovery code`, { factorType: type });
 const unknownState = () => new ApiError(404, 'NOT_FOUND', 'Unknown or expired state token; sign in again');
 const wrongCode = () => new ApiError(400, 'BAD_CODE', 'The code is wrong', { reason: 'WRONG_CODE' });
 
@@ -143,7 +154,7 @@ const wrongCode = () => new ApiError(400, 'BAD_CODE', 'The code is wrong', { rea
  */
 export async function verifyFactor(deps: IdentityDeps, ctx: CallerContext, site: Site, input: VerifyFactorInput): Promise<AuthOutcome> {
   const type = input.factorType.toUpperCase() as FactorType;
-  if (NOT_OFFERED.has(type) || !['TOTP', 'EMAIL', 'RECOVERY_CODE'].includes(type)) throw notOffered(input.factorType);
+  if (NOT_OFFERED.has(type) || !['TOTP', 'EMAIL', 'WEBAUTHN', 'RECOVERY_CODE'].includes(type)) throw notOffered(input.factorType);
   const result: ApiError | AuthOutcome = await withTransaction(ctx, async (tx) => {
     const challenge = await factorStore.lockChallenge(tx, hashSecret(input.stateToken));
     const now = tx.now();
@@ -167,9 +178,19 @@ export async function verifyFactor(deps: IdentityDeps, ctx: CallerContext, site:
         mfaChallenge: { factorType: 'EMAIL', hint: maskEmail(row.login_email), availableFactors: factors, reason: challenge.reason },
       };
     }
+    if (type === 'WEBAUTHN' && !input.webauthn?.credential) {
+      const started = await startPasskeyFactor(deps, tx, challenge.challenge_id, row.identity_id, input.host);
+      if (started instanceof ApiError) return started;
+      return {
+        state: 'MFA_CHALLENGE', identity: toIdentity(row), stateToken: input.stateToken,
+        mfaChallenge: { factorType: 'WEBAUTHN', webauthn: started, availableFactors: factors, reason: challenge.reason },
+      };
+    }
     const code = (input.code ?? '').trim();
     let right = false;
-    if (type === 'TOTP') {
+    if (type === 'WEBAUTHN') {
+      right = await passkeyFactorRight(tx, challenge.challenge_id, row.identity_id, input.webauthn ?? {});
+    } else if (type === 'TOTP') {
       const factor = await factorStore.findFactor(tx, row.identity_id, 'TOTP', true);
       const step = factor?.secret
         ? acceptedStep(decryptSecret(deps.keyring, factor.secret), code, now, factor.last_used_step === null ? null : Number(factor.last_used_step))

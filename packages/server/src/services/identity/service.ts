@@ -23,6 +23,9 @@ import * as verification from './verification.js';
 import * as factors from './factors.js';
 import * as mySessions from './my-sessions.js';
 import { checkStaffFactor, verifyFactor, type VerifyFactorInput } from './second-factor.js';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import * as passkeySignIn from './passkey-sign-in.js';
+import * as passkeys from './passkeys.js';
 
 export { EMAIL_EXISTS, INVALID_PASSWORD, RESET_PASSWORD } from './model.js';
 export type { AuthOutcome, AuthState, CallerContext, Identity, IdentitySession, NewIdentityInput } from './model.js';
@@ -33,6 +36,7 @@ export { slugBase } from './member-profile.js';
 export { FACTOR_SEALED_COLUMNS, type SecurityOverview } from './factors.js';
 export { REMEMBER_DEVICE_MS, SECOND_FACTOR_REQUIRED } from './second-factor.js';
 export { REAUTHENTICATION_REQUIRED, REAUTHENTICATION_WINDOW_MS } from './my-sessions.js';
+export type { Passkey } from './passkeys.js';
 
 /** Where the official SDK's authentication calls go; hosted sign-in pages post there too. */
 export const AUTHENTICATION_PREFIX = '/_api/iam/authentication';
@@ -208,6 +212,37 @@ export class IdentityService {
   /** Checks the password again, opening the 10-minute window for factor changes. */
   async reauthenticate(ctx: AuditContext, password: string): Promise<{ verifiedDate: string }> {
     return mySessions.reauthenticate(this.parts, ctx, password);
+  }
+
+  // Passkeys (WebAuthn): the member's own, and sign-in with one ----------------------------------
+
+  async passkeyRegistrationOptions(ctx: AuditContext, host: string | undefined): Promise<{ challengeId: string; optionsJson: string }> {
+    return passkeys.registrationOptions(this.parts, ctx, (await this.deps.sites.activeSite(ctx)).name, host);
+  }
+
+  async registerPasskey(ctx: AuditContext, input: { challengeId: string; name: string; credential: RegistrationResponseJSON }): Promise<passkeys.Passkey> {
+    return passkeys.registerPasskey(ctx, input);
+  }
+
+  async listPasskeys(ctx: AuditContext): Promise<{ passkeys: passkeys.Passkey[] }> {
+    return passkeys.listPasskeys(ctx);
+  }
+
+  async renamePasskey(ctx: AuditContext, passkeyId: string, name: string): Promise<passkeys.Passkey> {
+    return passkeys.renamePasskey(ctx, passkeyId, name);
+  }
+
+  async removePasskey(ctx: AuditContext, passkeyId: string): Promise<void> {
+    return passkeys.removePasskey(ctx, passkeyId);
+  }
+
+  async passkeySignInOptions(ctx: CallerContext, host: string | undefined): Promise<{ challengeId: string; optionsJson: string }> {
+    await this.deps.sites.activeSite(ctx);
+    return passkeySignIn.signInOptions(this.parts, ctx, host);
+  }
+
+  async signInWithPasskey(ctx: CallerContext, input: { challengeId: string; credential: AuthenticationResponseJSON }): Promise<AuthOutcome> {
+    return passkeySignIn.signInWithPasskey(this.parts, ctx, await this.deps.sites.activeSite(ctx), input);
   }
 
   // Verification --------------------------------------------------------------------------------

@@ -21,11 +21,12 @@ import { issueCode, useStateCode } from './verification.js';
 /**
  * What an identity with correct credentials gets, in the context's transaction: a session
  * token, a verification code by e-mail with a state token, or a wait for the owner. Blocked
- * members never get SUCCESS.
+ * members never get SUCCESS. A `strong` sign-in (a passkey with user verification) asks no
+ * second factor.
  */
-async function enter(
+export async function enter(
   deps: IdentityDeps, ctx: SiteContext, site: Site, row: store.IdentityRow, memberStatus: MemberStatus | undefined, visitorId: string | null,
-  deviceToken?: string,
+  deviceToken?: string, strong = false,
 ): Promise<AuthOutcome> {
   switch (entryOf({ status: row.status, reasons: row.status_reasons }, memberStatus)) {
     case 'GONE':
@@ -41,7 +42,7 @@ async function enter(
     }
     case 'SUCCESS': {
       // A member with a second factor finishes at v2/{factorType}/verify (second-factor.ts).
-      const need = await secondFactorNeeded(ctx, site, row, deviceToken);
+      const need = strong ? undefined : await secondFactorNeeded(ctx, site, row, deviceToken);
       if (need) return requireSecondFactor(ctx, row, visitorId, need);
       const now = ctx.now();
       await store.recordLogin(ctx, row.identity_id, now);

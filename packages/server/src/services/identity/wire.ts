@@ -17,8 +17,18 @@ export function toWireIdentity(identity: Identity): Record<string, unknown> {
   };
 }
 
+/** The state-machine answer on the wire (`StateMachineResponse`). */
+export interface WireOutcome {
+  state: string;
+  sessionToken?: string;
+  stateToken?: string;
+  identity: Record<string, unknown>;
+  additionalData: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
 /** The state-machine answer of register, login and verify. */
-export function toWireOutcome(outcome: AuthOutcome): Record<string, unknown> {
+export function toWireOutcome(outcome: AuthOutcome): WireOutcome {
   return {
     state: outcome.state,
     sessionToken: outcome.sessionToken,
@@ -28,7 +38,10 @@ export function toWireOutcome(outcome: AuthOutcome): Record<string, unknown> {
     ...(outcome.mfaChallenge && {
       mfaChallengeData: {
         factorType: outcome.mfaChallenge.factorType,
-        verificationChallengeData: { hint: outcome.mfaChallenge.hint },
+        verificationChallengeData: {
+          ...(outcome.mfaChallenge.hint !== undefined && { hint: outcome.mfaChallenge.hint }),
+          ...(outcome.mfaChallenge.webauthn && { webauthnData: outcome.mfaChallenge.webauthn }),
+        },
         availableFactors: outcome.mfaChallenge.availableFactors,
         reason: outcome.mfaChallenge.reason,
       },
