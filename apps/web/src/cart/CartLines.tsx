@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { AppliedDiscount, Cart, LineItem, PriceSummary, Violation } from '@bodega/sdk';
+import type { AppliedDiscount, Cart, LineItem, Price, Violation } from '@bodega/sdk';
 import { localUrl } from '../domain/product.js';
 import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
@@ -40,7 +40,7 @@ export function CartLines({ cart, violations = [], compact = false }: { cart: Ca
                 {lineViolations.map((v, i) => (
                   <div key={i} className="violation" role="alert">
                     <p>{v.description}</p>
-                    {v.suggestedFix === 'REMOVE_LINE_ITEM' && <button type="button" className="link" onClick={() => remove.mutate(id)}>Remove it from the cart</button>}
+                    {v.target.lineItem?.suggestedFix === 'REMOVE_LINE_ITEM' && <button type="button" className="link" onClick={() => remove.mutate(id)}>Remove it from the cart</button>}
                   </div>
                 ))}
                 <div className="line-actions">
@@ -95,7 +95,7 @@ export function CouponForm({ cart }: { cart: Cart }) {
  * `shippingLater`: no shipping chosen yet, so the shipping line reads "At checkout" (or the text
  * given) rather than a misleading $0.00 or "Free".
  */
-export function Totals({ summary, note, shippingLater }: { summary: PriceSummary | undefined; note?: string; shippingLater?: boolean | string }) {
+export function Totals({ summary, note, shippingLater }: { summary: Record<'subtotal' | 'discount' | 'shipping' | 'tax' | 'total', Price> | undefined; note?: string; shippingLater?: boolean | string }) {
   if (!summary) return null;
   const discount = isPositiveAmount(summary.discount?.amount) ? summary.discount : undefined;
   return (

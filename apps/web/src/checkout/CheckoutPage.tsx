@@ -52,8 +52,7 @@ function CheckoutContent({ checkoutId }: { checkoutId: string }) {
 
 /** A checkout line's picture: the wire calls it `media` here and `image` in the cart. */
 function lineImage(line: Checkout['lineItems'][number]): string | undefined {
-  const media = (line as { media?: { url?: string } }).media;
-  return line.image?.url ?? media?.url;
+  return line.media?.url;
 }
 
 function addressOf(v: Form, billing: boolean): Address {

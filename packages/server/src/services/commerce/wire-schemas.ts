@@ -51,6 +51,7 @@ export const BuyerInfo = Type.Object({
   visitorId: Type.Optional(Type.String()),
   memberId: Type.Optional(Type.String()),
   email: Type.Optional(Type.String()),
+  contactId: Type.Optional(Type.String({ description: "On orders: a member's contact is the member." })),
 }, { title: 'BuyerInfo' });
 
 export const CatalogReference = Type.Object({
