@@ -10,8 +10,8 @@ import { useApplyCoupon, useRemoveCoupon, useRemoveLine, useSetQuantity, useStar
 
 function describeOptions(line: LineItem): string {
   return (line.descriptionLines ?? []).map((d) => {
-    const name = (d.name as { original?: string } | undefined)?.original;
-    const plain = (d.plainText as { original?: string } | undefined)?.original ?? (d.colorInfo as { original?: string } | undefined)?.original;
+    const name = d.name.original;
+    const plain = d.plainText?.original ?? d.colorInfo?.original;
     return name && plain ? `${name}: ${plain}` : '';
   }).filter(Boolean).join(' · ');
 }

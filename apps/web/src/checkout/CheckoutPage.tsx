@@ -70,7 +70,7 @@ function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Check
   const [failure, setFailure] = useState<PaymentProblem | undefined>(returnFailure);
   const paymentStep = useRef<PaymentStepHandle>(null);
   const paymentOptions = usePaymentOptions();
-  const destination = (checkout.shippingInfo as { shippingDestination?: { address?: Address; contactDetails?: { firstName?: string; lastName?: string; phone?: string } } } | undefined)?.shippingDestination;
+  const destination = checkout.shippingInfo.shippingDestination;
 
   usePreload(loadForm);
   const { register, handleSubmit, control, setValue, getValues, formState: { errors, isSubmitting } } = useForm<Form>({
