@@ -4,7 +4,7 @@
  * an order, the buyer's reads, and the merchant's payment collection, refund and cancel.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkout, currentCart, orders, products, type Address, type LineItem } from '@bodega/sdk';
+import { checkout, currentCart, orders, products, type Address, type LineItemInput } from '@bodega/sdk';
 import { adminClient, rejection, startServer, visitorClient, type Server, type TestSite } from './support.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
@@ -18,7 +18,7 @@ let beans = '';
 
 const merchantOf = (s: TestSite) => adminClient(server.origin, s, { products, orders, checkout });
 const shopperOf = (s: TestSite) => visitorClient(server.origin, s, { currentCart, checkout, orders, products });
-const line = (productId: string, quantity = 1): LineItem => ({ catalogReference: { appId: STORES_APP_ID, catalogItemId: productId }, quantity });
+const line = (productId: string, quantity = 1): LineItemInput => ({ catalogReference: { appId: STORES_APP_ID, catalogItemId: productId }, quantity });
 
 beforeAll(async () => {
   server = await startServer();

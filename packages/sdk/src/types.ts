@@ -3,13 +3,24 @@
  * timestamps as `Date`, money as decimal strings). Spec §3–§4.
  */
 import type {
-  ActivityStatus, AddressTag, ChannelType, DiscountType, EmailTag, FactorStatus,
-  FactorType, Fieldset, FulfillmentStatus, IdentityPrivacyStatus, IdentityStatus, ItemAvailabilityStatus, ItemType,
-  LineItemType, MemberStatus, OrderActivityType, OrderPaymentStatus, OrderStatus, PaymentOptionType, PhoneTag,
-  PrivacyStatus, SortOrder, SubscriptionFrequency, SuggestedFix, ViolationSeverity, WeightUnit,
+  ActivityStatus, AddressTag, EmailTag, FactorStatus, FactorType, Fieldset, IdentityPrivacyStatus, IdentityStatus,
+  LineItemType, MemberStatus, PhoneTag, PrivacyStatus, SortOrder, SubscriptionFrequency,
 } from './enums.js';
 
 export type * from './enums.js';
+
+// The cart, checkout and order answers: generated from the server's response schemas.
+import type { Address, Cart, CatalogReference, Checkout, LineItem } from './generated/cart.js';
+export type {
+  Address, AddressWithContact, AppliedDiscount, BuyerInfo, CalculatedLineItem, CalculationErrors, Cart, CartResponse,
+  CatalogReference, Checkout, CheckoutGiftCard, CheckoutLineItem, CheckoutResponse, DeliveryLogistics, DescriptionLine,
+  EstimateTotalsResponse, FullAddressContactDetails, Image, ItemAvailability, LineItem, MultiCurrencyPrice, PageUrl,
+  PhysicalProperties, PriceSummary, SelectedCarrierServiceOption, SelectedShippingOption, ShippingOption, TaxDetails,
+  TaxSummary, Violation,
+} from './generated/cart.js';
+export type {
+  Order, OrderActivity, OrderAppliedDiscount, OrderLineItem, OrderResponse, Price, SearchOrdersResponse, ShippingInformation,
+} from './generated/orders.js';
 
 // ─── Tokens and sign-in (spec §3 Tokens, §4 token roles and login states) ─────────────────────────
 
@@ -70,112 +81,23 @@ export interface CaptchaTokens {
 
 // ─── Shared commerce pieces ──────────────────────────────────────────────────────────────────────
 
-export interface MultiCurrencyPrice {
-  amount?: string;
-  convertedAmount?: string;
-  formattedAmount?: string;
-  formattedConvertedAmount?: string;
-}
-export interface Address {
-  country?: string;
-  subdivision?: string;
-  city?: string;
-  postalCode?: string;
-  addressLine?: string;
-  addressLine2?: string;
-  streetAddress?: { number?: string; name?: string; apt?: string };
-  countryFullname?: string;
-  subdivisionFullname?: string;
-  formattedAddress?: string;
-  geocode?: { latitude?: number; longitude?: number };
-}
-export interface FullAddressContactDetails {
-  firstName?: string;
-  lastName?: string;
-  phone?: string;
-  company?: string;
-  vatId?: { id?: string; type?: 'CPF' | 'CNPJ' };
-}
-export interface AddressWithContact {
-  address?: Address;
-  contactDetails?: FullAddressContactDetails;
-}
-export interface CatalogReference {
-  catalogItemId: string;
-  appId: string;
-  options?: Record<string, unknown>;
-}
-export interface Image {
-  id?: string;
-  url?: string;
-  width?: number;
-  height?: number;
-  altText?: string;
-  filename?: string;
-}
-export interface PageUrl {
-  relativePath?: string;
-  url?: string;
-}
-export interface PhysicalProperties {
-  weight?: number;
-  sku?: string;
-  shippable?: boolean;
-}
 export interface SubscriptionSettings {
   frequency?: SubscriptionFrequency;
   interval?: number;
   autoRenewal?: boolean;
   billingCycles?: number;
 }
-export interface AppliedDiscount {
-  discountType?: DiscountType;
-  coupon?: { _id?: string; code?: string; amount?: MultiCurrencyPrice; name?: string };
-  merchantDiscount?: { amount?: MultiCurrencyPrice; percentage?: number };
-  lineItemIds?: string[];
-}
-export interface Violation {
-  severity?: ViolationSeverity;
-  target?: { lineItem?: { _id?: string; name?: string } };
-  description?: string;
-  suggestedFix?: SuggestedFix;
-}
-export interface SelectedShippingOption {
-  carrierId?: string;
-  code: string;
-}
-export interface PriceSummary {
-  subtotal?: MultiCurrencyPrice;
-  shipping?: MultiCurrencyPrice;
-  tax?: MultiCurrencyPrice;
-  discount?: MultiCurrencyPrice;
-  total?: MultiCurrencyPrice;
-  additionalFees?: MultiCurrencyPrice;
-}
 
 // ─── Cart and checkout ───────────────────────────────────────────────────────────────────────────
 
-export interface LineItem {
-  _id?: string;
-  quantity?: number;
-  catalogReference?: CatalogReference;
-  productName?: { original?: string; translated?: string };
-  url?: PageUrl;
-  price?: MultiCurrencyPrice;
-  fullPrice?: MultiCurrencyPrice;
-  priceBeforeDiscounts?: MultiCurrencyPrice;
-  lineItemPrice?: MultiCurrencyPrice;
-  descriptionLines?: Record<string, unknown>[];
-  image?: Image;
-  availability?: { status?: ItemAvailabilityStatus; quantityAvailable?: number };
-  physicalProperties?: PhysicalProperties;
-  itemType?: { preset?: ItemType; custom?: string };
-  paymentOption?: PaymentOptionType;
-  serviceProperties?: { scheduledDate?: Date; numberOfParticipants?: number };
-  subscriptionOptionInfo?: { subscriptionSettings?: SubscriptionSettings; title?: Record<string, string> };
-  catalogOverrideFields?: Record<string, unknown>;
-  taxDetails?: { taxableAmount?: MultiCurrencyPrice; taxRate?: string; totalTax?: MultiCurrencyPrice };
-}
+/** A line item to add (`catalogReference` and `quantity`; the rest is the answer's). */
+export type LineItemInput = Partial<LineItem>;
+
+/** An update of an answer's shape: any field, at any depth, may be left out. */
+export type DeepPartial<T> = T extends Date ? T : T extends (infer U)[] ? DeepPartial<U>[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+export type CheckoutUpdate = DeepPartial<Checkout>;
+export type CartUpdate = DeepPartial<Cart>;
+
 export interface CustomLineItem {
   quantity: number;
   price: string;
@@ -184,181 +106,13 @@ export interface CustomLineItem {
   catalogReference?: CatalogReference;
   _id?: string;
 }
-export interface BuyerInfo {
-  visitorId?: string;
-  memberId?: string;
-  userId?: string;
-  contactId?: string;
-  email?: string;
-}
-export interface Cart {
-  _id?: string;
-  _createdDate?: Date;
-  _updatedDate?: Date;
-  lineItems: LineItem[];
-  buyerNote?: string;
-  buyerInfo?: BuyerInfo;
-  currency?: string;
-  conversionCurrency?: string;
-  buyerLanguage?: string;
-  siteLanguage?: string;
-  taxIncludedInPrices?: boolean;
-  weightUnit?: WeightUnit;
-  subtotal?: MultiCurrencyPrice;
-  appliedDiscounts?: AppliedDiscount[];
-  contactInfo?: AddressWithContact;
-  selectedShippingOption?: SelectedShippingOption;
-  checkoutId?: string;
-  purchaseFlowId?: string;
-  businessLocationId?: string;
-  overrideCheckoutUrl?: string;
-}
-export interface CartResponse {
-  cart?: Cart;
-}
-export interface EstimateTotalsResponse {
-  cart?: Cart;
-  calculatedLineItems?: Record<string, unknown>[];
-  priceSummary?: PriceSummary;
-  shippingInfo?: Record<string, unknown>;
-  appliedDiscounts?: AppliedDiscount[];
-  membershipOptions?: Record<string, unknown>;
-  calculationErrors?: Record<string, unknown>;
-  violations?: Violation[];
-  taxSummary?: Record<string, unknown>;
-  currency?: string;
-  weightUnit?: WeightUnit;
-}
-export interface Checkout {
-  _id?: string;
-  _createdDate?: Date;
-  _updatedDate?: Date;
-  lineItems: LineItem[];
-  customLineItems?: CustomLineItem[];
-  billingInfo?: AddressWithContact;
-  shippingInfo?: Record<string, unknown>;
-  buyerNote?: string;
-  buyerInfo?: BuyerInfo;
-  conversionCurrency?: string;
-  priceSummary?: PriceSummary;
-  calculationErrors?: Record<string, unknown>;
-  /** The first gift card entered (Wix holds one); `giftCards`: all of them (Bodega). */
-  giftCard?: CheckoutGiftCard;
-  giftCards?: CheckoutGiftCard[];
-  appliedDiscounts?: AppliedDiscount[];
-  customFields?: Record<string, unknown>[];
-  weightUnit?: WeightUnit;
-  taxSummary?: Record<string, unknown>;
-  currency?: string;
-  channelType?: ChannelType;
-  siteLanguage?: string;
-  buyerLanguage?: string;
-  completed?: boolean;
-  taxIncludedInPrice?: boolean;
-  cartId?: string;
-  payNow?: PriceSummary;
-  payLater?: PriceSummary;
-  membershipOptions?: Record<string, unknown>;
-  subscriptionCharges?: Record<string, unknown>;
-  carrierServiceOptions?: Record<string, unknown>[];
-  violations?: Violation[];
-  purchaseFlowId?: string;
-}
 
 // ─── Orders ──────────────────────────────────────────────────────────────────────────────────────
 
-export interface OrderLineItem {
-  _id?: string;
-  productName?: { original?: string; translated?: string };
-  catalogReference?: CatalogReference;
-  quantity?: number;
-  totalDiscount?: MultiCurrencyPrice;
-  descriptionLines?: Record<string, unknown>[];
-  image?: Image;
-  physicalProperties?: PhysicalProperties;
-  itemType?: { preset?: ItemType; custom?: string };
-  fulfillerId?: string;
-  refundQuantity?: number;
-  restockQuantity?: number;
-  price?: MultiCurrencyPrice;
-  priceBeforeDiscounts?: MultiCurrencyPrice;
-  /** price × quantity, before the order's discounts and tax: the lines add up to the subtotal. */
-  lineItemPrice?: MultiCurrencyPrice;
-  totalPriceBeforeTax?: MultiCurrencyPrice;
-  totalPriceAfterTax?: MultiCurrencyPrice;
-  paymentOption?: PaymentOptionType;
-  taxDetails?: Record<string, unknown>;
-  url?: PageUrl;
-  serviceProperties?: { scheduledDate?: Date; numberOfParticipants?: number };
-  subscriptionInfo?: Record<string, unknown>;
-}
-export interface OrderActivity {
-  _id?: string;
-  _createdDate?: Date;
-  type?: OrderActivityType;
-  author?: string;
-  customActivity?: Record<string, unknown>;
-  merchantComment?: { message?: string };
-  /** On ORDER_REFUNDED: how much was refunded, and why. */
-  orderRefunded?: { manual?: boolean; amount?: MultiCurrencyPrice; reason?: string };
-}
-export interface ShippingInformation {
-  carrierId?: string;
-  code?: string;
-  title?: string;
-  logistics?: {
-    deliveryTime?: string;
-    instructions?: string;
-    pickupDetails?: Record<string, unknown>;
-    shippingDestination?: AddressWithContact;
-    deliveryTimeSlot?: { from?: Date; to?: Date };
-    deliverByDate?: Date;
-  };
-  cost?: Record<string, unknown>;
-  region?: { name?: string };
-}
-export interface Order {
-  _id?: string;
-  number?: string;
-  _createdDate?: Date;
-  _updatedDate?: Date;
-  purchasedDate?: Date;
-  lineItems: OrderLineItem[];
-  buyerInfo?: BuyerInfo;
-  paymentStatus?: OrderPaymentStatus;
-  fulfillmentStatus?: FulfillmentStatus;
-  status?: OrderStatus;
-  buyerLanguage?: string;
-  weightUnit?: WeightUnit;
-  currency?: string;
-  taxIncludedInPrices?: boolean;
-  siteLanguage?: string;
-  priceSummary?: PriceSummary;
-  billingInfo?: AddressWithContact;
-  shippingInfo?: ShippingInformation;
-  recipientInfo?: AddressWithContact;
-  buyerNote?: string;
-  archived?: boolean;
-  taxSummary?: Record<string, unknown>;
-  appliedDiscounts?: AppliedDiscount[];
-  activities?: OrderActivity[];
-  attributionSource?: string;
-  channelInfo?: { type?: ChannelType; externalOrderId?: string; externalOrderUrl?: string };
-  checkoutId?: string;
-  customFields?: Record<string, unknown>[];
-  /** What is left to pay, what was paid and refunded. */
-  balanceSummary?: { balance?: MultiCurrencyPrice; paid?: MultiCurrencyPrice; refunded?: MultiCurrencyPrice; authorized?: MultiCurrencyPrice; pending?: MultiCurrencyPrice };
-  additionalFees?: Record<string, unknown>[];
-  purchaseFlowId?: string;
-}
 export interface CursorPagingMetadata {
   count?: number;
   cursors?: { next?: string; prev?: string };
   hasNext?: boolean;
-}
-export interface SearchOrdersResponse {
-  orders: Order[];
-  metadata?: CursorPagingMetadata;
 }
 
 // ─── Members and identity ────────────────────────────────────────────────────────────────────────
@@ -389,11 +143,19 @@ export interface MemberContact {
   jobTitle?: string;
   customFields?: Record<string, CustomField>;
 }
+export interface ProfileImage {
+  id?: string;
+  url?: string;
+  width?: number;
+  height?: number;
+  altText?: string;
+  filename?: string;
+}
 export interface MemberProfile {
   nickname?: string;
   slug?: string;
-  photo?: Image;
-  cover?: Image;
+  photo?: ProfileImage;
+  cover?: ProfileImage;
   title?: string;
 }
 export interface Member {
@@ -569,11 +331,3 @@ export interface SortingEntry {
   order?: SortOrder;
 }
 
-/** A gift card on a checkout: what it pays of the total (`priceSummary.total` is what is left). */
-export interface CheckoutGiftCard {
-  _id?: string;
-  obfuscatedCode?: string;
-  amount?: { amount?: string; formattedAmount?: string };
-  appId?: string;
-  error?: { applicationError?: { code?: string; description?: string } };
-}

@@ -29,7 +29,7 @@ export default function OrderDetailPage() {
             <dt>Payment</dt><dd>{paymentLabel(o.paymentStatus)}</dd>
             <dt>Delivery</dt><dd>{fulfillmentLabel(o.fulfillmentStatus)}</dd>
             {o.shippingInfo?.title && <><dt>Method</dt><dd>{o.shippingInfo.title}</dd></>}
-            {destination && <><dt>Ship to</dt><dd>{[destination.addressLine, destination.city, destination.postalCode, countryName(destination.country)].filter(Boolean).join(', ')}</dd></>}
+            {destination && <><dt>Ship to</dt><dd>{[destination.addressLine, destination.city, destination.postalCode, countryName(destination.country ?? undefined)].filter(Boolean).join(', ')}</dd></>}
             <dt>Tracking</dt>
             <dd>{tracking.length ? tracking.map((f) => (
               <span key={f.id} className="block">

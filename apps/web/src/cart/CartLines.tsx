@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '../router/Router.js';
-import type { AppliedDiscount, Cart, LineItem, PriceSummary, Violation } from '@bodega/sdk';
+import type { AppliedDiscount, Cart, LineItem, Price, Violation } from '@bodega/sdk';
 import { imageSources, localUrl } from '../domain/product.js';
 import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
@@ -10,8 +10,8 @@ import { useApplyCoupon, useRemoveCoupon, useRemoveLine, useSetQuantity, useStar
 
 function describeOptions(line: LineItem): string {
   return (line.descriptionLines ?? []).map((d) => {
-    const name = (d.name as { original?: string } | undefined)?.original;
-    const plain = (d.plainText as { original?: string } | undefined)?.original ?? (d.colorInfo as { original?: string } | undefined)?.original;
+    const name = d.name.original;
+    const plain = d.plainText?.original ?? d.colorInfo?.original;
     return name && plain ? `${name}: ${plain}` : '';
   }).filter(Boolean).join(' · ');
 }
@@ -40,7 +40,7 @@ export function CartLines({ cart, violations = [], compact = false }: { cart: Ca
                 {lineViolations.map((v, i) => (
                   <div key={i} className="violation" role="alert">
                     <p>{v.description}</p>
-                    {v.suggestedFix === 'REMOVE_LINE_ITEM' && <button type="button" className="link" onClick={() => remove.mutate(id)}>Remove it from the cart</button>}
+                    {v.target.lineItem?.suggestedFix === 'REMOVE_LINE_ITEM' && <button type="button" className="link" onClick={() => remove.mutate(id)}>Remove it from the cart</button>}
                   </div>
                 ))}
                 <div className="line-actions">
@@ -95,7 +95,7 @@ export function CouponForm({ cart }: { cart: Cart }) {
  * `shippingLater`: no shipping chosen yet, so the shipping line reads "At checkout" (or the text
  * given) rather than a misleading $0.00 or "Free".
  */
-export function Totals({ summary, note, shippingLater }: { summary: PriceSummary | undefined; note?: string; shippingLater?: boolean | string }) {
+export function Totals({ summary, note, shippingLater }: { summary: Record<'subtotal' | 'discount' | 'shipping' | 'tax' | 'total', Price> | undefined; note?: string; shippingLater?: boolean | string }) {
   if (!summary) return null;
   const discount = isPositiveAmount(summary.discount?.amount) ? summary.discount : undefined;
   return (

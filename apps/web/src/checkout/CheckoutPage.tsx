@@ -52,8 +52,7 @@ function CheckoutContent({ checkoutId }: { checkoutId: string }) {
 
 /** A checkout line's picture: the wire calls it `media` here and `image` in the cart. */
 function lineImage(line: Checkout['lineItems'][number]): string | undefined {
-  const media = (line as { media?: { url?: string } }).media;
-  return line.image?.url ?? media?.url;
+  return line.media?.url;
 }
 
 function addressOf(v: Form, billing: boolean): Address {
@@ -71,7 +70,7 @@ function CheckoutForm({ checkout, checkoutId, returnFailure }: { checkout: Check
   const [failure, setFailure] = useState<PaymentProblem | undefined>(returnFailure);
   const paymentStep = useRef<PaymentStepHandle>(null);
   const paymentOptions = usePaymentOptions();
-  const destination = (checkout.shippingInfo as { shippingDestination?: { address?: Address; contactDetails?: { firstName?: string; lastName?: string; phone?: string } } } | undefined)?.shippingDestination;
+  const destination = checkout.shippingInfo.shippingDestination;
 
   usePreload(loadForm);
   const { register, handleSubmit, control, setValue, getValues, formState: { errors, isSubmitting } } = useForm<Form>({

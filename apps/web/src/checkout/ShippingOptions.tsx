@@ -29,7 +29,7 @@ export function ShippingOptions({ checkout, delivery, address, contact, update }
   contact: Contact;
   update: Update;
 }) {
-  const destination = (checkout.shippingInfo as { shippingDestination?: { address?: Address } } | undefined)?.shippingDestination;
+  const destination = checkout.shippingInfo.shippingDestination;
   const options = shippingOptions(checkout.shippingInfo).filter((o) => o.pickup === (delivery === 'pickup'));
   const selected = selectedOptionCode(checkout.shippingInfo);
   const chosen = options.some((o) => o.code === selected);

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Checkout, CheckoutHandover } from '@bodega/sdk';
+import type { CheckoutHandover, CheckoutUpdate } from '@bodega/sdk';
 import { need, useShop } from '../shop/context.js';
 
 export const checkoutKey = (id: string) => ['checkout', id] as const;
@@ -18,7 +18,7 @@ export function useUpdateCheckout(id: string) {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (update: Partial<Checkout>) => need(client).checkout.updateCheckout(id, update),
+    mutationFn: (update: CheckoutUpdate) => need(client).checkout.updateCheckout(id, update),
     onSuccess: (checkout) => queryClient.setQueryData(checkoutKey(id), checkout),
   });
 }

@@ -14,7 +14,7 @@ export const REFUNDABLE_PAYMENT_STATUSES = ['PAID', 'PARTIALLY_REFUNDED', 'PARTI
 const among = (list: readonly string[], value: string | undefined) => list.includes(value ?? '');
 
 /** What the back office may do with an order now; the server checks each again. */
-export function orderActions(order: Pick<Order, 'status' | 'paymentStatus' | 'fulfillmentStatus'>) {
+export function orderActions(order: Partial<Pick<Order, 'status' | 'paymentStatus' | 'fulfillmentStatus'>>) {
   const canceled = order.status === 'CANCELED';
   const shipped = order.fulfillmentStatus === 'FULFILLED';
   const collectable = !canceled && among(OWED_PAYMENT_STATUSES, order.paymentStatus);
@@ -29,7 +29,7 @@ export function orderActions(order: Pick<Order, 'status' | 'paymentStatus' | 'fu
 }
 
 /** One fulfilment for every line: the whole order ships together. */
-export function wholeOrderLines(order: Pick<Order, 'lineItems'>): { _id?: string; quantity?: number }[] {
+export function wholeOrderLines(order: { lineItems: Pick<Order['lineItems'][number], '_id' | 'quantity'>[] }): { _id: string; quantity: number }[] {
   return order.lineItems.map((l) => ({ _id: l._id, quantity: l.quantity }));
 }
 

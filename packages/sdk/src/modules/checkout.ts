@@ -2,15 +2,15 @@
 import { call, callVoid, enc } from '../core/generated.js';
 import { CHECKOUTS as P } from '../core/paths.js';
 import type { Transport } from '../core/transport.js';
-import type { ChannelType, Checkout, CustomLineItem, LineItem } from '../types.js';
+import type { ChannelType, Checkout, CheckoutUpdate, CustomLineItem, LineItemInput } from '../types.js';
 
 const ID = { id: '_id', '*': 'options' };
 const path = (id: string, suffix = ''): string => `${P}/${enc(id)}${suffix}`;
 
 export interface CreateCheckoutOptions {
-  checkoutInfo?: Partial<Checkout>;
+  checkoutInfo?: CheckoutUpdate;
   couponCode?: string;
-  lineItems?: LineItem[];
+  lineItems?: LineItemInput[];
   customLineItems?: CustomLineItem[];
   channelType?: ChannelType;
   giftCardCode?: string;
@@ -21,7 +21,7 @@ export interface UpdateCheckoutOptions {
   couponCode?: string;
   giftCardCode?: string;
   overrideCheckoutUrl?: string;
-  lineItems?: LineItem[];
+  lineItems?: LineItemInput[];
   customLineItems?: CustomLineItem[];
   giftCardRedeemAmount?: string;
 }
@@ -48,7 +48,7 @@ export function checkout(t: Transport) {
       call<{ checkoutUrl: string }>(t, 'GET', path(_id, '/checkout-url'), { id: _id }, { args: ID }),
     getWixCheckoutUrl: (_id: string) =>
       call<{ checkoutUrl: string }>(t, 'GET', path(_id, '/wix-checkout-url'), { id: _id }, { args: ID }),
-    updateCheckout: (_id: string, update: Partial<Checkout>, options: UpdateCheckoutOptions = {}) =>
+    updateCheckout: (_id: string, update: CheckoutUpdate, options: UpdateCheckoutOptions = {}) =>
       call<Checkout>(
         t,
         'PATCH',
@@ -62,7 +62,7 @@ export function checkout(t: Transport) {
       call<CheckoutResponse>(t, 'POST', path(_id, '/remove-gift-card'), { id: _id }, { args: ID }),
     removeOverrideCheckoutUrl: (_id: string) =>
       call<CheckoutResponse>(t, 'POST', path(_id, '/remove-override-checkout-url'), { id: _id }, { args: ID }),
-    addToCheckout: (_id: string, options: { lineItems?: LineItem[]; customLineItems?: CustomLineItem[] } = {}) =>
+    addToCheckout: (_id: string, options: { lineItems?: LineItemInput[]; customLineItems?: CustomLineItem[] } = {}) =>
       call<CheckoutResponse>(t, 'POST', path(_id, '/add-to-checkout'), { id: _id, ...options }, { args: ID }),
     removeLineItems: (_id: string, lineItemIds: string[]) =>
       call<CheckoutResponse>(t, 'POST', path(_id, '/remove-line-items'), { id: _id, lineItemIds }, {

@@ -3,21 +3,21 @@ import { call, callVoid } from '../core/generated.js';
 import { CURRENT_CART as P } from '../core/paths.js';
 import type { Transport } from '../core/transport.js';
 import type {
-  Address, Cart, CartResponse, ChannelType, CustomLineItem, EstimateTotalsResponse, LineItem,
+  Address, Cart, CartResponse, CartUpdate, ChannelType, CustomLineItem, EstimateTotalsResponse, LineItemInput,
   SelectedShippingOption,
 } from '../types.js';
 
 const OPTIONS = { '*': 'options' };
 
 export interface UpdateCurrentCartOptions {
-  cartInfo?: Partial<Cart>;
+  cartInfo?: CartUpdate;
   couponCode?: string;
   merchantDiscounts?: { amount: string; lineItemIds?: string[] }[];
-  lineItems?: LineItem[];
+  lineItems?: LineItemInput[];
   customLineItems?: CustomLineItem[];
 }
 export interface AddToCurrentCartOptions {
-  lineItems?: LineItem[];
+  lineItems?: LineItemInput[];
   customLineItems?: CustomLineItem[];
   businessLocationId?: string;
 }

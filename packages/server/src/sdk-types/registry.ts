@@ -7,6 +7,9 @@
 import * as backOffice from '../services/backoffice/wire-schemas.js';
 import * as media from '../services/media/wire-schemas.js';
 import * as identity from '../services/identity/wire-schemas.js';
+import * as cart from '../services/cart/wire-schemas.js';
+import * as checkout from '../services/checkout/wire-schemas.js';
+import * as orders from '../services/orders/wire-schemas.js';
 import * as payments from '../services/payments/wire-schemas.js';
 import * as reviews from '../services/reviews/wire-schemas.js';
 import * as siteScripts from '../services/site-scripts/wire-schemas.js';
@@ -39,5 +42,20 @@ export const SDK_TYPES: SdkTypesFile[] = [
     form: 'sdk',
     about: 'the catalog answers the SDK returns in its own form (`_id`, `Date`)',
     schemas: [backOffice.BulkProductsResponse],
+  },
+  {
+    file: 'cart.ts',
+    form: 'sdk',
+    about: 'the cart and checkout answers (@wix/ecom) in the form the SDK returns them (`_id`, `Date`)',
+    schemas: [
+      cart.CartResponse, cart.EstimateTotalsResponse,
+      checkout.CheckoutResponse, checkout.CheckoutUrlResponse, checkout.CreateOrderResponse, checkout.CreateCheckoutResponse,
+    ],
+  },
+  {
+    file: 'orders.ts',
+    form: 'sdk',
+    about: 'the order answers (@wix/ecom) in the form the SDK returns them (`_id`, `Date`)',
+    schemas: [orders.OrderResponse, orders.SearchOrdersResponse, orders.BulkMarkAsPaidResponse],
   },
 ];

@@ -85,9 +85,8 @@ export default function OrderDetailPage() {
                   {o.lineItems.map((l) => (
                     <tr key={l._id}>
                       <td className="card-title">{l.productName?.original}{(l.descriptionLines ?? []).map((d, i) => {
-                        const line = d as { name?: { original?: string }; colorInfo?: { original?: string }; plainText?: { original?: string } };
-                        const value = line.colorInfo?.original ?? line.plainText?.original;
-                        return value ? <span key={i} className="block muted small">{line.name?.original}: {value}</span> : null;
+                        const value = d.colorInfo?.original ?? d.plainText?.original;
+                        return value ? <span key={i} className="block muted small">{d.name.original}: {value}</span> : null;
                       })}</td>
                       <td className="num" data-label="Price">{l.price?.formattedAmount ?? money(l.price?.amount)}</td>
                       <td className="num" data-label="Qty">{l.quantity}</td>

@@ -18,6 +18,7 @@ import {
   SelectedShippingOption,
 } from '../commerce/wire.js';
 import { toWireCart, toWireEstimate } from './wire.js';
+import { CartResponse, Empty, EstimateTotalsResponse } from './wire-schemas.js';
 
 const AddBody = Type.Object({
   lineItems: Type.Optional(Type.Array(LineItemInput, { maxItems: 300 })),
@@ -63,14 +64,17 @@ export function cartRoutes(cart: CartService, pageBase: PageBase) {
 
     for (const prefix of CURRENT_CART_PREFIXES) {
       const config = { access: 'shop' } as const;
+      const answers = { response: { 200: CartResponse } };
       // The answer is kept serialized: an unchanged cart is read, checked and sent, not priced again.
-      app.get(prefix, { config }, async (req, reply) => {
+      // Sent as JSON text, so the schema documents it (the other cart answers, written through it,
+      // check the same toWireCart); the untyped instance takes the text.
+      fastify.get(prefix, { config, schema: answers }, async (req, reply) => {
         const publicUrl = await base(req);
         const body = await cart.currentCartAnswer(req.ctx, buyer(req), (view) => JSON.stringify({ cart: toWireCart(view, publicUrl) }));
         return reply.type('application/json; charset=utf-8').send(body);
       });
 
-      app.patch(prefix, { config, schema: { body: UpdateBody } }, async (req) => {
+      app.patch(prefix, { config, schema: { body: UpdateBody, ...answers } }, async (req) => {
         const body = req.body;
         const c = await currency(req);
         const info = body.cartInfo;
@@ -88,12 +92,12 @@ export function cartRoutes(cart: CartService, pageBase: PageBase) {
         return { cart: toWireCart(view, await base(req)) };
       });
 
-      app.delete(prefix, { config }, async (req) => {
+      app.delete(prefix, { config, schema: { response: { 200: Empty } } }, async (req) => {
         await cart.deleteCurrentCart(req.ctx, buyer(req));
         return {};
       });
 
-      app.post(`${prefix}/add-to-cart`, { config, schema: { body: AddBody } }, async (req) => {
+      app.post(`${prefix}/add-to-cart`, { config, schema: { body: AddBody, ...answers } }, async (req) => {
         const body = req.body;
         if (!body.lineItems?.length && !body.customLineItems?.length) {
           throw ApiError.validation([{ field: 'lineItems', rule: 'MIN_SIZE', description: 'must not be empty', data: { threshold: 1 } }]);
@@ -106,19 +110,19 @@ export function cartRoutes(cart: CartService, pageBase: PageBase) {
         return { cart: toWireCart(view, await base(req)) };
       });
 
-      app.post(`${prefix}/remove-line-items`, { config, schema: { body: RemoveLinesBody } }, async (req) => {
+      app.post(`${prefix}/remove-line-items`, { config, schema: { body: RemoveLinesBody, ...answers } }, async (req) => {
         const view = await cart.removeLineItems(req.ctx, buyer(req), req.body.lineItemIds);
         return { cart: toWireCart(view, await base(req)) };
       });
 
-      app.post(`${prefix}/remove-coupon`, { config }, async (req) => ({ cart: toWireCart(await cart.removeCoupon(req.ctx, buyer(req)), await base(req)) }));
+      app.post(`${prefix}/remove-coupon`, { config, schema: answers }, async (req) => ({ cart: toWireCart(await cart.removeCoupon(req.ctx, buyer(req)), await base(req)) }));
 
-      app.post(`${prefix}/update-line-items-quantity`, { config, schema: { body: QuantitiesBody } }, async (req) => {
+      app.post(`${prefix}/update-line-items-quantity`, { config, schema: { body: QuantitiesBody, ...answers } }, async (req) => {
         const view = await cart.updateLineItemsQuantity(req.ctx, buyer(req), req.body.lineItems);
         return { cart: toWireCart(view, await base(req)) };
       });
 
-      app.post(`${prefix}/estimate-totals`, { config, schema: { body: EstimateBody } }, async (req) => {
+      app.post(`${prefix}/estimate-totals`, { config, schema: { body: EstimateBody, response: { 200: EstimateTotalsResponse } } }, async (req) => {
         const body = req.body;
         const view = await cart.estimateTotals(req.ctx, buyer(req), {
           ...(body.shippingAddress && { shippingAddress: body.shippingAddress }),

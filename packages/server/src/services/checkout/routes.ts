@@ -18,6 +18,7 @@ import {
 } from '../commerce/wire.js';
 import type { CheckoutPatch, CheckoutService } from './service.js';
 import { toWireCheckout } from './wire.js';
+import * as W from './wire-schemas.js';
 
 const CHANNEL_TYPES = ['UNSPECIFIED', 'WEB', 'POS', 'EBAY', 'AMAZON', 'OTHER_PLATFORM', 'WIX_APP_STORE', 'WIX_INVOICES', 'BACKOFFICE_MERCHANT', 'WISH', 'CLASS_PASS', 'GLOBAL_E', 'FACEBOOK', 'ETSY', 'TIKTOK', 'FAIRE_COM', 'PAYPAL_AGENTIC_CHECKOUT', 'STRIPE_AGENTIC_CHECKOUT'];
 const ChannelType = Type.Union(CHANNEL_TYPES.map((c) => Type.Literal(c)));
@@ -102,11 +103,12 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pag
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const config = { access: 'shop' } as const;
+    const answer = { 200: W.CheckoutResponse };
     const id = (req: { params: Static<typeof IdParams> }) => req.params.id;
     const wire = async (req: FastifyRequest, view: Parameters<typeof toWireCheckout>[0]) => ({ checkout: toWireCheckout(view, await pageBase(req.ctx)) });
     const currency = async (req: FastifyRequest) => (await cart.site(req.ctx)).settings.currency;
 
-    app.post('/ecom/v1/checkouts', { config, schema: { body: CreateBody } }, async (req) => {
+    app.post('/ecom/v1/checkouts', { config, schema: { body: CreateBody, response: answer } }, async (req) => {
       const body = req.body;
       const c = await currency(req);
       const view = await checkout.createCheckout(req.ctx, {
@@ -120,16 +122,16 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pag
       return wire(req, view);
     });
 
-    app.get('/ecom/v1/checkouts/:id', { config, schema: { params: IdParams } }, async (req) => wire(req, await checkout.getCheckout(req.ctx, id(req))));
-    app.get('/ecom/v1/checkouts/by-cart-id/:id', { config, schema: { params: IdParams } }, async (req) => wire(req, await checkout.getCheckoutByCart(req.ctx, id(req))));
+    app.get('/ecom/v1/checkouts/:id', { config, schema: { params: IdParams, response: answer } }, async (req) => wire(req, await checkout.getCheckout(req.ctx, id(req))));
+    app.get('/ecom/v1/checkouts/by-cart-id/:id', { config, schema: { params: IdParams, response: answer } }, async (req) => wire(req, await checkout.getCheckoutByCart(req.ctx, id(req))));
     for (const suffix of ['checkout-url', 'wix-checkout-url']) {
-      app.get(`/ecom/v1/checkouts/:id/${suffix}`, { config, schema: { params: IdParams } }, async (req) => {
+      app.get(`/ecom/v1/checkouts/:id/${suffix}`, { config, schema: { params: IdParams, response: { 200: W.CheckoutUrlResponse } } }, async (req) => {
         const view = await checkout.getCheckout(req.ctx, id(req));
         return { checkoutUrl: checkout.checkoutUrl(await pageBase(req.ctx), view.checkout.id) };
       });
     }
 
-    app.patch('/ecom/v1/checkouts/:id', { config, schema: { body: UpdateBody, params: IdParams } }, async (req) => {
+    app.patch('/ecom/v1/checkouts/:id', { config, schema: { body: UpdateBody, params: IdParams, response: answer } }, async (req) => {
       const body = req.body;
       const c = await currency(req);
       const add = body.lineItems || body.customLineItems ? { lineItems: fromWireLineItems(body.lineItems), customLineItems: fromWireCustomLines(body.customLineItems, c) } : undefined;
@@ -142,11 +144,11 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pag
       }));
     });
 
-    app.post('/ecom/v1/checkouts/:id/remove-gift-card', { config, schema: { params: IdParams } }, async (req) => wire(req, await checkout.removeGiftCard(req.ctx, id(req))));
+    app.post('/ecom/v1/checkouts/:id/remove-gift-card', { config, schema: { params: IdParams, response: answer } }, async (req) => wire(req, await checkout.removeGiftCard(req.ctx, id(req))));
 
-    app.post('/ecom/v1/checkouts/:id/remove-coupon', { config, schema: { params: IdParams } }, async (req) => wire(req, await checkout.removeCoupon(req.ctx, id(req))));
+    app.post('/ecom/v1/checkouts/:id/remove-coupon', { config, schema: { params: IdParams, response: answer } }, async (req) => wire(req, await checkout.removeCoupon(req.ctx, id(req))));
 
-    app.post('/ecom/v1/checkouts/:id/add-to-checkout', { config, schema: { body: AddBody, params: IdParams } }, async (req) => {
+    app.post('/ecom/v1/checkouts/:id/add-to-checkout', { config, schema: { body: AddBody, params: IdParams, response: answer } }, async (req) => {
       const body = req.body;
       if (!body.lineItems?.length && !body.customLineItems?.length) {
         throw ApiError.validation([{ field: 'lineItems', rule: 'MIN_SIZE', description: 'must not be empty', data: { threshold: 1 } }]);
@@ -155,23 +157,23 @@ export function checkoutRoutes(checkout: CheckoutService, cart: CartService, pag
       return wire(req, await checkout.updateCheckout(req.ctx, id(req), { add }));
     });
 
-    app.post('/ecom/v1/checkouts/:id/remove-line-items', { config, schema: { body: RemoveLinesBody, params: IdParams } }, async (req) =>
+    app.post('/ecom/v1/checkouts/:id/remove-line-items', { config, schema: { body: RemoveLinesBody, params: IdParams, response: answer } }, async (req) =>
       wire(req, await checkout.removeLineItems(req.ctx, id(req), req.body.lineItemIds)));
 
-    app.post('/ecom/v1/checkouts/:id/update-line-items-quantity', { config, schema: { body: QuantitiesBody, params: IdParams } }, async (req) =>
+    app.post('/ecom/v1/checkouts/:id/update-line-items-quantity', { config, schema: { body: QuantitiesBody, params: IdParams, response: answer } }, async (req) =>
       wire(req, await checkout.updateLineItemsQuantity(req.ctx, id(req), req.body.lineItems)));
 
-    app.post('/ecom/v1/checkouts/:id/create-order', { config, schema: { body: CreateOrderBody, params: IdParams } }, async (req) =>
+    app.post('/ecom/v1/checkouts/:id/create-order', { config, schema: { body: CreateOrderBody, params: IdParams, response: { 200: W.CreateOrderResponse } } }, async (req) =>
       checkout.createOrder(req.ctx, id(req), { kind: 'offline' }));
 
-    app.post('/ecom/v1/checkouts/:id/create-order-and-charge', { config, schema: { body: CreateOrderBody, params: IdParams } }, async (req) => {
+    app.post('/ecom/v1/checkouts/:id/create-order-and-charge', { config, schema: { body: CreateOrderBody, params: IdParams, response: { 200: W.CreateOrderResponse } } }, async (req) => {
       const token = req.body.paymentToken;
       if (!token) throw ApiError.validation([{ field: 'paymentToken', rule: 'REQUIRED_FIELD', description: 'a payment token is required' }]);
       return checkout.createOrder(req.ctx, id(req), { kind: 'charge', token, delayCapture: req.body.delayCapture ?? false, returnUrl: '' });
     });
 
     for (const prefix of CURRENT_CART_PREFIXES) {
-      app.post(`${prefix}/create-checkout`, { config, schema: { body: FromCartBody } }, async (req) => {
+      app.post(`${prefix}/create-checkout`, { config, schema: { body: FromCartBody, response: { 200: W.CreateCheckoutResponse } } }, async (req) => {
         const body = req.body;
         const checkoutId = await checkout.createFromCurrentCart(req.ctx, currentBuyer(req.ctx, namedBuyer(req.ctx, req.headers[BUYER_HEADER])), {
           channelType: body.channelType ?? 'WEB',

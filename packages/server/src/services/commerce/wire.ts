@@ -5,7 +5,7 @@ import { Type, type Static } from 'typebox';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import { absoluteUrl } from '../catalog/service.js';
 import { MoneyError, parseAmount, parseDecimal, formatDecimal, toWireMoney } from '../../platform/money.js';
-import type { ItemType, MerchantDiscount } from './pricing/model.js';
+import type { AvailabilityStatus, ItemType, MerchantDiscount } from './pricing/model.js';
 import type { Buyer } from './buyer.js';
 import { MAX_LINE_QUANTITY, type CatalogLineInput, type CatalogReference, type CustomLine, type ResolvedLine } from './lines.js';
 
@@ -163,7 +163,7 @@ export function wireBuyer(buyer: Buyer, email?: string | null): Record<string, s
   return { ...id, ...(email ? { email } : {}) };
 }
 
-export function wireItemType(itemType: ItemType): { preset: ItemType } | { custom: string } {
+export function wireItemType(itemType: ItemType): { preset: Exclude<ItemType, 'CUSTOM_AMOUNT_ITEM'> } | { custom: string } {
   return itemType === 'CUSTOM_AMOUNT_ITEM' ? { custom: 'CUSTOM_AMOUNT_ITEM' } : { preset: itemType };
 }
 
@@ -192,7 +192,7 @@ export function toWireLineItem(line: ResolvedLine, currency: string, publicUrl: 
   const url = wirePageUrl(line, publicUrl);
   const catalogReference = line.ref.catalogReference ?? line.ref.custom?.catalogReference;
   const quantityAvailable = line.stock.quantityAvailable;
-  const status = !line.stock.found ? 'NOT_FOUND'
+  const status: AvailabilityStatus = !line.stock.found ? 'NOT_FOUND'
     : !line.stock.inStock || (quantityAvailable !== undefined && quantityAvailable !== null && quantityAvailable <= 0) ? 'NOT_AVAILABLE'
     : quantityAvailable !== undefined && quantityAvailable !== null && quantityAvailable < line.ref.quantity ? 'PARTIALLY_AVAILABLE'
     : 'AVAILABLE';

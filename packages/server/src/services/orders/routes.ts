@@ -7,6 +7,7 @@ import { MoneyError, parseAmount } from '../../platform/money.js';
 import type { OrdersService } from './service.js';
 import { MAX_LINE_QUANTITY } from '../commerce/lines.js';
 import { price, toWireFulfillment, toWireOrder, toWireTransactions } from './wire.js';
+import { BulkMarkAsPaidResponse, OrderResponse, SearchOrdersResponse } from './wire-schemas.js';
 
 /** Orders at www/edge.wixapis.com and at a custom host. */
 const ORDER_PREFIXES = ['/ecom/v1', '/_api/ecom-orders/v1'];
@@ -87,9 +88,9 @@ export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
     };
 
     for (const prefix of ORDER_PREFIXES) {
-      app.get(`${prefix}/orders/:id`, { config: { access: 'shop' }, schema: { params: Type.Object({ id: Id }) } }, async (req) => ({ order: wire(await pageBase(req.ctx), await orders.getOrder(req.ctx, req.params.id)) }));
+      app.get(`${prefix}/orders/:id`, { config: { access: 'shop' }, schema: { params: Type.Object({ id: Id }), response: { 200: OrderResponse } } }, async (req) => ({ order: wire(await pageBase(req.ctx), await orders.getOrder(req.ctx, req.params.id)) }));
 
-      app.post(`${prefix}/orders/search`, { config: { access: 'shop' }, schema: { body: SearchBody } }, async (req) => {
+      app.post(`${prefix}/orders/search`, { config: { access: 'shop' }, schema: { body: SearchBody, response: { 200: SearchOrdersResponse } } }, async (req) => {
         const page = await orders.searchOrders(req.ctx, req.body.search ?? {});
         const base = await pageBase(req.ctx);
         return {
@@ -98,7 +99,7 @@ export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
         };
       });
 
-      app.post(`${prefix}/orders/:id/cancel`, { config: { access: 'staff' }, schema: { body: CancelBody, params: Type.Object({ id: Id }) } }, async (req) => {
+      app.post(`${prefix}/orders/:id/cancel`, { config: { access: 'staff' }, schema: { body: CancelBody, params: Type.Object({ id: Id }), response: { 200: OrderResponse } } }, async (req) => {
         const body = req.body;
         const order = await orders.cancelOrder(req.ctx, req.params.id, { restockAllItems: body.restockAllItems ?? false, ...(body.customMessage ? { customMessage: body.customMessage } : {}) });
         return { order: wire(await pageBase(req.ctx), order) };
@@ -107,7 +108,7 @@ export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
 
     for (const prefix of COLLECTOR_PREFIXES) {
       const params = { params: Type.Object({ ecomOrderId: Id }) };
-      app.post(`${prefix}/orders/:ecomOrderId/mark-as-paid`, { config: { access: 'staff' }, schema: { body: MarkPaidBody, ...params } }, async (req) => {
+      app.post(`${prefix}/orders/:ecomOrderId/mark-as-paid`, { config: { access: 'staff' }, schema: { body: MarkPaidBody, ...params, response: { 200: OrderResponse } } }, async (req) => {
         const order = await orders.markAsPaid(req.ctx, req.params.ecomOrderId, methodName(req.body.userDefinedPaymentMethodName));
         return { order: wire(await pageBase(req.ctx), order) };
       });
@@ -184,7 +185,7 @@ export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
 
     // The SDK sends bulk mark-as-paid to this path verbatim on every host.
     for (const path of ['/v1/bulk/payments-collector/mark-as-paid', '/ecom/v1/bulk/payments-collector/mark-as-paid']) {
-      app.post(path, { config: { access: 'staff' }, schema: { body: BulkMarkPaidBody } }, async (req) => {
+      app.post(path, { config: { access: 'staff' }, schema: { body: BulkMarkPaidBody, response: { 200: BulkMarkAsPaidResponse } } }, async (req) => {
         const ids = req.body.ecomOrderIds;
         const results = await orders.bulkMarkAsPaid(req.ctx, ids);
         const base = await pageBase(req.ctx);

@@ -13,8 +13,8 @@ export function price(minor: bigint, currency: string) {
 function descriptionLines(line: OrderLine) {
   return line.descriptionLines.map((d) =>
     d.color !== undefined
-      ? { name: { original: d.name, translated: d.name }, colorInfo: { original: d.value, translated: d.value, code: d.color }, lineType: 'COLOR' }
-      : { name: { original: d.name, translated: d.name }, plainText: { original: d.value, translated: d.value }, lineType: 'PLAIN_TEXT' },
+      ? { name: { original: d.name, translated: d.name }, colorInfo: { original: d.value, translated: d.value, code: d.color }, lineType: 'COLOR' as const }
+      : { name: { original: d.name, translated: d.name }, plainText: { original: d.value, translated: d.value }, lineType: 'PLAIN_TEXT' as const },
   );
 }
 
@@ -94,7 +94,7 @@ export function toWireOrder(order: Order, publicUrl: string) {
             title: s.title,
             logistics: {
               ...(s.kind === 'DELIVERY' && s.destination ? { shippingDestination: s.destination } : {}),
-              ...(s.kind === 'PICKUP' ? { pickupDetails: { ...(s.pickupAddress ? { address: s.pickupAddress } : {}), pickupMethod: 'STORE_PICKUP' } } : {}),
+              ...(s.kind === 'PICKUP' ? { pickupDetails: { ...(s.pickupAddress ? { address: s.pickupAddress } : {}), pickupMethod: 'STORE_PICKUP' as const } } : {}),
               ...(s.deliveryTime !== undefined ? { deliveryTime: s.deliveryTime } : {}),
               ...(s.instructions !== undefined ? { instructions: s.instructions } : {}),
               ...(s.deliveryTimeSlot ? { deliveryTimeSlot: s.deliveryTimeSlot } : {}),
