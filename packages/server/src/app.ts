@@ -40,6 +40,8 @@ import { GiftCardsService } from './services/gift-cards/service.js';
 import { PAYMENT_SEALED_COLUMNS, PaymentsService, type StripeApi } from './services/payments/service.js';
 import { paymentsRoutes } from './services/payments/routes.js';
 import { ordersRoutes } from './services/orders/routes.js';
+import { OrderActivities } from './services/orders/activities.js';
+import { activitiesRoutes } from './services/orders/activities-routes.js';
 import { CollectionsService, DataJobs, DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
 import { createMembersServices, type MembersServices } from './services/members/service.js';
@@ -201,6 +203,8 @@ export interface CommerceServices {
   settings: CommerceSettingsService;
   payments: PaymentsService;
   giftCards: GiftCardsService;
+  /** The merchant's notes and custom activities on an order's timeline. */
+  activities: OrderActivities;
 }
 
 /** What the identity service offers for "a visitor became a member" (at the code exchange). */
@@ -223,7 +227,8 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date, opti
   };
   orders.hooks.refundToGiftCard = (tx, input) => giftCards.refundToCard(tx, input);
   const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl, giftCards);
-  return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments, giftCards };
+  const activities = new OrderActivities(orders);
+  return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments, giftCards, activities };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
@@ -243,6 +248,7 @@ export function commerceRoutes(commerce: CommerceServices, publicUrl: string, si
     await app.register(commerceSettingsRoutes(commerce.settings));
     await app.register(checkoutRoutes(commerce.checkout, commerce.cart, pageBase));
     await app.register(ordersRoutes(commerce.orders, pageBase));
+    await app.register(activitiesRoutes(commerce.activities, pageBase));
     await app.register(paymentsRoutes({ payments: commerce.payments, orders: commerce.orders, checkout: commerce.checkout, publicUrl }));
   };
 }
