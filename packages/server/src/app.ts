@@ -44,6 +44,7 @@ import { OrderActivities } from './services/orders/activities.js';
 import { activitiesRoutes } from './services/orders/activities-routes.js';
 import { DraftOrdersService } from './services/orders/draft-orders.js';
 import { draftOrdersRoutes } from './services/orders/draft-orders-routes.js';
+import { OrderEdits } from './services/orders/order-edits.js';
 import { CollectionsService, DataJobs, DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
 import { createMembersServices, type MembersServices } from './services/members/service.js';
@@ -232,7 +233,7 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date, opti
   orders.hooks.refundToGiftCard = (tx, input) => giftCards.refundToCard(tx, input);
   const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl, giftCards);
   const activities = new OrderActivities(orders);
-  const draftOrders = new DraftOrdersService(checkout, orders);
+  const draftOrders = new DraftOrdersService(checkout, orders, new OrderEdits(orders, catalog));
   return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments, giftCards, activities, draftOrders };
 }
 

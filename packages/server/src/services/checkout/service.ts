@@ -227,6 +227,28 @@ export class CheckoutService {
     return checkout.id;
   }
 
+  /**
+   * A new checkout holding a placed order's lines (same line ids, the quantities given), buyer,
+   * addresses, shipping choice and discounts: what an order edit is priced on (a draft order of the
+   * order). Staff and API keys only.
+   */
+  async copyForEdit(ctx: RequestContext, checkoutId: string, channelType: string, quantities: ReadonlyMap<string, number>): Promise<CheckoutView> {
+    if (!merchantCaller(ctx)) throw ApiError.forbidden('Orders are edited by staff or an API key');
+    const source = await store.findCheckout(ctx, checkoutId);
+    if (!source) throw checkoutNotFound(checkoutId);
+    const now = ctx.now();
+    const lines = source.lines.flatMap((l) => {
+      const quantity = quantities.get(l.id);
+      return quantity ? [{ ...l, quantity }] : [];
+    });
+    const copy: Checkout = { ...source, id: newId(), cartId: null, channelType, lines, completed: false, orderId: null, createdDate: now, updatedDate: now };
+    await withTransaction(ctx, async (tx) => {
+      await store.insertCheckout(tx, copy);
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: copy.id, payload: { checkoutId: copy.id, buyer: copy.buyer } });
+    });
+    return this.view(ctx, copy);
+  }
+
   private keyOf(ref: NonNullable<KeyedLine['catalogReference']>, products: Awaited<ReturnType<CatalogService['productsByIds']>>): string | null {
     try {
       const [line] = this.cart.prepareLines({ lineItems: [{ catalogReference: ref, quantity: 1 }], customLineItems: [] }, products);

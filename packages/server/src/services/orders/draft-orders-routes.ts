@@ -164,9 +164,8 @@ export function draftOrdersRoutes(drafts: DraftOrdersService, pageBase: PageBase
 
     app.post(PREFIX, { config, schema: { body: CreateBody, response } }, async (req) => {
       const body = req.body;
-      if (body.orderId || body.sourceOrderId) {
-        throw new ApiError(400, 'ORDER_EDITS_NOT_SUPPORTED', 'Drafts of an existing order (order edits) are not served yet; create a draft from draftOrder', {});
-      }
+      if (body.sourceOrderId) throw new ApiError(400, 'SOURCE_ORDER_NOT_SUPPORTED', 'Drafts copied from another order are not served; give orderId to edit an order, or draftOrder', {});
+      if (body.orderId) return calculated(req, await drafts.createEdit(req.ctx, body.orderId));
       const input = body.draftOrder ?? {};
       const currency = await currencyOf(req);
       const add = lines(input.catalogLineItems, input.customLineItems, currency);

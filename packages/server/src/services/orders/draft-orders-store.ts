@@ -7,6 +7,8 @@ export interface DraftOrderRow {
   id: string;
   status: EditingStatus;
   orderId: string | null;
+  /** An edit of this placed order, made when the order had this revision. */
+  edits?: { orderId: string; revision: string };
   createdBy: { kind: string; id: string };
   createdDate: Date;
   updatedDate: Date;
@@ -16,6 +18,8 @@ interface Row {
   draft_order_id: string;
   status: EditingStatus;
   order_id: string | null;
+  edits_order_id: string | null;
+  order_revision: string | null;
   created_by_kind: string;
   created_by_id: string;
   created_at: Date | string;
@@ -23,13 +27,14 @@ interface Row {
   [key: string]: unknown;
 }
 
-const COLUMNS = 'draft_order_id, status, order_id, created_by_kind, created_by_id, created_at, updated_at';
+const COLUMNS = 'draft_order_id, status, order_id, edits_order_id, order_revision, created_by_kind, created_by_id, created_at, updated_at';
 
 function toDraft(row: Row): DraftOrderRow {
   return {
     id: row.draft_order_id,
     status: row.status,
     orderId: row.order_id,
+    ...(row.edits_order_id && { edits: { orderId: row.edits_order_id, revision: row.order_revision ?? '' } }),
     createdBy: { kind: row.created_by_kind, id: row.created_by_id },
     createdDate: new Date(row.created_at),
     updatedDate: new Date(row.updated_at),
@@ -38,8 +43,8 @@ function toDraft(row: Row): DraftOrderRow {
 
 export async function insertDraft(ctx: SiteContext, draft: DraftOrderRow): Promise<void> {
   await ctx.db.query(
-    `INSERT INTO draft_orders (site_id, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [ctx.siteId, draft.id, draft.status, draft.orderId, draft.createdBy.kind, draft.createdBy.id, draft.createdDate, draft.updatedDate],
+    `INSERT INTO draft_orders (site_id, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [ctx.siteId, draft.id, draft.status, draft.orderId, draft.edits?.orderId ?? null, draft.edits?.revision ?? null, draft.createdBy.kind, draft.createdBy.id, draft.createdDate, draft.updatedDate],
   );
 }
 
@@ -87,4 +92,9 @@ export async function listDrafts(
   }
   const rows = await ctx.db.query<Row>(`SELECT ${COLUMNS} FROM draft_orders WHERE ${where} ORDER BY created_at DESC, draft_order_id DESC LIMIT $2`, params);
   return rows.map(toDraft);
+}
+
+/** An edit changes the order's total (a column searches, lists and the dashboard read). */
+export async function setOrderTotal(ctx: SiteContext, orderId: string, total: bigint): Promise<void> {
+  await ctx.db.query('UPDATE orders SET total_minor = $3 WHERE site_id = $1 AND order_id = $2', [ctx.siteId, orderId, total.toString()]);
 }

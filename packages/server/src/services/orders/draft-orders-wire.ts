@@ -30,9 +30,9 @@ export function toWireDraftOrder(view: DraftOrderView, publicUrl: string) {
   const { subtotal, shipping, tax, discount, total } = priced.totals;
   return {
     id: draft.id,
-    ...(draft.orderId ? { orderId: draft.orderId } : {}),
+    ...(draft.orderId || draft.edits ? { orderId: draft.orderId ?? draft.edits?.orderId } : {}),
     status: draft.status,
-    lineItems: lineItems.map((lineItem) => ({ added: true, lineItem })),
+    lineItems: lineItems.map((lineItem) => (draft.edits ? { lineItem } : { added: true, lineItem })),
     buyerInfo: wireBuyer(checkout.buyer, checkout.email),
     ...(checkout.billingInfo ? { billingInfo: checkout.billingInfo } : {}),
     shippingInfo: {

@@ -15,6 +15,7 @@ import type { MerchantDiscount } from '../commerce/pricing/model.js';
 import type { CheckoutPatch, CheckoutService, CheckoutView } from '../checkout/service.js';
 import type { Order } from './model.js';
 import type { OrdersService } from './service.js';
+import { notEditable, revisionOf, type OrderEdits } from './order-edits.js';
 import * as store from './draft-orders-store.js';
 import type { DraftOrderRow, EditingStatus } from './draft-orders-store.js';
 
@@ -70,7 +71,25 @@ function checkoutPatch(patch: DraftPatch): CheckoutPatch {
 }
 
 export class DraftOrdersService {
-  constructor(private readonly checkout: CheckoutService, private readonly orders: OrdersService) {}
+  constructor(private readonly checkout: CheckoutService, private readonly orders: OrdersService, private readonly edits: OrderEdits) {}
+
+  /** A draft of a placed order (an edit): its lines, shipping and discounts, to change and commit onto it. */
+  async createEdit(ctx: RequestContext, orderId: string): Promise<DraftOrderView> {
+    const order = await this.orders.getOrder(ctx, orderId);
+    const refused = notEditable(order);
+    if (refused) throw new ApiError(400, refused.code, refused.description, { orderId });
+    return withTransaction(ctx, async (tx) => {
+      const view = await this.checkout.copyForEdit(tx, order.checkoutId ?? '', DRAFT_CHANNEL, new Map(order.lines.map((l) => [l.id, l.quantity])));
+      const now = tx.now();
+      const draft: DraftOrderRow = {
+        id: view.checkout.id, status: 'DRAFT', orderId: null, edits: { orderId, revision: revisionOf(order) },
+        createdBy: { kind: tx.caller.kind, id: tx.caller.subjectId }, createdDate: now, updatedDate: now,
+      };
+      await store.insertDraft(tx, draft);
+      await recordAudit(tx, { action: 'draft_order.created', objectType: 'draft_order', objectId: draft.id, after: { editsOrderId: orderId } });
+      return { draft, checkout: view };
+    });
+  }
 
   async create(ctx: RequestContext, patch: DraftPatch): Promise<DraftOrderView> {
     return withTransaction(ctx, async (tx) => {
@@ -100,6 +119,7 @@ export class DraftOrdersService {
   async update(ctx: RequestContext, id: string, patch: DraftPatch): Promise<DraftOrderView> {
     const draft = await this.open(ctx, id);
     let buyer: Buyer | undefined;
+    if (patch.buyer && draft.edits) throw new ApiError(400, 'BUYER_CHANGE_NOT_SUPPORTED', 'An edit keeps the order\'s buyer', { draftOrderId: id });
     if (patch.buyer) {
       const current = (await this.checkout.getCheckout(ctx, id)).checkout.buyer;
       const wanted = patch.buyer;
@@ -142,10 +162,12 @@ export class DraftOrdersService {
       const locked = await store.findDraft(tx, id, true);
       if (!locked) throw draftNotFound(id);
       if (locked.status === 'COMMITTED') return locked;
-      const { orderId } = await this.checkout.createOrder(tx, id, { kind: 'offline' });
+      const orderId = locked.edits
+        ? (await this.edits.apply(tx, id, locked.edits, await this.checkout.getCheckout(tx, id))).id
+        : (await this.checkout.createOrder(tx, id, { kind: 'offline' })).orderId;
       const now = tx.now();
       await store.markCommitted(tx, id, orderId, now);
-      await recordAudit(tx, { action: 'draft_order.committed', objectType: 'draft_order', objectId: id, after: { orderId } });
+      await recordAudit(tx, { action: 'draft_order.committed', objectType: 'draft_order', objectId: id, after: { orderId, ...(locked.edits && { edited: true }) } });
       return { ...locked, status: 'COMMITTED' as const, orderId, updatedDate: now };
     });
     if (!draft.orderId) throw new Error('A committed draft has an order');
