@@ -1,6 +1,6 @@
 // The official @wix/ecom draftOrders calls (createDraftOrder, createEmptyDraftOrder,
 // addLineItemsToDraftOrder, updateLineItems, create/deleteCustomDiscounts, setShippingInfo,
-// setBuyerInfo, setBillingInfo, getDraftOrder, commitDraftOrder, createOrderFromDraft,
+// setBuyerInfo, setBillingInfo, getDraftOrder, getOrderDraftabilityStatus, commitDraftOrder, createOrderFromDraft,
 // deleteDraftOrder, queryDraftOrders) for the back office and API keys.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -182,6 +182,9 @@ export function draftOrdersRoutes(drafts: DraftOrdersService, pageBase: PageBase
     app.post(`${PREFIX}/create-empty-draft-order`, { config, schema: { response } }, async (req) => calculated(req, await drafts.create(req.ctx, {})));
 
     app.get(`${PREFIX}/:draftOrderId`, { config, schema: { params: DraftParams, response } }, async (req) => calculated(req, await drafts.get(req.ctx, req.params.draftOrderId)));
+
+    app.get(`${PREFIX}/:orderId/draftability`, { config, schema: { params: Type.Object({ orderId: Id }), response: { 200: W.Draftability } } }, async (req) =>
+      drafts.draftability(req.ctx, req.params.orderId));
 
     app.post(`${PREFIX}/:draftOrderId/add-line-items`, { config, schema: { params: DraftParams, body: AddLinesBody, response } }, async (req) => {
       const add = lines(req.body.catalogLineItems, req.body.customLineItems, await currencyOf(req));

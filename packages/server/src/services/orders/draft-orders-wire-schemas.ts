@@ -35,3 +35,4 @@ export const DraftOrdersPage = Type.Object({
   pagingMetadata: Type.Object({ count: Type.Integer(), cursors: Type.Object({ next: Type.Optional(Type.String()) }), hasNext: Type.Boolean() }),
 });
 export const Empty = Type.Object({});
+export const Draftability = Type.Object({ orderId: Type.String(), orderDraftable: Type.Boolean(), nonDraftableReasons: Type.Array(Type.String()) });

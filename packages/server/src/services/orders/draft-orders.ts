@@ -73,6 +73,12 @@ function checkoutPatch(patch: DraftPatch): CheckoutPatch {
 export class DraftOrdersService {
   constructor(private readonly checkout: CheckoutService, private readonly orders: OrdersService, private readonly edits: OrderEdits) {}
 
+  /** getOrderDraftabilityStatus: whether the order can be edited now, and why not. */
+  async draftability(ctx: RequestContext, orderId: string): Promise<{ orderId: string; orderDraftable: boolean; nonDraftableReasons: string[] }> {
+    const refused = notEditable(await this.orders.getOrder(ctx, orderId));
+    return { orderId, orderDraftable: !refused, nonDraftableReasons: refused ? [refused.wixReason] : [] };
+  }
+
   /** A draft of a placed order (an edit): its lines, shipping and discounts, to change and commit onto it. */
   async createEdit(ctx: RequestContext, orderId: string): Promise<DraftOrderView> {
     const order = await this.orders.getOrder(ctx, orderId);

@@ -7,6 +7,7 @@ import { ApiKeyStrategy, createClient } from '@wix/sdk';
 import { draftOrders, orderFulfillments, orders } from '@wix/ecom';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
+import { backOfficeSite } from '../../test/backoffice.js';
 import { apiKey, catalogLine, createProduct, placeOrder, type PaymentsCollector, type WireProduct } from '../../test/commerce.js';
 
 let t: TestApp;
@@ -101,12 +102,30 @@ describe('editing an order', () => {
     const stale = await t.app.inject({ method: 'POST', url: `/ecom/v1/draft-orders/${draftId}/commit`, headers: apiKey(site), payload: {} });
     expect([stale.statusCode, stale.json().details.applicationError.code]).toEqual([409, 'ORDER_CHANGED']);
 
+    expect(await client.draftOrders.getOrderDraftabilityStatus(orderId)).toEqual({ orderId, orderDraftable: true, nonDraftableReasons: [] });
     const order = await client.orders.getOrder(orderId);
     await client.orderFulfillments.createFulfillment(orderId, { lineItems: [{ _id: order.lineItems?.[0]?._id ?? '', quantity: 1 }], trackingInfo: { trackingNumber: 'T1', shippingProvider: 'ups' } });
     const fulfilled = await t.app.inject({ method: 'POST', url: '/ecom/v1/draft-orders', headers: apiKey(site), payload: { orderId } });
     expect(fulfilled.statusCode).toBe(400);
     expect(fulfilled.json().details.applicationError).toMatchObject({ code: 'ORDER_FULFILLED', description: expect.stringContaining('fulfilled') });
+    expect(await client.draftOrders.getOrderDraftabilityStatus(orderId)).toEqual({ orderId, orderDraftable: false, nonDraftableReasons: ['ORDER_STATUS_IS_NOT_SUPPORTED'] });
     const other = await t.app.inject({ method: 'POST', url: '/ecom/v1/draft-orders', headers: apiKey(site), payload: { orderId: 'nope' } });
     expect(other.statusCode).toBe(404);
+  });
+
+  it('draftability: this site\'s owner, contributor and key; another site\'s owner and key find nothing; shoppers and no token are refused', async () => {
+    const a = await backOfficeSite(t);
+    const b = await backOfficeSite(t);
+    const print = await createProduct(t.app, a.site, { name: 'Print', priceData: { price: 5 }, productType: 'digital' });
+    const orderId = (await placeOrder(t.app, a.site, await t.visitorToken(a.site), [catalogLine(print.id)])).orderId;
+    const url = `/ecom/v1/draft-orders/${orderId}/draftability`;
+    for (const who of ['owner', 'contributor', 'apiKey'] as const) {
+      const res = await t.app.inject({ method: 'GET', url, headers: a.headers[who] });
+      expect([res.statusCode, res.json().orderDraftable], `${who}: ${res.body}`).toEqual([200, true]);
+    }
+    for (const who of ['owner', 'apiKey'] as const) expect((await t.app.inject({ method: 'GET', url, headers: b.headers[who] })).statusCode).toBe(404);
+    for (const [who, status] of [['visitor', 403], ['member', 403], ['anonymous', 401]] as const) {
+      expect((await t.app.inject({ method: 'GET', url, headers: a.headers[who] })).statusCode, who).toBe(status);
+    }
   });
 });

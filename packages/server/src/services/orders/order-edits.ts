@@ -18,10 +18,10 @@ import { stockChanges } from './service.js';
 import * as store from './draft-orders-store.js';
 
 /** Why an order cannot be edited now, in words; undefined when it can. */
-export function notEditable(order: Order): { code: string; description: string } | undefined {
-  if (order.status === 'CANCELED') return { code: 'ORDER_CANCELED', description: `Order ${order.number} is canceled and cannot be edited` };
-  if (order.fulfillmentStatus !== 'NOT_FULFILLED') return { code: 'ORDER_FULFILLED', description: `Order ${order.number} has been fulfilled (or partly) and cannot be edited` };
-  if (!order.checkoutId) return { code: 'ORDER_NOT_EDITABLE', description: `Order ${order.number} was not placed in this shop and cannot be edited` };
+export function notEditable(order: Order): { code: string; description: string; wixReason: string } | undefined {
+  if (order.status === 'CANCELED') return { code: 'ORDER_CANCELED', description: `Order ${order.number} is canceled and cannot be edited`, wixReason: 'ORDER_STATUS_IS_NOT_SUPPORTED' };
+  if (order.fulfillmentStatus !== 'NOT_FULFILLED') return { code: 'ORDER_FULFILLED', description: `Order ${order.number} has been fulfilled (or partly) and cannot be edited`, wixReason: 'ORDER_STATUS_IS_NOT_SUPPORTED' };
+  if (!order.checkoutId) return { code: 'ORDER_NOT_EDITABLE', description: `Order ${order.number} was not placed in this shop and cannot be edited`, wixReason: 'UNSUPPORTED_CHANNEL_TYPE' };
   return undefined;
 }
 
