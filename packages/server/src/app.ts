@@ -44,6 +44,11 @@ import { GiftCardsService } from './services/gift-cards/service.js';
 import { PAYMENT_SEALED_COLUMNS, PaymentsService, type StripeApi } from './services/payments/service.js';
 import { paymentsRoutes } from './services/payments/routes.js';
 import { ordersRoutes } from './services/orders/routes.js';
+import { OrderActivities } from './services/orders/activities.js';
+import { activitiesRoutes } from './services/orders/activities-routes.js';
+import { DraftOrdersService } from './services/orders/draft-orders.js';
+import { draftOrdersRoutes } from './services/orders/draft-orders-routes.js';
+import { OrderEdits } from './services/orders/order-edits.js';
 import { CollectionsService, DataJobs, DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
 import { createMembersServices, type MembersServices } from './services/members/service.js';
@@ -210,6 +215,10 @@ export interface CommerceServices {
   settings: CommerceSettingsService;
   payments: PaymentsService;
   giftCards: GiftCardsService;
+  /** The merchant's notes and custom activities on an order's timeline. */
+  activities: OrderActivities;
+  /** Orders the merchant builds in the back office (draft orders). */
+  draftOrders: DraftOrdersService;
 }
 
 /** What the identity service offers for "a visitor became a member" (at the code exchange). */
@@ -233,7 +242,9 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date, opti
   orders.hooks.refundToGiftCard = (tx, input) => giftCards.refundToCard(tx, input);
   cart.giftCardProducts = async (ctx) => (await giftCards.settings(ctx)).productIds;
   const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl, giftCards);
-  return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments, giftCards };
+  const activities = new OrderActivities(orders);
+  const draftOrders = new DraftOrdersService(checkout, orders, new OrderEdits(orders, catalog));
+  return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments, giftCards, activities, draftOrders };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
@@ -253,6 +264,8 @@ export function commerceRoutes(commerce: CommerceServices, publicUrl: string, si
     await app.register(commerceSettingsRoutes(commerce.settings));
     await app.register(checkoutRoutes(commerce.checkout, commerce.cart, pageBase));
     await app.register(ordersRoutes(commerce.orders, pageBase));
+    await app.register(activitiesRoutes(commerce.activities, pageBase));
+    await app.register(draftOrdersRoutes(commerce.draftOrders, pageBase, async (req) => (await commerce.cart.site(req.ctx)).settings.currency));
     await app.register(paymentsRoutes({ payments: commerce.payments, orders: commerce.orders, checkout: commerce.checkout, publicUrl }));
   };
 }

@@ -42,6 +42,8 @@ export interface CheckoutPatch {
   add?: AddToCartInput;
   /** A gift card to pay with (added to those already entered). */
   giftCardCode?: string;
+  /** Who the checkout is for (staff and API keys only: a draft order's customer). */
+  buyer?: Buyer;
 }
 
 /** How create-order pays: not yet (create-order), or with what the storefront's payment form produced. */
@@ -58,6 +60,11 @@ export interface CreateCheckoutInput extends CheckoutPatch {
 }
 
 const SHOPPERS = new Set(['ANONYMOUS_VISITOR', 'MEMBER']);
+
+/** An API key or the back office's staff: they may add custom lines and merchant discounts, and build a checkout for a named buyer (a draft order). */
+function merchantCaller(ctx: RequestContext): boolean {
+  return ctx.caller.kind === 'APP' || (ctx.caller.kind === 'WIX_USER' && (ctx.caller.memberRole === 'OWNER' || ctx.caller.memberRole === 'CONTRIBUTOR'));
+}
 
 function checkoutNotFound(checkoutId: string): ApiError {
   return ApiError.notFound('CHECKOUT_NOT_FOUND', `Checkout ${checkoutId} was not found`, { checkoutId });
@@ -111,7 +118,7 @@ export class CheckoutService {
   /** Validates lines to add (catalog items the buyer may buy; custom items by API key only). */
   private async prepare(ctx: RequestContext, add: AddToCartInput | undefined): Promise<KeyedLine[]> {
     if (!add || (add.lineItems.length === 0 && add.customLineItems.length === 0)) return [];
-    if (add.customLineItems.length && ctx.caller.kind !== 'APP') throw ApiError.forbidden('Custom line items are added with an API key');
+    if (add.customLineItems.length && !merchantCaller(ctx)) throw ApiError.forbidden('Custom line items are added with an API key or by staff');
     const products = await this.catalog.productsByIds(ctx, add.lineItems.map((l) => l.catalogReference.catalogItemId));
     return this.cart.prepareLines(add, products).map((l) => ({
       id: l.id,
@@ -129,7 +136,7 @@ export class CheckoutService {
   }
 
   private apply(ctx: RequestContext, checkout: Checkout, patch: CheckoutPatch, added: KeyedLine[]): Checkout {
-    if (patch.merchantDiscounts !== undefined && ctx.caller.kind !== 'APP') throw ApiError.forbidden('Merchant discounts are set with an API key');
+    if (patch.merchantDiscounts !== undefined && !merchantCaller(ctx)) throw ApiError.forbidden('Merchant discounts are set with an API key or by staff');
     // Lines add up by key as the cart's do (mergeLines, the rule of the cart's ON CONFLICT).
     const next: Checkout = { ...checkout, lines: mergeLines(checkout.lines, added), updatedDate: ctx.now() };
     if (next.lines.some((l) => l.quantity > MAX_LINE_QUANTITY)) throw quantityTooHigh();
@@ -141,6 +148,10 @@ export class CheckoutService {
     if (patch.buyerNote !== undefined) next.buyerNote = patch.buyerNote;
     if (patch.couponCode !== undefined) next.couponCode = patch.couponCode || null;
     if (patch.merchantDiscounts !== undefined) next.merchantDiscounts = patch.merchantDiscounts;
+    if (patch.buyer !== undefined) {
+      if (!merchantCaller(ctx)) throw ApiError.forbidden('The buyer is set by staff or an API key');
+      next.buyer = patch.buyer;
+    }
     return next;
   }
 
@@ -151,7 +162,7 @@ export class CheckoutService {
     const blank: Checkout = {
       id: newId(),
       cartId: null,
-      buyer: currentBuyer(ctx, named),
+      buyer: named && merchantCaller(ctx) ? named : currentBuyer(ctx, named),
       channelType: input.channelType,
       currency: site.settings.currency,
       lines: [],
@@ -214,6 +225,28 @@ export class CheckoutService {
       await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: checkout.id, payload: { checkoutId: checkout.id, cartId: cart.id, buyer } });
     });
     return checkout.id;
+  }
+
+  /**
+   * A new checkout holding a placed order's lines (same line ids, the quantities given), buyer,
+   * addresses, shipping choice and discounts: what an order edit is priced on (a draft order of the
+   * order). Staff and API keys only.
+   */
+  async copyForEdit(ctx: RequestContext, checkoutId: string, channelType: string, quantities: ReadonlyMap<string, number>): Promise<CheckoutView> {
+    if (!merchantCaller(ctx)) throw ApiError.forbidden('Orders are edited by staff or an API key');
+    const source = await store.findCheckout(ctx, checkoutId);
+    if (!source) throw checkoutNotFound(checkoutId);
+    const now = ctx.now();
+    const lines = source.lines.flatMap((l) => {
+      const quantity = quantities.get(l.id);
+      return quantity ? [{ ...l, quantity }] : [];
+    });
+    const copy: Checkout = { ...source, id: newId(), cartId: null, channelType, lines, completed: false, orderId: null, createdDate: now, updatedDate: now };
+    await withTransaction(ctx, async (tx) => {
+      await store.insertCheckout(tx, copy);
+      await recordEvent(tx, { siteId: ctx.siteId, type: 'checkout.created', entityType: 'checkout', entityId: copy.id, payload: { checkoutId: copy.id, buyer: copy.buyer } });
+    });
+    return this.view(ctx, copy);
   }
 
   private keyOf(ref: NonNullable<KeyedLine['catalogReference']>, products: Awaited<ReturnType<CatalogService['productsByIds']>>): string | null {

@@ -97,10 +97,11 @@ export async function updateCheckout(ctx: SiteContext, c: Checkout): Promise<voi
   await tx.query(
     `UPDATE checkouts SET line_items = $3::jsonb, coupon_code = $4, merchant_discounts = $5::jsonb, buyer_note = $6, email = $7,
        billing_info = $8::jsonb, shipping_destination = $9::jsonb, selected_shipping_option = $10::jsonb, delivery_time_slot = $11::jsonb,
-       updated_at = $12
+       updated_at = $12, buyer_kind = $13, buyer_id = $14
      WHERE site_id = $1 AND checkout_id = $2`,
     [siteId, c.id, JSON.stringify(c.lines.map((l) => lineToJson(l, l.key))), c.couponCode, storeDiscounts(c.merchantDiscounts), c.buyerNote,
-      c.email, json(c.billingInfo), json(c.shippingDestination), json(c.selectedShippingOption), json(c.deliveryTimeSlot), c.updatedDate],
+      c.email, json(c.billingInfo), json(c.shippingDestination), json(c.selectedShippingOption), json(c.deliveryTimeSlot), c.updatedDate,
+      c.buyer.kind, c.buyer.id],
   );
 }
 

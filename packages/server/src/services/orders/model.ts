@@ -12,7 +12,9 @@ export type FulfillmentStatus = 'NOT_FULFILLED' | 'FULFILLED' | 'PARTIALLY_FULFI
 export type OrderStatus = 'INITIALIZED' | 'APPROVED' | 'CANCELED' | 'PENDING' | 'REJECTED';
 export type ActivityType =
   | 'ORDER_PLACED' | 'ORDER_PAID' | 'ORDER_PARTIALLY_PAID' | 'ORDER_FULFILLED' | 'ORDER_CANCELED'
-  | 'ORDER_REFUNDED' | 'TRACKING_NUMBER_ADDED' | 'MERCHANT_COMMENT';
+  | 'ORDER_REFUNDED' | 'TRACKING_NUMBER_ADDED' | 'MERCHANT_COMMENT'
+  // Written by the merchant's tools (services/orders/activities.ts, draft-orders.ts).
+  | 'CUSTOM_ACTIVITY' | 'DRAFT_ORDER_CHANGES_APPLIED';
 export type StockState = 'NONE' | 'DECREMENTED' | 'RESTOCKED';
 export type PaymentOption = 'FULL_PAYMENT_ONLINE' | 'FULL_PAYMENT_OFFLINE';
 
@@ -136,6 +138,10 @@ export interface OrderActivity {
   message?: string;
   amount?: bigint;
   reason?: string;
+  /** A CUSTOM_ACTIVITY's own kind, the app that wrote it and its data. */
+  custom?: { type: string; appId?: string; additionalData: Record<string, string> };
+  /** A DRAFT_ORDER_CHANGES_APPLIED's summary: what the edit changed, and the total before and after. */
+  changes?: { draftOrderId: string; lines: { lineItemId: string; name: string; before: number; after: number }[]; shippingChanged: boolean; totalBefore: bigint; totalAfter: bigint };
 }
 
 export interface Order {
@@ -174,7 +180,7 @@ export interface Order {
 }
 
 export type OrderEventType = 'order.created' | 'order.paid' | 'order.payment_updated' | 'order.payment_failed' | 'order.payment_disputed' | 'order.fulfilled' | 'order.fulfillment_created' | 'order.canceled' | 'order.refunded'
-  | 'order.refunded_at_provider';
+  | 'order.refunded_at_provider' | 'order.updated';
 
 export interface Change {
   order: Order;

@@ -54,6 +54,16 @@ function toWireActivity(a: OrderActivity, currency: string) {
     createdDate: a.createdDate.toISOString(),
     ...(a.type === 'MERCHANT_COMMENT' && a.message ? { merchantComment: { message: a.message } } : {}),
     ...(a.type === 'ORDER_REFUNDED' ? { orderRefunded: { manual: true, amount: price(a.amount ?? 0n, currency), reason: a.reason ?? '' } } : {}),
+    ...(a.custom ? { customActivity: { type: a.custom.type, ...(a.custom.appId ? { appId: a.custom.appId } : {}), additionalData: a.custom.additionalData } } : {}),
+    ...(a.changes ? {
+      draftOrderChangesApplied: {
+        draftOrderId: a.changes.draftOrderId,
+        changes: a.changes.lines.map((l) => ({ lineItemId: l.lineItemId, name: l.name, quantityBefore: l.before, quantityAfter: l.after })),
+        shippingChanged: a.changes.shippingChanged,
+        totalBefore: price(a.changes.totalBefore, currency),
+        totalAfter: price(a.changes.totalAfter, currency),
+      },
+    } : {}),
   };
 }
 

@@ -51,6 +51,7 @@ export const WIX_EVENTS: Readonly<Record<string, WixEvent>> = {
   'order.fulfilled': { eventType: 'wix.ecom.v1.order_fulfilled', fqdn: ORDER, slug: 'fulfilled', kind: 'action', bodyKey: 'order' },
   'order.fulfillment_created': { eventType: 'wix.ecom.v1.order_updated', fqdn: ORDER, slug: 'updated', kind: 'updated' },
   'order.refunded': { eventType: 'wix.ecom.v1.order_updated', fqdn: ORDER, slug: 'updated', kind: 'updated' },
+  'order.updated': { eventType: 'wix.ecom.v1.order_updated', fqdn: ORDER, slug: 'updated', kind: 'updated' },
   'cart.created': { eventType: 'wix.ecom.v1.cart_created', fqdn: CART, slug: 'created', kind: 'created' },
   'cart.updated': { eventType: 'wix.ecom.v1.cart_updated', fqdn: CART, slug: 'updated', kind: 'updated' },
   'cart.deleted': { eventType: 'wix.ecom.v1.cart_deleted', fqdn: CART, slug: 'deleted', kind: 'deleted' },
