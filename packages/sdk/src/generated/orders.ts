@@ -198,7 +198,7 @@ export interface OrderAppliedDiscount {
 
 export interface OrderActivity {
   _id: string;
-  type: 'ORDER_PLACED' | 'ORDER_PAID' | 'ORDER_PARTIALLY_PAID' | 'ORDER_FULFILLED' | 'ORDER_CANCELED' | 'ORDER_REFUNDED' | 'TRACKING_NUMBER_ADDED' | 'MERCHANT_COMMENT';
+  type: 'ORDER_PLACED' | 'ORDER_PAID' | 'ORDER_PARTIALLY_PAID' | 'ORDER_FULFILLED' | 'ORDER_CANCELED' | 'ORDER_REFUNDED' | 'TRACKING_NUMBER_ADDED' | 'MERCHANT_COMMENT' | 'CUSTOM_ACTIVITY' | 'DRAFT_ORDER_CHANGES_APPLIED';
   _createdDate: Date;
   merchantComment?: {
     message: string;
@@ -208,6 +208,25 @@ export interface OrderActivity {
     manual: boolean;
     amount: Price;
     reason: string;
+  };
+  /** On CUSTOM_ACTIVITY: the activity's own kind, the app that wrote it and its data. */
+  customActivity?: {
+    type: string;
+    appId?: string;
+    additionalData: Record<string, string>;
+  };
+  /** On DRAFT_ORDER_CHANGES_APPLIED: what an edit of the order changed. */
+  draftOrderChangesApplied?: {
+    draftOrderId: string;
+    changes: {
+      lineItemId: string;
+      name: string;
+      quantityBefore: number;
+      quantityAfter: number;
+    }[];
+    shippingChanged: boolean;
+    totalBefore: Price;
+    totalAfter: Price;
   };
 }
 

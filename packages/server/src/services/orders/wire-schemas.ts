@@ -40,10 +40,21 @@ export const OrderLineItem = Type.Object({
 
 export const OrderActivity = Type.Object({
   id: Type.String(),
-  type: oneOf(['ORDER_PLACED', 'ORDER_PAID', 'ORDER_PARTIALLY_PAID', 'ORDER_FULFILLED', 'ORDER_CANCELED', 'ORDER_REFUNDED', 'TRACKING_NUMBER_ADDED', 'MERCHANT_COMMENT'] as const),
+  type: oneOf(['ORDER_PLACED', 'ORDER_PAID', 'ORDER_PARTIALLY_PAID', 'ORDER_FULFILLED', 'ORDER_CANCELED', 'ORDER_REFUNDED', 'TRACKING_NUMBER_ADDED', 'MERCHANT_COMMENT',
+    'CUSTOM_ACTIVITY', 'DRAFT_ORDER_CHANGES_APPLIED'] as const),
   createdDate: Timestamp,
   merchantComment: Type.Optional(Type.Object({ message: Type.String() })),
   orderRefunded: Type.Optional(Type.Object({ manual: Type.Boolean(), amount: Price, reason: Type.String() }, { description: 'On ORDER_REFUNDED: how much was refunded, and why.' })),
+  customActivity: Type.Optional(Type.Object({
+    type: Type.String(), appId: Type.Optional(Type.String()), additionalData: Type.Record(Type.String(), Type.String()),
+  }, { description: "On CUSTOM_ACTIVITY: the activity's own kind, the app that wrote it and its data." })),
+  draftOrderChangesApplied: Type.Optional(Type.Object({
+    draftOrderId: Type.String(),
+    changes: Type.Array(Type.Object({ lineItemId: Type.String(), name: Type.String(), quantityBefore: Type.Integer(), quantityAfter: Type.Integer() })),
+    shippingChanged: Type.Boolean(),
+    totalBefore: Price,
+    totalAfter: Price,
+  }, { description: 'On DRAFT_ORDER_CHANGES_APPLIED: what an edit of the order changed.' })),
 }, { title: 'OrderActivity' });
 
 export const ShippingInformation = Type.Object({
