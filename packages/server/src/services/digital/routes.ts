@@ -64,16 +64,24 @@ export function digitalRoutes(digital: DigitalService, options: DigitalRoutesOpt
     });
 
     // Public: a mailed link is opened in a browser without a token; the signed link is the credential.
-    app.get(`${DOWNLOADS}/:token`, { compress: false, schema: { params: TokenParams } }, async (req, reply) => {
+    app.get(`${DOWNLOADS}/:token`, { compress: false, schema: { params: TokenParams, response: { 200: FileBody, 206: FileBody } } }, async (req, reply) => {
       try {
         return await sendDownload(digital, req, reply, req.params.token);
       } catch (error) {
-        if (error instanceof ApiError && wantsHtml(req)) return reply.status(error.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(errorPage(error));
+        if (error instanceof ApiError && wantsHtml(req)) return sendRefusalPage(reply, error);
         throw error;
       }
     });
   };
 }
+
+/** A refused link opened in a browser: the reason as a page (an API client gets the JSON error). */
+function sendRefusalPage(reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.status(error.status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(errorPage(error));
+}
+
+/** A download's body: the file's bytes, streamed (documented for OpenAPI; a stream is sent as it is). */
+const FileBody = Type.String({ format: 'binary', description: 'The file, or the range of it the request asked for (206)' });
 
 /** The raw upload: the body is the file itself (its type in Content-Type), streamed to storage. */
 function uploadRoute(digital: DigitalService) {
