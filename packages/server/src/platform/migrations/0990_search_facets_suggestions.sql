@@ -55,17 +55,23 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     || CASE WHEN brand IS NULL THEN '{}'::text[] ELSE ARRAY['b' || brand] END
 $$;
 
+-- One statement per site, the site named in every table's condition: Citus routes each to the one
+-- worker holding the site (a trigger's rows may be several sites', e.g. a bulk import on one shard).
 CREATE OR REPLACE FUNCTION product_search_refresh_set(site_ids text[], product_ids text[]) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  site text;
 BEGIN
   IF site_ids IS NULL THEN
     RETURN;
   END IF;
+  FOR site IN SELECT DISTINCT s FROM unnest(site_ids) s LOOP
   WITH keys AS (
-    SELECT DISTINCT k.site_id, k.product_id FROM unnest(site_ids, product_ids) AS k(site_id, product_id)
+    SELECT DISTINCT k.site_id, k.product_id FROM unnest(site_ids, product_ids) AS k(site_id, product_id) WHERE k.site_id = site
   ), before AS (
     -- the rows as they were (a data-modifying statement's CTEs all see the statement's snapshot)
     SELECT ps.site_id, ps.product_id, ps.terms, ps.name_folded, ps.visible, ps.in_stock
-    FROM product_search ps JOIN keys ON ps.site_id = keys.site_id AND ps.product_id = keys.product_id
+    FROM product_search ps JOIN keys ON ps.site_id = site AND ps.product_id = keys.product_id
+    WHERE ps.site_id = site
   ), fresh AS (
     SELECT p.site_id, p.product_id, p.visible, p.name, t.name_folded,
       -- the name as written, then each other word once (short, so the trigram comparison stays cheap)
@@ -81,11 +87,11 @@ BEGIN
       p.in_stock, p.discounted_minor AS price_minor, p.discounted_minor < p.price_minor AS on_sale, nullif(p.doc->>'brand', '') AS brand,
       coalesce(col.ids, '{}') AS collection_ids, coalesce(opt.pairs, '{}') AS options, p.created_at
     FROM keys
-    JOIN products p ON p.site_id = keys.site_id AND p.product_id = keys.product_id
+    JOIN products p ON p.site_id = site AND p.product_id = keys.product_id
     CROSS JOIN LATERAL (
       SELECT array_agg(c.collection_id ORDER BY c.collection_id) AS ids, string_agg(c.name, ' ' ORDER BY c.collection_id) AS names
       FROM collection_products cp JOIN product_collections c ON c.site_id = cp.site_id AND c.collection_id = cp.collection_id
-      WHERE cp.site_id = p.site_id AND cp.product_id = p.product_id AND cp.collection_id <> '00000000-000000-000000-000000000001'
+      WHERE cp.site_id = site AND c.site_id = site AND cp.product_id = p.product_id AND cp.collection_id <> '00000000-000000-000000-000000000001'
     ) col
     CROSS JOIN LATERAL (
       SELECT array_agg(DISTINCT (o->>'name') || chr(31) || (ch->>'value')) AS pairs,
@@ -135,9 +141,9 @@ BEGIN
   ), old_suggestions AS (
     -- the rows as they were, of products whose name, visibility or stock changed or that are gone
     DELETE FROM search_suggestions s USING keys
-    WHERE s.site_id = keys.site_id AND s.product_id = keys.product_id
-      AND (EXISTS (SELECT 1 FROM changed c WHERE c.site_id = keys.site_id AND c.product_id = keys.product_id AND c.new_suggestions AND NOT c.added)
-        OR NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = keys.site_id AND p.product_id = keys.product_id))
+    WHERE s.site_id = site AND s.product_id = keys.product_id
+      AND (EXISTS (SELECT 1 FROM changed c WHERE c.product_id = keys.product_id AND c.new_suggestions AND NOT c.added)
+        OR NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = site AND p.product_id = keys.product_id))
   ), new_suggestions AS (
     INSERT INTO search_suggestions (site_id, term, product_id, visible, in_stock, name_folded)
     SELECT c.site_id, array_to_string(n.words[i:], ' '), c.product_id, c.visible, c.in_stock, c.name_folded
@@ -146,12 +152,13 @@ BEGIN
     WHERE c.new_suggestions AND c.name_folded <> ''
   ), gone_facets AS (
     DELETE FROM product_facets pf USING keys
-    WHERE pf.site_id = keys.site_id AND pf.product_id = keys.product_id
-      AND NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = keys.site_id AND p.product_id = keys.product_id)
+    WHERE pf.site_id = site AND pf.product_id = keys.product_id
+      AND NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = site AND p.product_id = keys.product_id)
   )
   DELETE FROM product_search ps USING keys
-  WHERE ps.site_id = keys.site_id AND ps.product_id = keys.product_id
-    AND NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = keys.site_id AND p.product_id = keys.product_id);
+  WHERE ps.site_id = site AND ps.product_id = keys.product_id
+    AND NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = site AND p.product_id = keys.product_id);
+  END LOOP;
 END
 $$;
 

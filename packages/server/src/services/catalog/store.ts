@@ -47,8 +47,12 @@ export interface ProductRow {
   [key: string]: unknown;
 }
 
+/**
+ * A product row's columns, for a statement whose $1 is the site id (every one of them): the
+ * collections subquery names the site as $1, not through p, so Citus sees it runs on one shard.
+ */
 export const PRODUCT_COLUMNS = `p.product_id, p.numeric_id, p.slug, p.name, p.product_type, p.visible, p.sku, p.price_minor, p.doc,
-  ARRAY(SELECT cp.collection_id FROM collection_products cp WHERE cp.site_id = p.site_id AND cp.product_id = p.product_id ORDER BY cp.added_at, cp.collection_id) AS collection_ids,
+  ARRAY(SELECT cp.collection_id FROM collection_products cp WHERE cp.site_id = $1 AND cp.product_id = p.product_id ORDER BY cp.added_at, cp.collection_id) AS collection_ids,
   p.created_at, p.updated_at`;
 
 function toVariant(json: VariantJson): Variant {
