@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)('catalog search in Chromium', () => {
     // Facets: OR within one, AND across them, each pick in the URL; back takes the last one away.
     await page.goto(`${site.url}/search`);
     await page.getByRole('heading', { name: 'Search' }).waitFor();
-    await expect.poll(() => count(page)).toBe('12 products');
+    await expect.poll(() => count(page)).toBe('13 products');
     const filters = page.getByRole('complementary', { name: 'Filters' });
     await filters.getByRole('group', { name: 'Colour' }).getByRole('checkbox', { name: /Charcoal/ }).click();
     await page.waitForURL(/o\.Colour=Charcoal/);

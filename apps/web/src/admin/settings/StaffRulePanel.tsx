@@ -39,7 +39,7 @@ export function StaffRulePanel({ settings }: { settings: SiteSettings }) {
           A stolen password is then not enough to run the store. Anyone without a second step (you too) is asked to set one up
           — an authenticator app or e-mail codes — before the back office opens.
         </p>
-        {changeStoreSettings && <div className="actions"><button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save'}</button></div>}
+        {changeStoreSettings && <div className="actions"><button type="submit" className="button" disabled={saving.isPending}>{saving.isPending ? 'Saving…' : 'Save sign-in security'}</button></div>}
       </fieldset>
     </form>
   );
