@@ -66,7 +66,7 @@ export type { MediaApi, UploadedMedia, UploadOptions } from './modules/media.js'
 export { giftCards } from './modules/gift-cards.js';
 export { digital } from './modules/digital.js';
 export type { DigitalApi, DigitalFile, DigitalProduct, Download, DownloadRules } from './modules/digital.js';
-export type { GiftCard, GiftCardLedgerEntry, GiftCardMoney, GiftCardSettings, GiftCardsApi, IssueGiftCardInput } from './modules/gift-cards.js';
+export type { GiftCard, GiftCardCustomAmounts, GiftCardLedgerEntry, GiftCardMoney, GiftCardSettings, GiftCardsApi, IssueGiftCardInput } from './modules/gift-cards.js';
 export { backOffice, BACK_OFFICE_PATH } from './modules/back-office.js';
 export type {
   ApiKeyInfo, BackOfficeApi, BackOfficeMe, BackOfficeRole, BulkProductAdjust, BulkProductSet, BulkProductsResponse,

@@ -240,7 +240,7 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date, opti
     await giftCards.issueForPaidOrder(tx, order);
   };
   orders.hooks.refundToGiftCard = (tx, input) => giftCards.refundToCard(tx, input);
-  cart.giftCardProducts = async (ctx) => (await giftCards.settings(ctx)).productIds;
+  cart.giftCardSettings = (ctx) => giftCards.settings(ctx);
   const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl, giftCards);
   const activities = new OrderActivities(orders);
   const draftOrders = new DraftOrdersService(checkout, orders, new OrderEdits(orders, catalog));

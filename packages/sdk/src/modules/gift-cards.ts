@@ -65,12 +65,21 @@ export interface GiftCardSettings {
   validityMonths: number | null;
 }
 
+export interface GiftCardCustomAmounts {
+  productIds: string[];
+  currency: string;
+  minCustomAmount: string | null;
+  maxCustomAmount: string | null;
+}
+
 export function giftCards(t: Transport) {
   const send = <T>(method: 'GET' | 'POST' | 'PUT', path: string, payload?: PlainObject) =>
     t.send<T>({ method, path: `${P}${path}`, ...(payload && { payload }) });
   return {
     /** Any shopper: the balance of a code (rate-limited per address). */
     checkBalance: async (code: string) => (await send<{ giftCard: GiftCard }>('POST', '/check-balance', { code })).giftCard,
+    /** Any shopper: the gift-card products and the custom amounts they take (null limits: off). */
+    customAmounts: () => send<GiftCardCustomAmounts>('GET', '/custom-amounts'),
     /** A signed-in member's cards, with their codes. */
     myGiftCards: async () => (await send<{ giftCards: GiftCard[] }>('GET', '/my')).giftCards,
 

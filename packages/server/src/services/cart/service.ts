@@ -14,6 +14,7 @@ import { MAX_LINE_QUANTITY, mergeLines, quantityTooHigh, resolveLines, variantRe
 import type { MerchantDiscount, PricedCart } from '../commerce/pricing/model.js';
 import { couponDefinition, LINES_ONLY, pricingInput, pricingRequest, throwIfCouponRejected, type PricingRequest } from '../commerce/pricing/request.js';
 import { priceCart } from '../commerce/pricing/totals.js';
+import { checkCustomAmount, customAmountOf, readCustomAmount, type GiftCardRules } from '../commerce/custom-amount.js';
 import * as store from './store.js';
 import type { CartView } from './model.js';
 import type { Cart, NewLine } from './store.js';
@@ -58,6 +59,13 @@ function cartNotFound(): ApiError {
 const ANSWERS_KEPT = 1000;
 const ANSWER_KEPT_MS = 60_000;
 
+/** The part of the gift-card settings a cart needs. */
+export interface GiftCardSettingsView {
+  productIds: readonly string[];
+  minCustomAmount: bigint | null;
+  maxCustomAmount: bigint | null;
+}
+
 interface KeptAnswer {
   version: string;
   site: Site;
@@ -73,8 +81,11 @@ export class CartService {
    * what pricing again would give (without a coupon, pricing does not depend on the time).
    */
   private readonly answers: TtlCache<string, KeptAnswer>;
-  /** The products that are gift cards (wired in app.ts from the gift-card settings): their lines are typed GIFT_CARD. */
-  giftCardProducts: ((ctx: SiteContext) => Promise<readonly string[]>) | undefined;
+  /**
+   * The gift-card settings (wired in app.ts): lines of their products are typed GIFT_CARD, and may
+   * carry a custom amount within their limits.
+   */
+  giftCardSettings: ((ctx: SiteContext) => Promise<GiftCardSettingsView>) | undefined;
 
   constructor(
     private readonly sites: SitesService,
@@ -85,11 +96,30 @@ export class CartService {
     this.answers = new TtlCache({ ttlMs: ANSWER_KEPT_MS, maxSize: ANSWERS_KEPT, now });
   }
 
-  /** A digital line of a gift-card product is a GIFT_CARD line (spec: item types); read only when a cart has digital lines. */
-  private async typeGiftCards(ctx: SiteContext, lines: ResolvedLine[]): Promise<ResolvedLine[]> {
-    if (!this.giftCardProducts || !lines.some((l) => l.itemType === 'DIGITAL')) return lines;
-    const ids = new Set(await this.giftCardProducts(ctx));
-    return lines.map((l) => (l.itemType === 'DIGITAL' && l.productId && ids.has(l.productId) ? { ...l, itemType: 'GIFT_CARD' } : l));
+  /** What custom gift-card amounts are checked against, in the given currency. */
+  async giftCardRules(ctx: SiteContext, currency: string): Promise<GiftCardRules> {
+    const settings = this.giftCardSettings ? await this.giftCardSettings(ctx) : { productIds: [], minCustomAmount: null, maxCustomAmount: null };
+    return { currency, productIds: new Set(settings.productIds), minCustomAmount: settings.minCustomAmount, maxCustomAmount: settings.maxCustomAmount };
+  }
+
+  /**
+   * A digital line of a gift-card product is a GIFT_CARD line (spec: item types), priced at its
+   * custom amount when it carries one; read only when a cart has digital or custom-amount lines. A
+   * custom amount the settings no longer allow leaves the line unavailable (never bought at a
+   * price the shop did not agree to).
+   */
+  private async typeGiftCards(ctx: SiteContext, lines: ResolvedLine[], currency: string): Promise<ResolvedLine[]> {
+    const custom = (l: ResolvedLine) => customAmountOf(l.ref.catalogReference?.options) !== undefined;
+    if (!lines.some((l) => l.itemType === 'DIGITAL' || custom(l))) return lines;
+    const rules = await this.giftCardRules(ctx, currency);
+    return lines.map((l) => {
+      const giftCard = l.itemType === 'DIGITAL' && l.productId !== undefined && rules.productIds.has(l.productId);
+      const typed: ResolvedLine = giftCard ? { ...l, itemType: 'GIFT_CARD' } : l;
+      if (!custom(l) || !l.stock.found) return typed;
+      const read = giftCard ? readCustomAmount(customAmountOf(l.ref.catalogReference?.options), l.productId ?? '', rules) : undefined;
+      if (!read?.ok) return { ...typed, stock: { found: false, inStock: false } };
+      return { ...typed, price: read.amount, fullPrice: read.amount };
+    });
   }
 
   async site(ctx: SiteContext): Promise<Site> {
@@ -108,7 +138,7 @@ export class CartService {
     const settings = commerceSettingsOf(site);
     const catalogIds = request.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []));
     const found = options.products ?? (await this.catalog.productsByIds(ctx, catalogIds));
-    const lines = await this.typeGiftCards(ctx, resolveLines(request.lines, found, options.resolve));
+    const lines = await this.typeGiftCards(ctx, resolveLines(request.lines, found, options.resolve), request.currency);
     const coupon = request.couponCode ? await this.coupons.findByCode(ctx, request.couponCode) : undefined;
     const priced = priceCart(pricingInput(lines, {
       currency: request.currency,
@@ -184,7 +214,7 @@ export class CartService {
    * Checks requested catalog lines against the products (refusing unknown, hidden or sold-out
    * items with an application error) and gives each its line key.
    */
-  prepareLines(input: AddToCartInput, products: ReadonlyMap<string, Product>, resolve: VariantResolver = resolveVariant): NewLine[] {
+  prepareLines(input: AddToCartInput, products: ReadonlyMap<string, Product>, resolve: VariantResolver = resolveVariant, giftCards?: GiftCardRules): NewLine[] {
     const asked = input.lineItems.map((item, i): NewLine => {
       const ref = item.catalogReference;
       if (!isStoresAppId(ref.appId)) {
@@ -202,7 +232,12 @@ export class CartService {
       if (!stockOf(product, resolution.variant).inStock) {
         throw new ApiError(400, 'ITEM_OUT_OF_STOCK', `${product.name} is out of stock`, { index: i, catalogItemId: ref.catalogItemId, variantId: resolution.variant.id });
       }
-      return { id: newId(), key: lineKey(product.id, resolution.variant.id, resolution.customTextFields), catalogReference: ref, quantity: item.quantity, custom: undefined };
+      const key = lineKey(product.id, resolution.variant.id, resolution.customTextFields);
+      const customAmount = customAmountOf(ref.options);
+      if (customAmount === undefined) return { id: newId(), key, catalogReference: ref, quantity: item.quantity, custom: undefined };
+      // Two amounts are two lines; the same amount however written ("25", "25.00") is one.
+      const amount = checkCustomAmount(customAmount, product.productType === 'digital' ? product.id : '', giftCards, i);
+      return { id: newId(), key: `${key}|amount:${amount}`, catalogReference: ref, quantity: item.quantity, custom: undefined };
     });
     const customs = input.customLineItems.map((custom): NewLine => ({ id: newId(), key: null, catalogReference: null, quantity: custom.quantity, custom: custom.line }));
     // The same item asked twice is one line, as in the stored cart (and a checkout).
@@ -211,6 +246,11 @@ export class CartService {
       if (line.quantity > MAX_LINE_QUANTITY) throw quantityTooHigh();
     }
     return lines;
+  }
+
+  /** The gift-card rules when some line being added carries a custom amount (else no read). */
+  async rulesFor(ctx: SiteContext, input: AddToCartInput, currency: string): Promise<GiftCardRules | undefined> {
+    return input.lineItems.some((l) => customAmountOf(l.catalogReference.options) !== undefined) ? this.giftCardRules(ctx, currency) : undefined;
   }
 
   async addToCurrentCart(ctx: RequestContext, buyer: Buyer, input: AddToCartInput): Promise<CartView> {
@@ -228,7 +268,7 @@ export class CartService {
     if (input.customLineItems.length && ctx.caller.kind !== 'APP') throw ApiError.forbidden('Custom line items are added with an API key');
     const site = await this.site(ctx);
     const products = await this.catalog.productsByIds(ctx, input.lineItems.map((l) => l.catalogReference.catalogItemId));
-    const lines = this.prepareLines(input, products, resolve);
+    const lines = this.prepareLines(input, products, resolve, await this.rulesFor(ctx, input, site.settings.currency));
     try {
       const result = await store.addLines(ctx, {
         id: newId(),

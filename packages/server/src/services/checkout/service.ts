@@ -120,7 +120,8 @@ export class CheckoutService {
     if (!add || (add.lineItems.length === 0 && add.customLineItems.length === 0)) return [];
     if (add.customLineItems.length && !merchantCaller(ctx)) throw ApiError.forbidden('Custom line items are added with an API key or by staff');
     const products = await this.catalog.productsByIds(ctx, add.lineItems.map((l) => l.catalogReference.catalogItemId));
-    return this.cart.prepareLines(add, products).map((l) => ({
+    const site = await this.cart.site(ctx);
+    return this.cart.prepareLines(add, products, undefined, await this.cart.rulesFor(ctx, add, site.settings.currency)).map((l) => ({
       id: l.id,
       key: l.key,
       quantity: l.quantity,

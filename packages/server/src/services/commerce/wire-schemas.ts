@@ -61,6 +61,7 @@ export const CatalogReference = Type.Object({
     variantId: Type.Optional(Type.String()),
     options: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Option name → choice.' })),
     customTextFields: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Custom text field title → text.' })),
+    customAmount: Type.Optional(Type.String({ description: 'A gift card\'s amount chosen by the shopper (decimal string, within the shop\'s limits).' })),
   }, { additionalProperties: true, description: 'The catalog\'s own keys for the item, echoed as given.' })),
 }, { title: 'CatalogReference' });
 

@@ -22,6 +22,8 @@ export const CatalogReferenceSchema = Type.Object({
       variantId: Type.Optional(Type.String({ maxLength: 100 })),
       options: Type.Optional(Type.Record(Str(50), Str(50))),
       customTextFields: Type.Optional(Type.Record(Str(100), Str(500))),
+      // A gift card's own amount (commerce/custom-amount.ts), checked against the merchant's limits.
+      customAmount: Type.Optional(Str(64)),
     }),
     Type.Null(),
   ])),

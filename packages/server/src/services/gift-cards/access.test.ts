@@ -51,6 +51,21 @@ describe('gift cards are the site\'s own', () => {
     expect(other.statusCode).toBe(404);
   });
 
+  it('the custom amounts: any caller of the site reads its own (visitor, member, key); another site\'s key reads its own; no token is refused', async () => {
+    const set = await t.app.inject({ method: 'PUT', url: '/bodega/v1/gift-cards/settings', headers: a.headers.apiKey, payload: { productIds: ['p1'], minCustomAmount: '5', maxCustomAmount: '200' } });
+    expect(set.statusCode, set.body).toBe(200);
+    for (const who of ['visitor', 'member', 'apiKey', 'owner'] as const) {
+      const res = await t.app.inject({ method: 'GET', url: '/bodega/v1/gift-cards/custom-amounts', headers: a.headers[who] });
+      expect(res.statusCode, `${who}: ${res.body}`).toBe(200);
+      expect(res.json()).toMatchObject({ productIds: ['p1'], minCustomAmount: '5.00', maxCustomAmount: '200.00' });
+    }
+    const other = await t.app.inject({ method: 'GET', url: '/bodega/v1/gift-cards/custom-amounts', headers: b.headers.apiKey });
+    expect(other.statusCode, other.body).toBe(200);
+    expect(other.json()).toMatchObject({ productIds: [], minCustomAmount: null, maxCustomAmount: null });
+    expect((await t.app.inject({ method: 'GET', url: '/bodega/v1/gift-cards/custom-amounts', headers: a.headers.anonymous })).statusCode).toBe(401);
+    await t.app.inject({ method: 'PUT', url: '/bodega/v1/gift-cards/settings', headers: a.headers.apiKey, payload: { productIds: [] } });
+  });
+
   it('a member\'s cards: a signed-in member sees their own; a visitor and no token are refused', async () => {
     const mine = await t.app.inject({ method: 'GET', url: '/bodega/v1/gift-cards/my', headers: a.headers.member });
     expect(mine.statusCode, mine.body).toBe(200);

@@ -8,7 +8,7 @@ import type { SiteContext } from '../../platform/context.js';
 import { currentBuyer } from '../commerce/buyer.js';
 import type { GiftCardsService } from './service.js';
 import { toWireGiftCard, toWireLedgerEntry } from './wire.js';
-import { GiftCardAnswer, GiftCardList, GiftCardPage, GiftCardSettingsAnswer, GiftCardWithLedger } from './wire-schemas.js';
+import { GiftCardAnswer, GiftCardCustomAmounts, GiftCardList, GiftCardPage, GiftCardSettingsAnswer, GiftCardWithLedger } from './wire-schemas.js';
 
 const PREFIX = '/bodega/v1/gift-cards';
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -65,6 +65,14 @@ export function giftCardRoutes(giftCards: GiftCardsService, options: GiftCardRou
     app.post(`${PREFIX}/check-balance`, { config: { access: 'shop', rateLimit: {} }, schema: { body: CheckBody, response: { 200: GiftCardAnswer } } }, async (req) => {
       const card = await giftCards.checkBalance(req.ctx, req.body.code);
       return { giftCard: toWireGiftCard(card, { showCode: false }) };
+    });
+
+    // The shop's product page: which products are gift cards and the custom amounts they take
+    // (both limits, or none: custom amounts are off).
+    app.get(`${PREFIX}/custom-amounts`, { config: { access: 'shop' }, schema: { response: { 200: GiftCardCustomAmounts } } }, async (req) => {
+      const [s, currency] = [await giftCards.settings(req.ctx), await options.currency(req.ctx)];
+      const on = s.minCustomAmount !== null && s.maxCustomAmount !== null;
+      return { productIds: s.productIds, currency, minCustomAmount: on ? formatAmount(s.minCustomAmount ?? 0n, currency) : null, maxCustomAmount: on ? formatAmount(s.maxCustomAmount ?? 0n, currency) : null };
     });
 
     app.get(`${PREFIX}/my`, { config: { access: 'self' }, schema: { response: { 200: GiftCardList } } }, async (req) => {

@@ -62,3 +62,11 @@ export const GiftCardPage = Type.Object({
 });
 export const GiftCardWithLedger = Type.Object({ giftCard: GiftCard, ledger: Type.Array(GiftCardLedgerEntry) });
 export const GiftCardSettingsAnswer = Type.Object({ settings: GiftCardSettings });
+
+/** What the shop's product page needs: the gift-card products and the custom amounts allowed (null: off). */
+export const GiftCardCustomAmounts = Type.Object({
+  productIds: Type.Array(Type.String()),
+  currency: Type.String(),
+  minCustomAmount: DecimalOrNull,
+  maxCustomAmount: DecimalOrNull,
+}, { title: 'GiftCardCustomAmounts' });
