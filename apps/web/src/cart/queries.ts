@@ -98,6 +98,8 @@ export interface AddLine {
   options?: Record<string, string>;
   /** The product's custom text fields (a gift card's recipient and message). */
   customTextFields?: Record<string, string>;
+  /** A gift card's own amount, a decimal string (the server checks it against the shop's limits). */
+  customAmount?: string;
   quantity: number;
 }
 
@@ -108,6 +110,7 @@ export function useAddToCart() {
     if (line.variantId) options.variantId = line.variantId;
     else if (line.options && Object.keys(line.options).length) options.options = line.options;
     if (line.customTextFields && Object.keys(line.customTextFields).length) options.customTextFields = line.customTextFields;
+    if (line.customAmount !== undefined) options.customAmount = line.customAmount;
     const response = await need(client).currentCart.addToCurrentCart({
       lineItems: [{ quantity: line.quantity, catalogReference: { appId: STORES_APP_ID, catalogItemId: line.productId, options } }],
     });

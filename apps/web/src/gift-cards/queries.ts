@@ -17,3 +17,9 @@ export function useMyGiftCards(enabled: boolean) {
   const { client } = useShop();
   return useQuery({ queryKey: giftCardKeys.mine(), enabled: client !== undefined && enabled, queryFn: () => need(client).giftCards.myGiftCards() });
 }
+
+/** Which products are gift cards and the custom amounts they take (asked only on a gift card's page). */
+export function useGiftCardCustomAmounts(enabled: boolean) {
+  const { client } = useShop();
+  return useQuery({ queryKey: [...giftCardKeys.all, 'custom-amounts'], enabled: client !== undefined && enabled, queryFn: () => need(client).giftCards.customAmounts() });
+}

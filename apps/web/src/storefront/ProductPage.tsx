@@ -1,7 +1,11 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useParams } from '../router/Router.js';
 import { useAddToCart } from '../cart/queries.js';
 import { GiftCardFields, giftDetailsProblem, giftTextFields, isGiftCardProduct, NO_GIFT_DETAILS, type GiftDetails } from '../gift-cards/GiftCardFields.js';
+import { amountLimits, amountSchema, OtherAmountField, type AmountForm } from '../gift-cards/OtherAmount.js';
+import { useGiftCardCustomAmounts } from '../gift-cards/queries.js';
 import { useCartUi } from '../cart/CartUi.js';
 import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
@@ -42,19 +46,28 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
   const [quantity, setQuantity] = useState(1);
   const [gift, setGift] = useState<GiftDetails>(NO_GIFT_DETAILS);
   const giftCard = isGiftCardProduct(product);
+  const customAmounts = useGiftCardCustomAmounts(giftCard);
+  const limits = giftCard ? amountLimits(customAmounts.data, product._id ?? undefined) : undefined;
+  /** "Other amount" chosen: the shopper's own amount instead of the variants' (offered when the shop allows it). */
+  const [other, setOther] = useState(false);
+  const schema = useMemo(() => amountSchema(limits), [limits?.min, limits?.max, limits?.currency]);
+  const amountForm = useForm<AmountForm>({ resolver: zodResolver(schema), defaultValues: { amount: '' } });
+  const otherAmount = other && limits !== undefined;
   const add = useAddToCart();
   const { openCart } = useCartUi();
   const hydrated = useHydrated();
 
-  const complete = options.every((o) => selected[o.name]);
-  const variant = options.length === 0 ? variants[0] : complete ? variants.find((v) => matches(v, selected)) : undefined;
+  const complete = otherAmount || options.every((o) => selected[o.name]);
+  const variant = options.length === 0 || otherAmount ? variants[0] : complete ? variants.find((v) => matches(v, selected)) : undefined;
   const base = priceOf(product);
   const price = variant?.discountedPrice && variant.price && variant.discountedPrice !== variant.price
     ? { price: variant.discountedPrice, was: variant.price }
     : variant?.price ? { price: variant.price, was: undefined } : base;
+  const typed = amountForm.watch('amount').trim();
+  const shown = otherAmount ? { price: /^\d+(\.\d+)?$/.test(typed) ? `${typed} ${limits.currency}` : `${limits.min}–${limits.max} ${limits.currency}`, was: undefined } : price;
   const productInStock = inStock(product);
   const available = productInStock && (variant ? variant.inStock : true);
-  const sku = variant?.sku ?? product.sku;
+  const sku = otherAmount ? undefined : variant?.sku ?? product.sku;
   const max = variant?.quantity ?? 99;
 
   /**
@@ -70,6 +83,7 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
 
   /** Picks a choice; its picture (set for it, or else one whose alt text names it) comes to the front. */
   function pick(name: string, value: string) {
+    setOther(false);
     setSelected((s) => ({ ...s, [name]: value }));
     const word = new RegExp(`\\b${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
     const own = options.find((o) => o.name === name)?.choices.find((c) => c.value === value)?.imageUrl;
@@ -83,11 +97,17 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
   else if (variant?.quantity !== undefined && variant.quantity <= 5) stockMessage = `Only ${variant.quantity} left`;
   else if (variant || options.length === 0) stockMessage = 'In stock, ready to ship';
 
-  function submit() {
+  async function submit() {
     if (!complete || !available || (giftCard && giftDetailsProblem(gift))) return;
+    let customAmount: string | undefined;
+    if (otherAmount) {
+      if (!(await amountForm.trigger('amount', { shouldFocus: true }))) return;
+      customAmount = amountForm.getValues('amount').trim();
+    }
+    const choices = otherAmount ? variant?.choices : selected;
     add.mutate(
-      { productId: product._id ?? '', variantId: product.manageVariants ? variant?.id : undefined, options: product.manageVariants ? undefined : selected, quantity,
-        ...(giftCard && { customTextFields: giftTextFields(gift) }) },
+      { productId: product._id ?? '', variantId: product.manageVariants ? variant?.id : undefined, options: product.manageVariants ? undefined : choices, quantity,
+        ...(giftCard && { customTextFields: giftTextFields(gift) }), ...(customAmount !== undefined && { customAmount }) },
       { onSuccess: () => openCart() },
     );
   }
@@ -115,26 +135,43 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
         <div className="product-info">
           <h1>{product.name}</h1>
           <RatingSummary productId={product._id ?? ''} />
-          <p className="product-price" aria-live="polite"><Price price={price.price} was={price.was} from={'from' in price ? price.from : undefined} /></p>
+          <p className="product-price" aria-live="polite"><Price price={shown.price} was={shown.was} from={'from' in shown ? shown.from : undefined} /></p>
           {product.description && <p className="product-description">{plainText(product.description)}</p>}
-          <form className="buy" onSubmit={(e) => { e.preventDefault(); submit(); }}>
-            {options.map((option) => (
+          <form className="buy" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+            {options.map((option, optionIndex) => (
               <fieldset key={option.name} className="option">
-                <legend>{option.name}{selected[option.name] ? <span className="muted">: {selected[option.name]}</span> : null}</legend>
+                <legend>{option.name}{otherAmount && optionIndex === 0 ? <span className="muted">: Other amount</span> : selected[option.name] ? <span className="muted">: {selected[option.name]}</span> : null}</legend>
                 <div className="choices">
                   {option.choices.map((choice) => {
                     const state = choice.inStock ? choiceState(option.name, choice.value) : product.manageVariants ? 'sold-out' : 'gone';
                     return (
                       <label key={choice.value} className={`choice ${state === 'open' ? '' : 'choice-off'}`}>
-                        <input type="radio" name={option.name} value={choice.value} checked={selected[option.name] === choice.value} disabled={state === 'gone'}
+                        <input type="radio" name={option.name} value={choice.value} checked={!otherAmount && selected[option.name] === choice.value} disabled={state === 'gone'}
                           onChange={() => pick(option.name, choice.value)} />
                         <span>{choice.description}{state !== 'open' && <span className="visually-hidden">{state === 'gone' ? ' (unavailable)' : ' (sold out)'}</span>}</span>
                       </label>
                     );
                   })}
+                  {limits && optionIndex === 0 && (
+                    <label className="choice">
+                      <input type="radio" name={option.name} value="" checked={otherAmount} onChange={() => setOther(true)} />
+                      <span>Other amount</span>
+                    </label>
+                  )}
                 </div>
+                {otherAmount && optionIndex === 0 && <OtherAmountField form={amountForm} limits={limits} />}
               </fieldset>
             ))}
+            {limits && options.length === 0 && (
+              <fieldset className="option">
+                <legend>Amount</legend>
+                <div className="choices">
+                  <label className="choice"><input type="radio" name="gift-amount" checked={!otherAmount} onChange={() => setOther(false)} /><span>{base.price}</span></label>
+                  <label className="choice"><input type="radio" name="gift-amount" checked={otherAmount} onChange={() => setOther(true)} /><span>Other amount</span></label>
+                </div>
+                {otherAmount && <OtherAmountField form={amountForm} limits={limits} />}
+              </fieldset>
+            )}
             {giftCard && <GiftCardFields value={gift} onChange={setGift} today={new Date().toISOString().slice(0, 10)} />}
             {!(complete && !available) && <div className="buy-row">
               <Quantity label="Quantity" value={quantity} onChange={setQuantity} max={Math.max(1, max)} disabled={!available} />
