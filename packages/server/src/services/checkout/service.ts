@@ -17,6 +17,7 @@ import { ProviderError, providerFailure, type Attempt, type AuthorizeRequest, ty
 import type { AppliedGiftCard, GiftCardsService } from '../gift-cards/service.js';
 import * as store from './store.js';
 import type { Checkout, KeyedLine } from './store.js';
+import { customAmountOf, type GiftCardRules } from '../commerce/custom-amount.js';
 
 export type { Checkout } from './store.js';
 
@@ -219,7 +220,8 @@ export class CheckoutService {
     };
     // Lines keep their ids; their keys are recomputed so adding the same item later adds up.
     const products = await this.catalog.productsByIds(ctx, cart.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : [])));
-    checkout.lines = cart.lines.map((l) => ({ ...l, key: l.catalogReference ? this.keyOf(l.catalogReference, products) : null }));
+    const giftCards = cart.lines.some((l) => customAmountOf(l.catalogReference?.options) !== undefined) ? await this.cart.giftCardRules(ctx, cart.currency) : undefined;
+    checkout.lines = cart.lines.map((l) => ({ ...l, key: l.catalogReference ? this.keyOf(l.catalogReference, products, giftCards) : null }));
     await withTransaction(ctx, async (tx) => {
       await store.insertCheckout(tx, checkout);
       await this.cart.markCheckout(tx, cart.id, checkout.id);
@@ -250,9 +252,9 @@ export class CheckoutService {
     return this.view(ctx, copy);
   }
 
-  private keyOf(ref: NonNullable<KeyedLine['catalogReference']>, products: Awaited<ReturnType<CatalogService['productsByIds']>>): string | null {
+  private keyOf(ref: NonNullable<KeyedLine['catalogReference']>, products: Awaited<ReturnType<CatalogService['productsByIds']>>, giftCards?: GiftCardRules): string | null {
     try {
-      const [line] = this.cart.prepareLines({ lineItems: [{ catalogReference: ref, quantity: 1 }], customLineItems: [] }, products);
+      const [line] = this.cart.prepareLines({ lineItems: [{ catalogReference: ref, quantity: 1 }], customLineItems: [] }, products, undefined, giftCards);
       return line.key;
     } catch {
       return null;

@@ -80,6 +80,12 @@ describe('a custom gift-card amount', () => {
     const cart = added.cart as NonNullable<typeof added.cart> & { subtotal?: { amount?: string } };
     expect((cart.lineItems ?? []).map((l) => [l.price?.amount, l.quantity])).toEqual([['20.00', 2], ['30.00', 1]]);
     expect(cart.subtotal?.amount).toBe('70.00');
+    // The checkout made from the cart keeps the amounts apart too, and adds the same one up.
+    const checkoutId = (await sf.currentCart.createCheckoutFromCurrentCart({ channelType: currentCart.ChannelType.WEB })).checkoutId as string;
+    const more = await t.app.inject({ method: 'POST', url: `/ecom/v1/checkouts/${checkoutId}/add-to-checkout`, headers: { authorization: sf.auth.getTokens().accessToken.value }, payload: { lineItems: [giftLine('30.00')] } });
+    expect(more.statusCode, more.body).toBe(200);
+    const lines = more.json().checkout.lineItems as { price: { amount: string }; quantity: number }[];
+    expect(lines.map((l) => [l.price.amount, l.quantity])).toEqual([['20.00', 2], ['30.00', 2]]);
   });
 
   it.each([
