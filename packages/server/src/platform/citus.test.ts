@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../test/harness.js';
 import { COORDINATOR_TABLES, distributionPlan, hasCitus, pendingDistribution, REFERENCE_TABLES } from './citus.js';
-import type { Db } from './db.js';
+import { rethrowWorkerError, type Db } from './db.js';
 
 let db: Db;
 beforeAll(async () => {
@@ -29,5 +29,19 @@ describe('where each table lives on Citus', () => {
   it.runIf(process.env.BODEGA_CITUS === '1')('on a Citus database, leaves no table as it was after migrating', async () => {
     expect(await hasCitus(db)).toBe(true);
     expect(await pendingDistribution(db)).toEqual([]);
+  });
+});
+
+describe("a worker's error relayed by Citus", () => {
+  it('gets back its code and its constraint without the shard suffix; other errors pass unchanged', () => {
+    const relayed = Object.assign(new Error('duplicate key value violates unique constraint "data_items_pkey_102502"'), { code: 'XX000' });
+    expect(() => rethrowWorkerError(relayed)).toThrow(relayed);
+    expect(relayed).toMatchObject({ code: '23505', constraint: 'data_items_pkey' });
+    const tooLarge = Object.assign(new Error('index row requires 10776 bytes, maximum size is 8191'), { code: 'XX000' });
+    expect(() => rethrowWorkerError(tooLarge)).toThrow();
+    expect(tooLarge).toMatchObject({ code: '54000' });
+    const other = Object.assign(new Error('could not connect to the worker'), { code: 'XX000' });
+    expect(() => rethrowWorkerError(other)).toThrow();
+    expect(other).toMatchObject({ code: 'XX000' });
   });
 });

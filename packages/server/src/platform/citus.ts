@@ -92,6 +92,13 @@ export async function distributeTables(tx: Queryable): Promise<string[]> {
   // cannot PREPARE (two-phase commit) a transaction that notified: servers on Citus do not listen
   // (app.ts) and bound the access cache by its age instead.
   for (const trigger of NOTIFY_TRIGGERS) await tx.query(`DROP TRIGGER IF EXISTS ${trigger} ON members`);
+  // A statement routed to a shard may call a function whose query reads the same site's rows
+  // (add-to-cart's cart_lines_now, the search index triggers): on the worker that is a distributed
+  // query inside a shard's, which Citus allows only with this. Every table is colocated by site, so
+  // such a query reads the local shard in the same transaction. (Sessions opened before this keep
+  // their old default: a server should restart once after the first distribution.)
+  const [{ name }] = await tx.query<{ name: string }>('SELECT current_database() AS name');
+  await tx.query(`ALTER DATABASE ${quoteIdent(name)} SET citus.allow_nested_distributed_execution = on`);
   return names;
 }
 

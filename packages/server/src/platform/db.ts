@@ -85,6 +85,33 @@ export function isUniqueViolation(error: unknown, index?: string): boolean {
   return e.constraint === index || (typeof e.message === 'string' && e.message.includes(index));
 }
 
+/**
+ * Citus relays some errors a worker raised (e.g. in an INSERT … SELECT it ran through the
+ * coordinator) as XX000 with the worker's sentence: the usual code and constraint are put back from
+ * that sentence, the shard's suffix taken off the constraint's name.
+ */
+const WORKER_ERRORS: readonly [RegExp, string][] = [
+  [/^duplicate key value violates unique constraint "(.+?)(?:_\d+)?"/, '23505'],
+  [/^new row for relation ".+?" violates check constraint "(.+?)(?:_\d+)?"/, '23514'],
+  [/^null value in column ".+?" of relation ".+?" violates not-null constraint/, '23502'],
+  [/^index row requires \d+ bytes, maximum size is \d+/, '54000'],
+  [/^value too long for type/, '22001'],
+];
+
+export function rethrowWorkerError(error: unknown): never {
+  const e = error as { code?: unknown; message?: unknown; constraint?: unknown };
+  if (e && e.code === 'XX000' && typeof e.message === 'string') {
+    for (const [pattern, code] of WORKER_ERRORS) {
+      const match = pattern.exec(e.message);
+      if (!match) continue;
+      e.code = code;
+      if (match[1]) e.constraint = match[1];
+      break;
+    }
+  }
+  throw error;
+}
+
 const INT8 = 20;
 const NUMERIC = 1700;
 
@@ -143,7 +170,7 @@ async function openPostgres(databaseUrl: string, prepare: boolean, listenUrl: st
   return {
     kind: 'postgres',
     async query<T extends Row>(sql: Sql, params: readonly unknown[] = []) {
-      const result = await pool.query(config(sql, params));
+      const result = await pool.query(config(sql, params)).catch(rethrowWorkerError);
       return result.rows as T[];
     },
     async exec(sql: string) {
@@ -155,7 +182,7 @@ async function openPostgres(databaseUrl: string, prepare: boolean, listenUrl: st
         await client.query('BEGIN');
         const tx: Queryable = {
           async query<R extends Row>(sql: Sql, params: readonly unknown[] = []) {
-            return (await client.query(config(sql, params))).rows as R[];
+            return (await client.query(config(sql, params)).catch(rethrowWorkerError)).rows as R[];
           },
           async exec(sql: string) {
             await client.query(sql);

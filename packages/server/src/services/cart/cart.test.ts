@@ -8,6 +8,9 @@ import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, memberToken, STORES_APP_ID, type WireProduct } from '../../test/commerce.js';
 import type { StoredCommerceSettings } from '../commerce-settings/service.js';
 
+/** The suite runs on a Citus coordinator (.ci/run's Citus pass sets it). */
+const CITUS = process.env.BODEGA_CITUS === '1';
+
 const clock = new Date('2026-03-01T12:00:00Z');
 let t: TestApp;
 let site: TestSite;
@@ -463,7 +466,8 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('a change that waited on the c
   async function whileAnAddHoldsTheCart(s: TestSite, visitorId: string, b: WireProduct, request: () => Promise<{ json(): unknown }>) {
     let blocked: Promise<{ json(): unknown }> | undefined;
     const held = await withTransaction(siteContext(t.db, s.siteId, () => clock), async (tx) => {
-      const [{ pid }] = await tx.db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      // On Citus the wait happens on a worker: its lock-wait view names backends by global pid.
+      const [{ pid }] = await tx.db.query<{ pid: number }>(CITUS ? 'SELECT citus_backend_gpid() AS pid' : 'SELECT pg_backend_pid() AS pid');
       const ctx = { ...tx, caller: { kind: 'ANONYMOUS_VISITOR' as const, siteId: s.siteId, subjectId: visitorId }, requestId: 'concurrent-add' };
       const view = await t.app.services.commerce.cart.addToCurrentCart(ctx, { kind: 'visitor', id: visitorId }, {
         lineItems: [{ catalogReference: { appId: STORES_APP_ID, catalogItemId: b.id }, quantity: 1 }], customLineItems: [],
@@ -472,7 +476,9 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('a change that waited on the c
       blocked = request().finally(() => { settled = true; });
       const deadline = Date.now() + 10_000;
       for (;;) {
-        const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]);
+        const [{ n }] = await t.db.query<{ n: number }>(CITUS
+          ? 'SELECT count(*)::int AS n FROM citus_lock_waits WHERE blocking_gpid = $1'
+          : 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]);
         if (n > 0) break;
         if (settled) throw new Error(`the second request did not wait for the cart row: ${JSON.stringify((await blocked).json())}`);
         if (Date.now() > deadline) throw new Error('the second request never waited for the cart row');

@@ -299,11 +299,14 @@ export async function ensureCart(
 /** Moves every line of one cart into another; the same item adds up, capped at the maximum. */
 export async function moveLines(ctx: SiteContext, fromCartId: string, toCartId: string, maxQuantity: number): Promise<void> {
   const { db: tx, siteId } = ctx;
+  // The cap is written into the text: Citus runs this INSERT … SELECT through an intermediate result
+  // and does not pass a parameter of its ON CONFLICT clause on to the worker.
+  if (!Number.isSafeInteger(maxQuantity)) throw new Error(`moveLines: ${maxQuantity} is no quantity`);
   await tx.query(
     `INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
-     SELECT site_id, $3, line_item_id, line_key, catalog_reference, quantity, custom, created_at
-     FROM cart_line_items WHERE site_id = $1 AND cart_id = $2 ORDER BY position
-     ON CONFLICT (site_id, cart_id, line_key) DO UPDATE SET quantity = LEAST(l.quantity + EXCLUDED.quantity, $4)`,
-    [siteId, fromCartId, toCartId, maxQuantity],
+     SELECT site_id, $3::text, line_item_id, line_key, catalog_reference, quantity, custom, created_at
+     FROM cart_line_items WHERE site_id = $1::text AND cart_id = $2::text ORDER BY position
+     ON CONFLICT (site_id, cart_id, line_key) DO UPDATE SET quantity = LEAST(l.quantity + EXCLUDED.quantity, ${maxQuantity})`,
+    [siteId, fromCartId, toCartId],
   );
 }
