@@ -11,6 +11,8 @@ export interface CatalogReference {
     options?: Record<string, string>;
     /** Custom text field title → text. */
     customTextFields?: Record<string, string>;
+    /** A gift card's amount chosen by the shopper (decimal string, within the shop's limits). */
+    customAmount?: string;
     [key: string]: unknown;
   };
 }
