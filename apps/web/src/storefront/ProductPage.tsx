@@ -1,4 +1,5 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { formatMoney, toMinor } from '../ui/money.js';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useParams } from '../router/Router.js';
@@ -64,7 +65,12 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
     ? { price: variant.discountedPrice, was: variant.price }
     : variant?.price ? { price: variant.price, was: undefined } : base;
   const typed = amountForm.watch('amount').trim();
-  const shown = otherAmount ? { price: /^\d+(\.\d+)?$/.test(typed) ? `${typed} ${limits.currency}` : `${limits.min}–${limits.max} ${limits.currency}`, was: undefined } : price;
+  // An amount within the limits as the shop writes money; otherwise the range it may take.
+  const typedMinor = otherAmount ? toMinor(typed, limits.currency) : undefined;
+  const inRange = otherAmount && typedMinor !== undefined && typedMinor >= (toMinor(limits.min, limits.currency) ?? 0n) && typedMinor <= (toMinor(limits.max, limits.currency) ?? -1n);
+  const shown = otherAmount
+    ? { price: inRange ? formatMoney(typed, limits.currency) : `${formatMoney(limits.min, limits.currency)}–${formatMoney(limits.max, limits.currency)}`, was: undefined }
+    : price;
   const productInStock = inStock(product);
   const available = productInStock && (variant ? variant.inStock : true);
   const sku = otherAmount ? undefined : variant?.sku ?? product.sku;
