@@ -17,7 +17,9 @@ export default function SignInPage() {
   const [password, setPassword] = useState('');
   const [missing, setMissing] = useState<{ email?: string; password?: string }>({});
   const { outcome, run, setOutcome } = useSignInOutcome(flow, email);
-  const [passkeys, setPasskeys] = useState(false);
+  // Undefined until the browser says: the passkey button's place is kept from the first paint, so the
+  // links under it do not jump when it appears (a click aimed at "Create an account" hit it).
+  const [passkeys, setPasskeys] = useState<boolean>();
 
   async function withPasskey(autofill: boolean) {
     if (!client) return;
@@ -32,9 +34,9 @@ export default function SignInPage() {
   // Once per page: each run asks the server for a challenge (the client is read again after a sign-in).
   const autofillStarted = useRef(false);
   useEffect(() => {
-    if (!client || !passkeysSupported()) return;
-    setPasskeys(true);
-    if (autofillStarted.current) return;
+    const supported = passkeysSupported();
+    setPasskeys(supported);
+    if (!client || !supported || autofillStarted.current) return;
     autofillStarted.current = true;
     void passkeyAutofillSupported().then((yes) => { if (yes) void withPasskey(true); });
   }, [client]);
@@ -61,10 +63,10 @@ export default function SignInPage() {
         <Field label="Password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={missing.password} />
         <button type="submit" className="button block" disabled={outcome.busy || !client}>{outcome.busy ? 'Signing in…' : 'Sign in'}</button>
       </form>
-      {passkeys && (
+      {passkeys !== false && (
         <div className="passkey-sign-in">
           <p className="or" aria-hidden="true">or</p>
-          <button type="button" className="button secondary block" disabled={outcome.busy || !client} onClick={() => void withPasskey(false)}>Use a passkey</button>
+          <button type="button" className="button secondary block" disabled={outcome.busy || !client || !passkeys} onClick={() => void withPasskey(false)}>Use a passkey</button>
         </div>
       )}
       <p><Link to={`/auth/forgot-password${flowQuery(flow)}`}>Forgot your password?</Link></p>
