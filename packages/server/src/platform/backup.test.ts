@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { openDb, type Db } from './db.js';
 import { migrate } from './migrate.js';
-import { serveBackupRequests } from './backup.js';
+import { CITUS_BACKUP_REFUSAL, serveBackupRequests } from './backup.js';
 import { testDb, type TestSite } from '../test/harness.js';
 import { apiKey, catalogLine, createProduct, placeOrder } from '../test/commerce.js';
 
@@ -22,6 +22,7 @@ import { apiKey, catalogLine, createProduct, placeOrder } from '../test/commerce
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const exec = promisify(execFile);
 const onPostgres = Boolean(process.env.DATABASE_URL);
+const onCitus = process.env.BODEGA_CITUS === '1';
 const config = { publicUrl: 'http://localhost:3000', logLevel: 'silent' as const, webDir: undefined, smtpUrl: undefined };
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bodega-backup-'));
 
@@ -102,7 +103,23 @@ afterAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'embedded PGlite'}`, { timeout: 120_000 }, () => {
+describe.runIf(onCitus)('backup and restore on a Citus coordinator', () => {
+  it('refuses both in words: one pg_dump of the coordinator is not a backup of the cluster', async () => {
+    const file = path.join(work, 'citus.dump');
+    for (const args of [['backup', '--out', file], ['restore', '--from', file]]) {
+      if (args[0] === 'restore') fs.writeFileSync(file, 'PGDMP'); // a PostgreSQL dump's first bytes
+      const refused = await cli(args, { DATABASE_URL: process.env.DATABASE_URL ?? '' }).then(
+        () => undefined,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(refused?.code, args[0]).toBe(1);
+      expect(refused?.stderr.trim(), args[0]).toBe(`bodega: ${CITUS_BACKUP_REFUSAL}`);
+    }
+    expect(fs.readdirSync(work).filter((f) => f.startsWith('citus.dump.')), 'no partial file is left').toEqual([]);
+  });
+});
+
+describe.skipIf(onCitus)(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'embedded PGlite'}`, { timeout: 120_000 }, () => {
   it('brings back every site, order, member and item into an empty target', async () => {
     expect(fs.existsSync(CLI), 'run `npm run build` first (npm test does)').toBe(true);
     const before = await snapshot(db);

@@ -166,7 +166,26 @@ function pgTool(name: 'pg_dump' | 'pg_restore'): string {
   return tool;
 }
 
+/**
+ * A Citus coordinator holds its stores' rows on the workers: one pg_dump of it is not a backup
+ * of the cluster, and its restore cannot rebuild the shards. Refused in words instead.
+ */
+export const CITUS_BACKUP_REFUSAL = 'This database is a Citus coordinator: bodega backup and restore work on one PostgreSQL database, '
+  + 'not a cluster. Back up every node (coordinator and workers) with your Citus provider\'s tools or PostgreSQL\'s base backups (README, "Scale-out on Citus")';
+
+async function refuseCitus(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
+    if (rows.length > 0) throw new BackupError(CITUS_BACKUP_REFUSAL);
+  } finally {
+    await client.end();
+  }
+}
+
 async function pgDump(databaseUrl: string, out: string): Promise<void> {
+  await refuseCitus(databaseUrl);
   const temp = `${out}.${process.pid}.partial`;
   try {
     await run(pgTool('pg_dump'), ['--format=custom', '--no-owner', '--no-acl', `--file=${temp}`, `--dbname=${databaseUrl}`]);
@@ -179,6 +198,7 @@ async function pgDump(databaseUrl: string, out: string): Promise<void> {
 }
 
 async function pgRestore(databaseUrl: string, file: string): Promise<void> {
+  await refuseCitus(databaseUrl);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

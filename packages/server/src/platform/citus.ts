@@ -67,6 +67,7 @@ export async function pendingDistribution(db: Queryable): Promise<TablePlan[]> {
  * coordinator-local one, and refuses to distribute a table that a plain one references.
  */
 export async function distributeTables(tx: Queryable): Promise<string[]> {
+  await databaseSettings(tx);
   const plan = await pendingDistribution(tx);
   if (plan.length === 0) return [];
   const names = plan.map((t) => t.name);
@@ -92,6 +93,14 @@ export async function distributeTables(tx: Queryable): Promise<string[]> {
   // cannot PREPARE (two-phase commit) a transaction that notified: servers on Citus do not listen
   // (app.ts) and bound the access cache by its age instead.
   for (const trigger of NOTIFY_TRIGGERS) await tx.query(`DROP TRIGGER IF EXISTS ${trigger} ON members`);
+  return names;
+}
+
+/**
+ * The database's Citus settings, set on every migration (a new one reaches databases distributed
+ * before it). Sessions opened before keep their old defaults: a server restarts once after.
+ */
+async function databaseSettings(tx: Queryable): Promise<void> {
   // A statement routed to a shard may call a function whose query reads the same site's rows
   // (add-to-cart's cart_lines_now, the search index triggers): on the worker that is a distributed
   // query inside a shard's, which Citus allows only with this. Every table is colocated by site, so
@@ -99,7 +108,8 @@ export async function distributeTables(tx: Queryable): Promise<string[]> {
   // their old default: a server should restart once after the first distribution.)
   const [{ name }] = await tx.query<{ name: string }>('SELECT current_database() AS name');
   await tx.query(`ALTER DATABASE ${quoteIdent(name)} SET citus.allow_nested_distributed_execution = on`);
-  return names;
+  // A transaction's SET LOCAL (the search's trigram thresholds) reaches the workers its queries run on.
+  await tx.query(`ALTER DATABASE ${quoteIdent(name)} SET citus.propagate_set_commands = 'local'`);
 }
 
 function quoteIdent(name: string): string {

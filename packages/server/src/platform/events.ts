@@ -48,9 +48,6 @@ export function outboxInsertFrom(row: { siteId: string; eventId: string; type: s
     WHERE ${outboxWanted(row.siteId, row.type)}`;
 }
 
-const RECORD_EVENT = prepared(`INSERT INTO outbox_events (${OUTBOX_COLUMNS}) SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::jsonb
-  WHERE ${outboxWanted('$1::text', '$3::text')}`);
-
 /**
  * Records an event in the outbox inside the caller's transaction, so it exists exactly when the
  * change it describes committed. Delivery (webhooks, mail) claims rows later. An event nothing
@@ -58,10 +55,11 @@ const RECORD_EVENT = prepared(`INSERT INTO outbox_events (${OUTBOX_COLUMNS}) SEL
  */
 export async function recordEvent(ctx: DbContext, event: OutboxEvent): Promise<string> {
   const eventId = newId();
-  await ctx.db.query(
-    RECORD_EVENT,
-    [event.siteId, eventId, event.type, event.entityType, event.entityId, JSON.stringify(event.payload ?? {})],
-  );
+  // The same statement as a batch's: on Citus an insert of plain values takes its seq from the
+  // coordinator's range and one from a row set from the worker's, so one form keeps a site's
+  // events in the order they were written (add-to-cart's outboxInsertFrom is the worker's too).
+  const row = { event_id: eventId, type: event.type, entity_type: event.entityType, entity_id: event.entityId, payload: event.payload ?? {} };
+  await ctx.db.query(RECORD_EVENTS, [event.siteId, JSON.stringify([row])]);
   return eventId;
 }
 

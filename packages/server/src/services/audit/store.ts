@@ -101,7 +101,8 @@ export async function retentions(ctx: DbContext, defaultDays: number): Promise<{
  */
 export async function pruneSite(ctx: SiteContext, cutoff: Date, batch: number): Promise<number> {
   return withTransaction(ctx, async (tx) => {
-    await tx.db.query("SELECT set_config('bodega.audit_prune', 'on', true)");
+    // SET LOCAL, not set_config: Citus passes it on to the worker whose trigger reads it.
+    await tx.db.exec("SET LOCAL bodega.audit_prune = 'on'");
     const rows = await tx.db.query(
       `DELETE FROM audit_log WHERE site_id = $1 AND entry_id IN (
          SELECT entry_id FROM audit_log WHERE site_id = $1 AND recorded_at < $2 ORDER BY recorded_at LIMIT $3)

@@ -83,11 +83,19 @@ async function refuseKeyUse(keyId: string): Promise<() => Promise<void>> {
   if (!/^[\w-]+$/.test(keyId)) throw new Error(`unexpected key id ${keyId}`);
   const name = `bodega_test_refuse_key_use_${keyId.replace(/-/g, '_')}`;
   await t.db.query(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'last use refused by the test'; END $$`);
-  await t.db.query(`CREATE TRIGGER ${name} BEFORE UPDATE OF last_used_at ON api_keys FOR EACH ROW WHEN (NEW.key_id = '${keyId}') EXECUTE FUNCTION ${name}()`);
+  await withTriggersAllowed(`CREATE TRIGGER ${name} BEFORE UPDATE OF last_used_at ON api_keys FOR EACH ROW WHEN (NEW.key_id = '${keyId}') EXECUTE FUNCTION ${name}()`);
   return async () => {
-    await t.db.query(`DROP TRIGGER ${name} ON api_keys`);
+    await withTriggersAllowed(`DROP TRIGGER ${name} ON api_keys`);
     await t.db.query(`DROP FUNCTION ${name}()`);
   };
+}
+
+/** Citus refuses to create or drop a trigger on a distributed table unless told it is safe (this one reads nothing). */
+async function withTriggersAllowed(sql: string): Promise<void> {
+  await t.db.transaction(async (tx) => {
+    if (process.env.BODEGA_CITUS === '1') await tx.query('SET LOCAL citus.enable_unsafe_triggers = on');
+    await tx.query(sql);
+  });
 }
 
 describe('when the last use cannot be written', () => {

@@ -71,5 +71,9 @@ export async function collectionSuggestions(ctx: SiteContext, text: string, visi
  * local to the transaction, so nothing of it stays on a pooled connection.
  */
 export async function setFuzzyThreshold(tx: DbContext, threshold = FUZZY_THRESHOLD): Promise<void> {
-  await tx.db.query(`SELECT set_config('pg_trgm.similarity_threshold', $1, true), set_config('pg_trgm.word_similarity_threshold', $1, true)`, [String(threshold)]);
+  // SET LOCAL rather than set_config: Citus passes SET LOCAL on to the worker that runs the search
+  // (citus.propagate_set_commands, platform/citus.ts). One round trip for both; the value is ours.
+  const value = Number(threshold);
+  if (!(value >= 0 && value <= 1)) throw new Error(`a trigram threshold is between 0 and 1, not ${threshold}`);
+  await tx.db.exec(`SET LOCAL pg_trgm.similarity_threshold = ${value}; SET LOCAL pg_trgm.word_similarity_threshold = ${value}`);
 }

@@ -79,7 +79,11 @@ describe('the outbox keeps only consumed events', () => {
     const site = await t.createSite();
     for (const type of MAILED_EVENT_TYPES) await writeAll(site, type);
     await writeAll(site, 'order.paid');
-    expect(await stored(site)).toEqual(MAILED_EVENT_TYPES.flatMap((type) => Array(4).fill(type)));
+    const wanted = MAILED_EVENT_TYPES.flatMap((type) => Array(4).fill(type) as string[]);
+    // On Citus a row's seq comes from the node that evaluates the insert (the coordinator for some
+    // statement shapes, the worker for others), so only the set is pinned there (README, Citus).
+    if (process.env.BODEGA_CITUS === '1') expect((await stored(site)).sort()).toEqual(wanted.sort());
+    else expect(await stored(site)).toEqual(wanted);
   });
 
   it('sees a subscription made earlier in the same transaction', async () => {
