@@ -155,6 +155,7 @@ describe.skipIf(!hasChromium)('draft orders in Chromium', () => {
     await dialog.getByRole('button', { name: 'Add custom line' }).click();
     await dialog.getByRole('region', { name: 'Items' }).getByRole('cell', { name: 'Monogram', exact: true }).waitFor();
     await expect.poll(async () => (await dialog.getByTestId('draft-difference').textContent()) ?? '').toMatch(/^\+\$10\.\d{2}$/);
+    await dialog.evaluate((el) => el.scrollTo(0, 0));
     await checkPage(page, 'draft-orders-edit', { fullPage: false });
     const difference = ((await dialog.getByTestId('draft-difference').textContent()) ?? '').slice(1);
     await dialog.getByRole('button', { name: 'Apply changes' }).click();

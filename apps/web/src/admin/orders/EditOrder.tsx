@@ -42,7 +42,6 @@ function EditDraft({ draftId, totalBefore, number, onApplied }: { draftId: strin
   const total = draft.data.draftOrder?.priceSummary?.total?.formattedAmount ?? '';
   return (
     <div className="stack">
-      <DraftEditor draftId={draftId} calculated={draft.data} change={change} />
       <section className="panel" aria-labelledby="edit-totals-heading">
         <h2 id="edit-totals-heading">After the edit</h2>
         <DraftTotals calculated={draft.data} before={totalBefore} />
@@ -55,6 +54,7 @@ function EditDraft({ draftId, totalBefore, number, onApplied }: { draftId: strin
           </button>
         </div>
       </section>
+      <DraftEditor draftId={draftId} calculated={draft.data} change={change} />
     </div>
   );
 }
