@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)('draft orders in Chromium', () => {
     await page.getByLabel('Item name').fill('Gift wrapping');
     await page.getByLabel('Unit price').fill('5.00');
     await page.getByRole('button', { name: 'Add custom line' }).click();
-    await items.getByRole('cell', { name: 'Gift wrapping', exact: true }).waitFor();
+    await items.getByText('Gift wrapping', { exact: true }).waitFor();
     await settled(page);
     await page.getByLabel('Discount value').fill('10');
     await page.getByRole('button', { name: 'Apply discount' }).click();
@@ -153,7 +153,7 @@ describe.skipIf(!hasChromium)('draft orders in Chromium', () => {
     await dialog.getByLabel('Item name').fill('Monogram');
     await dialog.getByLabel('Unit price').fill('10.00');
     await dialog.getByRole('button', { name: 'Add custom line' }).click();
-    await dialog.getByRole('region', { name: 'Items' }).getByRole('cell', { name: 'Monogram', exact: true }).waitFor();
+    await dialog.getByRole('region', { name: 'Items' }).getByText('Monogram', { exact: true }).waitFor();
     await expect.poll(async () => (await dialog.getByTestId('draft-difference').textContent()) ?? '', { timeout: 20_000 }).toMatch(/^\+\$10\.\d{2}$/);
     await dialog.evaluate((el) => el.scrollTo(0, 0));
     await checkPage(page, 'draft-orders-edit', { fullPage: false });

@@ -59,17 +59,16 @@ function LinesPanel({ calculated, busy, apply }: { calculated: CalculatedDraftOr
       {lines.length === 0 ? <p className="muted">No items yet: add a product or a custom line below.</p> : (
         <div className="table-wrap">
           <table className="table cards">
-            <thead><tr><th scope="col">Item</th><th scope="col" className="num">Price</th><th scope="col">Qty</th><th scope="col" className="num">Total</th><th scope="col"><span className="visually-hidden">Remove</span></th></tr></thead>
+            <thead><tr><th scope="col">Item</th><th scope="col">Qty</th><th scope="col" className="num">Total</th><th scope="col"><span className="visually-hidden">Remove</span></th></tr></thead>
             <tbody>
               {lines.map(({ lineItem: l }, i) => {
                 const name = l?.productName?.original ?? '';
                 return (
                   <tr key={l?._id ?? i}>
-                    <td className="card-title">{name}{(l?.descriptionLines ?? []).map((d, j) => {
+                    <td className="card-title"><span>{name}</span>{(l?.descriptionLines ?? []).map((d, j) => {
                       const value = d.colorInfo?.original ?? d.plainText?.original;
                       return value ? <span key={j} className="block muted small">{d.name?.original}: {value}</span> : null;
-                    })}</td>
-                    <td className="num" data-label="Price">{money(l?.price?.amount)}</td>
+                    })}<span className="block muted small">{money(l?.price?.amount)} each</span></td>
                     <td data-label="Qty"><Quantity value={l?.quantity ?? 1} label={`Quantity of ${name}`} disabled={busy} max={999} onChange={(n) => setQuantity(l?._id ?? '', n)} /></td>
                     <td className="num" data-label="Total">{money(l?.totalPriceBeforeTax?.amount)}</td>
                     <td><button type="button" className="button secondary small" disabled={busy} onClick={() => setQuantity(l?._id ?? '', 0)} aria-label={`Remove ${name}`}>Remove</button></td>
