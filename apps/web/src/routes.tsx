@@ -96,6 +96,7 @@ const admin: RouteObject = {
   children: [
     { index: true, element: page(() => import('./admin/DashboardPage.js')) },
     { path: 'orders', element: page(() => import('./admin/orders/OrdersPage.js')) },
+    { path: 'orders/new', element: page(() => import('./admin/orders/NewOrderPage.js')) },
     { path: 'orders/:orderId', element: page(() => import('./admin/orders/OrderDetailPage.js')) },
     { path: 'products', element: page(() => import('./admin/products/ProductsPage.js')) },
     { path: 'products/collections', element: page(() => import('./admin/products/CollectionsPage.js')) },
@@ -133,6 +134,7 @@ export const routes: RouteObject[] = [
       { path: 'cart', element: page(() => import('./cart/CartPage.js')) },
       { path: 'checkout', element: page(() => import('./checkout/CheckoutPage.js')) },
       { path: 'checkout/thank-you', element: page(() => import('./checkout/ThankYouPage.js')) },
+      { path: 'pay/:token', element: page(() => import('./pay/PayPage.js')) },
       { path: 'gift-cards/balance', element: page(() => import('./gift-cards/BalancePage.js')) },
       { path: 'downloads', element: page(() => import('./downloads/GuestDownloadsPage.js')) },
       {

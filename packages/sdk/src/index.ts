@@ -43,6 +43,13 @@ export { currentCart } from './modules/current-cart.js';
 export { checkout } from './modules/checkout.js';
 export { orders } from './modules/orders.js';
 export { orderFulfillments } from './modules/order-fulfillments.js';
+export { draftOrders } from './modules/draft-orders.js';
+export type {
+  CalculatedDraftOrder, CatalogLineItemInput, CustomLineItemInput, DraftDiscountInput, DraftLineItem, DraftOrder, DraftOrderAnswer, DraftOrderInput,
+  DraftOrdersApi, DraftPrice, DraftShippingOption,
+} from './modules/draft-orders.js';
+export { orderPaymentRequests } from './modules/order-payment-requests.js';
+export type { NewOrderPaymentRequest, OrderPaymentRequest, OrderPaymentRequestsApi, OrderPaymentRequestStatus } from './modules/order-payment-requests.js';
 export type { Fulfillment, FulfillmentTrackingInfo, OrderWithFulfillments } from './modules/order-fulfillments.js';
 export { inventory } from './modules/inventory.js';
 export type { InventoryItemUpdate, InventoryVariantUpdate } from './modules/inventory.js';
@@ -87,7 +94,7 @@ export type {
 
 export { payments } from './modules/payments.js';
 export type {
-  CapturePolicy, OfflineMethod, OrderTransactions, PaymentOptions, PaymentProviderName, PaymentSettings, PaymentSettingsPatch, PaymentsApi,
+  CapturePolicy, OfflineMethod, OrderTransactions, PaymentLink, PaymentOptions, PaymentProviderName, PaymentSettings, PaymentSettingsPatch, PaymentsApi,
   TransactionPayment, TransactionRefund,
 } from './modules/payments.js';
 

@@ -30,6 +30,8 @@ import { digitalRoutes } from './services/digital/routes.js';
 import type { Db } from './platform/db.js';
 import type { Keyring } from './platform/secrets.js';
 import type { FileStorage } from './platform/storage.js';
+import { PaymentRequestsService } from './services/orders/payment-requests.js';
+import { paymentRequestsRoutes } from './services/orders/payment-requests-routes.js';
 
 export interface AppModulesDeps {
   catalog: CatalogService;
@@ -116,6 +118,17 @@ export async function registerAppModules(app: FastifyInstance, deps: AppModulesD
     await digital.grantForPaidOrder(tx, order);
   };
   await app.register(digitalRoutes(digital, { rateLimitPerMinute: deps.rateLimitPerMinute }));
+  // Payment links of orders (issue 31): paid through the checkout's payment path, sent by mail.
+  const paymentRequests = new PaymentRequestsService({
+    orders, checkout: deps.checkout, keyring: deps.keyring,
+    pageBase: (ctx) => sites.pageBase(ctx, deps.publicUrl),
+    shopName: async (ctx) => (await sites.activeSite(ctx)).name,
+    enqueue: async (tx, message) => {
+      await mail.enqueue(tx, message);
+      queuedSinceKick++;
+    },
+  });
+  await app.register(paymentRequestsRoutes(paymentRequests, async (ctx) => (await sites.activeSite(ctx)).settings.currency));
 }
 
 /** The back office's view of a site, for rendering an event's entity at fan-out (no shopper restrictions). */

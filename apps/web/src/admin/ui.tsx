@@ -33,11 +33,12 @@ const LABELS: Record<string, string> = {
   APPROVED: 'Approved', BLOCKED: 'Blocked', OFFLINE: 'Offline', ACTIVE: 'Active', MUTED: 'Muted', UNKNOWN: 'Unknown',
   STORED: 'Stored', QUEUED: 'Queued', SENDING: 'Sending', SENT: 'Sent', FAILED: 'Failed', DELIVERED: 'Delivered',
   RUNNING: 'Running', DONE: 'Done', REJECTED: 'Rejected', RECEIVED: 'Waiting', NOTIFICATION_SENT: 'Mailed',
+  UNPAID: 'Unpaid', EXPIRED: 'Expired', VOIDED: 'Withdrawn',
 };
 const TONES: Record<string, string> = {
   PAID: 'ok', FULFILLED: 'ok', APPROVED: 'ok', SENT: 'ok', DELIVERED: 'ok', DONE: 'ok', ACTIVE: 'ok',
   NOT_PAID: 'warn', NOT_FULFILLED: 'warn', PENDING: 'warn', PARTIALLY_PAID: 'warn', PARTIALLY_FULFILLED: 'warn', QUEUED: 'warn', STORED: 'soft',
-  REJECTED: 'bad', RECEIVED: 'warn', NOTIFICATION_SENT: 'ok',
+  REJECTED: 'bad', RECEIVED: 'warn', NOTIFICATION_SENT: 'ok', UNPAID: 'warn', EXPIRED: 'soft', VOIDED: 'soft',
   CANCELED: 'bad', DECLINED: 'bad', BLOCKED: 'bad', FAILED: 'bad', FULLY_REFUNDED: 'soft', PARTIALLY_REFUNDED: 'soft', MUTED: 'soft',
 };
 

@@ -46,7 +46,7 @@ export function orders(t: Transport) {
     ) => call<OrderResponse>(t, 'POST', `${P}/${enc(_id)}/cancel`, { id: _id, ...options }, { args: ID }),
     updateOrderStatus: (orderId: string, status: OrderStatus) =>
       call<OrderResponse>(t, 'POST', `${P}/${enc(orderId)}/update-status`, { orderId, status }),
-    addActivity: (_id: string, activity: OrderActivity) =>
+    addActivity: (_id: string, activity: Partial<OrderActivity> & { customActivity?: { type: string; appId?: string; additionalData?: Record<string, string> } }) =>
       call<{ order?: Order; activityId?: string }>(t, 'POST', `${P}/${enc(_id)}/activities`, { id: _id, activity }, {
         args: { id: '_id' },
       }),

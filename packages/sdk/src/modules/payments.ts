@@ -60,6 +60,22 @@ export interface OrderTransactions {
   refunds: TransactionRefund[];
 }
 
+/** Money on a payment link's page: always formatted. */
+export interface LinkPrice { amount: string; formattedAmount: string }
+
+export interface PaymentLink {
+  orderPaymentRequest: { id: string; status: 'UNPAID' | 'PAID' | 'EXPIRED' | 'VOIDED'; orderId: string; orderNumber: string; amount: LinkPrice; currency: string; title: string; description?: string; expirationDate?: string };
+  order: {
+    id: string;
+    number: string;
+    paymentStatus: string;
+    lineItems: { id: string; name: string; options: string[]; quantity: number; price: LinkPrice; total: LinkPrice }[];
+    priceSummary: { subtotal: LinkPrice; discount: LinkPrice; shipping: LinkPrice; tax: LinkPrice; total: LinkPrice };
+    paid: LinkPrice;
+    balanceDue: LinkPrice;
+  };
+}
+
 export function payments(t: Transport) {
   const send = <T>(method: 'GET' | 'POST' | 'PATCH', path: string, payload?: Record<string, unknown>) => t.send<T>({ method, path, ...(payload && { payload }) });
   const collector = (orderId: string) => `/ecom/v1/payments-collector/orders/${enc(orderId)}`;
@@ -67,6 +83,10 @@ export function payments(t: Transport) {
     paymentOptions: () => send<PaymentOptions>('GET', `${PREFIX}/payment-options`),
     /** Back from the provider's page (3-D Secure): the server looks the payment up and places the order, or says why not. */
     paymentReturn: (checkoutId: string, paymentIntentId: string) => send<{ orderId: string }>('POST', `${PREFIX}/checkouts/${enc(checkoutId)}/payment-return`, { paymentIntentId }),
+    /** A payment link's page: the request and the order it asks payment for (any token of the site, with the link). */
+    paymentLink: (token: string) => send<PaymentLink>('GET', `${PREFIX}/payment-links/${enc(token)}`),
+    /** Pays a payment link with the site's provider (a card token, as at checkout). */
+    payPaymentLink: (token: string, paymentToken: string) => send<PaymentLink>('POST', `${PREFIX}/payment-links/${enc(token)}/pay`, { paymentToken }),
     getPaymentSettings: () => send<{ settings: PaymentSettings }>('GET', `${PREFIX}/payment-settings`),
     updatePaymentSettings: (settings: PaymentSettingsPatch) => send<{ settings: PaymentSettings }>('PATCH', `${PREFIX}/payment-settings`, { settings: { ...settings } }),
     testConnection: () => send<ConnectionTest>('POST', `${PREFIX}/payment-settings/test-connection`),

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link, useParams } from '../../router/Router.js';
+import { Link, useParams, useSearchParams } from '../../router/Router.js';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -10,10 +10,12 @@ import { Field } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useAdmin } from '../context.js';
-import { fromMinor, toMinor } from '../../ui/money.js';
+import { fromMinor, isPositiveAmount, toMinor } from '../../ui/money.js';
 import { Confirm, dateTime, Modal, PageHead, Status, useMoney, useResult } from '../ui.js';
 import { PaymentsPanel } from './PaymentsPanel.js';
-import { useOrder, useOrderAction, useOrderFulfillments, useOrderPayments, type OrderAction, type OrderActionOutcome } from './queries.js';
+import { PaymentLinkPanel } from './PaymentLinkPanel.js';
+import { EditOrderDialog, NoteForm } from './EditOrder.js';
+import { useDraftability, useOrder, useOrderAction, useOrderFulfillments, useOrderPayments, type OrderAction, type OrderActionOutcome } from './queries.js';
 
 function Address({ info }: { info: AddressWithContact | undefined }) {
   if (!info?.address && !info?.contactDetails) return <p className="muted">None given.</p>;
@@ -24,7 +26,7 @@ const ACTIVITY: Record<string, string> = {
   ORDER_PLACED: 'Order placed', ORDER_PAID: 'Paid', ORDER_PARTIALLY_PAID: 'Partly paid', ORDER_FULFILLED: 'Fulfilled', ORDER_NOT_FULFILLED: 'Fulfilment removed',
   ORDER_CANCELED: 'Canceled', ORDER_REFUNDED: 'Refunded', MERCHANT_COMMENT: 'Comment', TRACKING_NUMBER_ADDED: 'Tracking number added',
   TRACKING_NUMBER_EDITED: 'Tracking number changed', TRACKING_LINK_ADDED: 'Tracking link added', SHIPPING_CONFIRMATION_EMAIL_SENT: 'Shipping e-mail sent',
-  INVOICE_ADDED: 'Invoice added', PAYMENT_RECORDED: 'Payment recorded', CUSTOM_ACTIVITY: 'Note',
+  INVOICE_ADDED: 'Invoice added', PAYMENT_RECORDED: 'Payment recorded', CUSTOM_ACTIVITY: 'Note', DRAFT_ORDER_CHANGES_APPLIED: 'Order edited',
 };
 
 /** A timeline line in words; a refund says how much and why. */
@@ -42,8 +44,10 @@ export default function OrderDetailPage() {
   const order = useOrder(orderId);
   const fulfillments = useOrderFulfillments(orderId);
   const result = useResult();
-  const [dialog, setDialog] = useState<'fulfil' | 'cancel' | 'refund' | 'pay' | 'manual' | null>(null);
+  const [dialog, setDialog] = useState<'fulfil' | 'cancel' | 'refund' | 'pay' | 'manual' | 'edit' | null>(null);
   const act = useOrderAction(orderId);
+  const draftable = useDraftability(orderId);
+  const [params] = useSearchParams();
 
   if (order.isPending) return <Loading label="Loading the order…" />;
   if (order.isError) return <><PageHead title="Order" /><ErrorState error={order.error} retry={() => void order.refetch()} /></>;
@@ -61,12 +65,14 @@ export default function OrderDetailPage() {
     <>
       <p className="small"><Link to="/admin/orders">← Orders</Link></p>
       <PageHead title={`Order #${o.number}`} lead={`Placed ${dateTime(o._createdDate)}${o.buyerInfo?.email ? ` by ${o.buyerInfo.email}` : ''}`}>
+        {draftable.data?.orderDraftable && <button type="button" className="button secondary" onClick={() => { result.clear(); setDialog('edit'); }}>Edit order</button>}
         {can.collect && <button type="button" className="button" onClick={() => setDialog('pay')}>Mark as paid</button>}
         {can.collect && <button type="button" className="button secondary" onClick={() => setDialog('manual')}>Record a payment</button>}
         {can.fulfil && <button type="button" className="button" onClick={() => setDialog('fulfil')}>Fulfil</button>}
         {can.refund && <button type="button" className="button secondary" onClick={() => { act.reset(); setDialog('refund'); }}>Refund</button>}
         {can.cancel && <button type="button" className="button secondary danger-outline" onClick={() => setDialog('cancel')}>Cancel order</button>}
       </PageHead>
+      {params.get('created') === '1' && !result.view && <Notice kind="success"><span role="status">Order #{o.number} is created. Mark it as paid, or send the customer a payment link.</span></Notice>}
       {result.view}
       <div className="status-row" aria-label="Status">
         <span>Payment <Status value={o.paymentStatus} /></span>
@@ -75,6 +81,7 @@ export default function OrderDetailPage() {
       </div>
       <div className="detail-columns">
         <div className="stack">
+          <PaymentLinkPanel orderId={orderId} owing={can.collect && isPositiveAmount(o.balanceSummary?.balance?.amount)} />
           <PaymentsPanel orderId={orderId} />
           <section className="panel" aria-labelledby="lines-heading">
             <h2 id="lines-heading">Items</h2>
@@ -102,6 +109,9 @@ export default function OrderDetailPage() {
               <div><dt>Shipping{o.shippingInfo?.title ? ` (${o.shippingInfo.title})` : ''}</dt><dd>{o.shippingInfo?.title && toMinor(s?.shipping?.amount ?? '', currency) === 0n ? 'Free' : money(s?.shipping?.amount)}</dd></div>
               <div><dt>Tax</dt><dd>{money(s?.tax?.amount)}</dd></div>
               <div className="grand"><dt>Total</dt><dd>{money(s?.total?.amount)}</dd></div>
+              {can.collect && isPositiveAmount(o.balanceSummary?.balance?.amount) && (
+                <div><dt>Balance due</dt><dd data-testid="balance-due">{money(o.balanceSummary?.balance?.amount)}</dd></div>
+              )}
               {(toMinor(o.balanceSummary?.refunded?.amount ?? '', currency) ?? 0n) > 0n && (
                 <div className="refunded"><dt>Refunded</dt><dd data-testid="refunded-total">−{money(o.balanceSummary?.refunded?.amount)}</dd></div>
               )}
@@ -118,6 +128,7 @@ export default function OrderDetailPage() {
               ))}
               {(o.activities ?? []).length === 0 && <li className="muted">Nothing yet.</li>}
             </ol>
+            <NoteForm orderId={orderId} />
           </section>
         </div>
         <div className="stack">
@@ -163,6 +174,10 @@ export default function OrderDetailPage() {
       </Modal>
       <CancelDialog open={dialog === 'cancel'} onOpenChange={(open) => setDialog(open ? 'cancel' : null)} number={o.number ?? ''} busy={act.isPending}
         onCancel={(restock) => run({ kind: 'cancel', restock }, `Order #${o.number} is canceled${restock ? ' and its items are back in stock' : ''}.`)} />
+      {dialog === 'edit' && (
+        <EditOrderDialog orderId={orderId} number={o.number ?? ''} totalBefore={s?.total?.amount ?? '0'} onClose={() => setDialog(null)}
+          onApplied={(message) => { setDialog(null); result.ok(message); void draftable.refetch(); }} />
+      )}
       {dialog === 'refund' && (
         <RefundDialog orderId={orderId} number={o.number ?? ''} busy={act.isPending} serverError={act.error} onOpenChange={(open) => setDialog(open ? 'refund' : null)}
           onRefund={(payments, reason, amount) => run({ kind: 'refund', payments, reason }, (outcome) => outcome.refundWaits

@@ -45,6 +45,7 @@ export default function OrdersPage() {
   return (
     <>
       <PageHead title="Orders">
+        <Link className="button" to="/admin/orders/new">New order</Link>
         <button type="button" className="button secondary" onClick={exportCsv} disabled={csv.isPending}>{csv.isPending ? 'Exporting…' : 'Export CSV'}</button>
       </PageHead>
       {exporting.view}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OrdersExportFilters, TransactionPayment } from '@bodega/sdk';
+import type { CalculatedDraftOrder, CatalogLineItemInput, CustomLineItemInput, DraftDiscountInput, OrdersExportFilters, TransactionPayment } from '@bodega/sdk';
 import { OWED_PAYMENT_STATUSES, refundWaits } from '../../domain/order.js';
 import { useAdmin } from '../context.js';
 import { adminKeys } from '../queries.js';
@@ -148,6 +148,152 @@ export function usePaymentAction(orderId: string) {
       if (last?.status === 'FAILED') throw new Error(last.failureDetails?.failureReason ?? 'The capture failed');
       return last?.amount.amount ?? amount;
     },
+    onSuccess: changed,
+  });
+}
+
+// Draft orders, edits, payment links and notes (issue 31) -------------------------------------------
+
+export const draftKeys = {
+  all: [...orderKeys.all, 'drafts'] as const,
+  detail: (draftOrderId: string) => [...draftKeys.all, draftOrderId] as const,
+  draftability: (orderId: string) => [...orderKeys.detail(orderId), 'draftability'] as const,
+  paymentRequests: (orderId: string) => [...orderKeys.detail(orderId), 'payment-requests'] as const,
+  products: (text: string) => [...orderKeys.all, 'product-picker', text] as const,
+  members: (text: string) => [...orderKeys.all, 'member-picker', text] as const,
+};
+
+/** A draft order with its calculated totals and shipping options, as the server prices it. */
+export function useDraftOrder(draftOrderId: string) {
+  const { api } = useAdmin();
+  return useQuery({
+    queryKey: draftKeys.detail(draftOrderId),
+    enabled: draftOrderId !== '',
+    queryFn: async () => (await api.draftOrders.getDraftOrder(draftOrderId)).calculatedDraftOrder ?? {},
+  });
+}
+
+export type DraftChange =
+  | { kind: 'buyer'; buyerInfo: { memberId?: string; email?: string } }
+  | { kind: 'add'; catalogLineItems?: CatalogLineItemInput[]; customLineItems?: CustomLineItemInput[] }
+  | { kind: 'quantities'; lineItemChanges: { lineItemId: string; newQuantity: number }[] }
+  | { kind: 'discount'; discount: DraftDiscountInput }
+  | { kind: 'remove-discount'; discountId: string }
+  | { kind: 'shipping'; shippingInfo: { code?: string | null; logistics?: { shippingDestination?: Record<string, unknown> | null } } };
+
+/** Changes a draft; the answer (its new totals) replaces the cached draft. */
+export function useDraftChange(draftOrderId: string) {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (change: DraftChange): Promise<CalculatedDraftOrder> => {
+      const d = api.draftOrders;
+      const answer = await (() => {
+        switch (change.kind) {
+          case 'buyer': return d.setBuyerInfo(draftOrderId, { buyerInfo: change.buyerInfo });
+          case 'add': return d.addLineItemsToDraftOrder(draftOrderId, { ...(change.catalogLineItems && { catalogLineItems: change.catalogLineItems }), ...(change.customLineItems && { customLineItems: change.customLineItems }) });
+          case 'quantities': return d.updateLineItems(draftOrderId, { lineItemChanges: change.lineItemChanges });
+          case 'discount': return d.createCustomDiscounts(draftOrderId, { discounts: [change.discount] });
+          case 'remove-discount': return d.deleteCustomDiscounts(draftOrderId, { discountIds: [change.discountId] });
+          case 'shipping': return d.setShippingInfo(draftOrderId, { shippingInfo: change.shippingInfo });
+        }
+      })();
+      return answer.calculatedDraftOrder ?? {};
+    },
+    onSuccess: (calculated) => queryClient.setQueryData(draftKeys.detail(draftOrderId), calculated),
+  });
+}
+
+/** A new draft for a customer (the first step of "New order"), or an edit of a placed order. */
+export function useCreateDraft() {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { buyerInfo: { memberId?: string; email?: string } } | { orderId: string }) => {
+      const answer = 'orderId' in input ? await api.draftOrders.createDraftOrder({ orderId: input.orderId }) : await api.draftOrders.createDraftOrder({ draftOrder: { buyerInfo: input.buyerInfo } });
+      const calculated = answer.calculatedDraftOrder ?? {};
+      const id = calculated.draftOrder?._id ?? '';
+      queryClient.setQueryData(draftKeys.detail(id), calculated);
+      return id;
+    },
+  });
+}
+
+/** Commits a draft: a new order, or the edit applied to its order. Answers the order's id. */
+export function useCommitDraft(draftOrderId: string) {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await api.draftOrders.commitDraftOrder(draftOrderId)).orderAfterCommit?._id ?? '',
+    onSuccess: async (orderId) => {
+      queryClient.removeQueries({ queryKey: draftKeys.detail(draftOrderId) });
+      await queryClient.invalidateQueries({ queryKey: orderKeys.detail(orderId) });
+      void queryClient.invalidateQueries({ queryKey: orderKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.dashboard() });
+    },
+  });
+}
+
+/** Whether the order can be edited now, and why not. */
+export function useDraftability(orderId: string) {
+  const { api } = useAdmin();
+  return useQuery({ queryKey: draftKeys.draftability(orderId), queryFn: () => api.draftOrders.getOrderDraftabilityStatus(orderId) });
+}
+
+/** Products for the order's product picker (the catalog search), with their variants. */
+export function useProductPicker(text: string) {
+  const { api } = useAdmin();
+  return useQuery({
+    queryKey: draftKeys.products(text),
+    placeholderData: keepPreviousData,
+    queryFn: async () => (await api.backOffice.queryProducts({ paging: { limit: 20 } }, text ? { text } : {})).products ?? [],
+  });
+}
+
+/** Members for the customer picker, by name or e-mail. */
+export function useMemberPicker(text: string) {
+  const { api } = useAdmin();
+  return useQuery({
+    queryKey: draftKeys.members(text),
+    enabled: text.trim().length > 1,
+    queryFn: async () => (await api.members.queryMembers({ paging: { limit: 8 } }, { fieldsets: ['FULL'], search: { expression: text.trim() } })).members ?? [],
+  });
+}
+
+/** The order's payment requests, newest first. */
+export function usePaymentRequests(orderId: string) {
+  const { api } = useAdmin();
+  return useQuery({
+    queryKey: draftKeys.paymentRequests(orderId),
+    queryFn: async () => (await api.orderPaymentRequests.queryOrderPaymentRequests({ filter: { orderId } })).orderPaymentRequests ?? [],
+  });
+}
+
+/** A payment link for the order's balance due: created, or e-mailed to the buyer. */
+export function usePaymentLinkAction(orderId: string) {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (action: { kind: 'create' } | { kind: 'send'; requestId: string }): Promise<{ url?: string; sentTo?: string }> => {
+      if (action.kind === 'create') return { url: (await api.orderPaymentRequests.createOrderPaymentRequest({ orderPaymentRequest: { orderId } })).orderPaymentRequestUrl ?? '' };
+      return { sentTo: (await api.orderPaymentRequests.sendOrderPaymentRequest(action.requestId)).to ?? '' };
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: draftKeys.paymentRequests(orderId) }),
+  });
+}
+
+/** The link of a request (signed anew: it lasts from now). */
+export function usePaymentLinkUrl() {
+  const { api } = useAdmin();
+  return useMutation({ mutationFn: async (requestId: string) => (await api.orderPaymentRequests.getOrderPaymentRequestUrl(requestId)).orderPaymentRequestUrl ?? '' });
+}
+
+/** A merchant's note on the order's timeline (MERCHANT_COMMENT). */
+export function useAddNote(orderId: string) {
+  const { api } = useAdmin();
+  const changed = useOrderChanged(orderId);
+  return useMutation({
+    mutationFn: (message: string) => api.orders.addActivity(orderId, { merchantComment: { message } }),
     onSuccess: changed,
   });
 }

@@ -72,6 +72,14 @@ const CALLS: Call[] = [
   { method: 'GET', url: '/bodega/v1/digital-products/none' },
   { method: 'PUT', url: '/bodega/v1/digital-products/none/rules', payload: { linkDays: 7, maxDownloads: 5 } },
   { method: 'DELETE', url: '/bodega/v1/digital-products/none/files/none' },
+  // Payment links of orders (services/orders/payment-requests*.ts).
+  { method: 'POST', url: '/ecom/v1/order-payment-requests', payload: { orderPaymentRequest: { orderId: 'none' } } },
+  { method: 'GET', url: '/ecom/v1/order-payment-requests/none' },
+  { method: 'POST', url: '/ecom/v1/order-payment-requests/query', payload: {} },
+  { method: 'POST', url: '/ecom/v1/order-payment-requests/url', payload: { orderPaymentRequestId: 'none' } },
+  { method: 'POST', url: '/ecom/v1/order-payment-requests/void', payload: { orderPaymentRequestId: 'none' } },
+  { method: 'DELETE', url: '/ecom/v1/order-payment-requests/none' },
+  { method: 'POST', url: '/_api/bodega/v1/order-payment-requests/none/send', payload: {} },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {

@@ -342,20 +342,30 @@ export class CheckoutService {
    * idempotency key, is committed before the provider is called; the call and the order are made
    * under the checkout's lock, so concurrent completes wait, then answer the one order.
    */
-  private async charge(ctx: RequestContext, checkoutId: string, request: { token: string; delayCapture: boolean; returnUrl: string }): Promise<{ orderId: string }> {
+  private async charge(ctx: RequestContext, checkoutId: string, request: { token: string; delayCapture: boolean; returnUrl: string }, requester: RequestContext | null = ctx): Promise<{ orderId: string }> {
     const settings = await this.payments.settings(ctx);
     if (settings.provider === 'none') {
       throw new ApiError(400, 'PAYMENT_PROVIDER_IS_NOT_AVAILABLE_ON_SITE', 'This store takes only offline payments', { offlineMethods: settings.offlineMethods });
     }
     const manual = request.delayCapture || settings.capturePolicy === 'ON_FULFILLMENT';
-    const begun = await this.locked(ctx, checkoutId, ctx, async (tx, placed): Promise<{ orderId: string } | { attemptId: string }> => {
+    const begun = await this.locked(ctx, checkoutId, requester, async (tx, placed): Promise<{ orderId: string } | { attemptId: string }> => {
+      if (!requester && !placed.checkout.orderId) throw checkoutNotFound(checkoutId);
       const due = await this.amountDue(tx, placed);
       if (due === 0n) return { orderId: placed.checkout.orderId ?? await this.place(tx, placed, ctx.caller, { kind: 'offline' }) };
       const attempt = await this.payments.attemptFor(tx, { checkoutId, provider: settings.provider, token: request.token, amount: due, currency: placed.checkout.currency, delayCapture: manual });
       return { attemptId: attempt.id };
     });
     if ('orderId' in begun) return begun;
-    return this.settleAttempt(ctx, begun.attemptId, ctx, { mode: 'authorize', returnUrl: request.returnUrl });
+    return this.settleAttempt(ctx, begun.attemptId, requester, { mode: 'authorize', returnUrl: request.returnUrl });
+  }
+
+  /**
+   * Pays what is left on the order a checkout made, through the same attempts and provider as
+   * checkout, for a payer who need not be the checkout's buyer: the caller vouches for them (a
+   * payment link's signature, services/orders/payment-requests.ts).
+   */
+  async payOrderBalance(ctx: RequestContext, checkoutId: string, request: { token: string; returnUrl: string }): Promise<{ orderId: string }> {
+    return this.charge(ctx, checkoutId, { ...request, delayCapture: false }, null);
   }
 
   private async amountDue(tx: SiteContext, placed: Placing): Promise<bigint> {

@@ -139,7 +139,8 @@ export class PaymentsService {
    */
   async attemptFor(tx: SiteContext, input: { checkoutId: string; provider: string; token: string; amount: bigint; currency: string; delayCapture: boolean }): Promise<store.Attempt> {
     const last = await store.latestAttempt(tx, input.checkoutId);
-    const open = last && (last.status === 'STARTED' || last.status === 'REQUIRES_ACTION' || last.status === 'PENDING' || last.status === 'APPROVED' || last.status === 'AUTHORIZED');
+    // An attempt that already paid the order is done: a balance left after an edit is a new payment.
+    const open = last && !last.orderId && (last.status === 'STARTED' || last.status === 'REQUIRES_ACTION' || last.status === 'PENDING' || last.status === 'APPROVED' || last.status === 'AUTHORIZED');
     if (last && open && (last.status !== 'STARTED' || (last.amount === input.amount && last.token === input.token && last.provider === input.provider))) return last;
     const number = (last?.number ?? 0) + 1;
     const at = tx.now();
