@@ -1,12 +1,12 @@
 import {
   auditLog, backInStock, backOffice, backOfficeSettings, createClient, dataCollections, dataIndexes, giftCards, inventory, items, media, members, OAuthStrategy, orderFulfillments,
-  orders, payments, products, reviews, storesCollections, digital,
+  orders, payments, products, reviews, storesCollections, digital, invoices,
 } from '@bodega/sdk';
 import { shopTokenStorage } from '../shop/client.js';
 
 const modules = {
   backOffice, settings: backOfficeSettings, auditLog, products, storesCollections, inventory, orders, orderFulfillments, members,
-  dataCollections, dataIndexes, items, payments, reviews, backInStock, giftCards, media, digital,
+  dataCollections, dataIndexes, items, payments, reviews, backInStock, giftCards, media, digital, invoices,
 };
 
 /**

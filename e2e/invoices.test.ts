@@ -1,0 +1,93 @@
+/**
+ * Invoices in Chromium, on the demo store: a member's order (placed through the API for them);
+ * the owner creates its invoice on the order's page and downloads the PDF, finds it on the
+ * Invoices page; the member sees it with the order in their account and downloads it too. Each
+ * page checked with axe and photographed (e2e/output/invoices-*).
+ */
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { pdfText } from '../packages/server/src/test/pdf-text.js';
+import { hasChromium, CHROMIUM } from './chromium.js';
+import { adminNav, checkPage, signInToAdmin, submitSignIn } from './admin-pages.js';
+import { ready, registerInBrowser, useShop } from './shop.js';
+
+if (!hasChromium) console.warn(`Skipping the invoice browser tests: ${CHROMIUM} is missing.`);
+
+const OWNER = { email: 'owner@invoices.example', password: 'Owner-pass-123' };
+const ADDRESS = { country: 'PT', city: 'Lisboa', postalCode: '1100-001', addressLine: 'Rua Augusta 10' };
+
+/** Clicks the button and answers the text of the PDF the browser saved. */
+async function downloadedPdf(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  const file = await download.path();
+  const bytes = fs.readFileSync(file);
+  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  return { name: download.suggestedFilename(), text: await pdfText(bytes) };
+}
+
+describe.skipIf(!hasChromium)('invoices in Chromium', () => {
+  const shop = useShop();
+
+  it('the owner creates and downloads an order\'s invoice and finds it listed; the member downloads it from their account', async () => {
+    const { t, chromium } = shop();
+    const site = await t.createShop({ name: 'Bodega demo store', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
+    const page = await chromium.context.newPage();
+
+    // A member, and an order of theirs placed by the shop (a phone order) with a VAT number.
+    const email = `grace.${Date.now()}@example.com`;
+    await registerInBrowser(page, site.origin, email);
+    const [{ member_id: memberId }] = await t.db.query<{ member_id: string }>('SELECT member_id FROM members WHERE site_id = $1 AND lower(login_email) = $2', [site.siteId, email]);
+    const tote = site.content.products.find((p) => p.name === 'Waxed Canvas Tote');
+    const headers = { authorization: site.apiKey, 'wix-site-id': site.siteId, 'bodega-buyer': `member:${memberId}` };
+    const contact = { firstName: 'Grace', lastName: 'Hopper', vatId: { id: 'PT509999999', type: 'VAT' } };
+    const checkout = await t.app.inject({
+      method: 'POST', url: '/ecom/v1/checkouts', headers,
+      payload: {
+        channelType: 'WEB',
+        lineItems: [{ quantity: 2, catalogReference: { appId: '215238eb-22a5-4c36-9e7b-e7c08025e04e', catalogItemId: tote?.id } }],
+        checkoutInfo: { buyerInfo: { email }, billingInfo: { address: ADDRESS, contactDetails: contact }, shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: contact } } },
+      },
+    });
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    const checkoutId = checkout.json().checkout.id as string;
+    const placed = await t.app.inject({ method: 'POST', url: `/ecom/v1/checkouts/${checkoutId}/create-order`, headers, payload: { id: checkoutId } });
+    expect(placed.statusCode, placed.body).toBe(200);
+    const orderId = placed.json().orderId as string;
+    await chromium.context.clearCookies();
+
+    // 1. The owner issues the invoice on the order's page and downloads it.
+    await signInToAdmin(page, site.origin, OWNER.email, OWNER.password, `/admin/orders/${orderId}`);
+    const panel = page.getByRole('region', { name: 'Invoices' });
+    await panel.getByText('No invoice yet.').waitFor();
+    await panel.getByRole('button', { name: 'Create invoice' }).click();
+    await panel.getByText('Invoice 1 is issued.').waitFor();
+    await panel.getByText('Not sent').waitFor();
+    const fromAdmin = await downloadedPdf(page, () => panel.getByRole('button', { name: 'Download PDF' }).click());
+    expect(fromAdmin.name).toBe('invoice-1.pdf');
+    for (const expected of ['Invoice number: 1', 'Grace Hopper', 'VAT: PT509999999', 'Waxed Canvas Tote', 'Rua Augusta 10']) expect(fromAdmin.text).toContain(expected);
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Invoice added').waitFor();
+    await checkPage(page, 'invoices-order-panel');
+
+    // 2. The Invoices page lists it with its order, customer, status and total.
+    await adminNav(page, 'Invoices');
+    await page.getByRole('heading', { name: 'Invoices', level: 1 }).waitFor();
+    const row = page.getByRole('row', { name: /Grace Hopper/ });
+    await row.getByRole('link', { name: /^#\d+$/ }).waitFor();
+    await row.getByText('Not sent').waitFor();
+    await checkPage(page, 'invoices-list');
+    await chromium.context.clearCookies();
+
+    // 3. The member finds it with the order in their account and downloads it.
+    await page.goto(`${site.origin}/auth/sign-in?returnTo=${encodeURIComponent(`/account/orders/${orderId}`)}`);
+    await ready(page);
+    await submitSignIn(page, email, 'a-good-password');
+    await page.waitForURL((url) => url.pathname === `/account/orders/${orderId}`);
+    const mine = page.getByRole('region', { name: 'Invoices' });
+    await mine.getByText(/^Invoice 1/).waitFor();
+    const fromAccount = await downloadedPdf(page, () => mine.getByRole('button', { name: 'Download PDF of invoice 1' }).click());
+    expect(fromAccount.text).toContain('Grace Hopper');
+    await checkPage(page, 'invoices-account-order');
+    await page.close();
+  }, 240_000);
+});
