@@ -2,7 +2,8 @@
  * Invoices in Chromium, on the demo store: a member's order (placed through the API for them);
  * the owner creates its invoice on the order's page and downloads the PDF, finds it on the
  * Invoices page; the member sees it with the order in their account and downloads it too. Each
- * page checked with axe and photographed (e2e/output/invoices-*).
+ * page checked with axe and photographed (e2e/output/invoices-*). The invoice is also mailed from
+ * the order's page and the mailed link opens the PDF.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -30,7 +31,7 @@ describe.skipIf(!hasChromium)('invoices in Chromium', () => {
   const shop = useShop();
 
   it('the owner creates and downloads an order\'s invoice and finds it listed; the member downloads it from their account', async () => {
-    const { t, chromium } = shop();
+    const { t, chromium, mail } = shop();
     const site = await t.createShop({ name: 'Bodega demo store', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
     const page = await chromium.context.newPage();
 
@@ -69,12 +70,25 @@ describe.skipIf(!hasChromium)('invoices in Chromium', () => {
     await page.getByRole('region', { name: 'Timeline' }).getByText('Invoice added').waitFor();
     await checkPage(page, 'invoices-order-panel');
 
+    // Mailed: the form offers the buyer's address; the mail carries a link to the PDF.
+    await panel.getByRole('button', { name: 'Send…' }).click();
+    await expect.poll(() => panel.getByLabel('Send to').inputValue()).toBe(email);
+    const before = mail.count();
+    await panel.getByRole('button', { name: 'Send invoice' }).click();
+    await panel.getByText(`Invoice 1 is on its way to ${email}.`).waitFor();
+    await panel.getByText('Sent', { exact: true }).waitFor();
+    const sent = await mail.waitFor(email, (m) => /invoice 1 for order/i.test(m.subject), 20_000, before);
+    const link = /https?:\/\/\S+\/bodega\/v1\/invoice-links\/\S+/.exec(sent.text)?.[0] ?? '';
+    const opened = await page.request.get(`${t.url}${new URL(link).pathname}`);
+    expect([opened.status(), opened.headers()['content-type']]).toEqual([200, 'application/pdf']);
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Invoice sent').waitFor();
+
     // 2. The Invoices page lists it with its order, customer, status and total.
     await adminNav(page, 'Invoices');
     await page.getByRole('heading', { name: 'Invoices', level: 1 }).waitFor();
     const row = page.getByRole('row', { name: /Grace Hopper/ });
     await row.getByRole('link', { name: /^#\d+$/ }).waitFor();
-    await row.getByText('Not sent').waitFor();
+    await row.getByText('Sent', { exact: true }).waitFor();
     await checkPage(page, 'invoices-list');
     await chromium.context.clearCookies();
 
