@@ -89,6 +89,18 @@ describe.skipIf(!hasChromium)('invoices in Chromium', () => {
     const row = page.getByRole('row', { name: /Grace Hopper/ });
     await row.getByRole('link', { name: /^#\d+$/ }).waitFor();
     await row.getByText('Sent', { exact: true }).waitFor();
+    // The owner's settings: a prefix and the seller's details for the next invoices.
+    const settings = page.getByRole('region', { name: 'Invoice settings' });
+    await settings.getByLabel('Number prefix').fill('INV 1');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Letters, digits and . _ # - only').waitFor();
+    await settings.getByLabel('Number prefix').fill('INV-');
+    await settings.getByLabel('Business address').fill('Rua Augusta 1\n1100-048 Lisboa');
+    await settings.getByLabel('VAT number').fill('PT509999999');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('The invoice settings are saved. New invoices use them.').waitFor();
+    const saved = await t.app.inject({ method: 'GET', url: '/bodega/v1/invoice-settings', headers: { authorization: site.apiKey, 'wix-site-id': site.siteId } });
+    expect(saved.json().settings).toMatchObject({ prefix: 'INV-', businessAddress: 'Rua Augusta 1\n1100-048 Lisboa', taxId: 'PT509999999', autoOnPaid: false });
     await checkPage(page, 'invoices-list');
     await chromium.context.clearCookies();
 

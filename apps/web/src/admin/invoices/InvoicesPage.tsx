@@ -3,6 +3,8 @@ import { invoiceFileName } from '../../domain/invoice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { SearchForm } from '../SearchForm.js';
 import { PageHead, saveFile, shortDate, useResult } from '../ui.js';
+import { usePermissions } from '../context.js';
+import { InvoiceSettingsPanel } from './InvoiceSettingsPanel.js';
 import { InvoiceStatus } from './InvoiceStatus.js';
 import { INVOICES_PAGE_SIZE, useInvoicePdf, useInvoices } from './queries.js';
 
@@ -14,6 +16,7 @@ export default function InvoicesPage() {
   const invoices = useInvoices(q, offset);
   const pdf = useInvoicePdf();
   const result = useResult();
+  const { owner } = usePermissions();
 
   function go(next: { q?: string; offset?: number }) {
     const p = new URLSearchParams();
@@ -73,6 +76,7 @@ export default function InvoicesPage() {
           </nav>
         </>
       )}
+      {owner && <InvoiceSettingsPanel />}
     </>
   );
 }

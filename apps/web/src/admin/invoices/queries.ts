@@ -9,6 +9,7 @@ export const invoiceKeys = {
   lists: () => [...invoiceKeys.all, 'list'] as const,
   list: (q: string, offset: number) => [...invoiceKeys.lists(), q, offset] as const,
   ofOrder: (orderId: string) => [...invoiceKeys.all, 'order', orderId] as const,
+  settings: () => [...invoiceKeys.all, 'settings'] as const,
 };
 
 /** One page of the site's invoices, newest first, matching `q`. */
@@ -51,4 +52,19 @@ export function useSendInvoice(orderId: string) {
 export function useInvoicePdf() {
   const { api } = useAdmin();
   return useMutation({ mutationFn: async (invoiceId: string) => (await api.invoices.pdf(invoiceId)).blob() });
+}
+
+/** The invoice settings (the owner's: a contributor is refused by the server). */
+export function useInvoiceSettings(enabled: boolean) {
+  const { api } = useAdmin();
+  return useQuery({ queryKey: invoiceKeys.settings(), enabled, queryFn: () => api.invoices.settings() });
+}
+
+export function useSaveInvoiceSettings() {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: Parameters<typeof api.invoices.updateSettings>[0]) => api.invoices.updateSettings(patch),
+    onSuccess: (settings) => queryClient.setQueryData(invoiceKeys.settings(), settings),
+  });
 }
