@@ -98,6 +98,7 @@ const admin: RouteObject = {
     { path: 'orders', element: page(() => import('./admin/orders/OrdersPage.js')) },
     { path: 'orders/new', element: page(() => import('./admin/orders/NewOrderPage.js')) },
     { path: 'orders/:orderId', element: page(() => import('./admin/orders/OrderDetailPage.js')) },
+    { path: 'invoices', element: page(() => import('./admin/invoices/InvoicesPage.js')) },
     { path: 'products', element: page(() => import('./admin/products/ProductsPage.js')) },
     { path: 'products/collections', element: page(() => import('./admin/products/CollectionsPage.js')) },
     { path: 'products/new', element: page(() => import('./admin/products/ProductEditPage.js')) },

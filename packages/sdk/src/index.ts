@@ -72,6 +72,8 @@ export { media } from './modules/media.js';
 export type { MediaApi, UploadedMedia, UploadOptions } from './modules/media.js';
 export { giftCards } from './modules/gift-cards.js';
 export { digital } from './modules/digital.js';
+export { invoices } from './modules/invoices.js';
+export type { Invoice, InvoicePage, InvoiceSettings, InvoiceStatus, InvoicesApi, ListInvoicesOptions } from './modules/invoices.js';
 export type { DigitalApi, DigitalFile, DigitalProduct, Download, DownloadRules } from './modules/digital.js';
 export type { GiftCard, GiftCardCustomAmounts, GiftCardLedgerEntry, GiftCardMoney, GiftCardSettings, GiftCardsApi, IssueGiftCardInput } from './modules/gift-cards.js';
 export { backOffice, BACK_OFFICE_PATH } from './modules/back-office.js';

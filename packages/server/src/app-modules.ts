@@ -32,6 +32,8 @@ import type { Keyring } from './platform/secrets.js';
 import type { FileStorage } from './platform/storage.js';
 import { PaymentRequestsService } from './services/orders/payment-requests.js';
 import { paymentRequestsRoutes } from './services/orders/payment-requests-routes.js';
+import { InvoicesService } from './services/invoices/service.js';
+import { invoicesRoutes } from './services/invoices/routes.js';
 
 export interface AppModulesDeps {
   catalog: CatalogService;
@@ -129,6 +131,21 @@ export async function registerAppModules(app: FastifyInstance, deps: AppModulesD
     },
   });
   await app.register(paymentRequestsRoutes(paymentRequests, async (ctx) => (await sites.activeSite(ctx)).settings.currency));
+  // Invoices: issued on demand, or in a paid order's transaction when the site asks (after its files).
+  const invoices = new InvoicesService({
+    db: deps.db, now: deps.now, orders,
+    shop: async (ctx) => ({ name: (await sites.activeSite(ctx)).name, origin: await sites.pageOrigin(ctx, deps.publicUrl) }),
+    enqueue: async (tx, message) => {
+      await mail.enqueue(tx, message);
+      queuedSinceKick++;
+    },
+  });
+  const beforeInvoice = orders.hooks.paid;
+  orders.hooks.paid = async (tx, order) => {
+    await beforeInvoice?.(tx, order);
+    await invoices.issueWhenPaid(tx, order);
+  };
+  await app.register(invoicesRoutes(invoices));
 }
 
 /** The back office's view of a site, for rendering an event's entity at fan-out (no shopper restrictions). */

@@ -6,6 +6,7 @@ import { ErrorState, Loading } from '../ui/States.js';
 import { usePageTitle } from '../ui/usePageTitle.js';
 import { fulfillmentLabel, orderDate, paymentLabel } from './labels.js';
 import { useFulfillments } from './queries.js';
+import { OrderInvoices } from './OrderInvoices.js';
 
 export default function OrderDetailPage() {
   const { orderId = '' } = useParams();
@@ -50,6 +51,7 @@ export default function OrderDetailPage() {
           </ul>
           <Totals summary={o.priceSummary} />
         </section>
+        <OrderInvoices orderId={orderId} />
       </div>
     </>
   );

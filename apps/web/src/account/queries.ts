@@ -41,6 +41,19 @@ export function useFulfillments(orderId: string) {
   });
 }
 
+/** The invoices of one of the member's orders. */
+export function useMyOrderInvoices(orderId: string) {
+  const { client } = useShop();
+  const signedIn = useSignedIn();
+  return useQuery({ queryKey: ['orders', 'invoices', orderId], enabled: signedIn && client !== undefined, queryFn: () => need(client).invoices.forOrder(orderId) });
+}
+
+/** An invoice's PDF as a blob (the page saves it). */
+export function useMyInvoicePdf() {
+  const { client } = useShop();
+  return useMutation({ mutationFn: async (invoiceId: string) => (await need(client).invoices.pdf(invoiceId)).blob() });
+}
+
 export function useUpdateMember() {
   const { client } = useShop();
   const queryClient = useQueryClient();

@@ -1,12 +1,12 @@
 import {
-  auditLog, backInStock, backOffice, backOfficeSettings, createClient, dataCollections, dataIndexes, draftOrders, giftCards, inventory, items, media, members, OAuthStrategy,
-  orderFulfillments, orderPaymentRequests, orders, payments, products, reviews, storesCollections, digital,
+  auditLog, backInStock, backOffice, backOfficeSettings, createClient, dataCollections, dataIndexes, draftOrders, giftCards, inventory, invoices, items, media, members,
+  OAuthStrategy, orderFulfillments, orderPaymentRequests, orders, payments, products, reviews, storesCollections, digital,
 } from '@bodega/sdk';
 import { shopTokenStorage } from '../shop/client.js';
 
 const modules = {
   backOffice, settings: backOfficeSettings, auditLog, products, storesCollections, inventory, orders, orderFulfillments, members,
-  dataCollections, dataIndexes, items, payments, reviews, backInStock, giftCards, media, digital, draftOrders, orderPaymentRequests,
+  dataCollections, dataIndexes, items, payments, reviews, backInStock, giftCards, media, digital, draftOrders, orderPaymentRequests, invoices,
 };
 
 /**

@@ -2,6 +2,7 @@
 export const NAV = [
   { to: '/admin', label: 'Dashboard', key: 'd' },
   { to: '/admin/orders', label: 'Orders', key: 'o' },
+  { to: '/admin/invoices', label: 'Invoices', key: 'n' },
   { to: '/admin/products', label: 'Products', key: 'p' },
   { to: '/admin/reviews', label: 'Reviews', key: 'r' },
   { to: '/admin/members', label: 'Members', key: 'm' },

@@ -25,6 +25,7 @@ export const adminKeys = {
   dataItems: () => [...adminKeys.all, 'data-items'] as const,
   auditLog: () => [...adminKeys.all, 'audit-log'] as const,
   settings: () => [...adminKeys.all, 'settings'] as const,
+  invoices: () => [...adminKeys.all, 'invoices'] as const,
 };
 
 /** Who is signed in to the back office (refused for a shopper: the layout says so). */

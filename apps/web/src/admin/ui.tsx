@@ -143,17 +143,7 @@ export function CursorPager({ cursors, nextCursor, onCursors, label }: {
   );
 }
 
-/** Saves a file the server sent (or the browser made) under `name`. */
-export function saveFile(name: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+export { saveFile } from '../ui/save-file.js';
 
 /** The outcome of the last action on a page, shown until the next one. */
 export function useResult() {

@@ -1,9 +1,9 @@
 import {
   authentication, backInStock, catalogSearch, checkout, cookieTokenStorage, createClient, currentCart, giftCards, members, OAuthStrategy, orders, payments, products,
-  passkeys, recovery, redirects, reviews, security, storesCollections, verification, digital,
+  passkeys, recovery, redirects, reviews, security, storesCollections, verification, digital, invoices,
 } from '@bodega/sdk';
 
-const modules = { products, storesCollections, catalogSearch, currentCart, checkout, orders, members, redirects, authentication, recovery, verification, payments, reviews, backInStock, security, giftCards, digital, passkeys };
+const modules = { products, storesCollections, catalogSearch, currentCart, checkout, orders, members, redirects, authentication, recovery, verification, payments, reviews, backInStock, security, giftCards, digital, passkeys, invoices };
 
 /** Where the browser keeps the shopper's tokens; the back office reads the same cookie. */
 export const shopTokenStorage = () => cookieTokenStorage({ name: 'bodega_shop', sameSite: 'Lax', maxAgeSeconds: 60 * 60 * 24 * 30 });

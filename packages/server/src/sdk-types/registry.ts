@@ -7,6 +7,7 @@
 import * as backOffice from '../services/backoffice/wire-schemas.js';
 import * as media from '../services/media/wire-schemas.js';
 import * as identity from '../services/identity/wire-schemas.js';
+import * as invoices from '../services/invoices/wire-schemas.js';
 import * as cart from '../services/cart/wire-schemas.js';
 import * as checkout from '../services/checkout/wire-schemas.js';
 import * as orders from '../services/orders/wire-schemas.js';
@@ -26,6 +27,12 @@ export interface SdkTypesFile {
 }
 
 export const SDK_TYPES: SdkTypesFile[] = [
+  {
+    file: 'invoices.ts',
+    form: 'wire',
+    about: 'the invoice calls of /bodega/v1 (back office and member account)',
+    schemas: [invoices.Invoice, invoices.InvoiceSettings],
+  },
   {
     file: 'back-office.ts',
     form: 'wire',

@@ -15,6 +15,7 @@ import { Confirm, dateTime, Modal, PageHead, Status, useMoney, useResult } from 
 import { PaymentsPanel } from './PaymentsPanel.js';
 import { PaymentLinkPanel } from './PaymentLinkPanel.js';
 import { EditOrderDialog, NoteForm } from './EditOrder.js';
+import { OrderInvoices } from './OrderInvoices.js';
 import { useDraftability, useOrder, useOrderAction, useOrderFulfillments, useOrderPayments, type OrderAction, type OrderActionOutcome } from './queries.js';
 
 function Address({ info }: { info: AddressWithContact | undefined }) {
@@ -26,7 +27,8 @@ const ACTIVITY: Record<string, string> = {
   ORDER_PLACED: 'Order placed', ORDER_PAID: 'Paid', ORDER_PARTIALLY_PAID: 'Partly paid', ORDER_FULFILLED: 'Fulfilled', ORDER_NOT_FULFILLED: 'Fulfilment removed',
   ORDER_CANCELED: 'Canceled', ORDER_REFUNDED: 'Refunded', MERCHANT_COMMENT: 'Comment', TRACKING_NUMBER_ADDED: 'Tracking number added',
   TRACKING_NUMBER_EDITED: 'Tracking number changed', TRACKING_LINK_ADDED: 'Tracking link added', SHIPPING_CONFIRMATION_EMAIL_SENT: 'Shipping e-mail sent',
-  INVOICE_ADDED: 'Invoice added', PAYMENT_RECORDED: 'Payment recorded', CUSTOM_ACTIVITY: 'Note', DRAFT_ORDER_CHANGES_APPLIED: 'Order edited',
+  INVOICE_ADDED: 'Invoice added', INVOICE_SENT: 'Invoice sent', PAYMENT_RECORDED: 'Payment recorded', CUSTOM_ACTIVITY: 'Note',
+  DRAFT_ORDER_CHANGES_APPLIED: 'Order edited',
 };
 
 /** A timeline line in words; a refund says how much and why. */
@@ -132,6 +134,7 @@ export default function OrderDetailPage() {
           </section>
         </div>
         <div className="stack">
+          <OrderInvoices orderId={orderId} email={o.buyerInfo?.email ?? undefined} canceled={canceled} />
           <section className="panel" aria-labelledby="buyer-heading">
             <h2 id="buyer-heading">Buyer</h2>
             <p>{o.buyerInfo?.email ?? '—'}<span className="block muted small">{o.buyerInfo?.memberId ? 'Member' : 'Guest'}</span></p>

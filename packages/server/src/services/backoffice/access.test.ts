@@ -80,6 +80,12 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/ecom/v1/order-payment-requests/void', payload: { orderPaymentRequestId: 'none' } },
   { method: 'DELETE', url: '/ecom/v1/order-payment-requests/none' },
   { method: 'POST', url: '/_api/bodega/v1/order-payment-requests/none/send', payload: {} },
+  // Invoices (services/invoices): issued, listed and mailed by staff; the settings are the owner's.
+  { method: 'GET', url: '/bodega/v1/invoices' },
+  { method: 'POST', url: '/bodega/v1/orders/none/invoices' },
+  { method: 'POST', url: '/bodega/v1/invoices/none/send', payload: {} },
+  { method: 'GET', url: '/bodega/v1/invoice-settings', ownerOnly: true },
+  { method: 'PATCH', url: '/bodega/v1/invoice-settings', payload: { prefix: 'INV-' }, ownerOnly: true },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {
@@ -130,6 +136,9 @@ describe('input is checked and answered in the wire error shape', () => {
     { method: 'PATCH', url: '/stores/v2/coupons/none', payload: { specification: {}, fieldMask: [] } },
     { method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', payload: { settings: { shippingRegions: [{ id: 'x', name: 'X', country: 'US', rules: [{ code: 'a', title: 'A', rate: '-1', type: 'BY_TOTAL_PRICE', operator: 'LT', threshold: '1' }] }] } } },
     { method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', payload: { settings: { tax: { rates: [{ country: 'USA', rate: '5' }] } } } },
+    { method: 'GET', url: '/bodega/v1/invoices?limit=500' },
+    { method: 'PATCH', url: '/bodega/v1/invoice-settings', payload: { prefix: 'INV 1' } },
+    { method: 'POST', url: '/bodega/v1/invoices/none/send', payload: { email: 'not-an-address' } },
   ];
   for (const call of bad) {
     it(`${call.method} ${call.url} ${call.payload ? JSON.stringify(call.payload) : ''}`, async () => {

@@ -14,7 +14,9 @@ export type ActivityType =
   | 'ORDER_PLACED' | 'ORDER_PAID' | 'ORDER_PARTIALLY_PAID' | 'ORDER_FULFILLED' | 'ORDER_CANCELED'
   | 'ORDER_REFUNDED' | 'TRACKING_NUMBER_ADDED' | 'MERCHANT_COMMENT'
   // Written by the merchant's tools (services/orders/activities.ts, draft-orders.ts).
-  | 'CUSTOM_ACTIVITY' | 'DRAFT_ORDER_CHANGES_APPLIED';
+  | 'CUSTOM_ACTIVITY' | 'DRAFT_ORDER_CHANGES_APPLIED'
+  // Written by services/invoices.
+  | 'INVOICE_ADDED' | 'INVOICE_SENT';
 export type StockState = 'NONE' | 'DECREMENTED' | 'RESTOCKED';
 export type PaymentOption = 'FULL_PAYMENT_ONLINE' | 'FULL_PAYMENT_OFFLINE';
 

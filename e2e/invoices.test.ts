@@ -1,0 +1,119 @@
+/**
+ * Invoices in Chromium, on the demo store: a member's order (placed through the API for them);
+ * the owner creates its invoice on the order's page and downloads the PDF, finds it on the
+ * Invoices page; the member sees it with the order in their account and downloads it too. Each
+ * page checked with axe and photographed (e2e/output/invoices-*). The invoice is also mailed from
+ * the order's page and the mailed link opens the PDF.
+ */
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { pdfText } from '../packages/server/src/test/pdf-text.js';
+import { hasChromium, CHROMIUM } from './chromium.js';
+import { adminNav, checkPage, signInToAdmin, submitSignIn } from './admin-pages.js';
+import { ready, registerInBrowser, useShop } from './shop.js';
+
+if (!hasChromium) console.warn(`Skipping the invoice browser tests: ${CHROMIUM} is missing.`);
+
+const OWNER = { email: 'owner@invoices.example', password: 'Owner-pass-123' };
+const ADDRESS = { country: 'PT', city: 'Lisboa', postalCode: '1100-001', addressLine: 'Rua Augusta 10' };
+
+/** Clicks the button and answers the text of the PDF the browser saved. */
+async function downloadedPdf(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  const file = await download.path();
+  const bytes = fs.readFileSync(file);
+  expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  return { name: download.suggestedFilename(), text: await pdfText(bytes) };
+}
+
+describe.skipIf(!hasChromium)('invoices in Chromium', () => {
+  const shop = useShop();
+
+  it('the owner creates and downloads an order\'s invoice and finds it listed; the member downloads it from their account', async () => {
+    const { t, chromium, mail } = shop();
+    const site = await t.createShop({ name: 'Bodega demo store', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
+    const page = await chromium.context.newPage();
+
+    // A member, and an order of theirs placed by the shop (a phone order) with a VAT number.
+    const email = `grace.${Date.now()}@example.com`;
+    await registerInBrowser(page, site.origin, email);
+    const [{ member_id: memberId }] = await t.db.query<{ member_id: string }>('SELECT member_id FROM members WHERE site_id = $1 AND lower(login_email) = $2', [site.siteId, email]);
+    const tote = site.content.products.find((p) => p.name === 'Waxed Canvas Tote');
+    const headers = { authorization: site.apiKey, 'wix-site-id': site.siteId, 'bodega-buyer': `member:${memberId}` };
+    const contact = { firstName: 'Grace', lastName: 'Hopper', vatId: { id: 'PT509999999', type: 'VAT' } };
+    const checkout = await t.app.inject({
+      method: 'POST', url: '/ecom/v1/checkouts', headers,
+      payload: {
+        channelType: 'WEB',
+        lineItems: [{ quantity: 2, catalogReference: { appId: '215238eb-22a5-4c36-9e7b-e7c08025e04e', catalogItemId: tote?.id } }],
+        checkoutInfo: { buyerInfo: { email }, billingInfo: { address: ADDRESS, contactDetails: contact }, shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: contact } } },
+      },
+    });
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    const checkoutId = checkout.json().checkout.id as string;
+    const placed = await t.app.inject({ method: 'POST', url: `/ecom/v1/checkouts/${checkoutId}/create-order`, headers, payload: { id: checkoutId } });
+    expect(placed.statusCode, placed.body).toBe(200);
+    const orderId = placed.json().orderId as string;
+    await chromium.context.clearCookies();
+
+    // 1. The owner issues the invoice on the order's page and downloads it.
+    await signInToAdmin(page, site.origin, OWNER.email, OWNER.password, `/admin/orders/${orderId}`);
+    const panel = page.getByRole('region', { name: 'Invoices' });
+    await panel.getByText('No invoice yet.').waitFor();
+    await panel.getByRole('button', { name: 'Create invoice' }).click();
+    await panel.getByText('Invoice 1 is issued.').waitFor();
+    await panel.getByText('Not sent').waitFor();
+    const fromAdmin = await downloadedPdf(page, () => panel.getByRole('button', { name: 'Download PDF' }).click());
+    expect(fromAdmin.name).toBe('invoice-1.pdf');
+    for (const expected of ['Invoice number: 1', 'Grace Hopper', 'VAT: PT509999999', 'Waxed Canvas Tote', 'Rua Augusta 10']) expect(fromAdmin.text).toContain(expected);
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Invoice added').waitFor();
+    await checkPage(page, 'invoices-order-panel');
+
+    // Mailed: the form offers the buyer's address; the mail carries a link to the PDF.
+    await panel.getByRole('button', { name: 'Send…' }).click();
+    await expect.poll(() => panel.getByLabel('Send to').inputValue()).toBe(email);
+    const before = mail.count();
+    await panel.getByRole('button', { name: 'Send invoice' }).click();
+    await panel.getByText(`Invoice 1 is on its way to ${email}.`).waitFor();
+    await panel.getByText('Sent', { exact: true }).waitFor();
+    const sent = await mail.waitFor(email, (m) => /invoice 1 for order/i.test(m.subject), 20_000, before);
+    const link = /https?:\/\/\S+\/bodega\/v1\/invoice-links\/\S+/.exec(sent.text)?.[0] ?? '';
+    const opened = await page.request.get(`${t.url}${new URL(link).pathname}`);
+    expect([opened.status(), opened.headers()['content-type']]).toEqual([200, 'application/pdf']);
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Invoice sent').waitFor();
+
+    // 2. The Invoices page lists it with its order, customer, status and total.
+    await adminNav(page, 'Invoices');
+    await page.getByRole('heading', { name: 'Invoices', level: 1 }).waitFor();
+    const row = page.getByRole('row', { name: /Grace Hopper/ });
+    await row.getByRole('link', { name: /^#\d+$/ }).waitFor();
+    await row.getByText('Sent', { exact: true }).waitFor();
+    // The owner's settings: a prefix and the seller's details for the next invoices.
+    const settings = page.getByRole('region', { name: 'Invoice settings' });
+    await settings.getByLabel('Number prefix').fill('INV 1');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('Letters, digits and . _ # - only').waitFor();
+    await settings.getByLabel('Number prefix').fill('INV-');
+    await settings.getByLabel('Business address').fill('Rua Augusta 1\n1100-048 Lisboa');
+    await settings.getByLabel('VAT number').fill('PT509999999');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('The invoice settings are saved. New invoices use them.').waitFor();
+    const saved = await t.app.inject({ method: 'GET', url: '/bodega/v1/invoice-settings', headers: { authorization: site.apiKey, 'wix-site-id': site.siteId } });
+    expect(saved.json().settings).toMatchObject({ prefix: 'INV-', businessAddress: 'Rua Augusta 1\n1100-048 Lisboa', taxId: 'PT509999999', autoOnPaid: false });
+    await checkPage(page, 'invoices-list');
+    await chromium.context.clearCookies();
+
+    // 3. The member finds it with the order in their account and downloads it.
+    await page.goto(`${site.origin}/auth/sign-in?returnTo=${encodeURIComponent(`/account/orders/${orderId}`)}`);
+    await ready(page);
+    await submitSignIn(page, email, 'a-good-password');
+    await page.waitForURL((url) => url.pathname === `/account/orders/${orderId}`);
+    const mine = page.getByRole('region', { name: 'Invoices' });
+    await mine.getByText(/^Invoice 1/).waitFor();
+    const fromAccount = await downloadedPdf(page, () => mine.getByRole('button', { name: 'Download PDF of invoice 1' }).click());
+    expect(fromAccount.text).toContain('Grace Hopper');
+    await checkPage(page, 'invoices-account-order');
+    await page.close();
+  }, 240_000);
+});

@@ -1,0 +1,160 @@
+// SQL for invoices and their settings; nothing else.
+import type { SiteContext } from '../../platform/context.js';
+import type { Invoice, InvoiceDocument, InvoiceView, OrderState } from './model.js';
+import { invoiceStatus } from './model.js';
+
+interface InvoiceRow {
+  invoice_id: string;
+  order_id: string;
+  number: number | string | null;
+  invoice_number: string | null;
+  app_id: string | null;
+  currency: string;
+  total_minor: number | string;
+  doc: InvoiceDocument | null;
+  issued_at: Date;
+  sent_at: Date | null;
+  sent_to: string | null;
+  [key: string]: unknown;
+}
+
+interface ViewRow extends InvoiceRow {
+  order_number: number | string;
+  order_status: OrderState['status'];
+  payment_status: OrderState['paymentStatus'];
+  email: string | null;
+}
+
+const COLUMNS = 'i.invoice_id, i.order_id, i.number, i.invoice_number, i.app_id, i.currency, i.total_minor, i.doc, i.issued_at, i.sent_at, i.sent_to';
+const VIEW = `SELECT ${COLUMNS}, o.number AS order_number, o.status AS order_status, o.payment_status, o.email
+  FROM order_invoices i JOIN orders o ON o.site_id = i.site_id AND o.order_id = i.order_id`;
+
+function toInvoice(row: InvoiceRow): Invoice {
+  return {
+    id: row.invoice_id,
+    orderId: row.order_id,
+    number: row.number === null ? null : Number(row.number),
+    invoiceNumber: row.invoice_number,
+    appId: row.app_id,
+    currency: row.currency,
+    total: BigInt(row.total_minor),
+    doc: row.doc,
+    issuedDate: new Date(row.issued_at),
+    sentDate: row.sent_at ? new Date(row.sent_at) : null,
+    sentTo: row.sent_to,
+  };
+}
+
+function toView(row: ViewRow): InvoiceView {
+  const invoice = toInvoice(row);
+  const buyer = invoice.doc?.buyer;
+  return {
+    ...invoice,
+    status: invoiceStatus({ status: row.order_status, paymentStatus: row.payment_status }, row.sent_at !== null),
+    orderNumber: Number(row.order_number),
+    customer: buyer ? buyer.name : row.email,
+  };
+}
+
+/** The site's next invoice number; the counter row stays locked until commit, so numbers have no gaps. */
+export async function nextInvoiceNumber(ctx: SiteContext): Promise<number> {
+  const rows = await ctx.db.query<{ value: number | string }>(
+    `INSERT INTO commerce_counters (site_id, name, value) VALUES ($1, 'invoice_number', 1)
+     ON CONFLICT (site_id, name) DO UPDATE SET value = commerce_counters.value + 1 RETURNING value`,
+    [ctx.siteId],
+  );
+  return Number(rows[0].value);
+}
+
+export async function insertInvoice(ctx: SiteContext, invoice: Invoice): Promise<void> {
+  await ctx.db.query(
+    `INSERT INTO order_invoices (site_id, invoice_id, order_id, number, invoice_number, app_id, currency, total_minor, doc, issued_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10)`,
+    [ctx.siteId, invoice.id, invoice.orderId, invoice.number, invoice.invoiceNumber, invoice.appId, invoice.currency, invoice.total.toString(),
+      invoice.doc === null ? null : JSON.stringify(invoice.doc), invoice.issuedDate],
+  );
+}
+
+/** The order's numbered invoice (one at most). */
+export async function numberedInvoiceOf(ctx: SiteContext, orderId: string): Promise<Invoice | undefined> {
+  const rows = await ctx.db.query<InvoiceRow>(`SELECT ${COLUMNS} FROM order_invoices i WHERE i.site_id = $1 AND i.order_id = $2 AND i.number IS NOT NULL`, [ctx.siteId, orderId]);
+  return rows[0] && toInvoice(rows[0]);
+}
+
+export async function findInvoice(ctx: SiteContext, invoiceId: string): Promise<InvoiceView | undefined> {
+  const rows = await ctx.db.query<ViewRow>(`${VIEW} WHERE i.site_id = $1 AND i.invoice_id = $2`, [ctx.siteId, invoiceId]);
+  return rows[0] && toView(rows[0]);
+}
+
+/** The invoices of these orders, oldest first. */
+export async function invoicesOfOrders(ctx: SiteContext, orderIds: readonly string[]): Promise<InvoiceView[]> {
+  const rows = await ctx.db.query<ViewRow>(`${VIEW} WHERE i.site_id = $1 AND i.order_id = ANY($2::text[]) ORDER BY i.issued_at, i.invoice_id`, [ctx.siteId, orderIds]);
+  return rows.map(toView);
+}
+
+/**
+ * A page of the site's numbered invoices, newest first; `q` matches the printed number, the
+ * order's number, or the buyer's e-mail or name (case-insensitive, anywhere in it).
+ */
+export async function listInvoices(ctx: SiteContext, input: { q?: string; limit: number; offset: number }): Promise<{ invoices: InvoiceView[]; total: number }> {
+  const params: unknown[] = [ctx.siteId];
+  let where = 'i.site_id = $1 AND i.number IS NOT NULL';
+  if (input.q) {
+    params.push(`%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const p = `$${params.length}`;
+    where += ` AND (i.invoice_number ILIKE ${p} OR o.number::text ILIKE ${p} OR o.email ILIKE ${p} OR i.doc->'buyer'->>'name' ILIKE ${p})`;
+  }
+  const counted = await ctx.db.query<{ n: number | string }>(
+    `SELECT count(*) AS n FROM order_invoices i JOIN orders o ON o.site_id = i.site_id AND o.order_id = i.order_id WHERE ${where}`, params);
+  const rows = await ctx.db.query<ViewRow>(
+    `${VIEW} WHERE ${where} ORDER BY i.issued_at DESC, i.number DESC LIMIT ${input.limit} OFFSET ${input.offset}`, params);
+  return { invoices: rows.map(toView), total: Number(counted[0].n) };
+}
+
+/** Marks the invoice mailed and keeps the mailed link's key (as its hash) and expiry. */
+export async function markSent(ctx: SiteContext, invoiceId: string, input: { to: string; at: Date; linkHash: string; linkExpiresAt: Date }): Promise<void> {
+  await ctx.db.query(
+    'UPDATE order_invoices SET sent_at = $3, sent_to = $4, link_hash = $5, link_expires_at = $6 WHERE site_id = $1 AND invoice_id = $2',
+    [ctx.siteId, invoiceId, input.at, input.to, input.linkHash, input.linkExpiresAt],
+  );
+}
+
+export async function linkOf(ctx: SiteContext, invoiceId: string): Promise<{ hash: string; expiresAt: Date } | undefined> {
+  const rows = await ctx.db.query<{ link_hash: string | null; link_expires_at: Date | null }>(
+    'SELECT link_hash, link_expires_at FROM order_invoices WHERE site_id = $1 AND invoice_id = $2', [ctx.siteId, invoiceId]);
+  const row = rows[0];
+  return row?.link_hash && row.link_expires_at ? { hash: row.link_hash, expiresAt: new Date(row.link_expires_at) } : undefined;
+}
+
+export interface StoredInvoiceSettings {
+  prefix: string;
+  autoOnPaid: boolean;
+  businessName: string | null;
+  businessAddress: string | null;
+  taxId: string | null;
+}
+
+export const DEFAULT_INVOICE_SETTINGS: StoredInvoiceSettings = { prefix: '', autoOnPaid: false, businessName: null, businessAddress: null, taxId: null };
+
+export async function readSettings(ctx: SiteContext): Promise<StoredInvoiceSettings> {
+  const rows = await ctx.db.query<{ prefix: string; auto_on_paid: boolean; business_name: string | null; business_address: string | null; tax_id: string | null }>(
+    'SELECT prefix, auto_on_paid, business_name, business_address, tax_id FROM invoice_settings WHERE site_id = $1', [ctx.siteId]);
+  const row = rows[0];
+  if (!row) return DEFAULT_INVOICE_SETTINGS;
+  return { prefix: row.prefix, autoOnPaid: row.auto_on_paid, businessName: row.business_name, businessAddress: row.business_address, taxId: row.tax_id };
+}
+
+/** The settings under their row's lock (the row is made first if the site has none): no lost update. */
+export async function lockSettings(ctx: SiteContext): Promise<StoredInvoiceSettings> {
+  await ctx.db.query('INSERT INTO invoice_settings (site_id, updated_at) VALUES ($1, $2) ON CONFLICT (site_id) DO NOTHING', [ctx.siteId, ctx.now()]);
+  await ctx.db.query('SELECT 1 FROM invoice_settings WHERE site_id = $1 FOR UPDATE', [ctx.siteId]);
+  return readSettings(ctx);
+}
+
+export async function writeSettings(ctx: SiteContext, settings: StoredInvoiceSettings): Promise<void> {
+  await ctx.db.query(
+    `INSERT INTO invoice_settings (site_id, prefix, auto_on_paid, business_name, business_address, tax_id, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (site_id) DO UPDATE SET prefix = $2, auto_on_paid = $3, business_name = $4, business_address = $5, tax_id = $6, updated_at = $7`,
+    [ctx.siteId, settings.prefix, settings.autoOnPaid, settings.businessName, settings.businessAddress, settings.taxId, ctx.now()],
+  );
+}
