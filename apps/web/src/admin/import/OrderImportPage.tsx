@@ -35,7 +35,7 @@ export default function OrderImportPage() {
       <PageHead title="Import orders" lead="Orders from another platform, kept for history and reports: importing takes no stock and sends no e-mail." />
       <section className="panel" aria-labelledby="order-file-heading">
         <h2 id="order-file-heading">Order file</h2>
-        <form onSubmit={submit}>
+        <form className="order-import-form" onSubmit={submit}>
           <div className="field">
             <label htmlFor="order-file">CSV or JSON file</label>
             <input id="order-file" type="file" accept=".csv,.json,text/csv,application/json" onChange={(e) => void choose(e)} aria-describedby="order-file-hint" />
@@ -64,7 +64,7 @@ function Results({ name, answer }: { name: string; answer: OrderImportAnswer }) 
         {answer.imported} imported, {answer.alreadyImported} already imported before, {answer.failed} refused.
       </p>
       <div className="table-wrap" tabIndex={0} role="region" aria-label="One result per order of the file">
-        <table className="table">
+        <table className="table order-import-results">
           <caption className="visually-hidden">One result per order of the file</caption>
           <thead>
             <tr><th scope="col">Rows</th><th scope="col">Order in the file</th><th scope="col">Result</th><th scope="col">Order here</th><th scope="col">Reason</th></tr>
@@ -76,7 +76,7 @@ function Results({ name, answer }: { name: string; answer: OrderImportAnswer }) 
                 <td>{r.externalOrderId ?? '—'}</td>
                 <td><span className={`status status-${r.status === 'FAILED' ? 'bad' : 'ok'}`} data-status={r.status}>{OUTCOMES[r.status]}</span></td>
                 <td>{r.orderId ? <Link to={`/admin/orders/${r.orderId}`}>#{r.number}</Link> : '—'}</td>
-                <td>{r.code ? <><strong>{reasonLabel(r.code)}</strong>{r.message ? `: ${r.message}` : ''}</> : ''}</td>
+                <td className="reason">{r.code ? <><strong>{reasonLabel(r.code)}</strong>{r.message ? `: ${r.message}` : ''}</> : ''}</td>
               </tr>
             ))}
           </tbody>
