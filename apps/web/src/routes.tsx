@@ -109,6 +109,7 @@ const admin: RouteObject = {
     { path: 'data', element: page(() => import('./admin/data/CollectionsPage.js')) },
     { path: 'data/:collectionId', element: page(() => import('./admin/data/CollectionPage.js')) },
     { path: 'import-export', element: page(() => import('./admin/ImportExportPage.js')) },
+    { path: 'import-export/orders', element: page(() => import('./admin/import/OrderImportPage.js')) },
     { path: 'security', element: page(() => import('./admin/security/SecurityPage.js')) },
     { path: 'settings', element: page(() => import('./admin/settings/StorePage.js')) },
     { path: 'settings/commerce', element: page(() => import('./admin/settings/CommercePage.js')) },

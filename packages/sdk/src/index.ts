@@ -85,6 +85,7 @@ export type {
 } from './modules/back-office.js';
 export type { BackOfficeProductsOptions, StockFilter } from './modules/back-office.js';
 export type { OrderPayment, OrderPayments } from './modules/back-office.js';
+export type { OrderImportAnswer, OrderImportResult } from './modules/back-office.js';
 export { auditLog } from './modules/audit-log.js';
 export type { AuditActorKind, AuditEntry, AuditFilters, AuditLogApi, AuditLogSettings } from './modules/audit-log.js';
 export { backOfficeSettings } from './modules/back-office-settings.js';

@@ -48,6 +48,8 @@ import { OrderActivities } from './services/orders/activities.js';
 import { activitiesRoutes } from './services/orders/activities-routes.js';
 import { DraftOrdersService } from './services/orders/draft-orders.js';
 import { draftOrdersRoutes } from './services/orders/draft-orders-routes.js';
+import { OrderImports } from './services/orders/import-service.js';
+import { orderImportRoutes } from './services/orders/import-routes.js';
 import { OrderEdits } from './services/orders/order-edits.js';
 import { CollectionsService, DataJobs, DataService } from './services/data/service.js';
 import { dataRoutes } from './services/data/routes.js';
@@ -219,6 +221,8 @@ export interface CommerceServices {
   activities: OrderActivities;
   /** Orders the merchant builds in the back office (draft orders). */
   draftOrders: DraftOrdersService;
+  /** Orders imported from another platform (importOrder and the back office's file import). */
+  orderImports: OrderImports;
 }
 
 /** What the identity service offers for "a visitor became a member" (at the code exchange). */
@@ -244,7 +248,7 @@ export function buildCommerce(db: Db, sites: SitesService, now: () => Date, opti
   const checkout = new CheckoutService(sites, catalog, cart, orders, payments, options.publicUrl, giftCards);
   const activities = new OrderActivities(orders);
   const draftOrders = new DraftOrdersService(checkout, orders, new OrderEdits(orders, catalog));
-  return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments, giftCards, activities, draftOrders };
+  return { catalog, search: new CatalogSearch(catalog, now), cart, checkout, orders, coupons, settings, payments, giftCards, activities, draftOrders, orderImports: new OrderImports(sites) };
 }
 
 /** Moves a visitor's cart to the member they became, in the sign-in transaction. */
@@ -266,6 +270,7 @@ export function commerceRoutes(commerce: CommerceServices, publicUrl: string, si
     await app.register(ordersRoutes(commerce.orders, pageBase));
     await app.register(activitiesRoutes(commerce.activities, pageBase));
     await app.register(draftOrdersRoutes(commerce.draftOrders, pageBase, async (req) => (await commerce.cart.site(req.ctx)).settings.currency));
+    await app.register(orderImportRoutes(commerce.orderImports, pageBase));
     await app.register(paymentsRoutes({ payments: commerce.payments, orders: commerce.orders, checkout: commerce.checkout, publicUrl }));
   };
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ChangeEvent } from 'react';
 import type { ExportKind, ImportFormat, ImportJob, ImportTarget } from '@bodega/sdk';
+import { Link } from '../router/Router.js';
 import { Notice } from '../ui/Notice.js';
 import { previewCsv, previewJson } from './csv.js';
 import { useCsvExport, useDataCollections, useImportedInto, useImportFailures, useImportJob, useStartImport } from './queries.js';
@@ -10,7 +11,9 @@ const JOB_KEY = 'bodega-admin-import-job';
 export default function ImportExportPage() {
   return (
     <>
-      <PageHead title="Import and export" lead="Bring products and data in from a spreadsheet, or take them out." />
+      <PageHead title="Import and export" lead="Bring products and data in from a spreadsheet, or take them out.">
+        <Link to="/admin/import-export/orders" className="button secondary">Import orders</Link>
+      </PageHead>
       <Import />
       <Export />
     </>

@@ -95,9 +95,15 @@ export function CouponForm({ cart }: { cart: Cart }) {
  * `shippingLater`: no shipping chosen yet, so the shipping line reads "At checkout" (or the text
  * given) rather than a misleading $0.00 or "Free".
  */
-export function Totals({ summary, note, shippingLater }: { summary: Record<'subtotal' | 'discount' | 'shipping' | 'tax' | 'total', Price> | undefined; note?: string; shippingLater?: boolean | string }) {
+export function Totals({ summary, note, shippingLater }: {
+  summary: (Record<'subtotal' | 'discount' | 'shipping' | 'tax' | 'total', Price> & { additionalFees?: Price; totalAdditionalFees?: Price }) | undefined;
+  note?: string;
+  shippingLater?: boolean | string;
+}) {
   if (!summary) return null;
   const discount = isPositiveAmount(summary.discount?.amount) ? summary.discount : undefined;
+  // Handling and insurance (a cart's or checkout's `additionalFees`, an order's `totalAdditionalFees`), before tax.
+  const fees = summary.additionalFees ?? summary.totalAdditionalFees;
   return (
     <>
     <dl className="totals">
@@ -105,6 +111,7 @@ export function Totals({ summary, note, shippingLater }: { summary: Record<'subt
       {discount && <div className="discount"><dt>Discount</dt><dd>−{discount.formattedAmount}</dd></div>}
       {shippingLater ? <div><dt>Shipping</dt><dd className="muted">{shippingLater === true ? 'At checkout' : shippingLater}</dd></div>
         : summary.shipping?.formattedAmount && <div><dt>Shipping</dt><dd>{isZeroAmount(summary.shipping.amount) ? 'Free' : summary.shipping.formattedAmount}</dd></div>}
+      {isPositiveAmount(fees?.amount) && <div><dt>Fees</dt><dd>{fees?.formattedAmount}</dd></div>}
       {isPositiveAmount(summary.tax?.amount) && <div><dt>Tax</dt><dd>{summary.tax?.formattedAmount}</dd></div>}
       <div className="grand"><dt>Total</dt><dd>{summary.total?.formattedAmount}</dd></div>
     </dl>

@@ -312,3 +312,23 @@ export interface SignedInSession {
   /** The sign-in this call was made in. */
   current: boolean;
 }
+
+export interface OrderImportResult {
+  /** The rows of the file the order was read from (1 = the first data row; a JSON file: the order's place in the array). */
+  rows: number[];
+  externalOrderId?: string;
+  status: 'IMPORTED' | 'ALREADY_IMPORTED' | 'REPLACED' | 'FAILED';
+  orderId?: string;
+  number?: string;
+  /** Why it failed: one of the spec's order-import reasons, INVALID_ARGUMENT or ORDER_NUMBER_TAKEN. */
+  code?: string;
+  /** The reason in words. */
+  message?: string;
+}
+
+export interface OrderImportAnswer {
+  results: OrderImportResult[];
+  imported: number;
+  alreadyImported: number;
+  failed: number;
+}

@@ -314,6 +314,18 @@ export interface CarrierServiceOption {
   shippingOptions: ShippingOption[];
 }
 
+export interface AdditionalFee {
+  /** HANDLING_FEE or INSURANCE. */
+  code: string;
+  name: string;
+  price: MultiCurrencyPrice;
+  taxDetails: TaxDetails;
+  priceBeforeTax: MultiCurrencyPrice;
+  priceAfterTax: MultiCurrencyPrice;
+  lineItemIds: string[];
+  source: 'PLATFORM';
+}
+
 export interface EstimateTotalsResponse {
   cart: Cart;
   currency: string;
@@ -336,7 +348,7 @@ export interface EstimateTotalsResponse {
     invalidMemberships: unknown[];
     selectedMemberships: unknown[];
   };
-  additionalFees: unknown[];
+  additionalFees: AdditionalFee[];
 }
 
 export interface CheckoutLineItem {
@@ -428,7 +440,7 @@ export interface Checkout {
       memberships: unknown[];
     };
   };
-  additionalFees: unknown[];
+  additionalFees: AdditionalFee[];
   cartId?: string;
   violations: Violation[];
 }

@@ -232,6 +232,18 @@ export interface OrderActivity {
   };
 }
 
+export interface OrderAdditionalFee {
+  /** HANDLING_FEE or INSURANCE for the shop's own fees. */
+  code: string;
+  name: string;
+  price: Price;
+  taxDetails: OrderTaxDetails;
+  priceBeforeTax: Price;
+  priceAfterTax: Price;
+  _id: string;
+  lineItemIds: string[];
+}
+
 export interface Order {
   _id: string;
   number: string;
@@ -277,7 +289,11 @@ export interface Order {
     appId?: string;
   };
   channelInfo: {
+    /** WEB, POS, EBAY, AMAZON, OTHER_PLATFORM (imported orders) or BACKOFFICE_MERCHANT (draft orders). */
     type: string;
+    /** An imported order's id on the platform it came from. */
+    externalOrderId?: string;
+    externalOrderUrl?: string;
   };
   seenByAHuman: boolean;
   checkoutId?: string;
@@ -290,7 +306,7 @@ export interface Order {
     authorized: Price;
     pending: Price;
   };
-  additionalFees: unknown[];
+  additionalFees: OrderAdditionalFee[];
   purchasedDate?: Date;
 }
 

@@ -8,12 +8,12 @@ import { errorFromResponse } from '../core/errors.js';
 import { toQueryString, type PlainObject } from '../core/query-string.js';
 import type { Transport } from '../core/transport.js';
 import type { ProductsQuery, QueryProductsResponse } from './products.js';
-import type { ApiKeyInfo, BackOfficeMe, Dashboard, ImportJob, ImportTarget, Mail, MailStatus, MailSummary, OrderPayments, SearchResults } from '../generated/back-office.js';
+import type { ApiKeyInfo, BackOfficeMe, Dashboard, ImportJob, ImportTarget, Mail, MailStatus, MailSummary, OrderImportAnswer, OrderPayments, SearchResults } from '../generated/back-office.js';
 import type { BulkProductsResponse } from '../generated/catalog.js';
 
 export type {
   ApiKeyInfo, BackOfficeMe, BackOfficeRole, Dashboard, DayFigures, ImportJob, ImportJobStatus, ImportTarget, LowStockItem, Mail, MailStatus, MailSummary,
-  OrderPayment, OrderPayments, RecentOrder, SalesFigures, SearchResults,
+  OrderImportAnswer, OrderImportResult, OrderPayment, OrderPayments, RecentOrder, SalesFigures, SearchResults,
 } from '../generated/back-office.js';
 export type { BulkProductResult, BulkProductsResponse } from '../generated/catalog.js';
 
@@ -153,6 +153,14 @@ export function backOffice(t: Transport) {
     getImportJob: (id: string) => get<{ job: ImportJob }>(`/import-jobs/${enc(id)}`),
     /** The rows that failed, as CSV with `row` (1 = the first data row) and `error` columns. */
     importFailuresCsv: (id: string) => csv(`/import-jobs/${enc(id)}/failures.csv`),
+
+    /**
+     * Imports orders from another platform (README "Order import"): a CSV, or a JSON array of
+     * orders as `orders.importOrder` takes them. One result per order, the reason in words for a
+     * refused one; importing the same file again makes no duplicates.
+     */
+    importOrders: (input: { format: ImportFormat; content: string }) =>
+      t.send<OrderImportAnswer>({ method: 'POST', path: `${BACK_OFFICE_PATH}/order-imports`, payload: { ...input } }),
 
     /**
      * Products for the back office, hidden ones included: the Stores v1 query (filter, sort,

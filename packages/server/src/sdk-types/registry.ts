@@ -11,6 +11,7 @@ import * as invoices from '../services/invoices/wire-schemas.js';
 import * as cart from '../services/cart/wire-schemas.js';
 import * as checkout from '../services/checkout/wire-schemas.js';
 import * as orders from '../services/orders/wire-schemas.js';
+import * as orderImports from '../services/orders/import-wire-schemas.js';
 import * as payments from '../services/payments/wire-schemas.js';
 import * as reviews from '../services/reviews/wire-schemas.js';
 import * as siteScripts from '../services/site-scripts/wire-schemas.js';
@@ -42,6 +43,7 @@ export const SDK_TYPES: SdkTypesFile[] = [
       backOffice.Mail, backOffice.MailSummary, backOffice.ImportJob,
       webhooks.WebhookSubscription, webhooks.WebhookDelivery, reviews.RatingSummary, sites.SiteSettings, siteScripts.SiteScript,
       payments.PaymentSettings, payments.PaymentOptions, payments.ConnectionTest, media.UploadedMedia, identity.SignedInSession,
+      orderImports.OrderImportAnswer,
     ],
   },
   {

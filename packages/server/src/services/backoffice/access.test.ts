@@ -86,6 +86,8 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/bodega/v1/invoices/none/send', payload: {} },
   { method: 'GET', url: '/bodega/v1/invoice-settings', ownerOnly: true },
   { method: 'PATCH', url: '/bodega/v1/invoice-settings', payload: { prefix: 'INV-' }, ownerOnly: true },
+  // Orders imported from another platform (services/orders/import-*.ts).
+  { method: 'POST', url: '/bodega/v1/order-imports', payload: { format: 'csv', content: 'orderId,total\nX-1,\n' } },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {
@@ -128,6 +130,8 @@ describe('input is checked and answered in the wire error shape', () => {
     { method: 'POST', url: '/bodega/v1/api-keys', payload: { name: '' } },
     { method: 'POST', url: '/bodega/v1/import-jobs', payload: { target: 'people', format: 'csv', content: 'a' } },
     { method: 'POST', url: '/bodega/v1/import-jobs', payload: { target: 'data-items', format: 'csv', content: 'a\n1' } },
+    { method: 'POST', url: '/bodega/v1/order-imports', payload: { format: 'xlsx', content: 'a' } },
+    { method: 'POST', url: '/bodega/v1/order-imports', payload: { format: 'json', content: '{"not": "a list"}' } },
     { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: [], set: { ribbon: 'x' } } },
     { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['a'], set: {} } },
     { method: 'POST', url: '/stores/v1/bulk/products/update', payload: { ids: ['a'], set: { cost: 3 } } },

@@ -42,7 +42,7 @@ export const EstimateTotalsResponse = Type.Object({
     invalidMemberships: Type.Array(Type.Unknown()),
     selectedMemberships: Type.Array(Type.Unknown()),
   }),
-  additionalFees: Type.Array(Type.Unknown()),
+  additionalFees: Type.Array(C.AdditionalFee),
 }, { title: 'EstimateTotalsResponse' });
 
 export const Empty = Type.Object({}, { description: 'Nothing: the cart is deleted.' });

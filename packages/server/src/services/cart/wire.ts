@@ -45,6 +45,6 @@ export function toWireEstimate(view: CartView, publicUrl: string) {
     payNow: pricing.priceSummary,
     payLater: zeroSummary(view.cart.currency),
     membershipOptions: { eligibleMemberships: [], invalidMemberships: [], selectedMemberships: [] },
-    additionalFees: [],
+    additionalFees: pricing.additionalFees,
   };
 }

@@ -60,7 +60,7 @@ export const Checkout = Type.Object({
     invalidMemberships: Type.Array(Type.Unknown()),
     selectedMemberships: Type.Object({ memberships: Type.Array(Type.Unknown()) }),
   }),
-  additionalFees: Type.Array(Type.Unknown()),
+  additionalFees: Type.Array(C.AdditionalFee),
   cartId: Type.Optional(Type.String()),
   violations: Type.Array(C.Violation),
 }, { title: 'Checkout' });

@@ -64,7 +64,7 @@ export function toWireCheckout(view: CheckoutView, publicUrl: string) {
     payNow: priceSummary,
     payLater: zeroSummary(checkout.currency),
     membershipOptions: { eligibleMemberships: [], invalidMemberships: [], selectedMemberships: { memberships: [] } },
-    additionalFees: [],
+    additionalFees: pricing.additionalFees,
     ...(checkout.cartId ? { cartId: checkout.cartId } : {}),
     violations: pricing.violations,
   };

@@ -58,3 +58,15 @@ export interface TaxSettings {
   taxShipping: boolean;
 }
 
+
+export type FeeKind = 'HANDLING_FEE' | 'INSURANCE';
+
+/** An additional fee as the merchant sets it (settings `additionalFees`; priced by commerce/pricing/fees.ts). */
+export interface AdditionalFeeRule {
+  kind: FeeKind;
+  name: string;
+  /** Exactly one of: a fixed amount in minor units, or a percent ("1.5") of the discounted goods. */
+  amount?: bigint;
+  percent?: string;
+  taxable: boolean;
+}

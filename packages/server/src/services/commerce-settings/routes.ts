@@ -48,6 +48,14 @@ const SettingsBody = Type.Object({
       }), { maxItems: L.taxRates }),
     })])),
     paymentProvider: Type.Optional(Type.String({ maxLength: L.paymentProvider })),
+    // Additional fees (services/commerce/pricing/fees.ts): an amount or a percent each, taxed or not.
+    additionalFees: Type.Optional(Type.Array(Type.Object({
+      kind: oneOf(['HANDLING_FEE', 'INSURANCE'] as const),
+      name: Type.String({ minLength: 1, maxLength: L.title }),
+      amount: Type.Optional(Decimal),
+      percent: Type.Optional(Decimal),
+      taxable: Type.Optional(Type.Boolean()),
+    }), { maxItems: 5 })),
   }),
 });
 

@@ -42,4 +42,4 @@ export class CommerceSettingsService {
 // What other services use of this one: they import service.ts only.
 export { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS } from './settings.js';
 export type { CommerceSettings, InventoryUpdateTrigger, StoredCommerceSettings, WeightUnit } from './settings.js';
-export type { Address, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings } from './model.js';
+export type { AdditionalFeeRule, Address, FeeKind, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings } from './model.js';

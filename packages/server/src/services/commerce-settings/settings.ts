@@ -2,7 +2,7 @@
 // under `settings.commerce` of the site as decimal strings, read into model.ts's types (what cart pricing uses).
 import type { FieldViolation } from '../../platform/errors.js';
 import { MoneyError, parseAmount, parseDecimal } from '../../platform/money.js';
-import type { PickupOption, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxSettings } from './model.js';
+import type { AdditionalFeeRule, PickupOption, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxSettings } from './model.js';
 
 export type InventoryUpdateTrigger = 'ON_ORDER_PLACED' | 'ON_ORDER_PAID';
 export type WeightUnit = 'KG' | 'LB';
@@ -16,6 +16,8 @@ export interface CommerceSettings {
   tax?: TaxSettings;
   /** The payment provider create-order-and-charge uses. */
   paymentProvider: string;
+  /** Additional fees on orders with physical goods (HANDLING_FEE, INSURANCE). */
+  additionalFees: AdditionalFeeRule[];
 }
 
 /** The stored (and wire) form: amounts and thresholds as decimal strings. */
@@ -33,6 +35,8 @@ export interface StoredCommerceSettings {
   pickupOptions?: { code: string; title: string; cost: string; instructions?: string; address?: Record<string, unknown> }[];
   tax?: { pricesIncludeTax?: boolean; taxShipping?: boolean; rates: { country: string; subdivision?: string; rate: string; name?: string }[] } | null;
   paymentProvider?: string;
+  /** Exactly one of `amount` (in the site's currency) or `percent` (of the discounted goods) each. */
+  additionalFees?: { kind: AdditionalFeeRule['kind']; name: string; amount?: string; percent?: string; taxable?: boolean }[];
 }
 
 /** A new site ships anywhere for free until the merchant sets rates. */
@@ -134,6 +138,16 @@ export function readCommerceSettings(stored: StoredCommerceSettings | undefined,
       rates: s.tax.rates.map((r, i) => ({ ...r, rate: decimal(`tax.rates[${i}].rate`, r.rate) })),
     };
   }
+  const additionalFees: AdditionalFeeRule[] = (s.additionalFees ?? []).map((fee, i) => {
+    const field = `additionalFees[${i}]`;
+    if (fee.kind !== 'HANDLING_FEE' && fee.kind !== 'INSURANCE') violations.push({ field: `${field}.kind`, rule: 'INVALID_ENUM_VALUE', description: 'must be HANDLING_FEE or INSURANCE', data: { allowedValues: ['HANDLING_FEE', 'INSURANCE'] } });
+    if ((fee.amount === undefined) === (fee.percent === undefined)) violations.push({ field, rule: 'ONE_OF_ALIGNMENT', description: 'a fee has an amount or a percent, not both' });
+    return {
+      kind: fee.kind, name: fee.name, taxable: fee.taxable ?? false,
+      ...(fee.amount !== undefined ? { amount: money(`${field}.amount`, fee.amount) } : { percent: decimal(`${field}.percent`, fee.percent ?? '0') }),
+    };
+  });
+  if (new Set(additionalFees.map((f) => f.kind)).size < additionalFees.length) violations.push({ field: 'additionalFees', rule: 'VALIDATION', description: 'one fee of each kind' });
   return {
     inventoryUpdateTrigger: s.inventoryUpdateTrigger ?? 'ON_ORDER_PLACED',
     weightUnit: s.weightUnit ?? 'KG',
@@ -141,6 +155,7 @@ export function readCommerceSettings(stored: StoredCommerceSettings | undefined,
     pickupOptions,
     ...(tax && { tax }),
     paymentProvider: s.paymentProvider ?? 'test',
+    additionalFees,
   };
 }
 

@@ -136,6 +136,17 @@ export const TaxDetails = Type.Object({
   totalTax: MultiCurrencyPrice,
 }, { title: 'TaxDetails' });
 
+export const AdditionalFee = Type.Object({
+  code: Type.String({ description: 'HANDLING_FEE or INSURANCE.' }),
+  name: Type.String(),
+  price: MultiCurrencyPrice,
+  taxDetails: TaxDetails,
+  priceBeforeTax: MultiCurrencyPrice,
+  priceAfterTax: MultiCurrencyPrice,
+  lineItemIds: Type.Array(Type.String()),
+  source: Type.Literal('PLATFORM'),
+}, { title: 'AdditionalFee' });
+
 export const CalculatedLineItem = Type.Object({
   lineItemId: Type.String(),
   pricesBreakdown: Type.Object({

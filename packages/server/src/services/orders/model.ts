@@ -176,13 +176,27 @@ export interface Order {
   payments: OrderPayment[];
   refunds: OrderRefund[];
   fulfillments: OrderFulfillment[];
+  /** Additional fees (spec: HANDLING_FEE, INSURANCE); absent on orders from before fees existed. */
+  additionalFees?: OrderFee[];
+  /** Set on an order imported from another platform (services/orders/import-service.ts). */
+  imported?: { externalOrderId: string | null; externalOrderUrl?: string; importedDate: Date };
   purchasedDate: Date | null;
   createdDate: Date;
   updatedDate: Date;
 }
 
+/** An additional fee on an order: its price, and its tax when the fee is taxed. */
+export interface OrderFee {
+  code: string;
+  name: string;
+  kind: 'HANDLING_FEE' | 'INSURANCE';
+  price: bigint;
+  tax: bigint;
+  taxable: boolean;
+}
+
 export type OrderEventType = 'order.created' | 'order.paid' | 'order.payment_updated' | 'order.payment_failed' | 'order.payment_disputed' | 'order.fulfilled' | 'order.fulfillment_created' | 'order.canceled' | 'order.refunded'
-  | 'order.refunded_at_provider' | 'order.updated';
+  | 'order.refunded_at_provider' | 'order.updated' | 'order.imported';
 
 export interface Change {
   order: Order;
@@ -298,6 +312,7 @@ export function snapshotOrder(input: SnapshotInput): Order {
     payments: [],
     refunds: [],
     fulfillments: [],
+    ...(priced.additionalFees?.length ? { additionalFees: priced.additionalFees.map((f) => ({ code: f.code, name: f.name, kind: f.code, price: f.price, tax: f.tax, taxable: f.taxable })) } : {}),
     purchasedDate: input.at,
     createdDate: input.at,
     updatedDate: input.at,

@@ -25,7 +25,7 @@ function decode(value: unknown): unknown {
   return value;
 }
 
-interface OrderRow {
+export interface OrderRow {
   order_id: string;
   number: number | string;
   checkout_id: string | null;
@@ -75,7 +75,7 @@ export function toOrder(row: OrderRow): Order {
   };
 }
 
-function docOf(order: Order): string {
+export function docOf(order: Order): string {
   const {
     id: _id, number: _number, checkoutId: _checkout, buyer: _buyer, email: _email, status: _status, paymentStatus: _ps,
     fulfillmentStatus: _fs, currency: _currency, paid: _paid, refunded: _refunded, stockState: _stock, archived: _archived,

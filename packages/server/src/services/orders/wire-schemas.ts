@@ -12,6 +12,17 @@ export const Price = Type.Object({
 
 export const OrderTaxDetails = Type.Object({ taxRate: Type.String(), totalTax: Price }, { title: 'OrderTaxDetails' });
 
+export const AdditionalFee = Type.Object({
+  code: Type.String({ description: 'HANDLING_FEE or INSURANCE for the shop\'s own fees.' }),
+  name: Type.String(),
+  price: Price,
+  taxDetails: OrderTaxDetails,
+  priceBeforeTax: Price,
+  priceAfterTax: Price,
+  id: Type.String(),
+  lineItemIds: Type.Array(Type.String()),
+}, { title: 'OrderAdditionalFee' });
+
 export const OrderLineItem = Type.Object({
   id: Type.String(),
   productName: Type.Object({ original: Type.String(), translated: Type.String() }),
@@ -109,12 +120,16 @@ export const Order = Type.Object({
   activities: Type.Array(OrderActivity),
   attributionSource: Type.String(),
   createdBy: Type.Object({ visitorId: Type.Optional(Type.String()), memberId: Type.Optional(Type.String()), appId: Type.Optional(Type.String()) }),
-  channelInfo: Type.Object({ type: Type.String() }),
+  channelInfo: Type.Object({
+    type: Type.String({ description: 'WEB, POS, EBAY, AMAZON, OTHER_PLATFORM (imported orders) or BACKOFFICE_MERCHANT (draft orders).' }),
+    externalOrderId: Type.Optional(Type.String({ description: "An imported order's id on the platform it came from." })),
+    externalOrderUrl: Type.Optional(Type.String()),
+  }),
   seenByAHuman: Type.Boolean(),
   checkoutId: Type.Optional(Type.String()),
   customFields: Type.Array(Type.Unknown()),
   balanceSummary: Type.Object({ balance: Price, paid: Price, refunded: Price, authorized: Price, pending: Price }, { description: 'What is left to pay, what was paid and refunded.' }),
-  additionalFees: Type.Array(Type.Unknown()),
+  additionalFees: Type.Array(AdditionalFee),
   purchasedDate: Type.Optional(Timestamp),
 }, { title: 'Order' });
 

@@ -3,7 +3,7 @@ import { absoluteUrl } from '../catalog/service.js';
 import { formatAmount, formattedAmount } from '../../platform/money.js';
 import { wireBuyer, wireItemType } from '../commerce/wire.js';
 import { SHIPPING_CARRIER_ID } from '../commerce/pricing/wire.js';
-import type { Order, OrderActivity, OrderFulfillment, OrderLine, OrderPayment } from './model.js';
+import type { Order, OrderActivity, OrderFee, OrderFulfillment, OrderLine, OrderPayment } from './model.js';
 import { isOffline, statusOf } from './payment-model.js';
 
 export function price(minor: bigint, currency: string) {
@@ -67,6 +67,20 @@ function toWireActivity(a: OrderActivity, currency: string) {
   };
 }
 
+/** An additional fee as the order answers it (its price before and after its tax). */
+export function toWireFee(f: OrderFee, currency: string, includesTax: boolean, taxRate = '0') {
+  return {
+    code: f.code,
+    name: f.name,
+    price: price(f.price, currency),
+    taxDetails: { taxRate: f.tax > 0n ? taxRate : '0', totalTax: price(f.tax, currency) },
+    priceBeforeTax: price(includesTax ? f.price - f.tax : f.price, currency),
+    priceAfterTax: price(includesTax ? f.price : f.price + f.tax, currency),
+    id: f.code,
+    lineItemIds: [],
+  };
+}
+
 export function toWireOrder(order: Order, publicUrl: string) {
   const money = (minor: bigint) => price(minor, order.currency);
   const s = order.shipping;
@@ -93,7 +107,7 @@ export function toWireOrder(order: Order, publicUrl: string) {
       tax: money(order.totals.tax),
       discount: money(order.totals.discount),
       total: money(order.totals.total),
-      totalAdditionalFees: money(0n),
+      totalAdditionalFees: money((order.additionalFees ?? []).reduce((sum, f) => sum + (includesTax ? f.price - f.tax : f.price), 0n)),
     },
     ...(order.billingInfo ? { billingInfo: order.billingInfo } : {}),
     ...(s
@@ -136,7 +150,11 @@ export function toWireOrder(order: Order, publicUrl: string) {
     activities: order.activities.map((a) => toWireActivity(a, order.currency)),
     attributionSource: 'UNSPECIFIED',
     createdBy,
-    channelInfo: { type: order.channelType },
+    channelInfo: {
+      type: order.channelType,
+      ...(order.imported?.externalOrderId ? { externalOrderId: order.imported.externalOrderId } : {}),
+      ...(order.imported?.externalOrderUrl ? { externalOrderUrl: order.imported.externalOrderUrl } : {}),
+    },
     seenByAHuman: false,
     ...(order.checkoutId ? { checkoutId: order.checkoutId } : {}),
     customFields: [],
@@ -147,7 +165,7 @@ export function toWireOrder(order: Order, publicUrl: string) {
       authorized: money(0n),
       pending: money(0n),
     },
-    additionalFees: [],
+    additionalFees: (order.additionalFees ?? []).map((f) => toWireFee(f, order.currency, includesTax, order.tax.rate)),
     ...(order.purchasedDate ? { purchasedDate: order.purchasedDate.toISOString() } : {}),
   };
 }

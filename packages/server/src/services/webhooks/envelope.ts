@@ -52,6 +52,7 @@ export const WIX_EVENTS: Readonly<Record<string, WixEvent>> = {
   'order.fulfillment_created': { eventType: 'wix.ecom.v1.order_updated', fqdn: ORDER, slug: 'updated', kind: 'updated' },
   'order.refunded': { eventType: 'wix.ecom.v1.order_updated', fqdn: ORDER, slug: 'updated', kind: 'updated' },
   'order.updated': { eventType: 'wix.ecom.v1.order_updated', fqdn: ORDER, slug: 'updated', kind: 'updated' },
+  'order.imported': { eventType: 'wix.ecom.v1.order_imported', fqdn: ORDER, slug: 'imported', kind: 'action', bodyKey: 'order' },
   'cart.created': { eventType: 'wix.ecom.v1.cart_created', fqdn: CART, slug: 'created', kind: 'created' },
   'cart.updated': { eventType: 'wix.ecom.v1.cart_updated', fqdn: CART, slug: 'updated', kind: 'updated' },
   'cart.deleted': { eventType: 'wix.ecom.v1.cart_deleted', fqdn: CART, slug: 'deleted', kind: 'deleted' },

@@ -1,6 +1,16 @@
 // The shapes pricing works on: lines with the catalog's word on them in, a priced cart out, and the
 // small helpers the concerns (discounts, shipping, tax, totals) share. Pure: no I/O, no clock.
-import type { Address, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings } from '../../commerce-settings/service.js';
+import type { AdditionalFeeRule, Address, FeeKind, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings } from '../../commerce-settings/service.js';
+
+export interface PricedFee {
+  /** The fee's kind, which is its code on the wire. */
+  code: FeeKind;
+  name: string;
+  /** As the merchant set it: tax inside it when prices include tax. */
+  price: bigint;
+  tax: bigint;
+  taxable: boolean;
+}
 
 export type ItemType = 'PHYSICAL' | 'DIGITAL' | 'GIFT_CARD' | 'SERVICE' | 'CUSTOM_AMOUNT_ITEM';
 export type AvailabilityStatus = 'AVAILABLE' | 'NOT_FOUND' | 'NOT_AVAILABLE' | 'PARTIALLY_AVAILABLE';
@@ -56,7 +66,7 @@ export type MerchantDiscount = DiscountValue & {
 };
 
 // The shipping and tax shapes are the commerce settings' (read from the site by that service).
-export type { Address, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings };
+export type { AdditionalFeeRule, Address, FeeKind, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings };
 
 export interface CouponInput {
   code: string;
@@ -83,6 +93,8 @@ export interface PricingInput {
   calculateTax?: boolean;
   /** As estimate-totals sends it; default true. */
   calculateShipping?: boolean;
+  /** The merchant's additional fees (fees.ts); none when absent. */
+  additionalFees?: readonly AdditionalFeeRule[];
 }
 
 export interface PricedLine {
@@ -198,6 +210,9 @@ export interface PricedCart {
   currency: string;
   lines: PricedLine[];
   totals: { subtotal: bigint; discount: bigint; shipping: bigint; tax: bigint; total: bigint };
+  /** Additional fees, when the merchant set some and they apply; `totals.total` includes them (and `totals.tax` their tax). */
+  additionalFees?: PricedFee[];
+  additionalFeesBeforeTax?: bigint;
   appliedDiscounts: AppliedDiscount[];
   coupon?: CouponOutcome;
   shipping: ShippingResult;

@@ -120,6 +120,7 @@ export function pricingInput(lines: readonly ResolvedLine[], c: PricingContext):
     shippingRegions: c.settings.shippingRegions,
     pickupOptions: c.settings.pickupOptions,
     ...(c.settings.tax ? { tax: c.settings.tax } : {}),
+    ...(c.settings.additionalFees.length ? { additionalFees: c.settings.additionalFees } : {}),
     ...(c.calculateTax !== undefined && { calculateTax: c.calculateTax }),
     ...(c.calculateShipping !== undefined && { calculateShipping: c.calculateShipping }),
   };

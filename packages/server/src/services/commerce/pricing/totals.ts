@@ -4,6 +4,7 @@
 // and adds them up.
 import { multiply, normalizeCurrency } from '../../../platform/money.js';
 import { applyDiscounts } from './discounts.js';
+import { feeTotals, priceFees } from './fees.js';
 import { sum, type AvailabilityStatus, type PricedCart, type PricingInput, type PricingLine, type ShippingResult, type Violation, type WorkLine } from './model.js';
 import { priceShipping } from './shipping.js';
 import { priceTax } from './tax.js';
@@ -19,11 +20,15 @@ export function priceCart(input: PricingInput): PricedCart {
   const discountTotal = sum(counted.map((line) => line.discount));
 
   const shippingBeforeTax = priceShipping(input, counted, violations);
-  const tax = priceTax(input, lines, shippingBeforeTax);
-  const shipping: ShippingResult = { ...shippingBeforeTax, tax: tax.shipping.tax };
+  const linesTax = priceTax(input, lines, shippingBeforeTax);
+  const shipping: ShippingResult = { ...shippingBeforeTax, tax: linesTax.shipping.tax };
+  // Additional fees (fees.ts) are taxed at the same rate; their tax joins the order's tax.
+  const additionalFees = priceFees(input.additionalFees ?? [], lines, linesTax);
+  const fees = feeTotals(additionalFees, linesTax.pricesIncludeTax);
+  const tax = fees.tax > 0n ? { ...linesTax, total: linesTax.total + fees.tax, taxableAmount: linesTax.taxableAmount + sum(additionalFees.filter((f) => f.tax > 0n).map((f) => f.price)) } : linesTax;
 
   const includesTax = tax.pricesIncludeTax;
-  const total = subtotal - discountTotal + shipping.cost + (includesTax ? 0n : tax.total);
+  const total = subtotal - discountTotal + shipping.cost + (includesTax ? 0n : linesTax.total) + fees.addedToTotal;
   const lineTax = new Map(tax.lines.map((line) => [line.lineItemId, line.tax]));
   return {
     currency,
@@ -50,6 +55,7 @@ export function priceCart(input: PricingInput): PricedCart {
       };
     }),
     totals: { subtotal, discount: discountTotal, shipping: shipping.cost, tax: tax.total, total },
+    ...(additionalFees.length > 0 && { additionalFees, additionalFeesBeforeTax: fees.beforeTax }),
     appliedDiscounts,
     ...(coupon && { coupon }),
     shipping,

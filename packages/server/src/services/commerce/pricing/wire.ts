@@ -77,10 +77,24 @@ export interface WireViolation {
   description: string;
 }
 
+/** An additional fee (HANDLING_FEE, INSURANCE) as carts and checkouts answer it. */
+export interface WireAdditionalFee {
+  code: string;
+  name: string;
+  price: WireMoney;
+  taxDetails: WireTaxDetails;
+  priceBeforeTax: WireMoney;
+  priceAfterTax: WireMoney;
+  lineItemIds: string[];
+  source: 'PLATFORM';
+}
+
 export interface WirePricing {
   currency: string;
   calculatedLineItems: WireCalculatedLineItem[];
-  priceSummary: { subtotal: WireMoney; discount: WireMoney; shipping: WireMoney; tax: WireMoney; total: WireMoney };
+  /** `additionalFees`: the fees before tax, when there are fees. */
+  priceSummary: { subtotal: WireMoney; discount: WireMoney; shipping: WireMoney; tax: WireMoney; total: WireMoney; additionalFees?: WireMoney };
+  additionalFees: WireAdditionalFee[];
   appliedDiscounts: WireAppliedDiscount[];
   shippingInfo: WireShippingInfo;
   taxSummary: {
@@ -137,7 +151,18 @@ export function toWirePricing(priced: PricedCart, locale = 'en-US'): WirePricing
       shipping: money(priced.totals.shipping),
       tax: money(priced.totals.tax),
       total: money(priced.totals.total),
+      ...(priced.additionalFees?.length ? { additionalFees: money(priced.additionalFeesBeforeTax ?? 0n) } : {}),
     },
+    additionalFees: (priced.additionalFees ?? []).map((fee) => ({
+      code: fee.code,
+      name: fee.name,
+      price: money(fee.price),
+      taxDetails: taxDetails(fee.tax > 0n ? fee.price : 0n, fee.tax),
+      priceBeforeTax: money(includesTax ? fee.price - fee.tax : fee.price),
+      priceAfterTax: money(includesTax ? fee.price : fee.price + fee.tax),
+      lineItemIds: [],
+      source: 'PLATFORM' as const,
+    })),
     appliedDiscounts: priced.appliedDiscounts.map((discount) =>
       discount.source === 'COUPON'
         ? {

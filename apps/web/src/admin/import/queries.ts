@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ImportFormat } from '@bodega/sdk';
+import { useAdmin } from '../context.js';
+import { adminKeys } from '../queries.js';
+
+/** Imports an order file; the orders list and the dashboard then show what it brought in. */
+export function useImportOrders() {
+  const { api } = useAdmin();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { format: ImportFormat; content: string }) => api.backOffice.importOrders(input),
+    onSuccess: async (answer) => {
+      if (answer.imported > 0) await Promise.all([queryClient.invalidateQueries({ queryKey: adminKeys.orders() }), queryClient.invalidateQueries({ queryKey: adminKeys.dashboard() })]);
+    },
+  });
+}

@@ -1,0 +1,44 @@
+// Order import: the official @wix/ecom orders calls importOrder and setOrderNumberCounter, and the
+// back office's file import. Staff only (owner, contributor, API key).
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { PageBase } from '../../platform/page-base.js';
+import type { OrderImports } from './import-service.js';
+import * as W from './import-wire-schemas.js';
+import { toWireOrder } from './wire.js';
+
+const ORDER_PREFIXES = ['/ecom/v1', '/_api/ecom-orders/v1'];
+
+export function orderImportRoutes(imports: OrderImports, pageBase: PageBase) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const config = { access: 'staff' } as const;
+    for (const prefix of ORDER_PREFIXES) {
+      app.post(`${prefix}/orders/import`, { config, schema: { body: W.ImportOrderBody, response: { 200: W.ImportOrderAnswer } } }, async (req) => {
+        const { order } = await imports.importOrder(req.ctx, req.body.order);
+        return { order: toWireOrder(order, await pageBase(req.ctx)) };
+      });
+      app.post(`${prefix}/orders/import/set-order-number-counter`, { config, schema: { body: W.SetCounterBody, response: { 200: W.SetCounterAnswer } } }, async (req) => {
+        const answer = await imports.setOrderNumberCounter(req.ctx, Number(req.body.counter), req.body.allowLowerCounter === true);
+        return { oldCounter: String(answer.oldCounter), newCounter: String(answer.newCounter) };
+      });
+    }
+    app.post('/bodega/v1/order-imports', {
+      config,
+      schema: {
+        tags: ['orders'],
+        summary: 'Imports orders from another platform: a CSV (README "Order import") or a JSON array of orders as importOrder takes them; one result per order',
+        body: W.ImportFileBody,
+        response: { 200: W.OrderImportAnswer },
+      },
+    }, async (req) => {
+      const results = await imports.importFile(req.ctx, req.body.format, req.body.content);
+      return {
+        results: results.map(({ number, ...r }) => ({ ...r, ...(number !== undefined && { number: String(number) }) })),
+        imported: results.filter((r) => r.status === 'IMPORTED' || r.status === 'REPLACED').length,
+        alreadyImported: results.filter((r) => r.status === 'ALREADY_IMPORTED').length,
+        failed: results.filter((r) => r.status === 'FAILED').length,
+      };
+    });
+  };
+}
