@@ -137,10 +137,12 @@ BEGIN
       IS DISTINCT FROM (EXCLUDED.visible, EXCLUDED.in_stock, EXCLUDED.on_sale, EXCLUDED.price_minor, EXCLUDED.name_folded, EXCLUDED.created_at, EXCLUDED.keys)
   ), old_suggestions AS (
     -- the rows as they were, of products whose name, visibility or stock changed or that are gone
-    DELETE FROM search_suggestions s USING keys
+    -- (joins, not EXISTS under an OR, as 0990 had: a subplan per row, quadratic in a bulk rename)
+    DELETE FROM search_suggestions s
+    USING keys LEFT JOIN changed c ON c.product_id = keys.product_id
+      LEFT JOIN products p ON p.site_id = site AND p.product_id = keys.product_id
     WHERE s.site_id = site AND s.product_id = keys.product_id
-      AND (EXISTS (SELECT 1 FROM changed c WHERE c.product_id = keys.product_id AND c.new_suggestions AND NOT c.added)
-        OR NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = site AND p.product_id = keys.product_id))
+      AND (coalesce(c.new_suggestions AND NOT c.added, false) OR p.product_id IS NULL)
   ), new_suggestions AS (
     INSERT INTO search_suggestions (site_id, term, product_id, visible, in_stock, name_folded)
     SELECT c.site_id, array_to_string(n.words[i:], ' '), c.product_id, c.visible, c.in_stock, c.name_folded
@@ -157,10 +159,12 @@ BEGIN
     -- two savers on one stripe lock its rows in the same order.
     INSERT INTO search_facet_counts AS sc (site_id, stripe, key, visible, total)
     SELECT site, session_stripe, d.key, sum(d.visible), sum(d.total) FROM (
+      -- joins, not EXISTS under an OR (a subplan per row: quadratic in a bulk update)
       SELECT k AS key, CASE WHEN b.visible THEN -1 ELSE 0 END AS visible, -1 AS total
-      FROM before_facets b CROSS JOIN LATERAL unnest(b.counted) k
-      WHERE EXISTS (SELECT 1 FROM changed c WHERE c.product_id = b.product_id)
-        OR NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = site AND p.product_id = b.product_id)
+      FROM before_facets b LEFT JOIN changed c ON c.product_id = b.product_id
+        LEFT JOIN products p ON p.site_id = site AND p.product_id = b.product_id
+        CROSS JOIN LATERAL unnest(b.counted) k
+      WHERE c.product_id IS NOT NULL OR p.product_id IS NULL
       UNION ALL
       SELECT k, CASE WHEN c.visible THEN 1 ELSE 0 END, 1
       FROM changed c CROSS JOIN LATERAL unnest(c.facet_keys || search_count_keys(c.in_stock, c.on_sale, c.price_minor)) k

@@ -99,13 +99,18 @@ describe('facet counts kept per key', () => {
     await expectKeptEqualsRecounted();
   });
 
-  it('follow a bulk insert and a bulk delete', async () => {
+  it('follow a bulk insert, a bulk update and a bulk delete', async () => {
     const source = demo.products.find((p) => p.name === 'Merino Crew Sweater')?.id ?? '';
     await t.db.query(
       `INSERT INTO products (site_id, product_id, numeric_id, slug, name, product_type, visible, sku, price_minor, discounted_minor, doc, created_at, updated_at)
        SELECT site_id, 'counted-' || g, 800000 + g, 'counted-' || g, 'Counted Sweater ' || g, product_type, g % 3 <> 0, 'COUNTED-' || g, price_minor * g, discounted_minor * g, doc, created_at, updated_at
        FROM products, generate_series(1, 30) g WHERE site_id = $1 AND product_id = $2`, [site.siteId, source]);
     await expectKeptEqualsRecounted();
+    // One statement updating them all: a price cut (on sale, another price bucket) and a new name.
+    await t.db.query(`UPDATE products SET discounted_minor = discounted_minor / 2, name = 'Counted Jumper ' || numeric_id WHERE site_id = $1 AND product_id LIKE 'counted-%'`, [site.siteId]);
+    await expectKeptEqualsRecounted();
+    const [{ n }] = await t.db.query<{ n: string | number }>(`SELECT count(*) AS n FROM search_suggestions WHERE site_id = $1 AND product_id LIKE 'counted-%' AND term LIKE 'counted jumper%'`, [site.siteId]);
+    expect(Number(n)).toBe(30);
     await t.db.query(`DELETE FROM products WHERE site_id = $1 AND product_id LIKE 'counted-%'`, [site.siteId]);
     await expectKeptEqualsRecounted();
   });
