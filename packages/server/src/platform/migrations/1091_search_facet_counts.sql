@@ -60,13 +60,9 @@ BEGIN
     SELECT DISTINCT k.site_id, k.product_id FROM unnest(site_ids, product_ids) AS k(site_id, product_id) WHERE k.site_id = site
   ), before AS (
     -- the rows as they were (a data-modifying statement's CTEs all see the statement's snapshot)
-    SELECT ps.site_id, ps.product_id, ps.terms, ps.name_folded, ps.visible, ps.in_stock
+    SELECT ps.site_id, ps.product_id, ps.terms, ps.name_folded, ps.visible, ps.in_stock, ps.on_sale, ps.price_minor, ps.facet_keys
     FROM product_search ps JOIN keys ON ps.site_id = site AND ps.product_id = keys.product_id
     WHERE ps.site_id = site
-  ), before_facets AS (
-    SELECT pf.product_id, pf.visible, pf.keys || search_count_keys(pf.in_stock, pf.on_sale, pf.price_minor) AS counted
-    FROM product_facets pf JOIN keys ON pf.site_id = site AND pf.product_id = keys.product_id
-    WHERE pf.site_id = site
   ), fresh AS (
     SELECT p.site_id, p.product_id, p.visible, p.name, t.name_folded,
       -- the name as written, then each other word once (short, so the trigram comparison stays cheap)
@@ -122,7 +118,10 @@ BEGIN
       ps.created_at, ps.facet_keys
   ), changed AS (
     SELECT w.*, b.product_id IS NULL AS added, w.terms IS DISTINCT FROM b.terms AS new_words,
-      (w.name_folded, w.visible, w.in_stock) IS DISTINCT FROM (b.name_folded, b.visible, b.in_stock) AS new_suggestions
+      (w.name_folded, w.visible, w.in_stock) IS DISTINCT FROM (b.name_folded, b.visible, b.in_stock) AS new_suggestions,
+      -- what the counts hold changed (a rename changes none of it)
+      b.product_id IS NULL OR (w.visible, w.in_stock, w.on_sale, width_bucket(w.price_minor, search_price_edges()), w.facet_keys)
+        IS DISTINCT FROM (b.visible, b.in_stock, b.on_sale, width_bucket(b.price_minor, search_price_edges()), b.facet_keys) AS new_counts
     FROM written w LEFT JOIN before b ON b.site_id = w.site_id AND b.product_id = w.product_id
   ), words AS (
     INSERT INTO search_words (site_id, word)
@@ -154,20 +153,21 @@ BEGIN
     WHERE pf.site_id = site AND pf.product_id = keys.product_id
       AND NOT EXISTS (SELECT 1 FROM products p WHERE p.site_id = site AND p.product_id = keys.product_id)
   ), counted AS (
-    -- what each product written or gone took from the counts (its row as it was) and gives them
-    -- (its new row), summed by key; keys whose sums are nought are not touched. In key order, so
-    -- two savers on one stripe lock its rows in the same order.
+    -- what each product whose counted values changed, or that is gone, took from the counts (its
+    -- row as it was) and gives them (its new row), summed by key; keys whose sums are nought are
+    -- not touched. In key order, so two savers on one stripe lock its rows in the same order.
     INSERT INTO search_facet_counts AS sc (site_id, stripe, key, visible, total)
     SELECT site, session_stripe, d.key, sum(d.visible), sum(d.total) FROM (
       -- joins, not EXISTS under an OR (a subplan per row: quadratic in a bulk update)
       SELECT k AS key, CASE WHEN b.visible THEN -1 ELSE 0 END AS visible, -1 AS total
-      FROM before_facets b LEFT JOIN changed c ON c.product_id = b.product_id
+      FROM before b LEFT JOIN changed c ON c.product_id = b.product_id
         LEFT JOIN products p ON p.site_id = site AND p.product_id = b.product_id
-        CROSS JOIN LATERAL unnest(b.counted) k
-      WHERE c.product_id IS NOT NULL OR p.product_id IS NULL
+        CROSS JOIN LATERAL unnest(b.facet_keys || search_count_keys(b.in_stock, b.on_sale, b.price_minor)) k
+      WHERE coalesce(c.new_counts, false) OR p.product_id IS NULL
       UNION ALL
       SELECT k, CASE WHEN c.visible THEN 1 ELSE 0 END, 1
       FROM changed c CROSS JOIN LATERAL unnest(c.facet_keys || search_count_keys(c.in_stock, c.on_sale, c.price_minor)) k
+      WHERE c.new_counts
     ) d
     GROUP BY d.key HAVING sum(d.visible) <> 0 OR sum(d.total) <> 0
     ORDER BY d.key
