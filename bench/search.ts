@@ -14,9 +14,11 @@
  *   4. the index's size (product_search, product_facets, search_suggestions, search_words) beside the
  *      products table's.
  * Requests are sequential (one at a time) from this process, timed with performance.now.
+ * --reuse measures the catalog an earlier run left in the database instead of generating one.
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { siteContext } from '../packages/server/src/platform/context.js';
 import { recordRows, startServer, type BenchServer } from './lib.js';
 
 const ADJECTIVES = ['Merino', 'Linen', 'Waxed', 'Speckled', 'Organic', 'Vintage', 'Classic', 'Everyday', 'Rustic', 'Alpine', 'Coastal', 'Heritage', 'Nordic', 'Urban', 'Field', 'Harbor', 'Canyon', 'Meadow', 'Summit', 'Desert'];
@@ -104,25 +106,49 @@ async function generate(server: BenchServer, siteId: string, total: number): Pro
   process.stdout.write('\n');
 }
 
-export default async function search(args: string[]): Promise<void> {
+/**
+ * The bench's site: a new one with a generated catalog, or (--reuse) the first catalog an earlier
+ * run left in the database (its client id from oauth_clients, a new API key), so a run after a
+ * migration measures the same catalog without generating 100,000 products again.
+ */
+async function benchSite(server: BenchServer, args: string[]): Promise<{ siteId: string; apiKey: string; clientId: string; total: number }> {
+  if (args.includes('--reuse')) {
+    const [found] = await server.db.query<{ site_id: string; client_id: string; n: number | string }>(
+      `SELECT pf.site_id, (SELECT c.client_id FROM oauth_clients c WHERE c.site_id = pf.site_id ORDER BY c.client_id LIMIT 1) AS client_id,
+         (SELECT count(*) FROM product_facets f WHERE f.site_id = pf.site_id) AS n
+       FROM product_facets pf WHERE pf.product_id = 'bench-p1' ORDER BY pf.site_id LIMIT 1`);
+    if (!found) throw new Error('--reuse: no catalog of an earlier run in this database');
+    const ctx = siteContext(server.db, found.site_id, () => new Date());
+    const { key } = await server.app.services.sites.createApiKey(ctx, 'bench search');
+    // The earlier run sealed the site's token signing key with its own server key (a bench makes
+    // one per run): a new signing key, sealed with this run's.
+    await server.db.query('DELETE FROM signing_keys WHERE site_id = $1', [found.site_id]);
+    await server.app.services.oauth.tokens.createSiteKey(ctx);
+    console.log(`  reusing site ${found.site_id} (${Number(found.n)} products)`);
+    return { siteId: found.site_id, apiKey: key, clientId: found.client_id, total: Number(found.n) };
+  }
   const total = option(args, 'products', Number(process.env.BENCH_PRODUCTS ?? 100_000));
+  const created = await server.app.services.sites.createSite({ name: 'bench search' });
+  const build = await timed(() => generate(server, created.site.siteId, total));
+  const [{ n }] = await server.db.query<{ n: number | string }>('SELECT count(*) AS n FROM product_search WHERE site_id = $1', [created.site.siteId]);
+  console.log(`  catalog and its index built in ${(build / 1000).toFixed(1)} s (${Number(n)} indexed)`);
+  return { siteId: created.site.siteId, apiKey: created.apiKey, clientId: created.clientId, total };
+}
+
+export default async function search(args: string[]): Promise<void> {
   const samples = option(args, 'samples', Number(process.env.BENCH_SAMPLES ?? 200));
   const server = await startServer();
   try {
-    const created = await server.app.services.sites.createSite({ name: 'bench search' });
-    const siteId = created.site.siteId;
-    const key = { authorization: created.apiKey, 'wix-site-id': siteId, 'content-type': 'application/json' };
+    console.log(`search bench — ${server.database}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
+    const { siteId, apiKey, clientId, total } = await benchSite(server, args);
+    console.log(`  ${total} products, ${total * 10} variants`);
+    const key = { authorization: apiKey, 'wix-site-id': siteId, 'content-type': 'application/json' };
     const token = await fetch(`${server.url}/oauth2/token`, {
       method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ clientId: created.clientId, grantType: 'anonymous' }),
+      body: JSON.stringify({ clientId, grantType: 'anonymous' }),
     }).then(async (r) => (await r.json() as { access_token: string }).access_token);
     const visitor = { authorization: token, 'content-type': 'application/json' };
-
-    console.log(`search bench — ${server.database}: ${total} products, ${total * 10} variants; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
-    const build = await timed(() => generate(server, siteId, total));
-    const [{ n }] = await server.db.query<{ n: number | string }>('SELECT count(*) AS n FROM product_search WHERE site_id = $1', [siteId]);
-    console.log(`  catalog and its index built in ${(build / 1000).toFixed(1)} s (${Number(n)} indexed)`);
-    if (server.db.kind === 'postgres') await server.db.exec('ANALYZE products; ANALYZE product_search; ANALYZE product_facets; ANALYZE search_suggestions; ANALYZE search_words; ANALYZE collection_products');
+    if (server.db.kind === 'postgres') await server.db.exec('ANALYZE products; ANALYZE product_search; ANALYZE product_facets; ANALYZE search_suggestions; ANALYZE search_words; ANALYZE collection_products; ANALYZE search_facet_counts');
 
     const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown) => {
       const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -6,8 +6,11 @@
 // the document — name, options, collections, brand, ribbon, description — or the query inside the
 // name (2); when none of those finds anything, the typo match (1): each word as typed or one of its
 // nearest words in the site's word list (trigram similarity ≥ FUZZY_THRESHOLD, which the caller's
-// transaction sets), or the words typed apart joined. Ties: in stock first, then the text rank, the
-// name and the id, so an order is stable.
+// transaction sets), or the words typed apart joined. Ties: in stock first, then where the query's
+// phrase starts in the name (a name that starts with it first), the shorter name (the query covers
+// more of it), the name and the id, so an order is stable. Every key of that order is read from the
+// row the index scan visits, so no match's document is read for the order (the text rank it
+// replaces, ts_rank_cd, read every match's document: the README's "Catalog search").
 
 export type SearchSort = 'RELEVANCE' | 'PRICE_ASC' | 'PRICE_DESC' | 'NEWEST' | 'NAME';
 
@@ -59,7 +62,7 @@ export function priceEdges(exponent: number): bigint[] {
 }
 
 const ORDER: Record<SearchSort, string> = {
-  RELEVANCE: 'tier DESC, in_stock DESC, score DESC, name_folded, product_id',
+  RELEVANCE: 'tier DESC, in_stock DESC, name_at, length(name_folded), name_folded, product_id',
   PRICE_ASC: 'price_minor, product_id',
   PRICE_DESC: 'price_minor DESC, product_id',
   NEWEST: 'created_at DESC, product_id',
@@ -70,6 +73,8 @@ const ORDER: Record<SearchSort, string> = {
 function textQuery(text: string, site: string): string {
   return `q AS MATERIALIZED (
   SELECT f.phrase, nullif(replace(f.phrase, ' ', ''), f.phrase) AS joined, string_to_array(f.phrase, ' ') AS words, lower(btrim(${text})) AS code, f.cfg,
+    -- each word at a word start of a name (folded words are letters and digits: no LIKE wildcard)
+    ARRAY(SELECT '% ' || w || '%' FROM unnest(string_to_array(f.phrase, ' ')) w) AS starts,
     to_tsquery(f.cfg, coalesce(nullif(array_to_string(ARRAY(SELECT w || ':*' FROM unnest(string_to_array(f.phrase, ' ')) w), ' & '), ''), '')) AS tsq
   FROM (SELECT search_fold(${text}) AS phrase, search_config(${site}) AS cfg) f
 )`;
@@ -96,40 +101,46 @@ const EXACT = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.name_folded LIKE '
 // word prefix or an exact SKU only, and no fuzzy match.
 const SHORT_EXACT = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.document @@ (SELECT tsq FROM q))`;
 const isShort = (text: string) => (text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3;
+// Read from the row the index scan visits anyway: the SKUs and the folded name, no document.
 const TIER = `CASE WHEN ps.codes @> ARRAY[(SELECT code FROM q)] THEN 5
   WHEN position(' ' || (SELECT phrase FROM q) IN ' ' || ps.name_folded) > 0 THEN 4
-  WHEN NOT EXISTS (SELECT 1 FROM unnest((SELECT words FROM q)) w WHERE position(' ' || w IN ' ' || ps.name_folded) = 0) THEN 3
+  WHEN ' ' || ps.name_folded LIKE ALL ((SELECT starts FROM q)::text[]) THEN 3
   ELSE 2 END`;
-const EXACT_SCORE = `CASE WHEN ps.document @@ (SELECT tsq FROM q) THEN ts_rank_cd(ps.document, (SELECT tsq FROM q)) ELSE 0 END`;
+
+/** What a match carries from its search row: the page's order, the filters and the facets read nothing else. */
+const HIT_COLUMNS = 'ps.product_id, ps.name_folded, ps.in_stock, ps.price_minor, ps.on_sale, ps.created_at, ps.facet_keys AS keys, length(ps.name_folded) AS name_length';
+/** Where the query's phrase starts a word of the name (1 for a name that starts with it; past any name when it is not there). */
+const NAME_AT = `coalesce(nullif(position(' ' || (SELECT phrase FROM q) IN ' ' || ps.name_folded), 0), 100000)`;
 
 /**
- * CTEs `exact` and `fuzzy` of the products the text finds, each with `columns` of product_search
- * ps, tier and score. The fuzzy match (tier 1) runs only when nothing matches exactly — a typo's
+ * CTE `hit` of the products the text finds (HIT_COLUMNS and tier): ids from product_search's
+ * indexes, everything else from the row the index scan visits, so no match is read twice and no
+ * document is read. The fuzzy match (tier 1) runs only when nothing matches exactly — a typo's
  * results, never a tail of them — and is an index lookup of the corrected words (near).
  */
-function matches(text: string, site: string, columns: string, visibleOnly: boolean): string {
+function matches(text: string, site: string, visibleOnly: boolean): string {
   const where = `ps.site_id = ${site}${visibleOnly ? ' AND ps.visible' : ''}`;
   const short = isShort(text);
   return `exact AS MATERIALIZED (
-  SELECT ${columns}, ${TIER} AS tier, ${EXACT_SCORE} AS score FROM product_search ps WHERE ${where} AND ${short ? SHORT_EXACT : EXACT}
+  SELECT ${HIT_COLUMNS}, ${TIER} AS tier, ${NAME_AT} AS name_at FROM product_search ps WHERE ${where} AND ${short ? SHORT_EXACT : EXACT}
 ), ${nearQuery(site)}, fuzzy AS (
-  SELECT ${columns}, 1 AS tier, ts_rank_cd(ps.document, (SELECT tsq FROM near)) AS score FROM product_search ps
+  SELECT ${HIT_COLUMNS}, 1 AS tier, 0 AS name_at FROM product_search ps
   WHERE ${short ? 'false' : `${where} AND NOT EXISTS (SELECT 1 FROM exact) AND ps.document @@ (SELECT tsq FROM near)`}
-)`;
+), hit AS (SELECT * FROM exact UNION ALL SELECT * FROM fuzzy)`;
 }
 
 /**
  * For the catalog's own product queries (V3 search.expression, the back office's list): a join of
- * `products p` with the products the text finds, as `s` (search_tier, search_score); the site is $1.
+ * `products p` with the products the text finds, as `s` (search_tier, search_length); the site is $1.
  */
 export function searchJoin(params: unknown[], text: string, visibleOnly: boolean): string {
   params.push(text);
-  return `JOIN (WITH ${textQuery(`$${params.length}`, '$1')}, ${matches(text, '$1', 'ps.product_id', visibleOnly)}
-    SELECT product_id, tier AS search_tier, score AS search_score FROM exact UNION ALL SELECT product_id, tier, score FROM fuzzy) s
+  return `JOIN (WITH ${textQuery(`$${params.length}`, '$1')}, ${matches(text, '$1', visibleOnly)}
+    SELECT product_id, tier AS search_tier, name_at AS search_at, name_length AS search_length FROM hit) s
     ON s.product_id = p.product_id`;
 }
-/** The relevance order of a searchJoin. */
-export const SEARCH_JOIN_ORDER = 's.search_tier DESC, p.in_stock DESC, s.search_score DESC, lower(p.name), p.product_id';
+/** The relevance order of a searchJoin (the search's own: tier, in stock, the phrase's place in the name, the shorter name, the name, the id). */
+export const SEARCH_JOIN_ORDER = 's.search_tier DESC, p.in_stock DESC, s.search_at, s.search_length, lower(p.name), p.product_id';
 
 type Flag = 'coll' | 'price' | 'stock' | 'sale' | 'brand' | `opt${number}`;
 
@@ -172,7 +183,7 @@ export function searchStatement(plan: SearchPlan): Statement {
   const buckets = plan.priceEdges.length + 1;
   const priceCounts = Array.from({ length: buckets }, (_, b) =>
     `json_build_array(${b}, count(*) FILTER (WHERE ${all('price')} AND width_bucket(price_minor, $3::bigint[]) = ${b}))`).join(', ');
-  const tally = `tally AS (
+  let tally = `tally AS (
   SELECT count(*) FILTER (WHERE ${all()}) AS total${plan.facets ? `,
     count(*) FILTER (WHERE ${all('stock')} AND in_stock) AS in_stock,
     count(*) FILTER (WHERE ${all('sale')} AND on_sale) AS on_sale,
@@ -182,10 +193,12 @@ export function searchStatement(plan: SearchPlan): Statement {
   const optionTest = optionNames.map(({ flag, name }) => ` AND (split_part(k, chr(31), 1) = ${bind(KEY.option + name)} OR f_${flag})`).join('');
   // A row failing two filters counts in no keyed facet: it is not unnested.
   const keyedRows = flags.size >= 2 ? `WHERE ${[all('coll'), all('brand'), allBut((k) => k.startsWith('opt'))].join(' OR ')}` : '';
-  const counts = `counts AS MATERIALIZED (
-  SELECT k, count(*) AS n FROM (SELECT * FROM m ${keyedRows}) r, unnest(r.keys) k
+  // With no filter every key of every row counts: no test per key.
+  const keyTest = flags.size === 0 ? '' : `
   WHERE CASE left(k, 1) WHEN '${KEY.collection}' THEN ${all('coll')} WHEN '${KEY.brand}' THEN ${all('brand')}
-    ELSE ${allBut((k) => k.startsWith('opt'))}${optionTest} END
+    ELSE ${allBut((k) => k.startsWith('opt'))}${optionTest} END`;
+  let counts = `counts AS MATERIALIZED (
+  SELECT k, count(*) AS n FROM (SELECT * FROM m ${keyedRows}) r, unnest(r.keys) k${keyTest}
   GROUP BY k
 )`;
   const facets = plan.facets
@@ -202,29 +215,62 @@ export function searchStatement(plan: SearchPlan): Statement {
 
   const visible = plan.visibleOnly ? ' AND ps.visible' : '';
   let found: string;
+  const narrow = 'ps.product_id, ps.name_folded, ps.in_stock, ps.price_minor, ps.on_sale, ps.created_at, ps.keys';
   if (searching) {
-    const columns = 'ps.product_id, ps.name_folded, ps.in_stock, ps.price_minor, ps.on_sale, ps.created_at, search_facet_keys(ps.collection_ids, ps.options, ps.brand) AS keys';
-    found = `${matches(plan.text, '$1', columns, plan.visibleOnly)}, m AS MATERIALIZED (
-  SELECT x.*${flagColumns} FROM (SELECT * FROM exact UNION ALL SELECT * FROM fuzzy) x
-)`;
+    found = `${matches(plan.text, '$1', plan.visibleOnly)}, m AS MATERIALIZED (SELECT h.*${flagColumns} FROM hit h)`;
+  } else if (flags.size === 0 && plan.facets && plan.priceEdges.every((edge) => FINE_PRICE_EDGES.includes(edge))) {
+    // Nothing typed, nothing picked: the counts kept per key (migration 1091) instead of every
+    // product's keys; the rows are read for the page only.
+    found = `m AS (SELECT ${narrow}, 0 AS tier, 0 AS name_at FROM product_facets ps WHERE ps.site_id = $1${visible})`;
+    ({ tally, counts } = keptCounts(plan.visibleOnly ? 'visible' : 'total'));
   } else {
     // With two filters or more, a row failing all of them counts in no facet: the filters' indexes
     // (product_facets_keys, product_facets_prices) find the others.
     const some = flags.size >= 2 ? ` AND (${[...flags.values()].join(' OR ')})` : '';
     found = `m AS MATERIALIZED (
-  SELECT ps.product_id, ps.name_folded, ps.in_stock, ps.price_minor, ps.on_sale, ps.created_at, ps.keys, 0 AS tier, 0 AS score${flagColumns}
+  SELECT ${narrow}, 0 AS tier, 0 AS name_at${flagColumns}
   FROM product_facets ps WHERE ps.site_id = $1${visible}${some}
 )`;
   }
   const sql = `WITH ${textQuery('$2', '$1')}, ${found}, ${tally}${plan.facets ? `, ${counts}` : ''}
 SELECT
   (SELECT total FROM tally) AS total,
-  (SELECT coalesce(json_agg(h.product_id ORDER BY h.rn), '[]') FROM (
-     SELECT product_id, row_number() OVER (ORDER BY ${ORDER[plan.sort]}) AS rn FROM m WHERE ${all()}
-     ORDER BY ${ORDER[plan.sort]} LIMIT ${bind(plan.limit)} OFFSET ${bind(plan.offset)}) h) AS hits,
+  -- the page: a bounded sort (the limit and offset kept), then its rows in that order again
+  (SELECT coalesce(json_agg(h.product_id ORDER BY ${ORDER[plan.sort]}), '[]') FROM (
+     SELECT * FROM m WHERE ${all()} ORDER BY ${ORDER[plan.sort]} LIMIT ${bind(plan.limit)} OFFSET ${bind(plan.offset)}) h) AS hits,
   cardinality($3::bigint[]) AS buckets,
   coalesce((SELECT version FROM product_search_versions WHERE site_id = $1), 0) AS version${facets}`;
   return { sql, params };
+}
+
+/**
+ * The edges of the fine price buckets search_facet_counts counts by (search_price_edges(),
+ * migration 1091): 25, 50, 100, 200 and 500 major units of a currency of 0 to 4 decimals. A site's
+ * price buckets whose edges are all here are each a sum of fine buckets.
+ */
+export const FINE_PRICE_EDGES: readonly bigint[] = [...new Set([0, 1, 2, 3, 4].flatMap((e) => priceEdges(e)))].sort((a, b) => (a < b ? -1 : 1));
+
+/**
+ * CTEs tally and counts of a browse with nothing typed and nothing picked, from the counts kept per
+ * key (`column`: of visible products, or of all): '*' every product, 's' in stock, 'd' on sale,
+ * 'p' and a fine price bucket (summed into the site's buckets), the facet keys as they are.
+ */
+function keptCounts(column: 'visible' | 'total'): { tally: string; counts: string } {
+  return {
+    tally: `kept AS MATERIALIZED (
+  SELECT key AS k, sum(${column}) AS n FROM search_facet_counts WHERE site_id = $1 GROUP BY key
+), tally AS (
+  SELECT coalesce(sum(n) FILTER (WHERE k = '*'), 0) AS total, coalesce(sum(n) FILTER (WHERE k = 's'), 0) AS in_stock,
+    coalesce(sum(n) FILTER (WHERE k = 'd'), 0) AS on_sale,
+    (SELECT json_agg(json_build_array(b, coalesce(x.n, 0)) ORDER BY b) FROM generate_series(0, cardinality($3::bigint[])) b
+       LEFT JOIN (SELECT CASE WHEN i = 0 THEN 0 ELSE width_bucket((search_price_edges())[i], $3::bigint[]) END AS bucket, sum(n) AS n
+         FROM (SELECT substr(k, 2)::int AS i, n FROM kept WHERE left(k, 1) = 'p') fine GROUP BY 1) x ON x.bucket = b) AS prices
+  FROM kept
+)`,
+    counts: `counts AS (
+  SELECT k, n FROM kept WHERE n > 0 AND left(k, 1) IN ('${KEY.collection}', '${KEY.option}', '${KEY.brand}')
+)`,
+  };
 }
 
 /** The picked price buckets as ranges of price_minor (indexable, unlike a bucket number). */
@@ -256,16 +302,27 @@ export function nearestWordsStatement(siteId: string, text: string, visibleOnly:
   };
 }
 
+/** Text folded as search_fold folds it, near enough to count its letters (accents off, lower case). */
+export function foldText(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 /**
  * Suggestions, first try: names with the typed text at a word start, from search_suggestions (a
- * name from each of its word starts, migration 0990) — a range of its byte-order index, so the
- * rows read are the matches, whatever the catalog's size. In stock first, then by name.
+ * name from each of its word starts, migration 0990). Its index (migration 1090) is ordered by the
+ * first two letters, then in stock first, then by name: from two letters typed on, the scan starts
+ * at the typed letters' place, keeps the entries that start with all of the text and stops at the
+ * limit — it reads a few entries more than it returns, not every match. One letter typed is a range
+ * of the first column, sorted.
  */
 export function suggestionTermsStatement(siteId: string, text: string, visibleOnly: boolean, limit: number): Statement {
+  const head = foldText(text).replace(/[^\p{L}\p{N}]+/gu, '').length >= 2
+    ? 'left(s.term, 2) = left(q.t, 2)'
+    : 'left(s.term, 2) >= q.t AND left(s.term, 2) < q.t || chr(1114111)';
   return {
     sql: `SELECT s.product_id FROM search_suggestions s, (SELECT search_fold($2) COLLATE "C" AS t) q
-      WHERE s.site_id = $1 AND s.term >= q.t AND s.term < q.t || chr(1114111)${visibleOnly ? ' AND s.visible' : ''}
-      GROUP BY s.product_id, s.in_stock, s.name_folded
+      WHERE s.site_id = $1 AND ${head} AND s.term >= q.t AND s.term < q.t || chr(1114111)${visibleOnly ? ' AND s.visible' : ''}
+      GROUP BY s.in_stock, s.name_folded, s.product_id
       ORDER BY s.in_stock DESC, s.name_folded, s.product_id LIMIT $3`,
     params: [siteId, text, limit],
   };

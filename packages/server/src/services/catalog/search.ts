@@ -7,7 +7,7 @@ import { ApiError } from '../../platform/errors.js';
 import { currencyExponent } from '../../platform/money.js';
 import type { Product } from './products.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
-import { hasSearchText, OPTION_SEPARATOR, priceEdges, searchStatement, type SearchSort, type Statement } from './search-query.js';
+import { foldText, hasSearchText, OPTION_SEPARATOR, priceEdges, searchStatement, type SearchSort, type Statement } from './search-query.js';
 import * as searchStore from './search-store.js';
 import { isShopper, type CatalogService } from './service.js';
 
@@ -70,13 +70,12 @@ export function priceBuckets(currency: string): PriceBucket[] {
 
 /** The name cut where query words start its words, for highlighting (accents and case ignored). */
 export function highlightName(name: string, text: string): { text: string; match: boolean }[] {
-  const fold = (s: string) => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-  const words = fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const parts: { text: string; match: boolean }[] = [];
   let at = 0;
   for (const found of name.matchAll(/[\p{L}\p{N}]+/gu)) {
     const word = found[0];
-    const folded = fold(word);
+    const folded = foldText(word);
     const longest = Math.max(0, ...words.filter((w) => folded.startsWith(w)).map((w) => w.length));
     if (longest === 0) continue;
     // Folding keeps one letter per letter for most scripts; where it does not, the whole word is marked.
@@ -180,7 +179,7 @@ export class CatalogSearch {
   private async correct(ctx: RequestContext, text: string, visibleOnly: boolean): Promise<string | null> {
     const nearest = await withTransaction(ctx, (tx) => searchStore.nearestWords(tx, text, visibleOnly));
     if (nearest.every((w) => w === null)) return null;
-    const words = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const words = foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
     const corrected = words.map((w, i) => nearest[i] ?? w).join(' ');
     return corrected === words.join(' ') ? null : corrected;
   }
