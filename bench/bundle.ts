@@ -14,7 +14,8 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { recordRows } from './lib.js';
 
-const CLIENT = fileURLToPath(new URL('../apps/web/dist/client/', import.meta.url));
+/** The client build to read; BUNDLE_DIR measures another (a build written elsewhere while tests use dist/). */
+const CLIENT = process.env.BUNDLE_DIR ? path.resolve(process.env.BUNDLE_DIR) + path.sep : fileURLToPath(new URL('../apps/web/dist/client/', import.meta.url));
 
 interface Chunk { file: string; src?: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] }
 

@@ -1,5 +1,5 @@
 /**
- * The "Other amount" field of a gift card's page, in a bundle of its own (amount.ts loads it): its
+ * The "Other amount" field of a gift card's page, in a bundle of its own (ProductPage loads it): its
  * react-hook-form and zod stay out of every product page's first load.
  */
 import { forwardRef, useId, useImperativeHandle, useMemo } from 'react';

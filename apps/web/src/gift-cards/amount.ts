@@ -3,7 +3,8 @@ import type { GiftCardCustomAmounts } from '@bodega/sdk';
 /**
  * A gift card's custom amount as the product page needs it before the shopper types one: the limits
  * and the parsing, with no form library. The "Other amount" field itself (react-hook-form and zod)
- * is OtherAmount.tsx, a bundle of its own loaded only for a gift card that takes custom amounts.
+ * is OtherAmount.tsx, a bundle of its own that the product page loads only for a gift card that
+ * takes custom amounts.
  */
 
 /** The custom amounts a gift-card product takes: both limits as the server writes them ("5.00"). */
@@ -30,6 +31,3 @@ export interface OtherAmountHandle {
   /** The amount once it passes the field's rules (the field shows why not and takes focus), else undefined. */
   amount(): Promise<string | undefined>;
 }
-
-/** The "Other amount" field's bundle; the product page starts it as soon as the shop allows custom amounts. */
-export const loadOtherAmount = () => import('./OtherAmount.js');

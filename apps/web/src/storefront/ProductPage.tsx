@@ -3,7 +3,7 @@ import { formatMoney, toMinor } from '../ui/money.js';
 import { Link, useParams } from '../router/Router.js';
 import { useAddToCart } from '../cart/queries.js';
 import { GiftCardFields, giftDetailsProblem, giftTextFields, isGiftCardProduct, NO_GIFT_DETAILS, type GiftDetails } from '../gift-cards/GiftCardFields.js';
-import { amountLimits, loadOtherAmount, type AmountLimits, type OtherAmountHandle } from '../gift-cards/amount.js';
+import { amountLimits, type AmountLimits, type OtherAmountHandle } from '../gift-cards/amount.js';
 import { useGiftCardCustomAmounts } from '../gift-cards/queries.js';
 import { useCartUi } from '../cart/CartUi.js';
 import { plainError } from '../shop/errors.js';
@@ -20,10 +20,12 @@ import { useHydrated } from '../shop/context.js';
 
 const Reviews = lazy(() => import('./Reviews.js'));
 const BackInStock = lazy(() => import('./BackInStock.js'));
-// react-hook-form and zod come with it: only a gift card that takes custom amounts loads them.
+// react-hook-form and zod come with it: only a gift card that takes custom amounts loads them
+// (started as soon as the shop says so, so it is there when the shopper picks "Other amount").
+const loadOtherAmount = () => import('../gift-cards/OtherAmount.js');
 const OtherAmount = lazy(loadOtherAmount);
 
-/** The "Other amount" field once its bundle is there (started as soon as the shop allows custom amounts). */
+/** The "Other amount" field once its bundle is there. */
 function OtherAmountField({ limits, value, onChange, handle }: { limits: AmountLimits; value: string; onChange: (value: string) => void; handle: Ref<OtherAmountHandle> }) {
   return (
     <Suspense fallback={<div className="field other-amount" aria-busy="true" />}>
