@@ -52,6 +52,28 @@ describe('createClient', () => {
   });
 });
 
+describe('client.use', () => {
+  it('binds a module on first use, to the same client, and hands back the same object after', async () => {
+    const bare = createClient({ auth: ApiKeyStrategy({ apiKey: 'KEY', siteId: 'site-1' }), baseUrl: receiver.url, headers: { 'x-extra': '2' } });
+    expect(Object.keys(bare)).not.toContain('checkout');
+    const bound = bare.use(checkout);
+    expect(bare.use(checkout)).toBe(bound);
+    expect(bare.use(members)).not.toBe(bound);
+    receiver.reply(() => ({ body: { checkout: { id: 'co-2' } } }));
+    expect(await bound.getCheckout('co-2')).toEqual({ _id: 'co-2' });
+    const [request] = receiver.requests;
+    expect(request.headers.authorization).toBe('KEY');
+    expect(request.headers['x-extra']).toBe('2');
+  });
+
+  it('works beside modules bound up front', async () => {
+    const both = client();
+    receiver.reply(() => ({ body: { checkout: { id: 'co-3' } } }));
+    expect(await both.use(checkout).getCheckout('co-3')).toEqual(await both.checkout.getCheckout('co-3'));
+    expect(receiver.requests).toHaveLength(2);
+  });
+});
+
 describe('transport', () => {
   it('puts a GET payload in the query string, path params included, with no body or content type', async () => {
     receiver.reply(() => ({ body: { checkout: {} } }));

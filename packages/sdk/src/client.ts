@@ -43,6 +43,12 @@ export interface ClientCore<A> {
   ): Promise<GraphQLResult<Data>>;
   fetchWithAuth(url: string | URL, init?: RequestInit): Promise<Response>;
   setHeaders(headers: Record<string, string>): void;
+  /**
+   * The module bound to this client, bound on first use and the same object after (as `@wix/sdk`'s
+   * `client.use(module)`): code that imports a module only where it calls it keeps the other modules
+   * out of its bundle, where `modules` binds (and so imports) every module up front.
+   */
+  use<Api extends object>(module: Module<Api>): Api;
 }
 
 export type BodegaClient<M extends Record<string, Module>, A> = BoundModules<M> & ClientCore<A>;
@@ -61,6 +67,7 @@ export function createClient<
 
   const bound: Record<string, object> = {};
   for (const [name, module] of Object.entries(options.modules ?? {})) bound[name] = module(transport);
+  const used = new Map<Module, object>();
 
   const core: ClientCore<A> = {
     auth: options.auth as A,
@@ -78,6 +85,14 @@ export function createClient<
     },
     fetchWithAuth: (url, init) => transport.fetchWithAuth(url, init),
     setHeaders: (headers) => transport.setHeaders(headers),
+    use<Api extends object>(module: Module<Api>): Api {
+      let api = used.get(module);
+      if (!api) {
+        api = module(transport);
+        used.set(module, api);
+      }
+      return api as Api;
+    },
   };
   return Object.assign(bound, core) as BodegaClient<M, A>;
 }

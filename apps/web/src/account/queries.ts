@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { emptyTokens, type Member, type MemberAddress } from '@bodega/sdk';
+import { authentication, emptyTokens, members, orders, passkeys, security, type Member, type MemberAddress } from '@bodega/sdk';
 import { need, useShop } from '../shop/context.js';
 import { notifySignInChanged, useSignedIn } from '../shop/member.js';
 
@@ -12,7 +12,7 @@ export function useMyOrders() {
     queryKey: ['orders', 'mine'],
     enabled: signedIn,
     initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) => need(client).orders.searchOrders({
+    queryFn: async ({ pageParam }) => need(client).use(orders).searchOrders({
       sort: [{ fieldName: 'createdDate', order: 'DESC' }],
       cursorPaging: { limit: ORDERS_PAGE, ...(pageParam && { cursor: pageParam }) },
     }),
@@ -59,7 +59,7 @@ export function useUpdateMember() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ id, update, slug, community }: { id: string; update: Partial<Member>; slug?: string; community?: 'join' | 'leave' }) => {
-      const api = need(client).members;
+      const api = need(client).use(members);
       let member = await api.updateMember(id, update);
       if (slug !== undefined && slug !== member.profile?.slug) member = (await api.updateCurrentMemberSlug(slug)).member ?? member;
       if (community === 'join') member = (await api.joinCommunity()).member ?? member;
@@ -74,7 +74,7 @@ export function useSaveAddresses() {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, addresses }: { id: string; addresses: MemberAddress[] }) => need(client).members.updateMember(id, { contact: { addresses } }),
+    mutationFn: ({ id, addresses }: { id: string; addresses: MemberAddress[] }) => need(client).use(members).updateMember(id, { contact: { addresses } }),
     onSuccess: (member) => queryClient.setQueryData(['member'], member),
   });
 }
@@ -88,11 +88,11 @@ export function useChangePassword(loginEmail: string | undefined) {
   return useMutation({
     mutationFn: async (password: string) => {
       const shop = need(client);
-      await shop.authentication.changePassword(password);
+      await shop.use(authentication).changePassword(password);
       // This sign-in ended with the others: its tokens are dropped before signing in again.
       shop.auth.setTokens(emptyTokens());
       if (!loginEmail) return;
-      const state = await shop.authentication.loginV2({ email: loginEmail }, { password });
+      const state = await shop.use(authentication).loginV2({ email: loginEmail }, { password });
       if (state.state === 'SUCCESS' && state.sessionToken) {
         shop.auth.setTokens(await shop.auth.getMemberTokensForDirectLogin(state.sessionToken));
         notifySignInChanged();
@@ -107,15 +107,15 @@ export function useChangePassword(loginEmail: string | undefined) {
 export function useSecurity() {
   const { client } = useShop();
   const signedIn = useSignedIn();
-  return useQuery({ queryKey: ['security'], enabled: signedIn, queryFn: () => need(client).security.overview() });
+  return useQuery({ queryKey: ['security'], enabled: signedIn, queryFn: () => need(client).use(security).overview() });
 }
 
 /** One Security change; the overview is read again after it. */
-export function useSecurityChange<A, R>(change: (api: NonNullable<ReturnType<typeof useShop>['client']>['security'], arg: A) => Promise<R>) {
+export function useSecurityChange<A, R>(change: (api: ReturnType<typeof security>, arg: A) => Promise<R>) {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (arg: A) => change(need(client).security, arg),
+    mutationFn: (arg: A) => change(need(client).use(security), arg),
     // The overview is awaited (the page waits for it); the sessions list follows on its own.
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['security', 'sessions'] });
@@ -130,7 +130,7 @@ export function useSecurityChange<A, R>(change: (api: NonNullable<ReturnType<typ
 export function useSignedInSessions() {
   const { client } = useShop();
   const signedIn = useSignedIn();
-  return useQuery({ queryKey: ['security', 'sessions'], enabled: signedIn, queryFn: async () => (await need(client).security.listSessions()).sessions });
+  return useQuery({ queryKey: ['security', 'sessions'], enabled: signedIn, queryFn: async () => (await need(client).use(security).listSessions()).sessions });
 }
 
 // ─── Passkeys: the member's own (account/Passkeys.tsx) ────────────────────────────────────────
@@ -138,15 +138,15 @@ export function useSignedInSessions() {
 export function usePasskeys() {
   const { client } = useShop();
   const signedIn = useSignedIn();
-  return useQuery({ queryKey: ['passkeys'], enabled: signedIn, queryFn: () => need(client).passkeys.list() });
+  return useQuery({ queryKey: ['passkeys'], enabled: signedIn, queryFn: () => need(client).use(passkeys).list() });
 }
 
 /** One passkey change; the list (and the second-step overview) is read again after it. */
-export function usePasskeyChange<A, R>(change: (api: NonNullable<ReturnType<typeof useShop>['client']>['passkeys'], arg: A) => Promise<R>) {
+export function usePasskeyChange<A, R>(change: (api: ReturnType<typeof passkeys>, arg: A) => Promise<R>) {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (arg: A) => change(need(client).passkeys, arg),
+    mutationFn: (arg: A) => change(need(client).use(passkeys), arg),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['passkeys'] });
       await queryClient.invalidateQueries({ queryKey: ['security'] });

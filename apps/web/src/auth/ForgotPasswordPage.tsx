@@ -1,3 +1,4 @@
+import { recovery } from '@bodega/sdk';
 import { useState, type FormEvent } from 'react';
 import { Link } from '../router/Router.js';
 import { Field } from '../ui/Field.js';
@@ -24,7 +25,7 @@ export default function ForgotPasswordPage() {
     const url = `${window.location.origin}/auth/sign-in${flowQuery(flow)}`;
     try {
       if (!client) return;
-      await client.recovery.sendRecoveryEmail(email.trim(), { redirect: { url, clientId } });
+      await client.use(recovery).sendRecoveryEmail(email.trim(), { redirect: { url, clientId } });
       setState({ busy: false, sent: true });
     } catch (error) {
       setState({ busy: false, error: errorMessage(error) });

@@ -1,3 +1,4 @@
+import { authentication } from '@bodega/sdk';
 import { useState, type FormEvent } from 'react';
 import { Link } from '../router/Router.js';
 import { Field } from '../ui/Field.js';
@@ -32,7 +33,7 @@ export default function RegisterPage() {
     setPasswordError(badPassword ? `Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.` : undefined);
     if (badPassword || !email.trim()) return;
     const profile = nickname.trim() ? { nickname: nickname.trim() } : undefined;
-    if (client) void run(() => client.authentication.registerV2({ email: email.trim() }, { password, ...(profile && { profile }) }));
+    if (client) void run(() => client.use(authentication).registerV2({ email: email.trim() }, { password, ...(profile && { profile }) }));
   }
 
   return (

@@ -1,3 +1,4 @@
+import { recovery } from '@bodega/sdk';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from '../router/Router.js';
 import { Field } from '../ui/Field.js';
@@ -50,7 +51,7 @@ export default function ResetPasswordPage() {
     setState({ busy: true });
     try {
       if (!client) return;
-      await client.recovery.recover(token, { password });
+      await client.use(recovery).recover(token, { password });
       setState({ busy: false, done: true });
     } catch (error) {
       setState({ busy: false, error: errorMessage(error) });

@@ -1,3 +1,4 @@
+import { authentication } from '@bodega/sdk';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from '../router/Router.js';
 import { Field } from '../ui/Field.js';
@@ -56,7 +57,7 @@ export default function SecondFactorPage() {
     if (!client) return;
     setOutcome({ busy: true });
     try {
-      const answer = await client.authentication.verify('EMAIL', { stateToken: token, emailData: {} });
+      const answer = await client.use(authentication).verify('EMAIL', { stateToken: token, emailData: {} });
       setEmailSent(true);
       setOutcome({ busy: false, info: `We sent a code to ${answer.mfaChallengeData?.verificationChallengeData?.hint ?? 'your e-mail'}.` });
     } catch (error) {
@@ -71,7 +72,7 @@ export default function SecondFactorPage() {
     let credential: string;
     let challengeId: string;
     try {
-      const challenge = await client.authentication.verify('WEBAUTHN', { stateToken: token, webauthnData: {} });
+      const challenge = await client.use(authentication).verify('WEBAUTHN', { stateToken: token, webauthnData: {} });
       const data = challenge.mfaChallengeData?.verificationChallengeData?.webauthnData;
       challengeId = data?.challengeId ?? '';
       credential = JSON.stringify(await signWithPasskey(data?.publicKeyCredentialRequestOptionsJson ?? '{}'));
@@ -79,7 +80,7 @@ export default function SecondFactorPage() {
       setOutcome({ busy: false, error: passkeyProblem(error) });
       return;
     }
-    await run(() => client.authentication.verify('WEBAUTHN', { stateToken: token, rememberThisDevice: remember, webauthnData: { challengeId, credential } }));
+    await run(() => client.use(authentication).verify('WEBAUTHN', { stateToken: token, rememberThisDevice: remember, webauthnData: { challengeId, credential } }));
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -93,7 +94,7 @@ export default function SecondFactorPage() {
       return;
     }
     const data = { code: code.trim() };
-    void run(() => client.authentication.verify(method, {
+    void run(() => client.use(authentication).verify(method, {
       stateToken: token, rememberThisDevice: remember,
       ...(method === 'TOTP' && { totpData: data }), ...(method === 'EMAIL' && { emailData: data }), ...(method === 'RECOVERY_CODE' && { recoveryCodeData: data }),
     }));

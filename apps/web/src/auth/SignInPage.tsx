@@ -1,3 +1,4 @@
+import { authentication } from '@bodega/sdk';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from '../router/Router.js';
 import { Field } from '../ui/Field.js';
@@ -49,7 +50,7 @@ export default function SignInPage() {
     const unfilled = { ...(!email.trim() && { email: 'Enter your e-mail address' }), ...(!password && { password: 'Enter your password' }) };
     setMissing(unfilled);
     if (unfilled.email || unfilled.password) return;
-    if (client) void run(() => client.authentication.loginV2({ email: email.trim() }, { password }));
+    if (client) void run(() => client.use(authentication).loginV2({ email: email.trim() }, { password }));
   }
 
   return (

@@ -1,3 +1,4 @@
+import { verification } from '@bodega/sdk';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from '../router/Router.js';
 import { Field } from '../ui/Field.js';
@@ -35,14 +36,14 @@ export default function VerifyPage() {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (client) void run(() => client.verification.verifyDuringAuthentication(code.trim(), { stateToken: token }));
+    if (client) void run(() => client.use(verification).verifyDuringAuthentication(code.trim(), { stateToken: token }));
   }
 
   async function resend() {
     if (!client) return;
     setOutcome({ busy: true });
     try {
-      await client.verification.resendDuringAuthentication(token);
+      await client.use(verification).resendDuringAuthentication(token);
       setOutcome({ busy: false, info: 'We sent a new code. Codes are valid for 15 minutes.' });
     } catch (error) {
       setOutcome({ busy: false, error: errorMessage(error) });

@@ -1,13 +1,12 @@
-import { authentication, createClient, OAuthStrategy, passkeys, recovery, verification } from '@bodega/sdk';
+import { createClient, OAuthStrategy } from '@bodega/sdk';
 import { useShop } from '../shop/context.js';
 
-const modules = { authentication, recovery, verification, passkeys };
-
+/** A client whose modules (authentication, recovery, verification, passkeys) the pages bind with `use`. */
 function build(clientId: string) {
-  return createClient({ baseUrl: window.location.origin, auth: OAuthStrategy({ clientId }), modules });
+  return createClient({ baseUrl: window.location.origin, auth: OAuthStrategy({ clientId }) });
 }
 
-export type AuthClient = Pick<ReturnType<typeof build>, 'auth' | 'authentication' | 'recovery' | 'verification' | 'passkeys'>;
+export type AuthClient = Pick<ReturnType<typeof build>, 'auth' | 'use'>;
 
 const clients = new Map<string, AuthClient>();
 
@@ -30,9 +29,9 @@ export function useAuthClient(clientId: string | null): AuthClient | undefined {
 }
 
 /** Recovery works without an application too: the token names its site. */
-export function useRecoveryClient(clientId: string | null): Pick<AuthClient, 'recovery'> | undefined {
+export function useRecoveryClient(clientId: string | null): Pick<AuthClient, 'use'> | undefined {
   const { site } = useShop();
   const client = useAuthClient(clientId ?? (site.clientId || null));
   if (client) return client;
-  return typeof window === 'undefined' ? undefined : createClient({ baseUrl: window.location.origin, modules: { recovery } });
+  return typeof window === 'undefined' ? undefined : createClient({ baseUrl: window.location.origin });
 }

@@ -4,7 +4,7 @@ import {
   browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, startRegistration, WebAuthnError,
   type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import type { PasskeyCredentialJson, StateMachineResponse } from '@bodega/sdk';
+import { passkeys, type PasskeyCredentialJson, type StateMachineResponse } from '@bodega/sdk';
 import type { AuthClient } from './client.js';
 import { errorMessage } from './messages.js';
 
@@ -48,9 +48,9 @@ export function passkeyProblem(error: unknown): string | undefined {
  */
 export async function passkeySignIn(client: AuthClient, autofill: boolean): Promise<{ answer: () => Promise<StateMachineResponse> } | { problem?: string }> {
   try {
-    const { challengeId, optionsJson } = await client.passkeys.signInOptions();
+    const { challengeId, optionsJson } = await client.use(passkeys).signInOptions();
     const credential = await signWithPasskey(optionsJson, autofill);
-    return { answer: () => client.passkeys.signIn(challengeId, credential) };
+    return { answer: () => client.use(passkeys).signIn(challengeId, credential) };
   } catch (error) {
     return { problem: passkeyProblem(error) };
   }

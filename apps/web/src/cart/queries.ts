@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Address, Cart, EstimateTotalsResponse } from '@bodega/sdk';
+import { currentCart, type Address, type Cart, type EstimateTotalsResponse } from '@bodega/sdk';
 import { errorCode } from '../shop/errors.js';
 import { need, useShop } from '../shop/context.js';
 
@@ -15,7 +15,7 @@ export function useCart() {
     enabled: client !== undefined,
     queryFn: async (): Promise<Cart | null> => {
       try {
-        return await need(client).currentCart.getCurrentCart();
+        return await need(client).use(currentCart).getCurrentCart();
       } catch (error) {
         if (errorCode(error) === 'OWNED_CART_NOT_FOUND') return null;
         throw error;
@@ -74,7 +74,7 @@ export function useCartTotals(destination: Address | undefined, shippingCode: st
     queryKey: [...TOTALS, destination ?? null, shippingCode ?? null],
     enabled: client !== undefined && enabled,
     queryFn: (): Promise<EstimateTotalsResponse> =>
-      need(client).currentCart.estimateCurrentCartTotals({
+      need(client).use(currentCart).estimateCurrentCartTotals({
         ...(destination && { shippingAddress: destination }),
         ...(shippingCode && { selectedShippingOption: { code: shippingCode } }),
       }),
@@ -111,7 +111,7 @@ export function useAddToCart() {
     else if (line.options && Object.keys(line.options).length) options.options = line.options;
     if (line.customTextFields && Object.keys(line.customTextFields).length) options.customTextFields = line.customTextFields;
     if (line.customAmount !== undefined) options.customAmount = line.customAmount;
-    const response = await need(client).currentCart.addToCurrentCart({
+    const response = await need(client).use(currentCart).addToCurrentCart({
       lineItems: [{ quantity: line.quantity, catalogReference: { appId: STORES_APP_ID, catalogItemId: line.productId, options } }],
     });
     return response.cart;
@@ -121,27 +121,27 @@ export function useAddToCart() {
 export function useSetQuantity() {
   const { client } = useShop();
   return useCartMutation(async ({ lineId, quantity }: { lineId: string; quantity: number }) =>
-    (await need(client).currentCart.updateCurrentCartLineItemQuantity([{ _id: lineId, quantity }])).cart);
+    (await need(client).use(currentCart).updateCurrentCartLineItemQuantity([{ _id: lineId, quantity }])).cart);
 }
 
 export function useRemoveLine() {
   const { client } = useShop();
-  return useCartMutation(async (lineId: string) => (await need(client).currentCart.removeLineItemsFromCurrentCart([lineId])).cart);
+  return useCartMutation(async (lineId: string) => (await need(client).use(currentCart).removeLineItemsFromCurrentCart([lineId])).cart);
 }
 
 export function useApplyCoupon() {
   const { client } = useShop();
-  return useCartMutation((couponCode: string) => need(client).currentCart.updateCurrentCart({ couponCode }));
+  return useCartMutation((couponCode: string) => need(client).use(currentCart).updateCurrentCart({ couponCode }));
 }
 
 export function useRemoveCoupon() {
   const { client } = useShop();
-  return useCartMutation(async () => (await need(client).currentCart.removeCouponFromCurrentCart()).cart);
+  return useCartMutation(async () => (await need(client).use(currentCart).removeCouponFromCurrentCart()).cart);
 }
 
 export function useStartCheckout() {
   const { client } = useShop();
   return useMutation({
-    mutationFn: async () => (await need(client).currentCart.createCheckoutFromCurrentCart({ channelType: 'WEB' })).checkoutId,
+    mutationFn: async () => (await need(client).use(currentCart).createCheckoutFromCurrentCart({ channelType: 'WEB' })).checkoutId,
   });
 }

@@ -1,5 +1,5 @@
 /**
- * The checkout form's schema, in a bundle of its own: CheckoutPage loads it (and zod with it) after
+ * The checkout form's schema, in a bundle of its own: CheckoutForm loads it (and zod with it) after
  * the page shows, so zod is not part of the checkout's first load (`npm run bench -- bundle`).
  */
 import { zodResolver } from '@hookform/resolvers/zod';

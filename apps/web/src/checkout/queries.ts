@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CheckoutHandover, CheckoutUpdate } from '@bodega/sdk';
+import { checkout, orders, payments, redirects, type CheckoutHandover, type CheckoutUpdate } from '@bodega/sdk';
 import { need, useShop } from '../shop/context.js';
 
 export const checkoutKey = (id: string) => ['checkout', id] as const;
@@ -9,7 +9,7 @@ export function useCheckout(id: string) {
   return useQuery({
     queryKey: checkoutKey(id),
     enabled: client !== undefined && id !== '',
-    queryFn: () => need(client).checkout.getCheckout(id),
+    queryFn: () => need(client).use(checkout).getCheckout(id),
     staleTime: 0,
   });
 }
@@ -18,8 +18,8 @@ export function useUpdateCheckout(id: string) {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (update: CheckoutUpdate) => need(client).checkout.updateCheckout(id, update),
-    onSuccess: (checkout) => queryClient.setQueryData(checkoutKey(id), checkout),
+    mutationFn: (update: CheckoutUpdate) => need(client).use(checkout).updateCheckout(id, update),
+    onSuccess: (updated) => queryClient.setQueryData(checkoutKey(id), updated),
   });
 }
 
@@ -29,7 +29,7 @@ export function usePaymentOptions() {
   return useQuery({
     queryKey: ['payment-options'],
     enabled: client !== undefined,
-    queryFn: () => need(client).payments.paymentOptions(),
+    queryFn: () => need(client).use(payments).paymentOptions(),
     staleTime: 60_000,
   });
 }
@@ -43,7 +43,7 @@ export function usePlaceOrder(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (payment: Payment) => {
-      const api = need(client).checkout;
+      const api = need(client).use(checkout);
       const result = payment.kind === 'card' ? await api.createOrderAndCharge(id, { paymentToken: payment.token }) : await api.createOrder(id);
       if (!result.orderId) throw new Error('The store did not return an order number');
       return result.orderId;
@@ -60,7 +60,7 @@ export function usePaymentReturn(id: string) {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (paymentIntentId: string) => (await need(client).payments.paymentReturn(id, paymentIntentId)).orderId,
+    mutationFn: async (paymentIntentId: string) => (await need(client).use(payments).paymentReturn(id, paymentIntentId)).orderId,
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['cart'] });
       void queryClient.invalidateQueries({ queryKey: ['orders'] });
@@ -73,7 +73,7 @@ export function useOrder(orderId: string) {
   return useQuery({
     queryKey: ['orders', 'one', orderId],
     enabled: client !== undefined && orderId !== '',
-    queryFn: () => need(client).orders.getOrder(orderId),
+    queryFn: () => need(client).use(orders).getOrder(orderId),
   });
 }
 
@@ -87,7 +87,7 @@ export function useHandoverClaim(redirectSessionId: string, checkoutId: string, 
     queryKey: ['checkout-handover', redirectSessionId],
     enabled: client !== undefined && redirectSessionId !== '' && checkoutId !== '',
     queryFn: async () => {
-      const handover = await need(client).redirects.claimCheckoutHandover(redirectSessionId, { clientId: site.clientId, checkoutId });
+      const handover = await need(client).use(redirects).claimCheckoutHandover(redirectSessionId, { clientId: site.clientId, checkoutId });
       adopt(handover);
       return handover;
     },
@@ -101,8 +101,8 @@ export function useApplyGiftCard(checkoutId: string) {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (code: string) => need(client).checkout.updateCheckout(checkoutId, {}, { giftCardCode: code }),
-    onSuccess: (checkout) => queryClient.setQueryData(checkoutKey(checkoutId), checkout),
+    mutationFn: (code: string) => need(client).use(checkout).updateCheckout(checkoutId, {}, { giftCardCode: code }),
+    onSuccess: (updated) => queryClient.setQueryData(checkoutKey(checkoutId), updated),
   });
 }
 
@@ -110,9 +110,9 @@ export function useRemoveGiftCards(checkoutId: string) {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async () => (await need(client).checkout.removeGiftCard(checkoutId)).checkout,
-    onSuccess: (checkout) => {
-      if (checkout) queryClient.setQueryData(checkoutKey(checkoutId), checkout);
+    mutationFn: async () => (await need(client).use(checkout).removeGiftCard(checkoutId)).checkout,
+    onSuccess: (updated) => {
+      if (updated) queryClient.setQueryData(checkoutKey(checkoutId), updated);
     },
   });
 }

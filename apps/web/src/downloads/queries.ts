@@ -1,3 +1,4 @@
+import { digital } from '@bodega/sdk';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { need, useShop } from '../shop/context.js';
 
@@ -9,11 +10,11 @@ export const downloadKeys = {
 /** The signed-in member's files, each with a fresh link (links expire, so never kept long). */
 export function useMyDownloads() {
   const { client } = useShop();
-  return useQuery({ queryKey: downloadKeys.mine(), enabled: client !== undefined, staleTime: 60_000, queryFn: () => need(client).digital.myDownloads() });
+  return useQuery({ queryKey: downloadKeys.mine(), enabled: client !== undefined, staleTime: 60_000, queryFn: () => need(client).use(digital).myDownloads() });
 }
 
 /** A guest's request for the links of an order (the server answers the same whether or not it mails them). */
 export function useResendLinks() {
   const { client } = useShop();
-  return useMutation({ mutationFn: (v: { orderNumber: number; email: string }) => need(client).digital.resendLinks(v.orderNumber, v.email) });
+  return useMutation({ mutationFn: (v: { orderNumber: number; email: string }) => need(client).use(digital).resendLinks(v.orderNumber, v.email) });
 }

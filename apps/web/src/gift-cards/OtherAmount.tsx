@@ -1,28 +1,14 @@
-import { useId } from 'react';
-import type { UseFormReturn } from 'react-hook-form';
+/**
+ * The "Other amount" field of a gift card's page, in a bundle of its own (ProductPage loads it): its
+ * react-hook-form and zod stay out of every product page's first load.
+ */
+import { forwardRef, useId, useImperativeHandle, useMemo } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import type { GiftCardCustomAmounts } from '@bodega/sdk';
+import { minorUnits, type AmountLimits, type OtherAmountHandle } from './amount.js';
 
-/** The custom amounts a gift-card product takes: both limits as the server writes them ("5.00"). */
-export interface AmountLimits {
-  min: string;
-  max: string;
-  currency: string;
-}
-
-export function amountLimits(answer: GiftCardCustomAmounts | undefined, productId: string | undefined): AmountLimits | undefined {
-  if (!answer || !productId || !answer.productIds.includes(productId) || answer.minCustomAmount === null || answer.maxCustomAmount === null) return undefined;
-  return { min: answer.minCustomAmount, max: answer.maxCustomAmount, currency: answer.currency };
-}
-
-/** "12.5" → minor units for a currency of `places` decimals; undefined when not a plain amount or too fine. */
-function minorUnits(value: string, places: number): bigint | undefined {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
-  if (!match || (match[2]?.length ?? 0) > places) return undefined;
-  return BigInt(match[1] + (match[2] ?? '').padEnd(places, '0'));
-}
-
-export interface AmountForm {
+interface AmountForm {
   amount: string;
 }
 
@@ -44,19 +30,37 @@ export function amountSchema(limits: AmountLimits | undefined) {
   });
 }
 
+interface Props {
+  limits: AmountLimits;
+  /** The amount typed so far (kept by the page, so it survives choosing a listed amount and back). */
+  value: string;
+  onChange: (value: string) => void;
+}
+
 /** The amount a shopper types when "Other amount" is chosen; its error is announced as it appears. */
-export function OtherAmountField({ form, limits }: { form: UseFormReturn<AmountForm>; limits: AmountLimits }) {
+const OtherAmount = forwardRef<OtherAmountHandle, Props>(function OtherAmount({ limits, value, onChange }, ref) {
   const id = useId();
+  const schema = useMemo(() => amountSchema(limits), [limits.min, limits.max, limits.currency]);
+  const form = useForm<AmountForm>({ resolver: zodResolver(schema), defaultValues: { amount: value } });
+  useImperativeHandle(ref, () => ({
+    amount: async () => ((await form.trigger('amount', { shouldFocus: true })) ? form.getValues('amount').trim() : undefined),
+  }), [form]);
   const error = form.formState.errors.amount?.message;
   return (
     <div className="field other-amount">
       <label htmlFor={id}>Amount ({limits.currency})</label>
       <input id={id} inputMode="decimal" autoComplete="off" maxLength={20} aria-invalid={error ? true : undefined}
         aria-describedby={`${id}-hint ${id}-error`}
-        // Once told what is wrong, the shopper sees it go as soon as the amount is right.
-        {...form.register('amount', { onChange: () => { if (form.formState.errors.amount) void form.trigger('amount'); } })} />
+        {...form.register('amount', {
+          onChange: (event: { target: { value: string } }) => {
+            onChange(event.target.value);
+            // Once told what is wrong, the shopper sees it go as soon as the amount is right.
+            if (form.formState.errors.amount) void form.trigger('amount');
+          },
+        })} />
       <p id={`${id}-hint`} className="hint">From {limits.min} to {limits.max} {limits.currency}.</p>
       <p id={`${id}-error`} className="error" role="alert">{error ?? ''}</p>
     </div>
   );
-}
+});
+export default OtherAmount;

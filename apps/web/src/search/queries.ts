@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { CatalogSearchFilters, CatalogSearchSort } from '@bodega/sdk';
+import { catalogSearch, type CatalogSearchFilters, type CatalogSearchSort } from '@bodega/sdk';
 import { useShop, type Catalog } from '../shop/context.js';
 
 export const SEARCH_PAGE_SIZE = 24;
@@ -72,7 +72,7 @@ function filtersOf(p: SearchParams): CatalogSearchFilters {
 export const searchQuery = (catalog: Catalog, p: SearchParams) =>
   queryOptions({
     queryKey: ['search', p],
-    queryFn: () => catalog.catalogSearch.search({
+    queryFn: () => catalog.use(catalogSearch).search({
       text: p.q,
       filters: filtersOf(p),
       ...(p.sort && { sort: p.sort }),
@@ -91,7 +91,7 @@ export function useSuggestions(text: string) {
   const trimmed = text.trim();
   return useQuery({
     queryKey: ['search-suggest', trimmed],
-    queryFn: () => catalog.catalogSearch.suggest(trimmed),
+    queryFn: () => catalog.use(catalogSearch).suggest(trimmed),
     enabled: trimmed.length >= SUGGEST_FROM,
     staleTime: 60_000,
     placeholderData: keepPreviousData,

@@ -1,9 +1,10 @@
-import {
-  authentication, backInStock, catalogSearch, checkout, cookieTokenStorage, createClient, currentCart, giftCards, members, OAuthStrategy, orders, payments, products,
-  passkeys, recovery, redirects, reviews, security, storesCollections, verification, digital, invoices,
-} from '@bodega/sdk';
+import { cookieTokenStorage, createClient, OAuthStrategy } from '@bodega/sdk';
 
-const modules = { products, storesCollections, catalogSearch, currentCart, checkout, orders, members, redirects, authentication, recovery, verification, payments, reviews, backInStock, security, giftCards, digital, passkeys, invoices };
+/*
+ * The shop's SDK clients bind no module up front: each feature's queries.ts imports the modules it
+ * calls and binds them with `client.use(module)`, so a page's bundles hold only the modules its
+ * code calls (the product page: products, reviews, the current cart, gift cards), not all of them.
+ */
 
 /** Where the browser keeps the shopper's tokens; the back office reads the same cookie. */
 export const shopTokenStorage = () => cookieTokenStorage({ name: 'bodega_shop', sameSite: 'Lax', maxAgeSeconds: 60 * 60 * 24 * 30 });
@@ -13,13 +14,12 @@ export function browserClient(clientId: string) {
   return createClient({
     baseUrl: window.location.origin,
     auth: OAuthStrategy({ clientId, tokenStorage: shopTokenStorage() }),
-    modules,
   });
 }
 
 /** The server renderer's client: anonymous calls through the server's in-process fetch. */
 export function serverClient(origin: string, fetchImpl: typeof fetch) {
-  return createClient({ baseUrl: origin, fetch: fetchImpl, modules });
+  return createClient({ baseUrl: origin, fetch: fetchImpl });
 }
 
 export type ShopClient = ReturnType<typeof browserClient>;

@@ -10,8 +10,8 @@ export interface SiteInfo {
   origin: string;
 }
 
-/** The catalog calls, which the server renderer can make too. */
-export type Catalog = Pick<ShopClient, 'products' | 'storesCollections' | 'catalogSearch' | 'reviews'>;
+/** The catalog calls (products, collections, search, ratings), which the server renderer can make too. */
+export type Catalog = Pick<ShopClient, 'use'>;
 
 interface Shop {
   site: SiteInfo;

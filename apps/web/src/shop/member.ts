@@ -1,4 +1,4 @@
-import { BodegaError, emptyTokens } from '@bodega/sdk';
+import { BodegaError, emptyTokens, members } from '@bodega/sdk';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import type { ShopClient } from './client.js';
@@ -51,7 +51,7 @@ export function useCurrentMember() {
     queryFn: async () => {
       const shopper = need(client);
       try {
-        return (await shopper.members.getCurrentMember({ fieldsets: ['FULL'] })).member ?? null;
+        return (await shopper.use(members).getCurrentMember({ fieldsets: ['FULL'] })).member ?? null;
       } catch (error) {
         if (!memberRefused(shopper, error)) throw error;
         // Signed out here: the next call gets visitor tokens. After this query settles, so

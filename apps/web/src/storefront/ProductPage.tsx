@@ -1,11 +1,9 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { formatMoney, toMinor } from '../ui/money.js';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useParams } from '../router/Router.js';
 import { useAddToCart } from '../cart/queries.js';
 import { GiftCardFields, giftDetailsProblem, giftTextFields, isGiftCardProduct, NO_GIFT_DETAILS, type GiftDetails } from '../gift-cards/GiftCardFields.js';
-import { amountLimits, amountSchema, OtherAmountField, type AmountForm } from '../gift-cards/OtherAmount.js';
+import { amountLimits, type AmountLimits, type OtherAmountHandle } from '../gift-cards/amount.js';
 import { useGiftCardCustomAmounts } from '../gift-cards/queries.js';
 import { useCartUi } from '../cart/CartUi.js';
 import { plainError } from '../shop/errors.js';
@@ -22,6 +20,19 @@ import { useHydrated } from '../shop/context.js';
 
 const Reviews = lazy(() => import('./Reviews.js'));
 const BackInStock = lazy(() => import('./BackInStock.js'));
+// react-hook-form and zod come with it: only a gift card that takes custom amounts loads them
+// (started as soon as the shop says so, so it is there when the shopper picks "Other amount").
+const loadOtherAmount = () => import('../gift-cards/OtherAmount.js');
+const OtherAmount = lazy(loadOtherAmount);
+
+/** The "Other amount" field once its bundle is there. */
+function OtherAmountField({ limits, value, onChange, handle }: { limits: AmountLimits; value: string; onChange: (value: string) => void; handle: Ref<OtherAmountHandle> }) {
+  return (
+    <Suspense fallback={<div className="field other-amount" aria-busy="true" />}>
+      <OtherAmount ref={handle} limits={limits} value={value} onChange={onChange} />
+    </Suspense>
+  );
+}
 
 function matches(variant: Variant, choices: Record<string, string>): boolean {
   return Object.entries(choices).every(([name, value]) => variant.choices[name] === value);
@@ -51,8 +62,12 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
   const limits = giftCard ? amountLimits(customAmounts.data, product._id ?? undefined) : undefined;
   /** "Other amount" chosen: the shopper's own amount instead of the variants' (offered when the shop allows it). */
   const [other, setOther] = useState(false);
-  const schema = useMemo(() => amountSchema(limits), [limits?.min, limits?.max, limits?.currency]);
-  const amountForm = useForm<AmountForm>({ resolver: zodResolver(schema), defaultValues: { amount: '' } });
+  const [typedAmount, setTypedAmount] = useState('');
+  const amountField = useRef<OtherAmountHandle>(null);
+  const customAmountsAllowed = limits !== undefined;
+  useEffect(() => {
+    if (customAmountsAllowed) void loadOtherAmount();
+  }, [customAmountsAllowed]);
   const otherAmount = other && limits !== undefined;
   const add = useAddToCart();
   const { openCart } = useCartUi();
@@ -64,7 +79,7 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
   const price = variant?.discountedPrice && variant.price && variant.discountedPrice !== variant.price
     ? { price: variant.discountedPrice, was: variant.price }
     : variant?.price ? { price: variant.price, was: undefined } : base;
-  const typed = amountForm.watch('amount').trim();
+  const typed = typedAmount.trim();
   // An amount within the limits as the shop writes money; otherwise the range it may take.
   const typedMinor = otherAmount ? toMinor(typed, limits.currency) : undefined;
   const inRange = otherAmount && typedMinor !== undefined && typedMinor >= (toMinor(limits.min, limits.currency) ?? 0n) && typedMinor <= (toMinor(limits.max, limits.currency) ?? -1n);
@@ -107,8 +122,8 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
     if (!complete || !available || (giftCard && giftDetailsProblem(gift))) return;
     let customAmount: string | undefined;
     if (otherAmount) {
-      if (!(await amountForm.trigger('amount', { shouldFocus: true }))) return;
-      customAmount = amountForm.getValues('amount').trim();
+      customAmount = await amountField.current?.amount();
+      if (customAmount === undefined) return;
     }
     const choices = otherAmount ? variant?.choices : selected;
     add.mutate(
@@ -165,7 +180,7 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
                     </label>
                   )}
                 </div>
-                {otherAmount && optionIndex === 0 && <OtherAmountField form={amountForm} limits={limits} />}
+                {otherAmount && optionIndex === 0 && <OtherAmountField limits={limits} value={typedAmount} onChange={setTypedAmount} handle={amountField} />}
               </fieldset>
             ))}
             {limits && options.length === 0 && (
@@ -175,7 +190,7 @@ function ProductView({ product }: { product: NonNullable<ReturnType<typeof usePr
                   <label className="choice"><input type="radio" name="gift-amount" checked={!otherAmount} onChange={() => setOther(false)} /><span>{base.price}</span></label>
                   <label className="choice"><input type="radio" name="gift-amount" checked={otherAmount} onChange={() => setOther(true)} /><span>Other amount</span></label>
                 </div>
-                {otherAmount && <OtherAmountField form={amountForm} limits={limits} />}
+                {otherAmount && <OtherAmountField limits={limits} value={typedAmount} onChange={setTypedAmount} handle={amountField} />}
               </fieldset>
             )}
             {giftCard && <GiftCardFields value={gift} onChange={setGift} today={new Date().toISOString().slice(0, 10)} />}

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BackInStockItemDetails, Product, ReviewContent } from '@bodega/sdk';
+import { backInStock, products, reviews, storesCollections, type BackInStockItemDetails, type Product, type ReviewContent } from '@bodega/sdk';
 import { need, useShop, type Catalog } from '../shop/context.js';
 
 export const PAGE_SIZE = 12;
@@ -45,7 +45,7 @@ export const collectionsQuery = (catalog: Catalog) =>
   queryOptions({
     queryKey: ['collections'],
     queryFn: async () => {
-      const { collections } = await catalog.storesCollections.queryCollections({ paging: { limit: 50 } });
+      const { collections } = await catalog.use(storesCollections).queryCollections({ paging: { limit: 50 } });
       // "All Products" is the catalog's built-in collection: the listing itself.
       return collections.filter((c) => c.slug !== 'all-products' && c.visible !== false);
     },
@@ -63,12 +63,12 @@ export const listingQuery = (catalog: Catalog, params: ListingParams) =>
       }
       let collectionName: string | undefined;
       if (params.collection) {
-        const found = await catalog.storesCollections.getCollectionBySlug(params.collection).catch(() => ({ collection: undefined }));
+        const found = await catalog.use(storesCollections).getCollectionBySlug(params.collection).catch(() => ({ collection: undefined }));
         if (!found.collection?._id) return { products: [] as Product[], total: 0, collectionName: undefined, unknownCollection: true };
         filter.collectionIds = { $hasSome: [found.collection._id] };
         collectionName = found.collection.name;
       }
-      const response = await catalog.products.queryProducts({
+      const response = await catalog.use(products).queryProducts({
         filter,
         sort: params.sort ? [SORTS[params.sort]] : [{ fieldName: 'name', order: 'ASC' }],
         paging: { limit: PAGE_SIZE, offset: (params.page - 1) * PAGE_SIZE },
@@ -81,7 +81,7 @@ export const listingQuery = (catalog: Catalog, params: ListingParams) =>
 export const featuredQuery = (catalog: Catalog) =>
   queryOptions({
     queryKey: ['featured'],
-    queryFn: async () => (await catalog.products.queryProducts({ sort: [{ fieldName: 'lastUpdated', order: 'DESC' }], paging: { limit: 8 } })).products,
+    queryFn: async () => (await catalog.use(products).queryProducts({ sort: [{ fieldName: 'lastUpdated', order: 'DESC' }], paging: { limit: 8 } })).products,
     staleTime: 60_000,
   });
 
@@ -89,8 +89,8 @@ export const productQuery = (catalog: Catalog, slug: string) =>
   queryOptions({
     queryKey: ['product', slug],
     queryFn: async () => {
-      const { products } = await catalog.products.queryProducts({ filter: { slug }, paging: { limit: 1 } }, { includeVariants: true });
-      return products[0] ?? null;
+      const found = await catalog.use(products).queryProducts({ filter: { slug }, paging: { limit: 1 } }, { includeVariants: true });
+      return found.products[0] ?? null;
     },
     staleTime: 60_000,
   });
@@ -119,7 +119,7 @@ export function useProduct(slug: string) {
 export const ratingQuery = (catalog: Catalog, productId: string) =>
   queryOptions({
     queryKey: ['rating', productId],
-    queryFn: async () => (await catalog.reviews.ratings([productId]))[0] ?? { entityId: productId, count: 0, average: '0' },
+    queryFn: async () => (await catalog.use(reviews).ratings([productId]))[0] ?? { entityId: productId, count: 0, average: '0' },
     staleTime: 60_000,
   });
 
@@ -136,7 +136,7 @@ export function useProductReviews(productId: string) {
   return useQuery({
     queryKey: ['reviews', productId],
     enabled: Boolean(client),
-    queryFn: async () => (await need(client).reviews.queryReviews({
+    queryFn: async () => (await need(client).use(reviews).queryReviews({
       filter: { entityId: productId, 'moderation.moderationStatus': 'APPROVED' },
       sort: [{ fieldName: 'createdDate', order: 'DESC' }],
       cursorPaging: { limit: REVIEWS_PAGE },
@@ -150,7 +150,7 @@ export function useOwnReview(productId: string, memberId: string | undefined) {
   return useQuery({
     queryKey: ['reviews', productId, 'own', memberId],
     enabled: Boolean(client && memberId),
-    queryFn: async () => (await need(client).reviews.queryReviews({ filter: { entityId: productId, 'author.contactId': memberId }, cursorPaging: { limit: 1 } })).reviews[0] ?? null,
+    queryFn: async () => (await need(client).use(reviews).queryReviews({ filter: { entityId: productId, 'author.contactId': memberId }, cursorPaging: { limit: 1 } })).reviews[0] ?? null,
   });
 }
 
@@ -161,7 +161,7 @@ export function useSaveReview(productId: string) {
   return useMutation({
     mutationFn: async ({ reviewId, content }: { reviewId?: string; content: ReviewContent & { rating: number } }) => {
       const shopper = need(client);
-      return reviewId ? shopper.reviews.updateReviewContent(reviewId, content) : shopper.reviews.createReview({ entityId: productId, content });
+      return reviewId ? shopper.use(reviews).updateReviewContent(reviewId, content) : shopper.use(reviews).createReview({ entityId: productId, content });
     },
     onSuccess: async () => {
       await Promise.all([
@@ -177,6 +177,6 @@ export function useAskBackInStock() {
   const { client } = useShop();
   return useMutation({
     mutationFn: ({ productId, variantId, email, itemUrl, item }: { productId: string; variantId?: string; email: string; itemUrl: string; item: BackInStockItemDetails }) =>
-      need(client).backInStock.createRequest({ catalogReference: { catalogItemId: productId, ...(variantId ? { options: { variantId } } : {}) }, email, itemUrl }, item),
+      need(client).use(backInStock).createRequest({ catalogReference: { catalogItemId: productId, ...(variantId ? { options: { variantId } } : {}) }, email, itemUrl }, item),
   });
 }
