@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authentication, emptyTokens, members, orders, passkeys, security, type Member, type MemberAddress } from '@bodega/sdk';
+import { authentication, emptyTokens, invoices, members, orders, passkeys, security, type Member, type MemberAddress } from '@bodega/sdk';
 import { need, useShop } from '../shop/context.js';
 import { notifySignInChanged, useSignedIn } from '../shop/member.js';
 
@@ -45,13 +45,13 @@ export function useFulfillments(orderId: string) {
 export function useMyOrderInvoices(orderId: string) {
   const { client } = useShop();
   const signedIn = useSignedIn();
-  return useQuery({ queryKey: ['orders', 'invoices', orderId], enabled: signedIn && client !== undefined, queryFn: () => need(client).invoices.forOrder(orderId) });
+  return useQuery({ queryKey: ['orders', 'invoices', orderId], enabled: signedIn && client !== undefined, queryFn: () => need(client).use(invoices).forOrder(orderId) });
 }
 
 /** An invoice's PDF as a blob (the page saves it). */
 export function useMyInvoicePdf() {
   const { client } = useShop();
-  return useMutation({ mutationFn: async (invoiceId: string) => (await need(client).invoices.pdf(invoiceId)).blob() });
+  return useMutation({ mutationFn: async (invoiceId: string) => (await need(client).use(invoices).pdf(invoiceId)).blob() });
 }
 
 export function useUpdateMember() {

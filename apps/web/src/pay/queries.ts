@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { PaymentLink } from '@bodega/sdk';
+import { payments, type PaymentLink } from '@bodega/sdk';
 import { need, useShop } from '../shop/context.js';
 
 export const paymentLinkKey = (token: string) => ['payment-link', token] as const;
@@ -10,7 +10,7 @@ export function usePaymentLink(token: string) {
   return useQuery({
     queryKey: paymentLinkKey(token),
     enabled: client !== undefined && token !== '',
-    queryFn: () => need(client).payments.paymentLink(token),
+    queryFn: () => need(client).use(payments).paymentLink(token),
     retry: false,
     staleTime: 0,
   });
@@ -21,7 +21,7 @@ export function usePayLink(token: string) {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (paymentToken: string) => need(client).payments.payPaymentLink(token, paymentToken),
+    mutationFn: (paymentToken: string) => need(client).use(payments).payPaymentLink(token, paymentToken),
     onSuccess: (paid: PaymentLink) => queryClient.setQueryData(paymentLinkKey(token), paid),
   });
 }
