@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { emptyTokens, type Member, type MemberAddress } from '@bodega/sdk';
+import { emptyTokens, type Member, type MemberAddressInput } from '@bodega/sdk';
 import { need, useShop } from '../shop/context.js';
 import { notifySignInChanged, useSignedIn } from '../shop/member.js';
 
@@ -61,7 +61,7 @@ export function useSaveAddresses() {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, addresses }: { id: string; addresses: MemberAddress[] }) => need(client).members.updateMember(id, { contact: { addresses } }),
+    mutationFn: ({ id, addresses }: { id: string; addresses: MemberAddressInput[] }) => need(client).members.updateMember(id, { contact: { addresses } }),
     onSuccess: (member) => queryClient.setQueryData(['member'], member),
   });
 }

@@ -312,3 +312,49 @@ export interface SignedInSession {
   /** The sign-in this call was made in. */
   current: boolean;
 }
+
+export interface Coupon {
+  id: string;
+  specification: {
+    name: string;
+    code: string;
+    startTime?: string;
+    expirationTime?: string;
+    usageLimit?: number;
+    /** In the store currency, as a number (as Wix answers it). */
+    minimumSubtotal?: number;
+    moneyOffAmount?: number;
+    percentOffRate?: number;
+    productIds?: string[];
+    /** The first product of `productIds`, as Wix scopes a coupon. */
+    scope?: {
+      namespace: string;
+      group: {
+        name: string;
+        entityId: string;
+      };
+    };
+    active: boolean;
+  };
+  numberOfUsages: number;
+  expired: boolean;
+  dateCreated: string;
+}
+
+export interface CouponCreated {
+  id: string;
+  coupon: Coupon;
+}
+
+export interface CouponResponse {
+  coupon: Coupon;
+}
+
+export interface CouponsPage {
+  coupons: Coupon[];
+  metadata: {
+    count: number;
+    offset: number;
+    total: number;
+  };
+}
