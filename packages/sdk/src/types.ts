@@ -3,14 +3,17 @@
  * timestamps as `Date`, money as decimal strings). Spec §3–§4.
  */
 import type {
-  ActivityStatus, AddressTag, EmailTag, FactorStatus, FactorType, Fieldset, IdentityPrivacyStatus, IdentityStatus,
-  LineItemType, MemberStatus, PhoneTag, PrivacyStatus, SortOrder, SubscriptionFrequency,
+  Fieldset, LineItemType, SortOrder, SubscriptionFrequency,
 } from './enums.js';
 
 export type * from './enums.js';
 
 // The cart, checkout and order answers: generated from the server's response schemas.
-import type { Address, Cart, CatalogReference, Checkout, LineItem } from './generated/cart.js';
+import type { Cart, CatalogReference, Checkout, LineItem } from './generated/cart.js';
+import type { Product, StoresCollection } from './generated/catalog.js';
+import type { DataCollection } from './generated/data.js';
+import type { IdentityProfile } from './generated/identity.js';
+import type { Member, MemberAddress } from './generated/members.js';
 export type {
   Address, AddressWithContact, AppliedDiscount, BuyerInfo, CalculatedLineItem, CalculationErrors, Cart, CartResponse,
   CatalogReference, Checkout, CheckoutGiftCard, CheckoutLineItem, CheckoutResponse, DeliveryLogistics, DescriptionLine,
@@ -117,212 +120,53 @@ export interface CursorPagingMetadata {
 
 // ─── Members and identity ────────────────────────────────────────────────────────────────────────
 
-export interface MemberAddress {
-  _id?: string;
-  tag?: AddressTag;
-  addressLine?: string;
-  addressLine2?: string;
-  city?: string;
-  subdivision?: string;
-  country?: string;
-  postalCode?: string;
-}
-export interface CustomField {
-  name?: string;
-  value?: { text?: string; number?: number; date?: Date | string; url?: string };
-}
-export interface MemberContact {
-  contactId?: string;
-  firstName?: string;
-  lastName?: string;
-  phones?: string[];
-  emails?: string[];
-  addresses?: MemberAddress[];
-  birthdate?: string;
-  company?: string;
-  jobTitle?: string;
-  customFields?: Record<string, CustomField>;
-}
-export interface ProfileImage {
-  id?: string;
-  url?: string;
-  width?: number;
-  height?: number;
-  altText?: string;
-  filename?: string;
-}
-export interface MemberProfile {
-  nickname?: string;
-  slug?: string;
-  photo?: ProfileImage;
-  cover?: ProfileImage;
-  title?: string;
-}
-export interface Member {
-  _id?: string;
-  loginEmail?: string;
-  loginEmailVerified?: boolean;
-  status?: MemberStatus;
-  contactId?: string;
-  contact?: MemberContact;
-  profile?: MemberProfile;
-  privacyStatus?: PrivacyStatus;
-  activityStatus?: ActivityStatus;
-  _createdDate?: Date;
-  _updatedDate?: Date;
-  lastLoginDate?: Date;
-  /** Bodega addition: the member's role, shown to the site's admins and to the member. */
-  role?: 'MEMBER' | 'CONTRIBUTOR' | 'OWNER';
-}
-export interface MemberResponse {
-  member?: Member;
-}
+// The member answers: generated from the server's response schemas.
+export type {
+  CustomField, ListMembersResponse, Member, MemberAddress, MemberContact, MemberProfile, MemberResponse, ProfileImage,
+} from './generated/members.js';
+/** A member to create, or the fields of one to change. */
+export type MemberInput = DeepPartial<Member>;
+/** An address to save on a member (the server gives new ones their id). */
+export type MemberAddressInput = Partial<MemberAddress>;
+
 export interface OffsetPagingMetadata {
   count?: number;
   offset?: number;
   total?: number;
   tooManyToCount?: boolean;
 }
-export interface ListMembersResponse {
-  members: Member[];
-  metadata?: OffsetPagingMetadata;
-}
 export interface MembersOptions {
   fieldsets?: Fieldset[];
 }
 
-export interface IdentityCustomField {
-  name?: string;
-  value?: { strValue?: string; numValue?: number; dateValue?: Date | string; listValue?: unknown };
-}
-export interface IdentityProfile {
-  firstName?: string;
-  lastName?: string;
-  nickname?: string;
-  picture?: string;
-  emails?: { email?: string; tag?: EmailTag }[];
-  phones?: { phone?: string; countryCode?: string; tag?: PhoneTag }[];
-  addresses?: { address?: Address; tag?: AddressTag }[];
-  customFields?: IdentityCustomField[];
-  privacyStatus?: IdentityPrivacyStatus;
-  language?: string;
-  birthdate?: string;
-  position?: string;
-  company?: string;
-  labels?: string[];
-}
-export interface Factor {
-  factorId?: string;
-  type?: FactorType;
-  status?: FactorStatus;
-}
-export interface Identity {
-  _id?: string;
-  _createdDate?: Date;
-  _updatedDate?: Date;
-  revision?: string;
-  connections?: Record<string, unknown>[];
-  identityProfile?: IdentityProfile;
-  metadata?: { tags?: string[] };
-  email?: { address?: string; isVerified?: boolean };
-  status?: { name?: IdentityStatus; reasons?: string[] };
-  factors?: Factor[];
-}
-export interface MfaFactor {
-  factorType?: string;
-  factorStatus?: string;
-}
-
-export interface StateMachineResponse {
-  state?: string;
-  sessionToken?: string;
-  stateToken?: string;
-  identity?: Identity;
-  additionalData?: Record<string, unknown>;
-  /** REQUIRE_MFA: the factors the member may finish with, and why one is asked. */
-  requireMfaData?: { availableFactors?: MfaFactor[]; reason?: string };
-  /** MFA_CHALLENGE: a code was sent (EMAIL); `hint` names where. */
-  mfaChallengeData?: {
-    factorType?: string;
-    /** WEBAUTHN: `webauthnData` is the passkey challenge (request options as JSON). */
-    verificationChallengeData?: { hint?: string; webauthnData?: { challengeId?: string; publicKeyCredentialRequestOptionsJson?: string } };
-    availableFactors?: MfaFactor[];
-    reason?: string;
-  };
-}
+// The sign-in calls' answers: generated from the server's response schemas.
+export type {
+  Factor, Identity, IdentityProfile, IdentityResponse, MfaFactor, SignOnResponse, StartVerificationResponse, StateMachineResponse,
+} from './generated/identity.js';
+/** A profile to register with: any of the answer's fields. */
+export type IdentityProfileInput = Partial<IdentityProfile>;
 
 // ─── Redirects ───────────────────────────────────────────────────────────────────────────────────
 
-export interface RedirectSession {
-  _id?: string;
-  fullUrl?: string;
-  shortUrl?: string;
-  sessionToken?: string;
-  urlDetails?: { endpoint?: string; searchParams?: Record<string, string> };
-}
+export type { RedirectSession, RedirectSessionResponse } from './generated/redirects.js';
 
-// ─── Catalog (stores v1) ─────────────────────────────────────────────────────────────────────────
+// ─── Catalog (stores v1): generated from the server's response schemas ───────────────────────────
 
-export interface ProductPriceData {
-  currency?: string;
-  price?: number;
-  discountedPrice?: number;
-  formatted?: { price?: string; discountedPrice?: string };
-}
-export interface Product {
-  _id?: string;
-  name?: string;
-  slug?: string;
-  visible?: boolean;
-  productType?: 'physical' | 'digital' | 'unspecified_product_type';
-  description?: string;
-  sku?: string;
-  weight?: number;
-  stock?: { trackInventory?: boolean; quantity?: number; inStock?: boolean; inventoryStatus?: string };
-  price?: ProductPriceData;
-  priceData?: ProductPriceData;
-  convertedPriceData?: ProductPriceData;
-  /** The lowest and highest price a shopper pays over the variants (after the product's discount). */
-  priceRange?: { minValue?: number; maxValue?: number };
-  media?: { mainMedia?: Record<string, unknown>; items?: Record<string, unknown>[] };
-  customTextFields?: Record<string, unknown>[];
-  manageVariants?: boolean;
-  productOptions?: Record<string, unknown>[];
-  productPageUrl?: { base?: string; path?: string };
-  numericId?: string;
-  inventoryItemId?: string;
-  discount?: { type?: string; value?: number };
-  collectionIds?: string[];
-  variants?: Record<string, unknown>[];
-  lastUpdated?: Date;
-  _createdDate?: Date;
-  ribbon?: string;
-  brand?: string;
-}
-export interface StoresCollection {
-  _id?: string;
-  name?: string;
-  media?: Record<string, unknown>;
-  numberOfProducts?: number;
-  description?: string;
-  slug?: string;
-  visible?: boolean;
-}
+export type {
+  CollectionResponse, Product, ProductChoice, ProductMediaItem, ProductOption, ProductOptionsAvailabilityResponse, ProductPriceData,
+  ProductResponse, ProductVariant, QueryCollectionsResponse, QueryCollectionsV1Response, QueryProductVariantsResponse, QueryProductsResponse,
+  QueryProductsV1Response, SelectedVariant, StoresCollection, UpdateVariantsResponse,
+} from './generated/catalog.js';
+/** A product to create or the fields of one to change. */
+export type ProductInput = DeepPartial<Product>;
+/** A collection to create or the fields of one to change. */
+export type StoresCollectionInput = DeepPartial<StoresCollection>;
 
 // ─── Data collections ────────────────────────────────────────────────────────────────────────────
 
-export interface DataCollection {
-  _id?: string;
-  displayName?: string;
-  displayField?: string;
-  fields?: Record<string, unknown>[];
-  permissions?: Record<string, unknown>;
-  collectionType?: string;
-  plugins?: Record<string, unknown>[];
-  revision?: string;
-  _createdDate?: Date;
-  _updatedDate?: Date;
-}
+export type { DataCollection, DataCollectionFieldResponse, DataCollectionResponse, DataField, ListDataCollectionsResponse } from './generated/data.js';
+/** A collection to create or update: any of the answer's fields. */
+export type DataCollectionInput = DeepPartial<DataCollection>;
 
 // ─── Misc ────────────────────────────────────────────────────────────────────────────────────────
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import type { MemberAddress } from '@bodega/sdk';
+import type { MemberAddressInput } from '@bodega/sdk';
 import { COUNTRIES, countryName } from '../shop/countries.js';
 import { plainError } from '../shop/errors.js';
 import { useCurrentMember } from '../shop/member.js';
@@ -33,7 +33,7 @@ export default function AddressesPage() {
   if (!member.data) return null;
   const id = member.data._id ?? '';
   const addresses = member.data.contact?.addresses ?? [];
-  const strip = (a: MemberAddress): MemberAddress => ({ tag: a.tag, addressLine: a.addressLine, city: a.city, postalCode: a.postalCode, country: a.country, subdivision: a.subdivision });
+  const strip = (a: MemberAddressInput): MemberAddressInput => ({ tag: a.tag, addressLine: a.addressLine, city: a.city, postalCode: a.postalCode, country: a.country, subdivision: a.subdivision });
 
   function add(v: Form) {
     save.mutate({ id, addresses: [...addresses.map(strip), v] }, { onSuccess: () => { reset(); setAdding(false); } });

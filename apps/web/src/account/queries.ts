@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authentication, emptyTokens, invoices, members, orders, passkeys, security, type Member, type MemberAddress } from '@bodega/sdk';
+import { authentication, emptyTokens, invoices, members, orders, passkeys, security, type Member, type MemberAddressInput } from '@bodega/sdk';
 import { need, useShop } from '../shop/context.js';
 import { notifySignInChanged, useSignedIn } from '../shop/member.js';
 
@@ -74,7 +74,7 @@ export function useSaveAddresses() {
   const { client } = useShop();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, addresses }: { id: string; addresses: MemberAddress[] }) => need(client).use(members).updateMember(id, { contact: { addresses } }),
+    mutationFn: ({ id, addresses }: { id: string; addresses: MemberAddressInput[] }) => need(client).use(members).updateMember(id, { contact: { addresses } }),
     onSuccess: (member) => queryClient.setQueryData(['member'], member),
   });
 }

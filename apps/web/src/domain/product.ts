@@ -1,7 +1,7 @@
 import type { Product } from '@bodega/sdk';
 import { formatMoney } from '../ui/money.js';
 
-/** The catalog's loosely typed parts, narrowed to what the pages show. */
+/** The catalog's parts, narrowed to what the pages show. */
 export interface ProductImage {
   url: string;
   alt: string;
@@ -30,11 +30,6 @@ export interface Variant {
   quantity?: number;
   visible: boolean;
 }
-
-type Json = Record<string, unknown>;
-const rec = (v: unknown): Json => (typeof v === 'object' && v !== null ? (v as Json) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
 /** How wide the product page's main picture and a listing card's are shown (styles.css). */
 export const PRODUCT_IMAGE_SIZES = '(max-width: 760px) 100vw, 620px';
@@ -68,24 +63,21 @@ export function localUrl(url: string): string {
 }
 
 export function productImages(product: Product): ProductImage[] {
-  const items = Array.isArray(product.media?.items) ? product.media.items : [];
-  const list = items.length ? items : product.media?.mainMedia ? [product.media.mainMedia] : [];
-  return list.flatMap((item) => {
-    const image = rec(rec(item).image);
-    const url = str(image.url);
-    if (!url) return [];
-    return [{ url: localUrl(url), alt: str(image.altText) ?? str(rec(item).title) ?? product.name ?? '', width: num(image.width) ?? 800, height: num(image.height) ?? 800 }];
+  const items = product.media.items;
+  const list = items.length ? items : product.media.mainMedia ? [product.media.mainMedia] : [];
+  return list.flatMap(({ image, title }) => {
+    if (!image.url) return [];
+    return [{ url: localUrl(image.url), alt: image.altText ?? title, width: image.width, height: image.height }];
   });
 }
 
 export function productOptions(product: Product): ProductOption[] {
-  return (product.productOptions ?? []).map((o) => ({
-    name: str(o.name) ?? '',
-    choices: (Array.isArray(o.choices) ? o.choices : []).map((c) => {
-      const choice = rec(c);
-      const imageUrl = str(rec(rec(rec(choice.media).mainMedia).image).url);
+  return product.productOptions.map((o) => ({
+    name: o.name,
+    choices: o.choices.map((choice) => {
+      const imageUrl = choice.media.mainMedia?.image.url;
       return {
-        value: str(choice.value) ?? '', description: str(choice.description) ?? str(choice.value) ?? '', inStock: choice.inStock !== false, visible: choice.visible !== false,
+        value: choice.value, description: choice.description, inStock: choice.inStock, visible: choice.visible,
         ...(imageUrl && { imageUrl: localUrl(imageUrl) }),
       };
     }).filter((c) => c.visible),
@@ -93,23 +85,16 @@ export function productOptions(product: Product): ProductOption[] {
 }
 
 export function productVariants(product: Product): Variant[] {
-  return (product.variants ?? []).map((v) => {
-    const variant = rec(v.variant);
-    const price = rec(rec(variant.priceData).formatted);
-    const stock = rec(v.stock);
-    const choices: Record<string, string> = {};
-    for (const [k, val] of Object.entries(rec(v.choices))) if (typeof val === 'string') choices[k] = val;
-    return {
-      id: str(v._id) ?? str(v.id) ?? '',
-      choices,
-      price: str(price.price),
-      discountedPrice: str(price.discountedPrice),
-      sku: str(variant.sku),
-      inStock: stock.inStock !== false,
-      quantity: stock.trackQuantity === true ? num(stock.quantity) : undefined,
-      visible: variant.visible !== false,
-    };
-  });
+  return product.variants.map(({ _id, choices, variant, stock }) => ({
+    id: _id,
+    choices,
+    price: variant.priceData.formatted.price,
+    discountedPrice: variant.priceData.formatted.discountedPrice,
+    sku: variant.sku,
+    inStock: stock.inStock,
+    quantity: stock.trackQuantity ? stock.quantity ?? undefined : undefined,
+    visible: variant.visible,
+  }));
 }
 
 export interface PriceView {
@@ -150,12 +135,8 @@ export interface InfoSection {
 
 /** The product's extra sections (care, shipping and returns…), as plain text. */
 export function infoSections(product: Product): InfoSection[] {
-  const sections = (product as { additionalInfoSections?: unknown }).additionalInfoSections;
-  if (!Array.isArray(sections)) return [];
-  return sections.flatMap((section) => {
-    const s = rec(section);
-    const title = str(s.title);
-    const text = plainText(str(s.description));
+  return product.additionalInfoSections.flatMap(({ title, description }) => {
+    const text = plainText(description);
     return title && text ? [{ title, text }] : [];
   });
 }

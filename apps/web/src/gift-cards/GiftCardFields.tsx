@@ -12,7 +12,7 @@ export interface GiftDetails {
 export const NO_GIFT_DETAILS: GiftDetails = { name: '', email: '', date: '', message: '' };
 
 /** A gift-card product carries the two text fields the server reads (services/gift-cards/recipient.ts). */
-export function isGiftCardProduct(product: { customTextFields?: Record<string, unknown>[] }): boolean {
+export function isGiftCardProduct(product: { customTextFields?: { title?: string }[] }): boolean {
   return (product.customTextFields ?? []).some((f) => f.title === 'Recipient');
 }
 

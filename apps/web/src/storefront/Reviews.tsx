@@ -2,7 +2,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useLocation } from '../router/Router.js';
 import { z } from 'zod';
-import type { Review } from '@bodega/sdk';
+import { REVIEW_LIMITS, type Review } from '@bodega/sdk';
 import { plainError } from '../shop/errors.js';
 import { useCurrentMember, useSignedIn } from '../shop/member.js';
 import { Field } from '../ui/Field.js';
@@ -13,8 +13,8 @@ import { useOwnReview, useProductReviews, useSaveReview } from './queries.js';
 
 const schema = z.object({
   rating: z.enum(['1', '2', '3', '4', '5'], { message: 'Choose a rating from 1 to 5 stars' }),
-  title: z.string().trim().max(200, 'Keep the title under 200 characters'),
-  body: z.string().trim().max(5000, 'Keep the review under 5,000 characters'),
+  title: z.string().trim().max(REVIEW_LIMITS.title, `Keep the title under ${REVIEW_LIMITS.title} characters`),
+  body: z.string().trim().max(REVIEW_LIMITS.body, `Keep the review under ${REVIEW_LIMITS.body.toLocaleString('en-US')} characters`),
 });
 type Form = z.infer<typeof schema>;
 

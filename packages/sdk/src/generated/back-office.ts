@@ -332,3 +332,49 @@ export interface OrderImportAnswer {
   alreadyImported: number;
   failed: number;
 }
+
+export interface Coupon {
+  id: string;
+  specification: {
+    name: string;
+    code: string;
+    startTime?: string;
+    expirationTime?: string;
+    usageLimit?: number;
+    /** In the store currency, as a number (as Wix answers it). */
+    minimumSubtotal?: number;
+    moneyOffAmount?: number;
+    percentOffRate?: number;
+    productIds?: string[];
+    /** The first product of `productIds`, as Wix scopes a coupon. */
+    scope?: {
+      namespace: string;
+      group: {
+        name: string;
+        entityId: string;
+      };
+    };
+    active: boolean;
+  };
+  numberOfUsages: number;
+  expired: boolean;
+  dateCreated: string;
+}
+
+export interface CouponCreated {
+  id: string;
+  coupon: Coupon;
+}
+
+export interface CouponResponse {
+  coupon: Coupon;
+}
+
+export interface CouponsPage {
+  coupons: Coupon[];
+  metadata: {
+    count: number;
+    offset: number;
+    total: number;
+  };
+}

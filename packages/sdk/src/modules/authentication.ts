@@ -2,7 +2,7 @@
 import { call, callVoid } from '../core/generated.js';
 import { AUTHENTICATION as P } from '../core/paths.js';
 import type { Transport } from '../core/transport.js';
-import type { IdentityProfile, StateMachineResponse } from '../types.js';
+import type { IdentityProfileInput, StateMachineResponse } from '../types.js';
 
 export interface LoginId {
   email?: string;
@@ -21,7 +21,7 @@ export function authentication(t: Transport) {
       loginId: LoginId,
       options: {
         password?: string;
-        profile?: IdentityProfile;
+        profile?: IdentityProfileInput;
         captchaTokens?: CaptchaToken[];
         clientMetaData?: Record<string, unknown>;
       } = {},
@@ -39,7 +39,7 @@ export function authentication(t: Transport) {
     validateEmail: (email: string) => call<Record<string, unknown>>(t, 'POST', `${P}/v2/validate-email`, { email }),
     signOn: (
       loginId: LoginId,
-      options: { profile?: IdentityProfile; verifyEmail?: boolean; mergeExistingContact?: boolean } = {},
+      options: { profile?: IdentityProfileInput; verifyEmail?: boolean; mergeExistingContact?: boolean } = {},
     ) => call<StateMachineResponse>(t, 'POST', `${P}/v2/sign-on`, { loginId, ...options }, { args: LOGIN_ID }),
     /**
      * Finishes a sign-in that answered REQUIRE_MFA (`v2/{factorType}/verify`): the code of

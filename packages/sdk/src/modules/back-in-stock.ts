@@ -4,28 +4,18 @@
  */
 import { call } from '../core/generated.js';
 import type { Transport } from '../core/transport.js';
+import type { BackInStockRequest, BackInStockRequestsPage } from '../generated/back-in-stock.js';
 
 const P = '/back-in-stock-service/v1/back-in-stock-notification-requests';
 /** The Wix Stores app id that catalog references of products carry. */
 export const STORES_CATALOG_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 
-export type BackInStockStatus = 'RECEIVED' | 'NOTIFICATION_SENT';
+export type { BackInStockRequest, BackInStockRequestResponse, BackInStockRequestsPage, BackInStockStatus } from '../generated/back-in-stock.js';
 
 export interface BackInStockCatalogReference {
   catalogItemId: string;
   appId?: string;
   options?: { variantId?: string; options?: Record<string, string> };
-}
-
-export interface BackInStockRequest {
-  _id: string;
-  catalogReference: BackInStockCatalogReference & { appId: string };
-  email: string;
-  contactId?: string;
-  status: BackInStockStatus;
-  autoNotified?: boolean;
-  _createdDate: Date;
-  itemUrl?: string;
 }
 
 export interface BackInStockItemDetails {
@@ -47,6 +37,6 @@ export function backInStock(t: Transport) {
       ),
     /** Back office: requests matching a filter, e.g. `{ 'catalogReference.catalogItemId': productId }`. */
     queryRequests: (query: { filter?: Record<string, unknown>; paging?: { limit?: number; offset?: number } } = {}) =>
-      call<{ requests: BackInStockRequest[]; pagingMetadata: { count: number } }>(t, 'POST', `${P}/query`, { query }, { args: { query: 'query' } }),
+      call<BackInStockRequestsPage>(t, 'POST', `${P}/query`, { query }, { args: { query: 'query' } }),
   };
 }

@@ -4,10 +4,12 @@
  */
 import { enc } from '../core/generated.js';
 import type { Transport } from '../core/transport.js';
-import type { DeliveryStatus, SiteScript, SiteSettings, WebhookDelivery, WebhookFormat, WebhookSubscription, DomainStatus } from '../generated/back-office.js';
+import type {
+  CouponCreated, CouponResponse, CouponsPage, DeliveryStatus, SiteScript, SiteSettings, WebhookDelivery, WebhookFormat, WebhookSubscription, DomainStatus,
+} from '../generated/back-office.js';
 
 export type {
-  DeliveryStatus, DomainStatus, SignupPolicy, SiteScript, SiteSettings, WebhookDelivery, WebhookFormat, WebhookSubscription,
+  Coupon, CouponCreated, CouponResponse, CouponsPage, DeliveryStatus, DomainStatus, SignupPolicy, SiteScript, SiteSettings, WebhookDelivery, WebhookFormat, WebhookSubscription,
 } from '../generated/back-office.js';
 
 const SITE_SETTINGS = '/_api/bodega/v1/site-settings';
@@ -91,13 +93,6 @@ export type CouponSpecificationPatch = Partial<Pick<CouponSpecification, 'name' 
   [K in 'startTime' | 'expirationTime' | 'usageLimit' | 'minimumSubtotal' | 'productIds']?: CouponSpecification[K] | null;
 };
 
-export interface Coupon {
-  id: string;
-  specification: CouponSpecification;
-  numberOfUsages: number;
-  expired: boolean;
-  dateCreated: string;
-}
 
 export interface WebhookInput {
   url: string;
@@ -122,10 +117,10 @@ export function backOfficeSettings(t: Transport) {
     /** Top-level keys given replace the stored ones. */
     updateCommerceSettings: (settings: CommerceSettings) => send<{ settings: CommerceSettings }>('PATCH', COMMERCE_SETTINGS, { settings: { ...settings } }),
 
-    createCoupon: (specification: CouponSpecification) => send<{ id: string; coupon: Coupon }>('POST', COUPONS, { specification: { ...specification } }),
+    createCoupon: (specification: CouponSpecification) => send<CouponCreated>('POST', COUPONS, { specification: { ...specification } }),
     queryCoupons: (paging: { limit?: number; offset?: number } = {}) =>
-      send<{ coupons: Coupon[]; metadata: { count: number; offset: number; total: number } }>('POST', `${COUPONS}/query`, { query: { paging } }),
-    getCoupon: (id: string) => send<{ coupon: Coupon }>('GET', `${COUPONS}/${enc(id)}`),
+      send<CouponsPage>('POST', `${COUPONS}/query`, { query: { paging } }),
+    getCoupon: (id: string) => send<CouponResponse>('GET', `${COUPONS}/${enc(id)}`),
     /** As the Wix API: answers `{}`; with `fieldMask`, only those fields change. */
     updateCoupon: (id: string, specification: CouponSpecificationPatch, fieldMask?: string[]) =>
       send<Record<string, never>>('PATCH', `${COUPONS}/${enc(id)}`, { specification: { ...specification }, ...(fieldMask && { fieldMask }) }),

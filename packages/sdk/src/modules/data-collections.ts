@@ -2,7 +2,7 @@
 import { call, callVoid, enc } from '../core/generated.js';
 import { DATA_COLLECTIONS as P } from '../core/paths.js';
 import type { Transport } from '../core/transport.js';
-import type { DataCollection, SortingEntry } from '../types.js';
+import type { DataCollection, DataCollectionInput, ListDataCollectionsResponse, SortingEntry } from '../types.js';
 
 export interface ListDataCollectionsOptions {
   paging?: { limit?: number; offset?: number };
@@ -13,7 +13,7 @@ const ID = { dataCollectionId: 'dataCollectionId', '*': 'options' };
 
 export function dataCollections(t: Transport) {
   return {
-    createDataCollection: (collection: DataCollection) =>
+    createDataCollection: (collection: DataCollectionInput) =>
       call<DataCollection>(t, 'POST', P, { collection }, { pick: 'collection' }),
     getDataCollection: (dataCollectionId: string, options: { consistentRead?: boolean } = {}) =>
       call<DataCollection>(t, 'GET', `${P}/${enc(dataCollectionId)}`, { dataCollectionId, ...options }, {
@@ -21,10 +21,10 @@ export function dataCollections(t: Transport) {
         pick: 'collection',
       }),
     listDataCollections: (options: ListDataCollectionsOptions = {}) =>
-      call<{ collections: DataCollection[]; pagingMetadata?: Record<string, unknown> }>(t, 'GET', P, { ...options }, {
+      call<ListDataCollectionsResponse>(t, 'GET', P, { ...options }, {
         args: { '*': 'options' },
       }),
-    updateDataCollection: (collection: DataCollection) =>
+    updateDataCollection: (collection: DataCollectionInput) =>
       call<DataCollection>(t, 'PUT', P, { collection }, { pick: 'collection' }),
     deleteDataCollection: (dataCollectionId: string) =>
       callVoid(t, 'DELETE', `${P}/${enc(dataCollectionId)}`, { dataCollectionId }),

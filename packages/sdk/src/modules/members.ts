@@ -4,7 +4,7 @@ import { MEMBERS as P } from '../core/paths.js';
 import { PlatformQueryBuilder } from '../core/platform-query.js';
 import type { Transport } from '../core/transport.js';
 import type {
-  Fieldset, ListMembersResponse, Member, MemberResponse, MembersOptions, SortingEntry,
+  Fieldset, ListMembersResponse, Member, MemberInput, MemberResponse, MembersOptions, SortingEntry,
 } from '../types.js';
 
 const ID = { id: '_id', '*': 'options' };
@@ -84,9 +84,9 @@ export function members(t: Transport) {
     bulkApproveMembers: (filter: Filter) =>
       call<{ jobId?: string }>(t, 'POST', `${P}/bulk/approve-by-filter`, { filter }),
     bulkBlockMembers: (filter: Filter) => call<{ jobId?: string }>(t, 'POST', `${P}/bulk/block-by-filter`, { filter }),
-    createMember: (options: { member?: Partial<Member> } = {}) =>
+    createMember: (options: { member?: MemberInput } = {}) =>
       call<Member>(t, 'POST', P, { ...options }, { args: OPTIONS, pick: 'member' }),
-    updateMember: (_id: string, update: Partial<Member>) =>
+    updateMember: (_id: string, update: MemberInput) =>
       call<Member>(t, 'PATCH', member(_id), { member: { ...update, id: _id } }, {
         args: { 'member.id': '_id' },
         pick: 'member',

@@ -3,7 +3,10 @@ import { call, callVoid, enc } from '../core/generated.js';
 import { CATALOG_READER as R, CATALOG_WRITER as W } from '../core/paths.js';
 import { PlatformQueryBuilder } from '../core/platform-query.js';
 import type { Transport } from '../core/transport.js';
-import type { OffsetPagingMetadata, Product, StoresCollection } from '../types.js';
+import type {
+  CollectionResponse, Product, ProductInput, ProductOptionsAvailabilityResponse, ProductResponse, QueryProductVariantsResponse, QueryProductsResponse,
+  StoresCollectionInput, UpdateVariantsResponse,
+} from '../types.js';
 
 const ID = { id: '_id', '*': 'options' };
 
@@ -17,13 +20,7 @@ export interface QueryProductsOptions {
   includeHiddenProducts?: boolean;
   includeMerchantSpecificData?: boolean;
 }
-export interface QueryProductsResponse {
-  products: Product[];
-  metadata?: OffsetPagingMetadata;
-  totalResults?: number;
-}
-type ProductResponse = { product?: Product };
-type CollectionResponse = { collection?: StoresCollection };
+export type { QueryProductsResponse } from '../types.js';
 
 export function products(t: Transport) {
   const query = (request: ProductsQuery, options: QueryProductsOptions = {}) =>
@@ -54,7 +51,7 @@ export function products(t: Transport) {
     getCollectionBySlug: (slug: string) =>
       call<CollectionResponse>(t, 'GET', `${R}/collections/slug/${enc(slug)}`, { slug }),
     getProductOptionsAvailability: (_id: string, options: Record<string, string> = {}) =>
-      call<Record<string, unknown>>(t, 'POST', `${R}/products/${enc(_id)}/productOptionsAvailability`, {
+      call<ProductOptionsAvailabilityResponse>(t, 'POST', `${R}/products/${enc(_id)}/productOptionsAvailability`, {
         id: _id,
         options,
       }, { args: { id: '_id', options: 'options' } }),
@@ -62,21 +59,21 @@ export function products(t: Transport) {
       _id: string,
       options: { choices?: Record<string, string>; variantIds?: string[]; paging?: { limit?: number; offset?: number } } = {},
     ) =>
-      call<{ variants: Record<string, unknown>[]; metadata?: OffsetPagingMetadata }>(
+      call<QueryProductVariantsResponse>(
         t,
         'POST',
         `${R}/products/${enc(_id)}/variants/query`,
         { id: _id, ...options },
         { args: ID },
       ),
-    createProduct: (product: Product) => call<ProductResponse>(t, 'POST', `${W}/products`, { product }),
-    updateProduct: (_id: string, product: Partial<Product>) =>
+    createProduct: (product: ProductInput) => call<ProductResponse>(t, 'POST', `${W}/products`, { product }),
+    updateProduct: (_id: string, product: ProductInput) =>
       call<ProductResponse>(t, 'PATCH', `${W}/products/${enc(_id)}`, { product: { ...product, id: _id } }, {
         args: { 'product.id': '_id' },
       }),
     deleteProduct: (_id: string) => callVoid(t, 'DELETE', `${W}/products/${enc(_id)}`, { id: _id }, { args: ID }),
     updateProductVariants: (_id: string, variants: Record<string, unknown>[]) =>
-      call<{ variants: Record<string, unknown>[] }>(t, 'PATCH', `${W}/products/${enc(_id)}/variants`, {
+      call<UpdateVariantsResponse>(t, 'PATCH', `${W}/products/${enc(_id)}/variants`, {
         id: _id,
         variants,
       }, { args: { id: '_id' } }),
@@ -92,9 +89,9 @@ export function products(t: Transport) {
       callVoid(t, 'POST', `${W}/products/${enc(_id)}/choices/media/delete`, { id: _id, media }, { args: { id: '_id', media: 'media' } }),
     removeProductRibbon: (_id: string) =>
       callVoid(t, 'POST', `${W}/products/${enc(_id)}/remove-ribbon`, { id: _id }, { args: ID }),
-    createCollection: (collection: StoresCollection) =>
+    createCollection: (collection: StoresCollectionInput) =>
       call<CollectionResponse>(t, 'POST', `${W}/collections`, { collection }),
-    updateCollection: (_id: string, collection: Partial<StoresCollection>) =>
+    updateCollection: (_id: string, collection: StoresCollectionInput) =>
       call<CollectionResponse>(t, 'PATCH', `${W}/collections/${enc(_id)}`, { collection: { ...collection, id: _id } }, {
         args: { 'collection.id': '_id' },
       }),

@@ -5,34 +5,21 @@
 import { call, enc } from '../core/generated.js';
 import type { Transport } from '../core/transport.js';
 import type { RatingSummary } from '../generated/back-office.js';
+import type { Review, ReviewMedia, ReviewResponse, ReviewsPage } from '../generated/reviews.js';
 import { backOfficeGet } from './back-office.js';
 
 const P = '/_api/reviews/v1/reviews';
 /** The namespace of Wix Stores reviews: the entity is a product id. */
 export const STORES_REVIEWS_NAMESPACE = 'stores';
 
-export type ReviewModerationStatus = 'APPROVED' | 'PENDING' | 'REJECTED';
+export type { Review, ReviewMedia, ReviewModerationStatus, ReviewResponse, ReviewsPage } from '../generated/reviews.js';
 
+/** A review's content to write or change. */
 export interface ReviewContent {
   title?: string | null;
   body?: string | null;
-  media?: { image?: string; video?: string }[];
+  media?: ReviewMedia[];
   rating?: number;
-}
-
-export interface Review {
-  _id: string;
-  namespace: string;
-  entityId: string;
-  content: ReviewContent & { rating: number };
-  _createdDate: Date;
-  _updatedDate: Date;
-  author: { contactId: string; authorName?: string };
-  reply?: { message: string; _createdDate: Date; _updatedDate: Date };
-  moderation: { moderationStatus: ReviewModerationStatus; manuallyChanged: boolean };
-  revision: string;
-  /** The author bought the product (a paid order of theirs holds it). */
-  verified: boolean;
 }
 
 export interface ReviewsQuery {
@@ -41,10 +28,6 @@ export interface ReviewsQuery {
   cursorPaging?: { limit?: number; cursor?: string };
 }
 
-export interface ReviewsPage {
-  reviews: Review[];
-  metadata: { count: number; cursors: { next?: string }; hasNext: boolean };
-}
 
 export type { RatingSummary } from '../generated/back-office.js';
 
@@ -55,7 +38,6 @@ export interface NewReview {
   author?: { authorName?: string };
 }
 
-type ReviewResponse = { review: Review };
 
 export function reviews(t: Transport) {
   const byId = (reviewId: string, suffix = '') => `${P}/${enc(reviewId)}${suffix}`;

@@ -3,17 +3,14 @@ import { call, enc } from '../core/generated.js';
 import { STORES_COLLECTIONS as P } from '../core/paths.js';
 import { PlatformQueryBuilder } from '../core/platform-query.js';
 import type { Transport } from '../core/transport.js';
-import type { OffsetPagingMetadata, StoresCollection } from '../types.js';
+import type { QueryCollectionsResponse, StoresCollection } from '../types.js';
 
 export interface CollectionsQuery {
   filter?: Record<string, unknown>;
   sort?: { fieldName: string; order?: 'ASC' | 'DESC' }[];
   paging?: { limit?: number; offset?: number };
 }
-export interface QueryCollectionsResponse {
-  collections: StoresCollection[];
-  metadata?: OffsetPagingMetadata;
-}
+export type { QueryCollectionsResponse } from '../types.js';
 
 export function storesCollections(t: Transport) {
   const query = (request: CollectionsQuery) =>

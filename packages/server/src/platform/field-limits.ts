@@ -77,3 +77,19 @@ export const COUPON_CODE_PATTERN = '^[A-Za-z0-9_-]+$';
 
 /** Product collections (`/stores/v1/collections`). */
 export const COLLECTION_LIMITS = { name: 50, description: 1000 } as const;
+
+/** Data collections' fields (`/wix-data/v2/collections`): the CMS's field table and item editor check these. */
+export const DATA_FIELD_TYPES = [
+  'TEXT', 'NUMBER', 'DATE', 'DATETIME', 'IMAGE', 'BOOLEAN', 'DOCUMENT', 'URL', 'RICH_TEXT', 'VIDEO', 'ANY',
+  'ARRAY_STRING', 'ARRAY_DOCUMENT', 'AUDIO', 'TIME', 'LANGUAGE', 'RICH_CONTENT', 'MEDIA_GALLERY', 'ADDRESS',
+  'PAGE_LINK', 'REFERENCE', 'MULTI_REFERENCE', 'OBJECT', 'ARRAY', 'SLUG', 'EMAIL',
+] as const;
+/** A field's key: letters, digits, `_`, `$` and `-`, at most 128, not starting with `$` or `-`. */
+export const DATA_FIELD_KEY_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_$-]{0,127}$';
+/** The system fields every collection has; no field of one's own may take their keys. */
+export const DATA_SYSTEM_FIELD_KEYS = ['_id', '_createdDate', '_updatedDate', '_owner'] as const;
+/** The most fields a collection's `fields` may list, the system fields included. */
+export const DATA_COLLECTION_LIMITS = { fields: 1000 } as const;
+
+/** Reviews (`/reviews/v1/reviews`): a review's title and text, its pictures, the store's reply. */
+export const REVIEW_LIMITS = { title: 200, body: 5000, media: 10, reply: 5000 } as const;

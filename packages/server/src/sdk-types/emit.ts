@@ -30,20 +30,32 @@ export const WIRE_FORM: Form = { rename: {}, dates: new Set() };
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/** A named type declared in another generated file (of the same form), which this file imports. */
+export interface Elsewhere {
+  /** The module to import it from (`./cart.js`). */
+  from: string;
+  schema: JsonSchema;
+}
+
 export class Emitter {
   private readonly declared = new Map<string, { schema: JsonSchema; text: string }>();
   private readonly order: string[] = [];
+  /** Module → the names imported from it. */
+  private readonly imports = new Map<string, Set<string>>();
 
-  constructor(private readonly form: Form = WIRE_FORM) {}
+  /** `elsewhere`: the named types earlier files declared, so each is declared once and imported. */
+  constructor(private readonly form: Form = WIRE_FORM, private readonly elsewhere: ReadonlyMap<string, Elsewhere> = new Map()) {}
 
   /** Declares a named type (its `title`) and everything named it reaches; any JSON Schema object (TypeBox's). */
   declare(given: object): void {
     const schema: JsonSchema = given;
     const name = schema.title;
     if (!name) throw new Error('a declared schema needs a title');
-    const seen = this.declared.get(name);
+    const other = this.elsewhere.get(name);
+    const seen = this.declared.get(name) ?? other;
     if (seen) {
       if (JSON.stringify(strip(seen.schema)) !== JSON.stringify(strip(schema))) throw new Error(`two different schemas are titled ${name}`);
+      if (other) this.imports.set(other.from, (this.imports.get(other.from) ?? new Set()).add(name));
       return;
     }
     this.declared.set(name, { schema, text: '' });
@@ -53,9 +65,15 @@ export class Emitter {
     this.order.push(name);
   }
 
-  /** The declarations, in the order they were first reached. */
+  /** The imports of types declared elsewhere, then the declarations in the order they were first reached. */
   text(): string {
-    return this.order.map((name) => this.declared.get(name)?.text).join('\n\n');
+    const imports = [...this.imports].map(([from, names]) => `import type { ${[...names].sort().join(', ')} } from '${from}';\n\n`);
+    return imports.join('') + this.order.map((name) => this.declared.get(name)?.text).join('\n\n');
+  }
+
+  /** The named types this file declares, with their schemas, for the files after it. */
+  declarations(from: string): Map<string, Elsewhere> {
+    return new Map([...this.declared].map(([name, { schema }]) => [name, { from, schema }]));
   }
 
   private type(schema: JsonSchema, indent: string, useTitle = true): string {

@@ -4,8 +4,13 @@
  * titled schema it reaches. `form`: `wire` for calls the SDK answers as sent (the back office),
  * `sdk` for generated-style modules, whose answers have `_id`-style keys and `Date`s.
  */
+import * as backInStock from '../services/back-in-stock/wire-schemas.js';
 import * as backOffice from '../services/backoffice/wire-schemas.js';
+import * as catalog from '../services/catalog/wire-schemas.js';
+import * as coupons from '../services/coupons/wire-schemas.js';
+import * as data from '../services/data/wire-schemas.js';
 import * as media from '../services/media/wire-schemas.js';
+import * as members from '../services/members/wire-schemas.js';
 import * as identity from '../services/identity/wire-schemas.js';
 import * as invoices from '../services/invoices/wire-schemas.js';
 import * as cart from '../services/cart/wire-schemas.js';
@@ -13,6 +18,7 @@ import * as checkout from '../services/checkout/wire-schemas.js';
 import * as orders from '../services/orders/wire-schemas.js';
 import * as orderImports from '../services/orders/import-wire-schemas.js';
 import * as payments from '../services/payments/wire-schemas.js';
+import * as redirects from '../services/redirects/wire-schemas.js';
 import * as reviews from '../services/reviews/wire-schemas.js';
 import * as siteScripts from '../services/site-scripts/wire-schemas.js';
 import * as sites from '../services/sites/wire-schemas.js';
@@ -44,13 +50,18 @@ export const SDK_TYPES: SdkTypesFile[] = [
       webhooks.WebhookSubscription, webhooks.WebhookDelivery, reviews.RatingSummary, sites.SiteSettings, siteScripts.SiteScript,
       payments.PaymentSettings, payments.PaymentOptions, payments.ConnectionTest, media.UploadedMedia, identity.SignedInSession,
       orderImports.OrderImportAnswer,
+      coupons.CouponCreated, coupons.CouponResponse, coupons.CouponsPage,
     ],
   },
   {
     file: 'catalog.ts',
     form: 'sdk',
-    about: 'the catalog answers the SDK returns in its own form (`_id`, `Date`)',
-    schemas: [backOffice.BulkProductsResponse],
+    about: 'the catalog answers (@wix/stores v1) the SDK returns in its own form (`_id`, `Date`)',
+    schemas: [
+      catalog.ProductResponse, catalog.ProductsPage, catalog.QueryProductsV1Response, catalog.VariantsResponse, catalog.QueryVariantsResponse,
+      catalog.OptionsAvailabilityResponse, catalog.CollectionResponse, catalog.QueryCollectionsResponse, catalog.QueryCollectionsV1Response,
+      backOffice.BulkProductsResponse,
+    ],
   },
   {
     file: 'cart.ts',
@@ -66,5 +77,41 @@ export const SDK_TYPES: SdkTypesFile[] = [
     form: 'sdk',
     about: 'the order answers (@wix/ecom) in the form the SDK returns them (`_id`, `Date`)',
     schemas: [orders.OrderResponse, orders.SearchOrdersResponse, orders.BulkMarkAsPaidResponse],
+  },
+  {
+    file: 'members.ts',
+    form: 'sdk',
+    about: 'the member answers (@wix/members) in the form the SDK returns them (`_id`, `Date`)',
+    schemas: [members.MemberResponse, members.ListMembersResponse],
+  },
+  {
+    file: 'identity.ts',
+    form: 'sdk',
+    about: 'the sign-in answers (@wix/identity authentication, verification, recovery) in the form the SDK returns them (`_id`, `Date`)',
+    schemas: [identity.StateMachineResponse, identity.SignOnResponse, identity.IdentityResponse, identity.StartVerificationResponse],
+  },
+  {
+    file: 'data.ts',
+    form: 'sdk',
+    about: 'the data collection answers (@wix/data collections) in the form the SDK returns them (`_id`, `Date`)',
+    schemas: [data.DataCollectionResponse, data.ListDataCollectionsResponse, data.DataCollectionFieldResponse],
+  },
+  {
+    file: 'reviews.ts',
+    form: 'sdk',
+    about: 'the review answers (@wix/reviews) in the form the SDK returns them (`_id`, `Date`)',
+    schemas: [reviews.ReviewResponse, reviews.ReviewsPage, reviews.CountReviewsResponse],
+  },
+  {
+    file: 'back-in-stock.ts',
+    form: 'sdk',
+    about: 'the back-in-stock answers (@wix/ecom backInStockNotifications) in the form the SDK returns them (`_id`, `Date`)',
+    schemas: [backInStock.BackInStockRequestResponse, backInStock.BackInStockRequestsPage],
+  },
+  {
+    file: 'redirects.ts',
+    form: 'sdk',
+    about: 'the redirect session answer (@wix/redirects) in the form the SDK returns it (`_id`)',
+    schemas: [redirects.RedirectSessionResponse],
   },
 ];

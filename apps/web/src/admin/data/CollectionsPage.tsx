@@ -38,7 +38,7 @@ export default function CollectionsPage() {
           <tr key={c._id}>
             <td className="card-title"><Link to={`/admin/data/${encodeURIComponent(c._id ?? '')}`}>{c.displayName || c._id}</Link></td>
             <td data-label="ID"><code>{c._id}</code></td>
-            <td data-label="Fields">{(c.fields ?? []).filter((f) => !String(f.key ?? '').startsWith('_')).length}</td>
+            <td data-label="Fields">{c.fields.filter((f) => !f.systemField).length}</td>
             <td data-label="Who may read">{roleLabel(c.permissions?.read)}</td>
           </tr>
         )} />

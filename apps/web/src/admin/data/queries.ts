@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DataCollection, DataIndex, DataItem, QueryRequest } from '@bodega/sdk';
+import type { DataCollectionInput, DataIndex, DataItem, QueryRequest } from '@bodega/sdk';
 import { useAdmin } from '../context.js';
 import { adminKeys } from '../queries.js';
 
@@ -39,7 +39,7 @@ export function useUpdateDataCollection() {
   const { api } = useAdmin();
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (collection: DataCollection) => api.dataCollections.updateDataCollection(collection),
+    mutationFn: (collection: DataCollectionInput) => api.dataCollections.updateDataCollection(collection),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: dataKeys.collections }),
   });
 }

@@ -112,7 +112,7 @@ export default function MembersPage() {
       <Modal open={profile !== null} onOpenChange={(o) => { if (!o) setProfile(null); }} title={profile ? nameOf(profile) : 'Member'}>
         {profile && (
           <dl className="facts">
-            <dt>E-mail</dt><dd>{profile.loginEmail}{profile.loginEmailVerified ? ' (verified)' : ''}</dd>
+            <dt>E-mail</dt><dd>{profile.loginEmail}</dd>
             <dt>Status</dt><dd><Status value={profile.status} />{profile.activityStatus === 'MUTED' && <> <Status value="MUTED" /></>}</dd>
             <dt>Role</dt><dd>{profile.role === 'OWNER' ? 'Owner' : profile.role === 'CONTRIBUTOR' ? 'Contributor' : 'Member'}</dd>
             {profile.profile?.nickname && <><dt>Nickname</dt><dd>{profile.profile.nickname}</dd></>}

@@ -3,8 +3,9 @@ import { Link, useSearchParams } from '../../router/Router.js';
 import type { Product, StockFilter } from '@bodega/sdk';
 import { ListTable } from '../ListTable.js';
 import { SearchForm } from '../SearchForm.js';
-import { Modal, PageHead, Pager, Status, useMoney } from '../ui.js';
-import { PRODUCTS_PAGE_SIZE as LIMIT, useBulkEdit, useProducts, useStoreCollections, type BulkField, type BulkProgress } from './queries.js';
+import { PageHead, Pager, Status, useMoney } from '../ui.js';
+import { BulkEdit } from './BulkEdit.js';
+import { PRODUCTS_PAGE_SIZE as LIMIT, useProducts, useStoreCollections } from './queries.js';
 const SORTS: Record<string, { fieldName: string; order: 'ASC' | 'DESC'; label: string }> = {
   updated: { fieldName: 'lastUpdated', order: 'DESC', label: 'Recently changed' },
   name: { fieldName: 'name', order: 'ASC', label: 'Name A–Z' },
@@ -62,7 +63,7 @@ export default function ProductsPage() {
     if (next.has(id)) next.delete(id); else next.add(id);
     setSelected(next);
   }
-  const allOnPage = list.length > 0 && list.every((p) => selected.has(p._id ?? ''));
+  const allOnPage = list.length > 0 && list.every((p) => selected.has(p._id));
   return (
     <>
       <PageHead title="Products">
@@ -108,16 +109,16 @@ export default function ProductsPage() {
           {
             className: 'select-col',
             label: <label className="select-all"><input type="checkbox" checked={allOnPage}
-              onChange={() => { const next = new Set(selected); for (const p of list) { if (allOnPage) next.delete(p._id ?? ''); else next.add(p._id ?? ''); } setSelected(next); }} />
+              onChange={() => { const next = new Set(selected); for (const p of list) { if (allOnPage) next.delete(p._id); else next.add(p._id); } setSelected(next); }} />
               <span className="select-all-text">Select every product on this page</span></label>,
           },
           { label: 'Product' }, { label: 'SKU' }, { label: 'Stock' }, { label: 'Visibility' }, { label: 'Price', className: 'num' },
         ]}
         row={(p) => {
-          const image = (p.media?.mainMedia as { image?: { url?: string } } | undefined)?.image?.url;
+          const image = p.media.mainMedia?.image.url;
           return (
-            <tr key={p._id} className={selected.has(p._id ?? '') ? 'selected' : ''}>
-              <td className="select-col"><input type="checkbox" aria-label={`Select ${p.name}`} checked={selected.has(p._id ?? '')} onChange={() => toggle(p._id ?? '')} /></td>
+            <tr key={p._id} className={selected.has(p._id) ? 'selected' : ''}>
+              <td className="select-col"><input type="checkbox" aria-label={`Select ${p.name}`} checked={selected.has(p._id)} onChange={() => toggle(p._id)} /></td>
               <td className="card-title">
                 <span className="product-cell">
                   {image ? <img src={image} alt="" width={40} height={40} /> : <span className="thumb" aria-hidden="true" />}
@@ -131,56 +132,8 @@ export default function ProductsPage() {
             </tr>
           );
         }} />
-      {products.data && <Pager label="Products" offset={offset} limit={LIMIT} total={products.data.totalResults ?? products.data.metadata?.total} count={list.length} onOffset={(o) => set({ offset: String(o) })} />}
-      {bulkIds && <BulkEdit open onOpenChange={(o) => { if (!o) setBulkIds(null); }} products={list.filter((p) => bulkIds.includes(p._id ?? ''))} ids={bulkIds} onDone={() => setSelected(new Set())} />}
+      {products.data && <Pager label="Products" offset={offset} limit={LIMIT} total={products.data.metadata.total} count={list.length} onOffset={(o) => set({ offset: String(o) })} />}
+      {bulkIds && <BulkEdit open onOpenChange={(o) => { if (!o) setBulkIds(null); }} products={list.filter((p) => bulkIds.includes(p._id))} ids={bulkIds} onDone={() => setSelected(new Set())} />}
     </>
-  );
-}
-
-/** Price, stock or visibility for the selected products, in chunks, with a progress bar. */
-function BulkEdit({ open, onOpenChange, ids, products, onDone }: { open: boolean; onOpenChange: (open: boolean) => void; ids: string[]; products: Product[]; onDone: () => void }) {
-  const [field, setField] = useState<BulkField>('price');
-  const [value, setValue] = useState('');
-  const [progress, setProgress] = useState<BulkProgress | null>(null);
-  const bulk = useBulkEdit();
-  const running = bulk.isPending;
-  function run() {
-    const known = new Map(products.map((p) => [p._id ?? '', p]));
-    bulk.mutate({ ids, field, value, known, onProgress: setProgress }, { onSuccess: ({ failed }) => { if (failed.length === 0) onDone(); } });
-  }
-  const valid = field === 'visible' ? value === 'visible' || value === 'hidden' : value !== '' && Number.isFinite(Number(value)) && Number(value) >= 0 && (field !== 'stock' || Number.isInteger(Number(value)));
-  return (
-    <Modal open={open} onOpenChange={(o) => { if (!running) onOpenChange(o); }} title={`Edit ${ids.length} products`} description="One change for every selected product.">
-      <div className="form-grid">
-        <fieldset className="segmented three-way">
-          <legend>Change</legend>
-          {(['price', 'stock', 'visible'] as const).map((f) => (
-            <label key={f}><input type="radio" name="bulk-field" checked={field === f} onChange={() => { setField(f); setValue(''); }} /> {f === 'price' ? 'Price' : f === 'stock' ? 'Stock' : 'Visibility'}</label>
-          ))}
-        </fieldset>
-        {field === 'visible' ? (
-          <div className="field">
-            <label htmlFor="bulk-visible">Visibility</label>
-            <select id="bulk-visible" value={value} onChange={(e) => setValue(e.target.value)}><option value="">Choose…</option><option value="visible">Visible in the shop</option><option value="hidden">Hidden</option></select>
-          </div>
-        ) : (
-          <div className="field">
-            <label htmlFor="bulk-value">{field === 'price' ? 'New price' : 'Quantity in stock (every variant)'}</label>
-            <input id="bulk-value" inputMode="decimal" value={value} onChange={(e) => setValue(e.target.value)} />
-          </div>
-        )}
-        {progress && (
-          <div>
-            <label htmlFor="bulk-progress">Progress</label>
-            <progress id="bulk-progress" max={ids.length} value={progress.done} className="progress" />
-            <p className="small" role="status">{progress.done} of {ids.length} done{progress.failed.length ? `, ${progress.failed.length} failed` : ''}.</p>
-            {progress.failed.length > 0 && <ul className="small error-list">{progress.failed.map((f) => <li key={f}>{f}</li>)}</ul>}
-          </div>
-        )}
-        <div className="actions">
-          <button type="button" className="button" disabled={!valid || running} onClick={run}>{running ? 'Applying…' : 'Apply'}</button>
-        </div>
-      </div>
-    </Modal>
   );
 }

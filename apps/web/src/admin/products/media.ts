@@ -1,4 +1,4 @@
-import type { Product } from '@bodega/sdk';
+import type { Product, ProductChoice, ProductInput } from '@bodega/sdk';
 import type { AdminClient } from '../client.js';
 
 /** One picture of the product form: uploaded (a /media/u/ path) or an outside address. */
@@ -15,10 +15,6 @@ export interface MediaState {
   choices: Record<string, string>;
 }
 
-type Json = Record<string, unknown>;
-const rec = (v: unknown): Json => (typeof v === 'object' && v !== null ? (v as Json) : {});
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
 /** A picture this server hosts is kept by its path, so the product keeps it under any domain. */
 export function mediaPath(url: string): string {
   try {
@@ -30,34 +26,27 @@ export function mediaPath(url: string): string {
 }
 
 /** Every choice of every option, as the wire has them. */
-function optionChoices(p: Product | undefined): { name: string; choice: Json }[] {
-  return (p?.productOptions ?? []).flatMap((o) => {
-    const name = str(rec(o).name) ?? '';
-    const list = rec(o).choices;
-    return (Array.isArray(list) ? list : []).map((c) => ({ name, choice: rec(c) }));
-  });
+function optionChoices(p: Product | undefined): { name: string; choice: ProductChoice }[] {
+  return (p?.productOptions ?? []).flatMap((o) => o.choices.map((choice) => ({ name: o.name, choice })));
 }
 
 export const choiceKey = (option: string, choice: string) => `${option}=${choice}`;
 
 export function mediaOf(p: Product | undefined): MediaState {
-  const items = (Array.isArray(p?.media?.items) ? p.media.items : []).flatMap((item): MediaEntry[] => {
-    const image = rec(rec(item).image);
-    const url = str(image.url);
-    if (!url) return [];
-    return [{ url: mediaPath(url), altText: str(image.altText) ?? '', ...(typeof image.width === 'number' && typeof image.height === 'number' && { width: image.width, height: image.height }) }];
+  const items = (p?.media.items ?? []).flatMap(({ image }): MediaEntry[] => {
+    if (!image.url) return [];
+    return [{ url: mediaPath(image.url), altText: image.altText ?? '', width: image.width, height: image.height }];
   });
   const choices: Record<string, string> = {};
   for (const { name, choice } of optionChoices(p)) {
-    const url = str(rec(rec(rec(choice.media).mainMedia).image).url);
-    const value = str(choice.value);
-    if (url && value) choices[choiceKey(name, value)] = mediaPath(url);
+    const url = choice.media.mainMedia?.image.url;
+    if (url && choice.value) choices[choiceKey(name, choice.value)] = mediaPath(url);
   }
   return { items, choices };
 }
 
 /** The product's `media` for create or update, when the pictures changed (undefined: leave them). */
-export function mediaPatch(before: Product | undefined, state: MediaState): Product['media'] | undefined {
+export function mediaPatch(before: Product | undefined, state: MediaState): ProductInput['media'] | undefined {
   if (before && JSON.stringify(mediaOf(before).items) === JSON.stringify(state.items)) return undefined;
   if (!before && state.items.length === 0) return undefined;
   return {
@@ -77,8 +66,8 @@ export async function saveChoicePictures(api: AdminClient, productId: string, be
   const same = wanted.length === Object.keys(had).length && wanted.every((w) => had[choiceKey(w.option, w.choice)] === w.url);
   if (same) return;
   const saved = (await api.products.getProduct(productId, { includeMerchantSpecificData: true })).product;
-  const idOf = new Map((saved?.media?.items ?? []).map((item) => [mediaPath(str(rec(rec(item).image).url) ?? ''), str(rec(item)._id) ?? str(rec(item).id) ?? '']));
-  const existing = optionChoices(saved).map(({ name, choice }) => ({ option: name, choice: str(choice.value) ?? '', mediaIds: [] as string[] }));
+  const idOf = new Map(saved.media.items.map((item) => [mediaPath(item.image.url), item._id]));
+  const existing = optionChoices(saved).map(({ name, choice }) => ({ option: name, choice: choice.value, mediaIds: [] as string[] }));
   for (let i = 0; i < existing.length; i += 10) await api.products.removeProductMediaFromChoices(productId, existing.slice(i, i + 10));
   const assignments = wanted.flatMap((w) => (idOf.get(w.url) ? [{ option: w.option, choice: w.choice, mediaIds: [idOf.get(w.url) as string] }] : []));
   for (let i = 0; i < assignments.length; i += 10) await api.products.addProductMediaToChoices(productId, assignments.slice(i, i + 10));

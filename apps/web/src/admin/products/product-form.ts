@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRODUCT_LIMITS, type Product } from '@bodega/sdk';
+import { PRODUCT_LIMITS, type Product, type ProductInput } from '@bodega/sdk';
 import { productOptions, productVariants } from '../../domain/product.js';
 import { mediaPatch, saveChoicePictures, type MediaState } from './media.js';
 import type { AdminClient } from '../client.js';
@@ -72,8 +72,8 @@ export function variantRows(p: Product | undefined): VariantRows {
   const rows: VariantRows = {};
   if (!p?.manageVariants) return rows;
   for (const v of productVariants(p)) {
-    const raw = (p.variants ?? []).find((x) => (x as { _id?: string })._id === v.id) as { variant?: { priceData?: { price?: number }; weight?: number; sku?: string } } | undefined;
-    rows[keyOf(v.choices)] = { price: String(raw?.variant?.priceData?.price ?? ''), sku: v.sku ?? '', weight: raw?.variant?.weight ? String(raw.variant.weight) : '', stock: v.quantity !== undefined ? String(v.quantity) : '' };
+    const raw = p.variants.find((x) => x._id === v.id)?.variant;
+    rows[keyOf(v.choices)] = { price: String(raw?.priceData.price ?? ''), sku: v.sku ?? '', weight: raw?.weight ? String(raw.weight) : '', stock: v.quantity !== undefined ? String(v.quantity) : '' };
   }
   return rows;
 }
@@ -81,9 +81,9 @@ export function variantRows(p: Product | undefined): VariantRows {
 export async function saveProduct(api: AdminClient, id: string | undefined, before: Product | undefined, form: ProductForm, rows: VariantRows, media: MediaState): Promise<string> {
   const combos = combinations(form.options);
   const hasVariants = combos.length > 0;
-  const productOptionsWire = form.options.map((o) => ({ name: o.name.trim(), optionType: 'drop_down', choices: choicesOf(o).map((c) => ({ value: c, description: c })) }));
+  const productOptionsWire = form.options.map((o) => ({ name: o.name.trim(), optionType: 'drop_down' as const, choices: choicesOf(o).map((c) => ({ value: c, description: c })) }));
   const optionsChanged = JSON.stringify(toForm(before).options) !== JSON.stringify(form.options);
-  const base: Product = {
+  const base: ProductInput = {
     name: form.name, description: form.description, priceData: { price: Number(form.price) }, visible: form.visible, productType: form.productType,
     ...(form.sku ? { sku: form.sku } : {}), ...(form.weight ? { weight: Number(form.weight) } : {}),
     ...(form.ribbon ? { ribbon: form.ribbon } : {}),
@@ -113,7 +113,7 @@ export async function saveProduct(api: AdminClient, id: string | undefined, befo
     }));
     if (form.trackInventory) {
       const saved = (await api.products.getProduct(productId)).product;
-      const variants = productVariants(saved ?? {}).map((v) => ({ variantId: v.id, quantity: Number(rows[keyOf(v.choices)]?.stock || 0) }));
+      const variants = productVariants(saved).map((v) => ({ variantId: v.id, quantity: Number(rows[keyOf(v.choices)]?.stock || 0) }));
       await api.inventory.updateInventoryVariants(productId, { trackQuantity: true, variants });
     }
   }

@@ -105,7 +105,7 @@ export function useBulkEdit() {
         } else if (field === 'stock') {
           const quantity = Number(value);
           const product = known.get(id) ?? (await api.products.getProduct(id)).product;
-          const variants = (product?.variants ?? []).map((v) => ({ variantId: String((v as { _id?: string })._id ?? ''), quantity }));
+          const variants = product.variants.map((v) => ({ variantId: v._id, quantity }));
           await api.inventory.updateInventoryVariants(id, { trackQuantity: true, variants });
         }
       };

@@ -2,18 +2,18 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import type { Review, ReviewModerationStatus } from '@bodega/sdk';
+import { REVIEW_LIMITS, type Review, type ReviewModerationStatus } from '@bodega/sdk';
 import { Notice } from '../../ui/Notice.js';
 import { plainError } from '../../shop/errors.js';
 import { actionsColumn, ListTable } from '../ListTable.js';
 import { CursorPager, dateTime, Modal, PageHead, Status, useResult } from '../ui.js';
 import { useAdminReviews, useProductNames, useReviewAction } from './queries.js';
 
-const replySchema = z.object({ message: z.string().trim().min(1, 'Write the reply').max(5000, 'Keep the reply under 5,000 characters') });
+const replySchema = z.object({ message: z.string().trim().min(1, 'Write the reply').max(REVIEW_LIMITS.reply, `Keep the reply under ${REVIEW_LIMITS.reply.toLocaleString('en-US')} characters`) });
 type ReplyForm = z.infer<typeof replySchema>;
 
 const STATUSES: { value: ReviewModerationStatus | ''; label: string }[] = [
-  { value: '', label: 'Any' }, { value: 'APPROVED', label: 'Approved' }, { value: 'PENDING', label: 'Pending' }, { value: 'REJECTED', label: 'Rejected' },
+  { value: '', label: 'Any' }, { value: 'APPROVED', label: 'Approved' }, { value: 'IN_MODERATION', label: 'Pending' }, { value: 'REJECTED', label: 'Rejected' },
 ];
 
 const titleOf = (r: Review) => r.content.title || (r.content.body ?? '').slice(0, 60) || 'Review';

@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
 import { STORES_APP_ID } from '../catalog/service.js';
 import type { BackInStockService, StockRequest } from './service.js';
+import { BackInStockRequestResponse, BackInStockRequestsPage, Empty } from './wire-schemas.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const Options = Type.Object({
@@ -54,7 +55,7 @@ export function backInStockRoutes(service: BackInStockService) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const p = '/back-in-stock-service/v1/back-in-stock-notification-requests';
     const backOffice = { access: 'staff' } as const;
-    app.post(p, { config: { access: 'shop' }, schema: { body: CreateBody } }, async (req) => {
+    app.post(p, { config: { access: 'shop' }, schema: { body: CreateBody, response: { 200: BackInStockRequestResponse } } }, async (req) => {
       const r = req.body.request;
       const created = await service.createRequest(req.ctx, { catalogReference: r.catalogReference, email: r.email, itemUrl: r.itemUrl, itemDetails: req.body.itemDetails ?? {} });
       return { request: toWire(created) };
@@ -64,17 +65,17 @@ export function backInStockRoutes(service: BackInStockService) {
       const found = await service.queryRequests(ctx, { filter: typeof q?.filter === 'string' ? parseJson(q.filter) : q?.filter, paging: q?.paging ?? q?.cursorPaging });
       return { requests: found.map(toWire), pagingMetadata: { count: found.length } };
     };
-    app.get(p, { config: backOffice, schema: { querystring: QueryBody } }, async (req) => query(req.ctx, req.query.query));
-    app.post(`${p}/query`, { config: backOffice, schema: { body: QueryBody } }, async (req) => query(req.ctx, req.body.query));
-    app.post(`${p}/report-items-back-in-stock`, { config: backOffice, schema: { body: ReportBody } }, async (req) => {
+    app.get(p, { config: backOffice, schema: { querystring: QueryBody, response: { 200: BackInStockRequestsPage } } }, async (req) => query(req.ctx, req.query.query));
+    app.post(`${p}/query`, { config: backOffice, schema: { body: QueryBody, response: { 200: BackInStockRequestsPage } } }, async (req) => query(req.ctx, req.body.query));
+    app.post(`${p}/report-items-back-in-stock`, { config: backOffice, schema: { body: ReportBody, response: { 200: Empty } } }, async (req) => {
       await service.reportBackInStock(req.ctx, req.body.catalogReference.catalogItemId);
       return {};
     });
-    app.get(`${p}/:id`, { config: backOffice, schema: { params: Params } }, async (req) => ({ request: toWire(await service.getRequest(req.ctx, req.params.id)) }));
-    app.delete(`${p}/:id`, { config: backOffice, schema: { params: Params } }, async (req) => {
+    app.get(`${p}/:id`, { config: backOffice, schema: { params: Params, response: { 200: BackInStockRequestResponse } } }, async (req) => ({ request: toWire(await service.getRequest(req.ctx, req.params.id)) }));
+    app.delete(`${p}/:id`, { config: backOffice, schema: { params: Params, response: { 200: Empty } } }, async (req) => {
       await service.deleteRequest(req.ctx, req.params.id);
       return {};
     });
-    app.put(`${p}/:id/mark-as-notification-sent`, { config: backOffice, schema: { params: Params } }, async (req) => ({ request: toWire(await service.markAsSent(req.ctx, req.params.id)) }));
+    app.put(`${p}/:id/mark-as-notification-sent`, { config: backOffice, schema: { params: Params, response: { 200: BackInStockRequestResponse } } }, async (req) => ({ request: toWire(await service.markAsSent(req.ctx, req.params.id)) }));
   };
 }

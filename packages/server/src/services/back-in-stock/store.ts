@@ -1,5 +1,6 @@
 // SQL for back-in-stock notification requests.
 import type { SiteContext } from '../../platform/context.js';
+import type { CatalogOptions } from '../catalog/service.js';
 
 export type RequestStatus = 'RECEIVED' | 'NOTIFICATION_SENT';
 
@@ -7,7 +8,7 @@ export interface StockRequest {
   id: string;
   productId: string;
   variantId: string | null;
-  catalogOptions: object | null;
+  catalogOptions: CatalogOptions | null;
   email: string;
   contactId: string | null;
   status: RequestStatus;
@@ -25,7 +26,7 @@ interface Row {
   request_id: string;
   product_id: string;
   variant_id: string | null;
-  catalog_options: object | null;
+  catalog_options: CatalogOptions | null;
   email: string;
   contact_id: string | null;
   status: RequestStatus;

@@ -22,7 +22,10 @@ import {
 } from './wire.js';
 import { discountedPrice, stockOf, variantPrice, variantSku, variantWeight } from './products.js';
 import { formattedAmount } from '../../platform/money.js';
-import { ProductsPage } from './wire-schemas.js';
+import {
+  CollectionResponse, Empty, SelectedVariant, OptionsAvailabilityResponse, ProductResponse, ProductsPage, QueryCollectionsResponse, QueryCollectionsV1Response,
+  QueryProductsV1Response, QueryVariantsResponse, VariantsResponse,
+} from './wire-schemas.js';
 
 /** Stores v1 writes at www.wixapis.com and at a custom host. */
 const WRITE_PREFIXES = ['/stores/v1', '/_api/catalog-server/v1'];
@@ -220,7 +223,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
 
     for (const prefix of WRITE_PREFIXES) {
       app.route({
-        method: 'POST', url: prefix + '/products', config: { access: 'staff' }, schema: { body: ProductBody },
+        method: 'POST', url: prefix + '/products', config: { access: 'staff' }, schema: { body: ProductBody, response: { 200: ProductResponse } },
         handler: async (req) => {
           const o = await options(req.ctx);
           const patch = fromWireProduct(req.body.product, o.currency);
@@ -228,7 +231,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
         },
       });
       app.route({
-        method: 'PATCH', url: prefix + '/products/:id', config: { access: 'staff' }, schema: { body: ProductBody, params: IdParams },
+        method: 'PATCH', url: prefix + '/products/:id', config: { access: 'staff' }, schema: { body: ProductBody, params: IdParams, response: { 200: ProductResponse } },
         handler: async (req) => {
           const o = await options(req.ctx);
           const patch = fromWireProduct(req.body.product, o.currency);
@@ -236,14 +239,14 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
         },
       });
       app.route({
-        method: 'DELETE', url: prefix + '/products/:id', config: { access: 'staff' }, schema: { params: IdParams },
+        method: 'DELETE', url: prefix + '/products/:id', config: { access: 'staff' }, schema: { params: IdParams, response: { 200: Empty } },
         handler: async (req) => {
           await catalog.deleteProduct(req.ctx, req.params.id);
           return {};
         },
       });
       app.route({
-        method: 'PATCH', url: prefix + '/products/:id/variants', config: { access: 'staff' }, schema: { body: VariantsBody, params: IdParams },
+        method: 'PATCH', url: prefix + '/products/:id/variants', config: { access: 'staff' }, schema: { body: VariantsBody, params: IdParams, response: { 200: VariantsResponse } },
         handler: async (req) => {
           const o = await options(req.ctx);
           const violations: FieldViolation[] = [];
@@ -254,14 +257,14 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/products/:id/variants/resetToDefault', config: { access: 'staff' }, schema: { params: IdParams },
+        method: 'POST', url: prefix + '/products/:id/variants/resetToDefault', config: { access: 'staff' }, schema: { params: IdParams, response: { 200: Empty } },
         handler: async (req) => {
           await catalog.resetVariants(req.ctx, req.params.id);
           return {};
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/products/:id/media', config: { access: 'staff' }, schema: { body: MediaBody, params: IdParams },
+        method: 'POST', url: prefix + '/products/:id/media', config: { access: 'staff' }, schema: { body: MediaBody, params: IdParams, response: { 200: Empty } },
         handler: async (req) => {
           const media = req.body.media.map((m, i) => {
             if (!m.url || !/^(https?:\/\/|\/media\/)/.test(m.url)) {
@@ -274,7 +277,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/products/:id/media/delete', config: { access: 'staff' }, schema: { body: MediaIdsBody, params: IdParams },
+        method: 'POST', url: prefix + '/products/:id/media/delete', config: { access: 'staff' }, schema: { body: MediaIdsBody, params: IdParams, response: { 200: Empty } },
         handler: async (req) => {
           await catalog.removeMedia(req.ctx, req.params.id, req.body.mediaIds);
           return {};
@@ -283,7 +286,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
       // A choice's pictures (Wix: addProductMediaToChoices, removeProductMediaFromChoices).
       for (const [method, path, add] of [['PATCH', '/choices/media', true], ['POST', '/choices/media/delete', false]] as const) {
         app.route({
-          method, url: `${prefix}/products/:id${path}`, config: { access: 'staff' }, schema: { body: ChoiceMediaBody, params: IdParams },
+          method, url: `${prefix}/products/:id${path}`, config: { access: 'staff' }, schema: { body: ChoiceMediaBody, params: IdParams, response: { 200: Empty } },
           handler: async (req) => {
             await catalog.choiceMedia(req.ctx, req.params.id, req.body.media.map((m) => ({ option: m.option, choice: m.choice, mediaIds: m.mediaIds ?? [] })), add);
             return {};
@@ -293,7 +296,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
       // Three calls that each empty one field of a product.
       for (const [method, path, field] of [['DELETE', '/products/:id/options', 'options'], ['POST', '/products/:id/remove-ribbon', 'ribbon'], ['POST', '/products/:id/remove-brand', 'brand']] as const) {
         app.route({
-          method, url: prefix + path, config: { access: 'staff' }, schema: { params: IdParams },
+          method, url: prefix + path, config: { access: 'staff' }, schema: { params: IdParams, response: { 200: Empty } },
           handler: async (req) => {
             await catalog.clearField(req.ctx, req.params.id, field);
             return {};
@@ -301,7 +304,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
         });
       }
       app.route({
-        method: 'POST', url: prefix + '/collections', config: { access: 'staff' }, schema: { body: CollectionBody },
+        method: 'POST', url: prefix + '/collections', config: { access: 'staff' }, schema: { body: CollectionBody, response: { 200: CollectionResponse } },
         handler: async (req) => {
           const input = req.body.collection;
           const collection = await catalog.createCollection(req.ctx, { ...input, media: collectionMedia(input.media) });
@@ -309,7 +312,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
         },
       });
       app.route({
-        method: 'PATCH', url: prefix + '/collections/:id', config: { access: 'staff' }, schema: { body: CollectionBody, params: IdParams },
+        method: 'PATCH', url: prefix + '/collections/:id', config: { access: 'staff' }, schema: { body: CollectionBody, params: IdParams, response: { 200: CollectionResponse } },
         handler: async (req) => {
           const input = req.body.collection;
           const collection = await catalog.updateCollection(req.ctx, req.params.id, { ...input, media: collectionMedia(input.media) });
@@ -317,21 +320,21 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
         },
       });
       app.route({
-        method: 'DELETE', url: prefix + '/collections/:id', config: { access: 'staff' }, schema: { params: IdParams },
+        method: 'DELETE', url: prefix + '/collections/:id', config: { access: 'staff' }, schema: { params: IdParams, response: { 200: Empty } },
         handler: async (req) => {
           await catalog.deleteCollection(req.ctx, req.params.id);
           return {};
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/collections/:id/productIds', config: { access: 'staff' }, schema: { body: ProductIdsBody, params: IdParams },
+        method: 'POST', url: prefix + '/collections/:id/productIds', config: { access: 'staff' }, schema: { body: ProductIdsBody, params: IdParams, response: { 200: Empty } },
         handler: async (req) => {
           await catalog.addProductsToCollection(req.ctx, req.params.id, req.body.productIds);
           return {};
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/collections/:id/productIds/delete', config: { access: 'staff' }, schema: { body: ProductIdsBody, params: IdParams },
+        method: 'POST', url: prefix + '/collections/:id/productIds/delete', config: { access: 'staff' }, schema: { body: ProductIdsBody, params: IdParams, response: { 200: Empty } },
         handler: async (req) => {
           await catalog.removeProductsFromCollection(req.ctx, req.params.id, req.body.productIds);
           return {};
@@ -359,29 +362,30 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
     });
 
     for (const prefix of READ_PREFIXES) {
-      app.route({ method: 'GET', url: prefix + '/products/query-platformized', config: { access: 'shop' }, schema: { querystring: GetQuery }, handler: async (req) => queryPlatformized(req.ctx, req.query) });
-      app.route({ method: 'POST', url: prefix + '/products/query-platformized', config: { access: 'shop' }, schema: { body: QueryBody }, handler: async (req) => queryPlatformized(req.ctx, req.body) });
+      app.route({ method: 'GET', url: prefix + '/products/query-platformized', config: { access: 'shop' }, schema: { querystring: GetQuery, response: { 200: ProductsPage } }, handler: async (req) => queryPlatformized(req.ctx, req.query) });
+      app.route({ method: 'POST', url: prefix + '/products/query-platformized', config: { access: 'shop' }, schema: { body: QueryBody, response: { 200: ProductsPage } }, handler: async (req) => queryPlatformized(req.ctx, req.body) });
       app.route({
         // The older query call: same filter, `metadata.items` and `totalResults`.
-        method: 'POST', url: prefix + '/products/query', config: { access: 'shop' }, schema: { body: QueryBody },
+        method: 'POST', url: prefix + '/products/query', config: { access: 'shop' }, schema: { body: QueryBody, response: { 200: QueryProductsV1Response } },
         handler: async (req) => {
           const page = await catalog.queryProducts(req.ctx, readQuery(req.body.query));
           const o = await options(req.ctx);
           return { products: page.items.map((p) => toWireProduct(p, o)), metadata: { items: page.items.length, offset: page.offset }, totalResults: page.total };
         },
       });
-      app.route({ method: 'GET', url: prefix + '/products/:id', config: { access: 'shop' }, schema: { params: IdParams }, handler: async (req) => wireProduct(req.ctx, req.params.id) });
+      app.route({ method: 'GET', url: prefix + '/products/:id', config: { access: 'shop' }, schema: { params: IdParams, response: { 200: ProductResponse } }, handler: async (req) => wireProduct(req.ctx, req.params.id) });
       app.route({
-        method: 'POST', url: prefix + '/products/:id/productOptionsAvailability', config: { access: 'shop' }, schema: { body: AvailabilityBody, params: IdParams },
+        method: 'POST', url: prefix + '/products/:id/productOptionsAvailability', config: { access: 'shop' }, schema: { body: AvailabilityBody, params: IdParams, response: { 200: OptionsAvailabilityResponse } },
         handler: async (req) => {
           const result = await catalog.optionsAvailability(req.ctx, req.params.id, req.body.options ?? {});
           const o = await options(req.ctx);
           const { product, selected } = result;
-          let selectedVariant: Record<string, unknown> | undefined;
+          let selectedVariant: Static<typeof SelectedVariant> | undefined;
           if (selected) {
             const price = variantPrice(product, selected);
             const discounted = discountedPrice(price, product.discount);
             const level = stockOf(product, selected);
+            const sku = variantSku(product, selected);
             const data = {
               currency: o.currency,
               price: numberFromMinor(price, o.currency),
@@ -392,7 +396,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
               price: data,
               convertedPriceData: data,
               weight: Number(variantWeight(product, selected) ?? '0'),
-              ...(variantSku(product, selected) ? { sku: variantSku(product, selected) } : {}),
+              ...(sku ? { sku } : {}),
               ...(level.tracked ? { quantity: level.quantity } : {}),
               inStock: level.inStock,
               visible: selected.visible,
@@ -408,7 +412,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
         },
       });
       app.route({
-        method: 'POST', url: prefix + '/products/:id/variants/query', config: { access: 'shop' }, schema: { body: VariantsQueryBody, params: IdParams },
+        method: 'POST', url: prefix + '/products/:id/variants/query', config: { access: 'shop' }, schema: { body: VariantsQueryBody, params: IdParams, response: { 200: QueryVariantsResponse } },
         handler: async (req) => {
           const result = await catalog.queryVariants(req.ctx, req.params.id, req.body);
           const o = await options(req.ctx);
@@ -420,15 +424,15 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
         },
       });
       app.route({
-        method: 'GET', url: prefix + '/collections/slug/:slug', config: { access: 'shop' }, schema: { params: SlugParams },
+        method: 'GET', url: prefix + '/collections/slug/:slug', config: { access: 'shop' }, schema: { params: SlugParams, response: { 200: CollectionResponse } },
         handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { slug: req.params.slug }), publicUrl) }),
       });
       app.route({
-        method: 'GET', url: prefix + '/collections/:id', config: { access: 'shop' }, schema: { params: IdParams },
+        method: 'GET', url: prefix + '/collections/:id', config: { access: 'shop' }, schema: { params: IdParams, response: { 200: CollectionResponse } },
         handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { id: req.params.id }), publicUrl) }),
       });
       app.route({
-        method: 'POST', url: prefix + '/collections/query', config: { access: 'shop' }, schema: { body: QueryBody },
+        method: 'POST', url: prefix + '/collections/query', config: { access: 'shop' }, schema: { body: QueryBody, response: { 200: QueryCollectionsV1Response } },
         handler: async (req) => {
           const page = await catalog.queryCollections(req.ctx, readQuery(req.body.query));
           return { collections: page.items.map((c) => toWireCollection(c, publicUrl)), metadata: { items: page.items.length, offset: page.offset }, totalResults: page.total };
@@ -443,14 +447,14 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
       return { collections: page.items.map((c) => toWireCollection(c, publicUrl)), metadata: { count: page.items.length, offset: page.offset, total: page.total } };
     };
     for (const prefix of ['/v2', '/stores-reader/v2']) {
-      app.route({ method: 'GET', url: prefix + '/collections/query', config: { access: 'shop' }, schema: { querystring: GetQuery }, handler: async (req) => queryCollectionsV2(req.ctx, req.query) });
-      app.route({ method: 'POST', url: prefix + '/collections/query', config: { access: 'shop' }, schema: { body: QueryBody }, handler: async (req) => queryCollectionsV2(req.ctx, req.body) });
+      app.route({ method: 'GET', url: prefix + '/collections/query', config: { access: 'shop' }, schema: { querystring: GetQuery, response: { 200: QueryCollectionsResponse } }, handler: async (req) => queryCollectionsV2(req.ctx, req.query) });
+      app.route({ method: 'POST', url: prefix + '/collections/query', config: { access: 'shop' }, schema: { body: QueryBody, response: { 200: QueryCollectionsResponse } }, handler: async (req) => queryCollectionsV2(req.ctx, req.body) });
       app.route({
-        method: 'GET', url: prefix + '/collections/slug/:slug', config: { access: 'shop' }, schema: { params: SlugParams },
+        method: 'GET', url: prefix + '/collections/slug/:slug', config: { access: 'shop' }, schema: { params: SlugParams, response: { 200: CollectionResponse } },
         handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { slug: req.params.slug }), publicUrl) }),
       });
       app.route({
-        method: 'GET', url: prefix + '/collections/:id', config: { access: 'shop' }, schema: { params: IdParams },
+        method: 'GET', url: prefix + '/collections/:id', config: { access: 'shop' }, schema: { params: IdParams, response: { 200: CollectionResponse } },
         handler: async (req) => ({ collection: toWireCollection(await catalog.getCollection(req.ctx, { id: req.params.id }), publicUrl) }),
       });
     }
@@ -458,7 +462,7 @@ export function catalogRoutes(catalog: CatalogService, publicUrl: string, pageBa
     // Stores v2 inventory: per-variant stock for managed variants.
     for (const prefix of ['/stores/v2', '/_api/wix-ecommerce-inventory/v2']) {
       app.route({
-        method: 'PATCH', url: prefix + '/inventoryItems/product/:id', config: { access: 'staff' }, schema: { body: InventoryBody, params: IdParams },
+        method: 'PATCH', url: prefix + '/inventoryItems/product/:id', config: { access: 'staff' }, schema: { body: InventoryBody, params: IdParams, response: { 200: Empty } },
         handler: async (req) => {
           const item = req.body.inventoryItem;
           await catalog.updateInventory(req.ctx, req.params.id, {

@@ -90,3 +90,84 @@ export const ProductsPage = Type.Object({
   products: Type.Array(Product),
   metadata: Type.Object({ count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() }),
 }, { title: 'QueryProductsResponse' });
+
+// The Stores v1 answers (catalog reader and writer): they write the wire and are the SDK's types.
+
+export const ProductResponse = Type.Object({ product: Product }, { title: 'ProductResponse' });
+
+/** The older product query: `metadata.items` and `totalResults`. */
+const ItemsMetadata = Type.Object({ items: Type.Integer(), offset: Type.Integer() });
+const OffsetMetadata = Type.Object({ count: Type.Integer(), offset: Type.Integer(), total: Type.Integer() });
+
+export const QueryProductsV1Response = Type.Object({
+  products: Type.Array(Product),
+  metadata: ItemsMetadata,
+  totalResults: Type.Integer(),
+}, { title: 'QueryProductsV1Response' });
+
+export const VariantsResponse = Type.Object({ variants: Type.Array(ProductVariant) }, { title: 'UpdateVariantsResponse' });
+
+export const QueryVariantsResponse = Type.Object({
+  variants: Type.Array(ProductVariant),
+  metadata: ItemsMetadata,
+  totalResults: Type.Integer(),
+}, { title: 'QueryProductVariantsResponse' });
+
+const AvailabilityChoice = Type.Object({
+  value: Type.String(),
+  description: Type.String(),
+  inStock: Type.Boolean({ description: 'Whether a visible variant with this choice (and the other picked ones) is in stock.' }),
+  visible: Type.Boolean(),
+  mediaIds: Type.Optional(Type.Array(Type.String())),
+});
+
+export const SelectedVariant = Type.Object({
+  price: ProductPriceData,
+  convertedPriceData: ProductPriceData,
+  weight: Type.Number(),
+  sku: Type.Optional(Type.String()),
+  quantity: Type.Optional(IntegerOrNull),
+  inStock: Type.Boolean(),
+  visible: Type.Boolean(),
+}, { title: 'SelectedVariant' });
+
+export const OptionsAvailabilityResponse = Type.Object({
+  selectedVariant: Type.Optional(SelectedVariant),
+  media: Type.Object({ mainMedia: Type.Optional(ProductMediaItem), items: Type.Array(ProductMediaItem) }),
+  productOptions: Type.Array(Type.Object({ optionType: oneOf(['drop_down', 'color'] as const), name: Type.String(), choices: Type.Array(AvailabilityChoice) })),
+  availableForPurchase: Type.Boolean(),
+}, { title: 'ProductOptionsAvailabilityResponse', description: 'Which choices can still be bought, given the ones picked; the variant when every option is picked.' });
+
+export const StoresCollection = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  visible: Type.Boolean(),
+  numberOfProducts: Type.Integer(),
+  description: Type.Optional(Type.String()),
+  media: Type.Object({
+    mainMedia: Type.Optional(Type.Object({
+      id: Type.String(),
+      mediaType: oneOf(['image'] as const),
+      title: Type.String(),
+      image: Type.Object({ url: Type.String(), width: Type.Integer(), height: Type.Integer() }),
+    })),
+    items: Type.Array(ProductMediaItem, { description: 'Always empty: a collection has one picture.' }),
+  }),
+}, { title: 'StoresCollection' });
+
+export const CollectionResponse = Type.Object({ collection: StoresCollection }, { title: 'CollectionResponse' });
+
+export const QueryCollectionsV1Response = Type.Object({
+  collections: Type.Array(StoresCollection),
+  metadata: ItemsMetadata,
+  totalResults: Type.Integer(),
+}, { title: 'QueryCollectionsV1Response' });
+
+export const QueryCollectionsResponse = Type.Object({
+  collections: Type.Array(StoresCollection),
+  metadata: OffsetMetadata,
+}, { title: 'QueryCollectionsResponse' });
+
+/** The answer of a write that returns nothing. */
+export const Empty = Type.Object({});

@@ -422,7 +422,7 @@ export function toWireCollection(c: Collection, publicUrl: string) {
     numberOfProducts: c.numberOfProducts,
     ...(c.description !== null ? { description: c.description } : {}),
     media: c.media
-      ? { mainMedia: { id: c.id, mediaType: 'image', title: c.name, image: { ...c.media, url: absoluteUrl(c.media.url, publicUrl) } }, items: [] }
+      ? { mainMedia: { id: c.id, mediaType: 'image' as const, title: c.name, image: { ...c.media, url: absoluteUrl(c.media.url, publicUrl) } }, items: [] }
       : { items: [] },
   };
 }

@@ -3,21 +3,19 @@
  * describes items (the CMS shows it, references resolve through it) but is not enforced: items
  * are schemaless and unknown fields are stored as given.
  */
+import { DATA_COLLECTION_LIMITS, DATA_FIELD_KEY_PATTERN, DATA_FIELD_TYPES, DATA_SYSTEM_FIELD_KEYS } from '../../platform/field-limits.js';
 import { DataErrors } from './errors.js';
 import { readPermissions, type Permissions } from './permissions.js';
 import { isPlainObject, type JsonObject } from './wire-values.js';
 
-export const FIELD_TYPES = [
-  'TEXT', 'NUMBER', 'DATE', 'DATETIME', 'IMAGE', 'BOOLEAN', 'DOCUMENT', 'URL', 'RICH_TEXT', 'VIDEO', 'ANY',
-  'ARRAY_STRING', 'ARRAY_DOCUMENT', 'AUDIO', 'TIME', 'LANGUAGE', 'RICH_CONTENT', 'MEDIA_GALLERY', 'ADDRESS',
-  'PAGE_LINK', 'REFERENCE', 'MULTI_REFERENCE', 'OBJECT', 'ARRAY', 'SLUG', 'EMAIL',
-] as const;
+/** The field types (platform/field-limits.ts, which the back office's field table reads too). */
+export const FIELD_TYPES = DATA_FIELD_TYPES;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** A collection id: letters, digits, "_" and "-", at most 256; it appears in URL paths. */
 export const COLLECTION_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,255}$/;
-const FIELD_KEY = /^[A-Za-z0-9_][A-Za-z0-9_$-]{0,127}$/;
-const MAX_FIELDS = 1000;
+const FIELD_KEY = new RegExp(DATA_FIELD_KEY_PATTERN);
+const MAX_FIELDS = DATA_COLLECTION_LIMITS.fields;
 
 /** A user field as stored: the wire field minus what the server computes. */
 export type StoredField = JsonObject & { key: string; type: FieldType };
@@ -121,22 +119,22 @@ export function referenceField(fields: readonly StoredField[], key: string): Ref
 
 // ------------------------------------------------------------------------------- to the wire
 
-const SYSTEM_KEYS = new Set(['_id', '_createdDate', '_updatedDate', '_owner']);
+const SYSTEM_KEYS = new Set<string>(DATA_SYSTEM_FIELD_KEYS);
 const COMPARISON = ['EQ', 'NE', 'LT', 'LTE', 'GT', 'GTE', 'HAS_SOME', 'EXISTS'];
 const TEXT_OPERATORS = [...COMPARISON, 'CONTAINS', 'STARTS_WITH', 'ENDS_WITH', 'HAS_ALL'];
 
-const SYSTEM_FIELD_LIST: JsonObject[] = [
+const SYSTEM_FIELD_LIST = [
   systemField('_id', 'ID', 'TEXT'),
   systemField('_createdDate', 'Created Date', 'DATETIME'),
   systemField('_updatedDate', 'Updated Date', 'DATETIME'),
   systemField('_owner', 'Owner', 'TEXT'),
 ];
 
-function systemField(key: string, displayName: string, type: FieldType): JsonObject {
+function systemField(key: string, displayName: string, type: FieldType) {
   return { key, displayName, type, systemField: true, encrypted: false, capabilities: capabilitiesOf(type) };
 }
 
-function capabilitiesOf(type: FieldType): JsonObject {
+function capabilitiesOf(type: FieldType): { sortable: boolean; queryOperators: string[] } {
   const text = type === 'TEXT' || type === 'RICH_TEXT' || type === 'URL' || type === 'EMAIL' || type === 'SLUG';
   const array = type === 'ARRAY' || type === 'ARRAY_STRING' || type === 'MULTI_REFERENCE';
   return { sortable: !array, queryOperators: text ? TEXT_OPERATORS : array ? ['HAS_SOME', 'HAS_ALL', 'EXISTS'] : COMPARISON };
@@ -150,11 +148,11 @@ const DATA_OPERATIONS = [
 
 export const INDEX_LIMITS = { regular: 20, unique: 5, total: 25 } as const;
 
-/** The collection as the official SDK reads it (REST names; it renames id → _id itself). */
-export function toWireCollection(collection: StoredCollection): JsonObject {
+/** The collection as the official SDK reads it (REST names; it renames id → _id itself); data/wire-schemas.ts writes it. */
+export function toWireCollection(collection: StoredCollection) {
   return {
     id: collection.id,
-    collectionType: 'NATIVE',
+    collectionType: 'NATIVE' as const,
     ownerAppId: null,
     maxPageSize: 1000,
     displayName: collection.displayName ?? collection.id,

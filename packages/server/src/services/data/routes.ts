@@ -11,6 +11,9 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { type RequestContext } from '../../platform/caller.js';
 import { toApiError } from '../../platform/errors.js';
 import { toWireCollection } from './collections.js';
+import {
+  CountResponse, DataCollectionFieldResponse, DataCollectionResponse, DataItemResponse, Empty, IsReferencedResponse, JobResponse, ListDataCollectionsResponse,
+} from './wire-schemas.js';
 import { dataError, fromDatabaseError } from './errors.js';
 import { toWireIndex } from './indexes.js';
 import { MAX_BULK, toWireItem } from './items.js';
@@ -126,39 +129,39 @@ export function dataRoutes(data: DataService) {
 }
 
 function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
-  app.get(`${p}/v2/items/:dataItemId`, { ...anyCaller, schema: { params: ItemParams, querystring: GetItemQuery } }, async (req) => {
+  app.get(`${p}/v2/items/:dataItemId`, { ...anyCaller, schema: { params: ItemParams, querystring: GetItemQuery, response: { 200: DataItemResponse } } }, async (req) => {
     const query = req.query;
     const { dataItemId } = req.params;
     const item = await data.get(req.ctx, query.dataCollectionId, dataItemId, { fields: query.fields, includeReferences: readIncludes(query) });
     return { dataItem: toWireItem(query.dataCollectionId, item) };
   });
 
-  app.post(`${p}/v2/items`, { ...anyCaller, schema: { body: ItemBody } }, async (req) => {
+  app.post(`${p}/v2/items`, { ...anyCaller, schema: { body: ItemBody, response: { 200: DataItemResponse } } }, async (req) => {
     const b = req.body;
     return { dataItem: toWireItem(b.dataCollectionId, await data.insert(req.ctx, b.dataCollectionId, b.dataItem)) };
   });
 
-  app.post(`${p}/v2/items/update`, { ...anyCaller, schema: { body: ItemBody } }, async (req) => {
+  app.post(`${p}/v2/items/update`, { ...anyCaller, schema: { body: ItemBody, response: { 200: DataItemResponse } } }, async (req) => {
     const b = req.body;
     return { dataItem: toWireItem(b.dataCollectionId, await data.update(req.ctx, b.dataCollectionId, b.dataItem, conditionOf(b.condition))) };
   });
 
-  app.post(`${p}/v2/items/save`, { ...anyCaller, schema: { body: ItemBody } }, async (req) => {
+  app.post(`${p}/v2/items/save`, { ...anyCaller, schema: { body: ItemBody, response: { 200: DataItemResponse } } }, async (req) => {
     const b = req.body;
     return { dataItem: toWireItem(b.dataCollectionId, await data.save(req.ctx, b.dataCollectionId, b.dataItem)) };
   });
 
-  app.post(`${p}/v2/items/patch`, { ...anyCaller, schema: { body: PatchBody } }, async (req) => {
+  app.post(`${p}/v2/items/patch`, { ...anyCaller, schema: { body: PatchBody, response: { 200: DataItemResponse } } }, async (req) => {
     const b = req.body;
     return { dataItem: toWireItem(b.dataCollectionId, await data.patch(req.ctx, b.dataCollectionId, b.patch, conditionOf(b.condition))) };
   });
 
-  app.post(`${p}/v2/items/remove`, { ...anyCaller, schema: { body: RemoveBody } }, async (req) => {
+  app.post(`${p}/v2/items/remove`, { ...anyCaller, schema: { body: RemoveBody, response: { 200: DataItemResponse } } }, async (req) => {
     const b = req.body;
     return { dataItem: toWireItem(b.dataCollectionId, await data.remove(req.ctx, b.dataCollectionId, b.dataItemId, conditionOf(b.condition))) };
   });
 
-  app.post(`${p}/v2/items/truncate`, { ...anyCaller, schema: { body: body({}) } }, async (req) => {
+  app.post(`${p}/v2/items/truncate`, { ...anyCaller, schema: { body: body({}), response: { 200: Empty } } }, async (req) => {
     await data.truncate(req.ctx, (req.body).dataCollectionId);
     return {};
   });
@@ -177,7 +180,7 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
     return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
   });
 
-  app.post(`${p}/v2/items/count`, { ...anyCaller, schema: { body: CountBody } }, async (req) => {
+  app.post(`${p}/v2/items/count`, { ...anyCaller, schema: { body: CountBody, response: { 200: CountResponse } } }, async (req) => {
     const b = req.body;
     return { totalCount: await data.count(req.ctx, b.dataCollectionId, b.filter) };
   });
@@ -221,12 +224,12 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
     return bulkResponse(b.dataCollectionId, await data.bulkRemove(req.ctx, b.dataCollectionId, b.dataItemIds, conditionOf(b.condition)), false);
   });
 
-  app.post(`${p}/v2/bulk/items/async-patch-by-filter`, { ...anyCaller, schema: { body: PatchByFilterBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/async-patch-by-filter`, { ...anyCaller, schema: { body: PatchByFilterBody, response: { 200: JobResponse } } }, async (req) => {
     const b = req.body;
     return { jobId: await data.startPatchByFilter(req.ctx, b.dataCollectionId, b.filter, b.fieldModifications) };
   });
 
-  app.post(`${p}/v2/bulk/items/async-remove-by-filter`, { ...anyCaller, schema: { body: RemoveByFilterBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/async-remove-by-filter`, { ...anyCaller, schema: { body: RemoveByFilterBody, response: { 200: JobResponse } } }, async (req) => {
     const b = req.body;
     return { jobId: await data.startRemoveByFilter(req.ctx, b.dataCollectionId, b.filter) };
   });
@@ -251,13 +254,13 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
     return referencesResponse(references, 'DELETE');
   });
 
-  app.post(`${p}/v2/items/replace-references`, { ...anyCaller, schema: { body: ReplaceReferencesBody } }, async (req) => {
+  app.post(`${p}/v2/items/replace-references`, { ...anyCaller, schema: { body: ReplaceReferencesBody, response: { 200: Empty } } }, async (req) => {
     const b = req.body;
     await data.replaceReferences(req.ctx, b.dataCollectionId, b.referringItemFieldName, b.referringItemId, b.newReferencedItemIds);
     return {};
   });
 
-  app.post(`${p}/v2/items/is-referenced`, { ...anyCaller, schema: { body: IsReferencedBody } }, async (req) => {
+  app.post(`${p}/v2/items/is-referenced`, { ...anyCaller, schema: { body: IsReferencedBody, response: { 200: IsReferencedResponse } } }, async (req) => {
     const b = req.body;
     return { isReferenced: await data.isReferenced(req.ctx, b.dataCollectionId, b.referringItemFieldName, b.referringItemId, b.referencedItemId) };
   });
@@ -287,41 +290,41 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
 function registerCollectionRoutes(app: TypedApp, data: DataService, p: string): void {
   const collections = data.collections;
 
-  app.post(`${p}/v2/collections`, { ...backOffice, schema: { body: CollectionBody } }, async (req) => {
+  app.post(`${p}/v2/collections`, { ...backOffice, schema: { body: CollectionBody, response: { 200: DataCollectionResponse } } }, async (req) => {
     return { collection: toWireCollection(await collections.create(req.ctx, req.body.collection)) };
   });
 
-  app.put(`${p}/v2/collections`, { ...backOffice, schema: { body: CollectionBody } }, async (req) => {
+  app.put(`${p}/v2/collections`, { ...backOffice, schema: { body: CollectionBody, response: { 200: DataCollectionResponse } } }, async (req) => {
     return { collection: toWireCollection(await collections.update(req.ctx, req.body.collection)) };
   });
 
-  app.get(`${p}/v2/collections/:dataCollectionId`, { ...anyCaller, schema: { params: CollectionParams, querystring: CollectionQuery } }, async (req) => {
+  app.get(`${p}/v2/collections/:dataCollectionId`, { ...anyCaller, schema: { params: CollectionParams, querystring: CollectionQuery, response: { 200: DataCollectionResponse } } }, async (req) => {
     return { collection: toWireCollection(await collections.get(req.ctx, req.params.dataCollectionId)) };
   });
 
-  app.get(`${p}/v2/collections`, { ...anyCaller, schema: { querystring: ListCollectionsQuery } }, async (req) => {
+  app.get(`${p}/v2/collections`, { ...anyCaller, schema: { querystring: ListCollectionsQuery, response: { 200: ListDataCollectionsResponse } } }, async (req) => {
     const q = req.query;
     const page = listPage(q.paging);
     const { collections: list, total } = await collections.list(req.ctx, page, q.sort?.order?.toUpperCase() === 'DESC');
     return { collections: list.map(toWireCollection), pagingMetadata: { count: list.length, offset: page.offset, total, tooManyToCount: false } };
   });
 
-  app.delete(`${p}/v2/collections/:dataCollectionId`, { ...backOffice, schema: { params: CollectionParams, querystring: CollectionQuery } }, async (req) => {
+  app.delete(`${p}/v2/collections/:dataCollectionId`, { ...backOffice, schema: { params: CollectionParams, querystring: CollectionQuery, response: { 200: Empty } } }, async (req) => {
     await collections.delete(req.ctx, req.params.dataCollectionId);
     return {};
   });
 
-  app.post(`${p}/v2/collections/create-field`, { ...backOffice, schema: { body: FieldBody } }, async (req) => {
+  app.post(`${p}/v2/collections/create-field`, { ...backOffice, schema: { body: FieldBody, response: { 200: DataCollectionFieldResponse } } }, async (req) => {
     const b = req.body;
     return { dataCollection: toWireCollection(await collections.changeField(req.ctx, b.dataCollectionId, { kind: 'create', field: b.field })) };
   });
 
-  app.post(`${p}/v2/collections/update-field`, { ...backOffice, schema: { body: FieldBody } }, async (req) => {
+  app.post(`${p}/v2/collections/update-field`, { ...backOffice, schema: { body: FieldBody, response: { 200: DataCollectionFieldResponse } } }, async (req) => {
     const b = req.body;
     return { dataCollection: toWireCollection(await collections.changeField(req.ctx, b.dataCollectionId, { kind: 'update', field: b.field })) };
   });
 
-  app.post(`${p}/v2/collections/delete-field`, { ...backOffice, schema: { body: DeleteFieldBody } }, async (req) => {
+  app.post(`${p}/v2/collections/delete-field`, { ...backOffice, schema: { body: DeleteFieldBody, response: { 200: DataCollectionFieldResponse } } }, async (req) => {
     const b = req.body;
     return { dataCollection: toWireCollection(await collections.changeField(req.ctx, b.dataCollectionId, { kind: 'delete', fieldKey: b.fieldKey })) };
   });

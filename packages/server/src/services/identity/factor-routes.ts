@@ -5,7 +5,7 @@ import { readCookie } from '../../platform/cookies.js';
 import { ApiError } from '../../platform/errors.js';
 import { AUTHENTICATION_PREFIX, REMEMBER_DEVICE_MS, type IdentityService } from './service.js';
 import { toWireOutcome } from './wire.js';
-import { Done, FactorAdded, Reauthenticated, RecoveryCodes, SecurityOverview, SignedInSessions, TotpEnrolment } from './wire-schemas.js';
+import { Done, FactorAdded, Reauthenticated, RecoveryCodes, SecurityOverview, SignedInSessions, StateMachineResponse, TotpEnrolment } from './wire-schemas.js';
 
 /** The member's own sign-in security: factors, recovery codes, remembered devices. */
 export const SECURITY_PREFIX = '/bodega/v1/my/security';
@@ -71,9 +71,9 @@ export function registerFactorRoutes(app: FastifyInstance, identity: IdentitySer
     if (outcome.deviceToken) setDeviceCookie(reply, req.ctx.siteId, outcome.deviceToken, options.secure);
     return toWireOutcome(outcome);
   };
-  typed.post(`${AUTHENTICATION_PREFIX}/v2/:factorType/verify`, { schema: { params: FactorType, body: VerifyBody }, config: { access: 'shop', ...options.limited } },
+  typed.post(`${AUTHENTICATION_PREFIX}/v2/:factorType/verify`, { schema: { params: FactorType, body: VerifyBody, response: { 200: StateMachineResponse } }, config: { access: 'shop', ...options.limited } },
     async (req, reply) => verify(req, reply, req.params.factorType, req.body));
-  typed.post(`${AUTHENTICATION_PREFIX}/v2/verify`, { schema: { body: VerifyBody }, config: { access: 'shop', ...options.limited } },
+  typed.post(`${AUTHENTICATION_PREFIX}/v2/verify`, { schema: { body: VerifyBody, response: { 200: StateMachineResponse } }, config: { access: 'shop', ...options.limited } },
     async (req, reply) => verify(req, reply, undefined, req.body));
 
   typed.get(SECURITY_PREFIX, { schema: { response: { 200: SecurityOverview } }, config: { access: 'self' } }, async (req) => identity.securityOverview(req.ctx));

@@ -5,8 +5,8 @@ import { ApiError } from '../../platform/errors.js';
 import { SECURITY_PREFIX } from './factor-routes.js';
 import type { IdentityService } from './service.js';
 import { toWireOutcome } from './wire.js';
-import { PasskeyAdded, PasskeyCeremony, PasskeyInfo, PasskeyList, PasskeySignInOutcome } from './passkeys-wire-schemas.js';
-import { Done } from './wire-schemas.js';
+import { PasskeyAdded, PasskeyCeremony, PasskeyInfo, PasskeyList } from './passkeys-wire-schemas.js';
+import { Done, StateMachineResponse } from './wire-schemas.js';
 
 /** The member's own passkeys. */
 export const PASSKEYS_PREFIX = `${SECURITY_PREFIX}/passkeys`;
@@ -76,7 +76,7 @@ export function registerPasskeyRoutes(app: FastifyInstance, identity: IdentitySe
   typed.post(`${PASSKEY_SIGN_IN_PREFIX}/options`, { schema: { body: Empty, response: { 200: PasskeyCeremony } }, config: { access: 'shop', ...options.limited } },
     async (req) => identity.passkeySignInOptions(req.ctx, req.headers.host));
   typed.post(`${PASSKEY_SIGN_IN_PREFIX}/verify`, {
-    schema: { body: Type.Object({ challengeId: ChallengeId, credential: AuthenticationCredential }), response: { 200: PasskeySignInOutcome } },
+    schema: { body: Type.Object({ challengeId: ChallengeId, credential: AuthenticationCredential }), response: { 200: StateMachineResponse } },
     config: { access: 'shop', ...options.limited },
   }, async (req) => {
     if (req.ctx.caller === undefined) throw ApiError.unauthenticated();

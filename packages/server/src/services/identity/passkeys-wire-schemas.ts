@@ -23,12 +23,3 @@ export const PasskeyCeremony = Type.Object({
     description: 'PublicKeyCredentialCreationOptionsJSON or PublicKeyCredentialRequestOptionsJSON (WebAuthn Level 3) as a JSON string, as `@wix/identity`\'s `publicKeyCredentialRequestOptionsJson`; parse it for `@simplewebauthn/browser`.',
   }),
 }, { title: 'PasskeyCeremony' });
-
-/** The state-machine answer of a passkey sign-in, as `v2/login` answers it. */
-export const PasskeySignInOutcome = Type.Object({
-  state: Type.String({ description: 'SUCCESS, REQUIRE_EMAIL_VERIFICATION or REQUIRE_OWNER_APPROVAL (never REQUIRE_MFA: a passkey is strong).' }),
-  sessionToken: Type.Optional(Type.String()),
-  stateToken: Type.Optional(Type.String()),
-  identity: Type.Unknown({ description: 'The identity, as `v2/login` answers it.' }),
-  additionalData: Type.Unknown(),
-}, { title: 'PasskeySignInOutcome' });

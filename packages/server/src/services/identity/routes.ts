@@ -7,6 +7,7 @@ import { AUTHENTICATION_PREFIX, type CallerContext, type IdentityService } from 
 import { toWireIdentity, toWireOutcome } from './wire.js';
 import { deviceTokenOf, registerFactorRoutes } from './factor-routes.js';
 import { registerPasskeyRoutes } from './passkey-routes.js';
+import { Done, IdentityResponse, SignOnResponse, StartVerificationResponse, StateMachineResponse } from './wire-schemas.js';
 
 export const VERIFICATION_PREFIX = '/_api/iam/verification/v1';
 /** Recovery is served at the www.wixapis.com path and the custom-host one (wire-surface §1.2). */
@@ -109,7 +110,7 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
     await registerPerIpLimit(app, options.rateLimitPerMinute, 'requests');
     const limited = { rateLimit: {} };
 
-    app.post(`${AUTHENTICATION_PREFIX}/v2/register`, { schema: { body: RegisterBody }, config: { access: 'shop', ...limited } }, async (req) => {
+    app.post(`${AUTHENTICATION_PREFIX}/v2/register`, { schema: { body: RegisterBody, response: { 200: StateMachineResponse } }, config: { access: 'shop', ...limited } }, async (req) => {
       const body = req.body;
       return toWireOutcome(await identity.register(req.ctx, {
         email: body.loginId?.email, password: body.password, profile: body.profile, captchaTokens: body.captchaTokens,
@@ -118,7 +119,7 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
 
     // Login never answers a validationError (the official SDK crashes on one): schema failures
     // become an application error.
-    app.post(`${AUTHENTICATION_PREFIX}/v2/login`, { schema: { body: LoginBody }, attachValidation: true, config: { access: 'shop', ...limited } }, async (req) => {
+    app.post(`${AUTHENTICATION_PREFIX}/v2/login`, { schema: { body: LoginBody, response: { 200: StateMachineResponse } }, attachValidation: true, config: { access: 'shop', ...limited } }, async (req) => {
       if (req.validationError) throw new ApiError(400, 'INVALID_ARGUMENT', `Invalid login request: ${req.validationError.message}`);
       const body = req.body;
       return toWireOutcome(await identity.login(req.ctx, {
@@ -129,13 +130,13 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
     registerFactorRoutes(app, identity, { secure: options.secure, limited });
     registerPasskeyRoutes(app, identity, { limited });
 
-    app.post(`${AUTHENTICATION_PREFIX}/v2/change-password`, { schema: { body: ChangePasswordBody }, config: { access: 'self' } }, async (req) => {
+    app.post(`${AUTHENTICATION_PREFIX}/v2/change-password`, { schema: { body: ChangePasswordBody, response: { 200: Done } }, config: { access: 'self' } }, async (req) => {
       await identity.changePassword(req.ctx, req.body.newPassword);
       return {};
     });
 
     // An API key alone (with wix-site-id), or `<accessToken>,<apiKey>` as the official SDK sends it.
-    app.post(`${AUTHENTICATION_PREFIX}/v2/sign-on`, { schema: { body: SignOnBody } }, async (req) => {
+    app.post(`${AUTHENTICATION_PREFIX}/v2/sign-on`, { schema: { body: SignOnBody, response: { 200: SignOnResponse } } }, async (req) => {
       const body = req.body;
       let ctx: CallerContext;
       if (req.caller?.kind === 'APP') {
@@ -151,34 +152,34 @@ export function identityRoutes(identity: IdentityService, options: IdentityRoute
       return { sessionToken: result.sessionToken, identity: toWireIdentity(result.identity) };
     });
 
-    app.post(`${VERIFICATION_PREFIX}/auth/verify`, { schema: { body: VerifyDuringAuthBody }, config: { access: 'shop', ...limited } }, async (req) => {
+    app.post(`${VERIFICATION_PREFIX}/auth/verify`, { schema: { body: VerifyDuringAuthBody, response: { 200: StateMachineResponse } }, config: { access: 'shop', ...limited } }, async (req) => {
       const body = req.body;
       return toWireOutcome(await identity.verifyDuringAuthentication(req.ctx, { code: body.code.trim(), stateToken: body.stateToken }));
     });
-    app.post(`${VERIFICATION_PREFIX}/auth/resend`, { schema: { body: ResendBody }, config: { access: 'shop', ...limited } }, async (req) =>
+    app.post(`${VERIFICATION_PREFIX}/auth/resend`, { schema: { body: ResendBody, response: { 200: StateMachineResponse } }, config: { access: 'shop', ...limited } }, async (req) =>
       toWireOutcome(await identity.resendCode(req.ctx, req.body.stateToken)));
     for (const path of [`${VERIFICATION_PREFIX}/start`, `${VERIFICATION_PREFIX}/Start`]) {
-      app.post(path, { schema: { body: StartBody }, config: { access: 'self-or-staff', ...limited } }, async (req) =>
+      app.post(path, { schema: { body: StartBody, response: { 200: StartVerificationResponse } }, config: { access: 'self-or-staff', ...limited } }, async (req) =>
         identity.startVerification(req.ctx, req.body.identityId));
     }
-    app.post(`${VERIFICATION_PREFIX}/verify`, { schema: { body: VerifyBody }, config: { access: 'self-or-staff', ...limited } }, async (req) => {
+    app.post(`${VERIFICATION_PREFIX}/verify`, { schema: { body: VerifyBody, response: { 200: Done } }, config: { access: 'self-or-staff', ...limited } }, async (req) => {
       const body = req.body;
       await identity.verify(req.ctx, { verificationId: body.verificationId, code: body.code.trim() });
       return {};
     });
 
     for (const prefix of RECOVERY_PREFIXES) {
-      app.post(`${prefix}/send-email`, { schema: { body: SendEmailBody }, config: { access: 'shop', ...limited } }, async (req) => {
+      app.post(`${prefix}/send-email`, { schema: { body: SendEmailBody, response: { 200: Done } }, config: { access: 'shop', ...limited } }, async (req) => {
         const body = req.body;
         await identity.sendRecoveryEmail(req.ctx, { email: body.email, redirect: body.redirect });
         return {};
       });
       // Public: the token names its site, so the reset page needs no sign-in.
-      app.post(`${prefix}/recover`, { schema: { body: RecoverBody }, config: limited }, async (req) => {
+      app.post(`${prefix}/recover`, { schema: { body: RecoverBody, response: { 200: IdentityResponse } }, config: limited }, async (req) => {
         const body = req.body;
         return { identity: toWireIdentity(await identity.recover(req.caller ? req.ctx : null, { recoveryToken: body.recoveryToken, password: body.password })) };
       });
-      app.post(`${prefix}/activation-email`, { schema: { body: ActivationBody }, config: { access: 'staff', ...limited } }, async (req) => {
+      app.post(`${prefix}/activation-email`, { schema: { body: ActivationBody, response: { 200: Done } }, config: { access: 'staff', ...limited } }, async (req) => {
         await identity.sendActivationEmail(req.ctx, req.body.identityId);
         return {};
       });

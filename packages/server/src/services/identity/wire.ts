@@ -1,7 +1,9 @@
+import type { Static } from 'typebox';
 import type { AuthOutcome, Identity } from './model.js';
+import type { Identity as WireIdentity, StateMachineResponse } from './wire-schemas.js';
 
 /** Identity on the wire (`@wix/identity` Identity; the SDK renames id and the dates). */
-export function toWireIdentity(identity: Identity): Record<string, unknown> {
+export function toWireIdentity(identity: Identity): Static<typeof WireIdentity> {
   return {
     id: identity.identityId,
     revision: String(identity.revision),
@@ -17,18 +19,8 @@ export function toWireIdentity(identity: Identity): Record<string, unknown> {
   };
 }
 
-/** The state-machine answer on the wire (`StateMachineResponse`). */
-export interface WireOutcome {
-  state: string;
-  sessionToken?: string;
-  stateToken?: string;
-  identity: Record<string, unknown>;
-  additionalData: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-/** The state-machine answer of register, login and verify. */
-export function toWireOutcome(outcome: AuthOutcome): WireOutcome {
+/** The state-machine answer of register, login and verify (`StateMachineResponse`). */
+export function toWireOutcome(outcome: AuthOutcome): Static<typeof StateMachineResponse> {
   return {
     state: outcome.state,
     sessionToken: outcome.sessionToken,

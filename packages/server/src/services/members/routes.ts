@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as s from './schemas.js';
 import { SerialisedPage, type MemberPage, type MembersServices } from './service.js';
+import { ListMembersResponse, MemberResponse } from './wire-schemas.js';
 
 
 function both(path: string): string[] {
@@ -27,28 +28,28 @@ export function membersRoutes(services: MembersServices) {
     // ─── members ───────────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v1/members')) {
       const byId = { params: s.IdParams };
-      app.post(`${p}/my/slug`, { schema: { body: s.SlugBody }, config: { access: 'self' } },
+      app.post(`${p}/my/slug`, { schema: { body: s.SlugBody, response: { 200: MemberResponse } }, config: { access: 'self' } },
         async (req) => members.updateMySlug(req.ctx, req.body.slug));
-      app.post(`${p}/:id/slug`, { schema: { ...byId, body: s.SlugBody }, config: { access: 'staff' } },
+      app.post(`${p}/:id/slug`, { schema: { ...byId, body: s.SlugBody, response: { 200: MemberResponse } }, config: { access: 'staff' } },
         async (req) => members.updateMemberSlug(req.ctx, req.params.id, req.body.slug));
-      app.post(`${p}/join-community`, { schema: { body: s.EmptyBody }, config: { access: 'self' } },
+      app.post(`${p}/join-community`, { schema: { body: s.EmptyBody, response: { 200: MemberResponse } }, config: { access: 'self' } },
         async (req) => members.joinCommunity(req.ctx));
-      app.post(`${p}/leave-community`, { schema: { body: s.EmptyBody }, config: { access: 'self' } },
+      app.post(`${p}/leave-community`, { schema: { body: s.EmptyBody, response: { 200: MemberResponse } }, config: { access: 'self' } },
         async (req) => members.leaveCommunity(req.ctx));
       // A visitor may ask (the docs admit visitor or member auth): the answer has no member.
-      app.get(`${p}/my`, { schema: { querystring: s.FieldsetQuery }, config: { access: 'self-or-visitor' } },
+      app.get(`${p}/my`, { schema: { querystring: s.FieldsetQuery, response: { 200: MemberResponse } }, config: { access: 'self-or-visitor' } },
         async (req) => req.ctx.caller.kind === 'ANONYMOUS_VISITOR' ? {} : members.getMyMember(req.ctx, req.query.fieldsets));
-      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.FieldsetQuery }, config: { access: 'shop' } },
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.FieldsetQuery, response: { 200: MemberResponse } }, config: { access: 'shop' } },
         async (req) => members.getMember(req.ctx, req.params.id, req.query.fieldsets));
-      app.get(p, { schema: { querystring: s.ListMembersQuery }, config: { access: 'shop' } },
+      app.get(p, { schema: { querystring: s.ListMembersQuery, response: { 200: ListMembersResponse } }, config: { access: 'shop' } },
         async (req, reply) => sendPage(reply, await members.listMembers(req.ctx, req.query)));
-      app.post(`${p}/query`, { schema: { body: s.QueryMembersBody }, config: { access: 'shop' } },
+      app.post(`${p}/query`, { schema: { body: s.QueryMembersBody, response: { 200: ListMembersResponse } }, config: { access: 'shop' } },
         async (req, reply) => sendPage(reply, await members.queryMembers(req.ctx, req.body)));
       for (const action of ['mute', 'unmute', 'approve', 'block', 'disconnect'] as const) {
-        app.post(`${p}/:id/${action}`, { schema: { ...byId, body: s.IdBody }, config: { access: 'staff' } },
+        app.post(`${p}/:id/${action}`, { schema: { ...byId, body: s.IdBody, response: { 200: MemberResponse } }, config: { access: 'staff' } },
           async (req) => members.moderate(req.ctx, req.params.id, action));
       }
-      app.post(`${p}/:id/role`, { schema: { ...byId, body: s.RoleBody }, config: { access: 'owner' } },
+      app.post(`${p}/:id/role`, { schema: { ...byId, body: s.RoleBody, response: { 200: MemberResponse } }, config: { access: 'owner' } },
         async (req) => members.changeRole(req.ctx, req.params.id, req.body.role));
       app.delete(`${p}/my`, { schema: { querystring: s.DeleteMyMemberQuery }, config: { access: 'self' } },
         async (req) => members.deleteMyMember(req.ctx, req.query.contentAssigneeId));
@@ -62,12 +63,12 @@ export function membersRoutes(services: MembersServices) {
         async (req) => members.bulkModerate(req.ctx, req.body.filter, 'approve'));
       app.post(`${p}/bulk/block-by-filter`, { schema: { body: s.FilterOnlyBody }, config: { access: 'staff' } },
         async (req) => members.bulkModerate(req.ctx, req.body.filter, 'block'));
-      app.post(p, { schema: { body: s.CreateMemberBody }, config: { access: 'staff' } },
+      app.post(p, { schema: { body: s.CreateMemberBody, response: { 200: MemberResponse } }, config: { access: 'staff' } },
         async (req) => members.createMember(req.ctx, req.body.member));
-      app.patch(`${p}/:id`, { schema: { ...byId, body: s.UpdateMemberBody }, config: { access: 'self-or-staff' } },
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.UpdateMemberBody, response: { 200: MemberResponse } }, config: { access: 'self-or-staff' } },
         async (req) => members.updateMember(req.ctx, req.params.id, req.body.member));
       for (const list of ['phones', 'emails', 'addresses'] as const) {
-        app.delete(`${p}/:id/${list}`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'self-or-staff' } },
+        app.delete(`${p}/:id/${list}`, { schema: { ...byId, querystring: s.DeleteMemberQuery, response: { 200: MemberResponse } }, config: { access: 'self-or-staff' } },
           async (req) => members.clearContactList(req.ctx, req.params.id, list));
       }
     }

@@ -4,6 +4,7 @@
  * nothing in the official SDK: `role`, `contact.taggedPhones`, `contact.taggedEmails` and address
  * `tag` (the spec's tagged phones, e-mails and addresses).
  */
+import type { Static } from 'typebox';
 import type { FieldViolation } from '../../platform/errors.js';
 import type { Projection } from './access.js';
 import type {
@@ -12,6 +13,7 @@ import type {
 } from './model.js';
 import type { AddressInput, ImageInput, MemberInput } from './schemas.js';
 import { normaliseDate } from './custom-field-values.js';
+import type { Member as MemberSchema, MemberAddress, MemberContact, MemberProfile } from './wire-schemas.js';
 
 export interface WireImage {
   id?: string;
@@ -22,20 +24,8 @@ export interface WireImage {
   offsetY?: number;
 }
 
-export interface WireMember {
-  id: string;
-  contactId: string;
-  loginEmail?: string;
-  status: string;
-  privacyStatus: string;
-  activityStatus: string;
-  profile: Record<string, unknown>;
-  contact?: Record<string, unknown>;
-  createdDate: string;
-  updatedDate: string;
-  lastLoginDate?: string;
-  role?: string;
-}
+/** The member on the wire, as its response schema (wire-schemas.ts) describes it. */
+export type WireMember = Static<typeof MemberSchema>;
 
 function wireImage(image: Image | undefined): WireImage | undefined {
   if (!image) return undefined;
@@ -46,18 +36,18 @@ function wireImage(image: Image | undefined): WireImage | undefined {
  * The record without its undefined members. Built by adding keys rather than deleting them: an
  * object that lost a key becomes a slow dictionary for V8, and a page writes thousands of these.
  */
-function definedOnly(record: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+function definedOnly<T extends object>(record: T): T {
+  const out: Partial<T> = {};
   for (const key in record) {
     const value = record[key];
     if (value !== undefined) out[key] = value;
   }
-  return out;
+  return out as T;
 }
 
-function wireProfile(member: Member): Record<string, unknown> {
+function wireProfile(member: Member): Static<typeof MemberProfile> {
   const p = member.profile;
-  const profile: Record<string, unknown> = {};
+  const profile: Static<typeof MemberProfile> = {};
   if (p.nickname !== undefined) profile.nickname = p.nickname;
   if (member.slug !== undefined) profile.slug = member.slug;
   if (p.photo) profile.photo = wireImage(p.photo);
@@ -66,7 +56,7 @@ function wireProfile(member: Member): Record<string, unknown> {
   return profile;
 }
 
-function wireAddress(address: Address): Record<string, unknown> {
+function wireAddress(address: Address): Static<typeof MemberAddress> {
   return definedOnly({
     id: address.id,
     tag: address.tag,
@@ -96,7 +86,7 @@ function wireCustomFields(
   return out;
 }
 
-function wireContact(contact: Contact, definitions: ReadonlyMap<string, CustomFieldDefinition>): Record<string, unknown> {
+function wireContact(contact: Contact, definitions: ReadonlyMap<string, CustomFieldDefinition>): Static<typeof MemberContact> {
   return definedOnly({
     firstName: contact.firstName,
     lastName: contact.lastName,

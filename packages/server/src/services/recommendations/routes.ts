@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { MAX_RECOMMENDED_ITEMS, type RecommendationsService } from './service.js';
+import { AvailableAlgorithms, RecommendationResponse } from './wire-schemas.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 200 });
 const AlgorithmRef = Type.Object({ _id: Type.Optional(Id), id: Type.Optional(Id), appId: Id });
@@ -18,8 +19,8 @@ export function recommendationsRoutes(recommendations: RecommendationsService) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const config = { access: 'shop' } as const;
     for (const prefix of ['/v1/recommendations', '/ecom/v1/recommendations']) {
-      app.get(`${prefix}/algorithms`, { config }, async () => ({ availableAlgorithms: recommendations.listAvailableAlgorithms() }));
-      app.post(`${prefix}/get`, { config, schema: { body: GetBody } }, async (req) => {
+      app.get(`${prefix}/algorithms`, { config, schema: { response: { 200: AvailableAlgorithms } } }, async () => ({ availableAlgorithms: recommendations.listAvailableAlgorithms() }));
+      app.post(`${prefix}/get`, { config, schema: { body: GetBody, response: { 200: RecommendationResponse } } }, async (req) => {
         const b = req.body;
         const algorithms = b.algorithms.map((a) => ({ id: a.id ?? a._id ?? '', appId: a.appId }));
         const recommendation = await recommendations.getRecommendation(req.ctx, {

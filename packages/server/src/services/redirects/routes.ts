@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { AUTHENTICATION_PREFIX, SESSION_TTL_MS } from '../identity/service.js';
 import { clearedSessionCookie, readCookie, sessionCookie, sessionCookieName } from './hosted-session.js';
 import { errorPage, webMessagePage } from './pages.js';
+import { HandoverResponse, LogoutResponse, RedirectSessionResponse } from './wire-schemas.js';
 import { AUTHORIZE_PATH, LOGOUT_PATH, type AuthorizeResult, type RedirectSessionRequest, type RedirectsService } from './service.js';
 
 const Text = (maxLength: number) => Type.String({ maxLength });
@@ -89,7 +90,7 @@ export function redirectsRoutes(redirects: RedirectsService, options: RedirectsR
     });
 
     for (const path of ['/_api/redirects-api/v1/redirect-session', '/headless/v1/redirect-session']) {
-      app.post(path, { schema: { body: RedirectSessionBody }, config: { access: 'shop' } }, async (req) => {
+      app.post(path, { schema: { body: RedirectSessionBody, response: { 200: RedirectSessionResponse } }, config: { access: 'shop' } }, async (req) => {
         const body: RedirectSessionRequest = req.body;
         const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
         return { redirectSession: await redirects.createRedirectSession(req.ctx, body, origin) };
@@ -97,7 +98,7 @@ export function redirectsRoutes(redirects: RedirectsService, options: RedirectsR
     }
 
     // Public: the session id in the link is the credential (single use, short-lived; handover.ts).
-    app.post(HANDOVER_CLAIM_PATH, { schema: { params: ClaimParams, body: ClaimBody } }, async (req, reply) => {
+    app.post(HANDOVER_CLAIM_PATH, { schema: { params: ClaimParams, body: ClaimBody, response: { 200: HandoverResponse } } }, async (req, reply) => {
       reply.header('cache-control', 'no-store');
       const { clientId, checkoutId } = req.body;
       return { handover: await redirects.handovers.claim(clientId, req.params.redirectSessionId, checkoutId) };
@@ -127,7 +128,7 @@ export function redirectsRoutes(redirects: RedirectsService, options: RedirectsR
     });
 
     // A browser navigation is redirected; an API call gets the post-logout URL as JSON.
-    app.get(`${AUTHENTICATION_PREFIX}/v1/logout`, { schema: { querystring: LogoutQuery } }, async (req, reply) => {
+    app.get(`${AUTHENTICATION_PREFIX}/v1/logout`, { schema: { querystring: LogoutQuery, response: { 200: LogoutResponse } } }, async (req, reply) => {
       const query = req.query;
       const result = await redirects.logoutCall(req.caller ? req.ctx : null, { ...query, cookieToken: cookieOf(req) });
       if (result.siteId) reply.header('set-cookie', clearedSessionCookie(result.siteId, secure));

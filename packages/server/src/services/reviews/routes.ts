@@ -1,15 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { REVIEW_LIMITS } from '../../platform/field-limits.js';
 import type { ReviewsService } from './service.js';
 import { toWireReview } from './wire.js';
-import { Ratings } from './wire-schemas.js';
+import { CountReviewsResponse, Ratings, ReviewResponse, ReviewsPage } from './wire-schemas.js';
 
 const Text = (max: number) => Type.Union([Type.String({ maxLength: max }), Type.Null()]);
-const Media = Type.Array(Type.Object({ image: Type.Optional(Type.String({ maxLength: 2000 })), video: Type.Optional(Type.String({ maxLength: 2000 })) }), { maxItems: 10 });
+const Media = Type.Array(Type.Object({ image: Type.Optional(Type.String({ maxLength: 2000 })), video: Type.Optional(Type.String({ maxLength: 2000 })) }), { maxItems: REVIEW_LIMITS.media });
 const Content = Type.Object({
-  title: Type.Optional(Text(200)),
-  body: Type.Optional(Text(5000)),
+  title: Type.Optional(Text(REVIEW_LIMITS.title)),
+  body: Type.Optional(Text(REVIEW_LIMITS.body)),
   media: Type.Optional(Media),
   rating: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
 });
@@ -29,7 +30,7 @@ const QueryBody = Type.Object({
 });
 const CountBody = Type.Object({ filter: Type.Optional(Type.Unknown()), includePrivateReviews: Type.Optional(Type.Boolean()) });
 const Params = Type.Object({ reviewId: Id });
-const ReplyBody = Type.Object({ message: Type.String({ minLength: 1, maxLength: 5000 }) });
+const ReplyBody = Type.Object({ message: Type.String({ minLength: 1, maxLength: REVIEW_LIMITS.reply }) });
 const ModerateBody = Type.Object({ status: Type.Union([Type.Literal('APPROVED'), Type.Literal('REJECTED')]) });
 const RatingsQuery = Type.Object({ namespace: Type.Optional(Id), entityId: Type.Array(Id, { minItems: 1, maxItems: 100 }) });
 
@@ -40,7 +41,7 @@ export function reviewsRoutes(reviews: ReviewsService) {
     const anyone = { access: 'shop' } as const;
     const backOffice = { access: 'staff' } as const;
     for (const p of ['/reviews/v1/reviews', '/_api/reviews/v1/reviews']) {
-      app.post(p, { config: anyone, schema: { body: CreateBody } }, async (req) => {
+      app.post(p, { config: anyone, schema: { body: CreateBody, response: { 200: ReviewResponse } } }, async (req) => {
         const r = req.body.review;
         const review = await reviews.createReview(req.ctx, {
           namespace: r.namespace, entityId: r.entityId, title: r.content.title, body: r.content.body, media: r.content.media, rating: r.content.rating,
@@ -48,20 +49,20 @@ export function reviewsRoutes(reviews: ReviewsService) {
         });
         return { review: toWireReview(review) };
       });
-      app.post(`${p}/query`, { config: anyone, schema: { body: QueryBody } }, async (req) => {
+      app.post(`${p}/query`, { config: anyone, schema: { body: QueryBody, response: { 200: ReviewsPage } } }, async (req) => {
         const page = await reviews.queryReviews(req.ctx, req.body.query ?? {}, req.body.returnPrivateReviews === true);
         return { reviews: page.reviews.map(toWireReview), metadata: { count: page.reviews.length, cursors: page.nextCursor ? { next: page.nextCursor } : {}, hasNext: page.nextCursor !== null } };
       });
-      app.post(`${p}/count`, { config: anyone, schema: { body: CountBody } }, async (req) => ({ count: await reviews.countReviews(req.ctx, req.body.filter, req.body.includePrivateReviews === true) }));
-      app.get(`${p}/:reviewId`, { config: anyone, schema: { params: Params } }, async (req) => ({ review: toWireReview(await reviews.getReview(req.ctx, req.params.reviewId)) }));
-      app.patch(`${p}/:reviewId`, { config: anyone, schema: { params: Params, body: UpdateBody } }, async (req) => {
+      app.post(`${p}/count`, { config: anyone, schema: { body: CountBody, response: { 200: CountReviewsResponse } } }, async (req) => ({ count: await reviews.countReviews(req.ctx, req.body.filter, req.body.includePrivateReviews === true) }));
+      app.get(`${p}/:reviewId`, { config: anyone, schema: { params: Params, response: { 200: ReviewResponse } } }, async (req) => ({ review: toWireReview(await reviews.getReview(req.ctx, req.params.reviewId)) }));
+      app.patch(`${p}/:reviewId`, { config: anyone, schema: { params: Params, body: UpdateBody, response: { 200: ReviewResponse } } }, async (req) => {
         const c = req.body.review.content ?? {};
         return { review: toWireReview(await reviews.updateContent(req.ctx, req.params.reviewId, c)) };
       });
-      app.delete(`${p}/:reviewId`, { config: anyone, schema: { params: Params } }, async (req) => ({ review: toWireReview(await reviews.deleteReview(req.ctx, req.params.reviewId)) }));
-      app.patch(`${p}/:reviewId/reply`, { config: backOffice, schema: { params: Params, body: ReplyBody } }, async (req) => ({ review: toWireReview(await reviews.setReply(req.ctx, req.params.reviewId, req.body.message)) }));
-      app.delete(`${p}/:reviewId/reply`, { config: backOffice, schema: { params: Params } }, async (req) => ({ review: toWireReview(await reviews.removeReply(req.ctx, req.params.reviewId)) }));
-      app.patch(`${p}/:reviewId/moderate`, { config: backOffice, schema: { params: Params, body: ModerateBody } }, async (req) => ({ review: toWireReview(await reviews.moderate(req.ctx, req.params.reviewId, req.body.status)) }));
+      app.delete(`${p}/:reviewId`, { config: anyone, schema: { params: Params, response: { 200: ReviewResponse } } }, async (req) => ({ review: toWireReview(await reviews.deleteReview(req.ctx, req.params.reviewId)) }));
+      app.patch(`${p}/:reviewId/reply`, { config: backOffice, schema: { params: Params, body: ReplyBody, response: { 200: ReviewResponse } } }, async (req) => ({ review: toWireReview(await reviews.setReply(req.ctx, req.params.reviewId, req.body.message)) }));
+      app.delete(`${p}/:reviewId/reply`, { config: backOffice, schema: { params: Params, response: { 200: ReviewResponse } } }, async (req) => ({ review: toWireReview(await reviews.removeReply(req.ctx, req.params.reviewId)) }));
+      app.patch(`${p}/:reviewId/moderate`, { config: backOffice, schema: { params: Params, body: ModerateBody, response: { 200: ReviewResponse } } }, async (req) => ({ review: toWireReview(await reviews.moderate(req.ctx, req.params.reviewId, req.body.status)) }));
     }
     app.get('/bodega/v1/reviews/ratings', { config: anyone, schema: { querystring: RatingsQuery, response: { 200: Ratings } } }, async (req) => ({
       ratings: await reviews.ratings(req.ctx, req.query.namespace ?? 'stores', req.query.entityId),

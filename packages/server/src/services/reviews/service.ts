@@ -9,7 +9,7 @@ import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { compileFilter, FilterError, parseSort, push, readInteger, type FieldMap } from '../../platform/query-filter.js';
 import * as store from './store.js';
-import type { Review, ReviewStatus } from './store.js';
+import type { Review, ReviewMedia, ReviewStatus } from './store.js';
 
 export type { Review, ReviewStatus } from './store.js';
 
@@ -31,7 +31,7 @@ export interface NewReview {
   entityId: string;
   title?: string | null;
   body?: string | null;
-  media?: unknown[];
+  media?: ReviewMedia[];
   rating: number;
   /** Back office only: the member the review is by (else the caller). */
   authorContactId?: string | null;
@@ -182,7 +182,7 @@ export class ReviewsService {
   }
 
   /** The author (a member) changes their review's content; the back office may too. */
-  async updateContent(ctx: RequestContext, reviewId: string, content: { title?: string | null; body?: string | null; rating?: number; media?: unknown[] }): Promise<Review> {
+  async updateContent(ctx: RequestContext, reviewId: string, content: { title?: string | null; body?: string | null; rating?: number; media?: ReviewMedia[] }): Promise<Review> {
     if (content.rating !== undefined) checkRating(content.rating);
     return this.change(ctx, reviewId, (r) => {
       if (!isBackOffice(ctx) && !(ctx.caller.kind === 'MEMBER' && r.author.id === ctx.caller.subjectId)) throw ApiError.forbidden('Only its author changes a review');

@@ -3,6 +3,12 @@ import type { SiteContext } from '../../platform/context.js';
 
 export type ReviewStatus = 'APPROVED' | 'IN_MODERATION' | 'REJECTED';
 
+/** A picture or video of a review, by URL. */
+export interface ReviewMedia {
+  image?: string;
+  video?: string;
+}
+
 export interface Review {
   id: string;
   namespace: string;
@@ -10,7 +16,7 @@ export interface Review {
   author: { kind: 'member' | 'app'; id: string; name: string | null };
   title: string | null;
   body: string | null;
-  media: unknown[];
+  media: ReviewMedia[];
   rating: number;
   status: ReviewStatus;
   manuallyChanged: boolean;
@@ -31,7 +37,7 @@ interface ReviewRow {
   author_name: string | null;
   title: string | null;
   body: string | null;
-  media: unknown[];
+  media: ReviewMedia[];
   rating: number;
   status: ReviewStatus;
   manually_changed: boolean;

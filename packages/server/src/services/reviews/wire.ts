@@ -17,7 +17,7 @@ export function toWireReview(r: Review) {
     moderation: { moderationStatus: r.status, manuallyChanged: r.manuallyChanged },
     revision: String(r.revision),
     verified: r.verified,
-    origin: { type: 'ORGANIC' },
+    origin: { type: 'ORGANIC' as const },
     reviewDate: r.createdDate.toISOString(),
     publishCount: r.status === 'APPROVED' ? 1 : 0,
   };
