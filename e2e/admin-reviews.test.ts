@@ -17,7 +17,7 @@ const PASSWORD = 'owner-password-1';
 describe.skipIf(!hasChromium)('reviews and back-in-stock in the back office', () => {
   const shop = useShop();
 
-  it('the owner replies to and rejects a review, and reads the back-in-stock requests of a product', async () => {
+  it('the owner replies to and rejects a review, and reads the back-in-stock requests of a product', { timeout: 90_000 }, async () => {
     const ownerEmail = `owner.reviews.${Date.now()}@example.com`;
     const site = await shop().t.createShop({ name: 'Reviews test store', ownerEmail, ownerPassword: PASSWORD });
     const tote = site.content.products.find((p) => p.slug === 'waxed-canvas-tote');

@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)('reviews and back-in-stock on the storefront', () 
     return JSON.parse(script) as Record<string, unknown>;
   }
 
-  it('a member writes and edits a review; the page shows the rating, a visitor is asked to sign in', async () => {
+  it('a member writes and edits a review; the page shows the rating, a visitor is asked to sign in', { timeout: 60_000 }, async () => {
     const site = await shopSite(shop());
     const page = await shop().chromium.context.newPage();
     const errors: string[] = [];

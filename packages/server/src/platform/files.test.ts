@@ -88,7 +88,8 @@ describe('the data directory', () => {
     expect(openToOthers(restoredDir)).toEqual([]);
   });
 
-  it.runIf(Boolean(process.env.DATABASE_URL))('writes a PostgreSQL backup 0600', { timeout: 120_000 }, async () => {
+  // On Citus bodega backup refuses the coordinator (backup.test.ts pins the refusal).
+  it.runIf(Boolean(process.env.DATABASE_URL) && process.env.BODEGA_CITUS !== '1')('writes a PostgreSQL backup 0600', { timeout: 120_000 }, async () => {
     const out = path.join(work, 'pg.backup');
     const backedUp = await cli(['backup', '--out', out], { DATABASE_URL: process.env.DATABASE_URL });
     expect(backedUp.code, backedUp.stderr).toBe(0);

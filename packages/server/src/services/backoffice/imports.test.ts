@@ -26,14 +26,15 @@ async function startImport(site: BackOfficeSite, body: Record<string, unknown>):
 
 /** Polls the job until it ends, with a deadline (the job runs after the call answered). */
 async function finished(site: BackOfficeSite, id: string): Promise<Job> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const res = await t.app.inject({ method: 'GET', url: `/bodega/v1/import-jobs/${id}`, headers: site.headers.owner });
     expect(res.statusCode, res.body).toBe(200);
     const job = (res.json() as { job: Job }).job;
     if (job.status === 'DONE' || job.status === 'FAILED') return job;
-    if (Date.now() > deadline) throw new Error(`import ${id} still ${job.status} after 60 s`);
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (Date.now() > deadline) throw new Error(`import ${id} still ${job.status} after 120 s`);
+    // A short pause between reads, so the polling does not crowd out the job it waits for.
+    await new Promise<void>((resolve) => setTimeout(resolve, 20));
   }
 }
 
