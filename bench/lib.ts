@@ -35,7 +35,8 @@ export const BARE_ROUTE = '/bench/bare';
  * caller's Authorization header (own row per connection with loadPerConnection) or `?key=`.
  */
 export const BARE_WRITE_ROUTE = '/bench/bare-write';
-const BARE_WRITE_TABLE = 'bench_bare_writes';
+// In a schema of its own: migrating on Citus plans every table in public (platform/citus.ts).
+const BARE_WRITE_TABLE = 'bench.bare_writes';
 
 export async function startServer(): Promise<BenchServer> {
   const databaseUrl = process.env.DATABASE_URL;
@@ -48,7 +49,7 @@ export async function startServer(): Promise<BenchServer> {
     const rows = await db.query('SELECT site_id, name, status FROM sites WHERE site_id = $1', [siteId]);
     return { site: rows[0] ?? null };
   });
-  await db.exec(`CREATE TABLE IF NOT EXISTS ${BARE_WRITE_TABLE} (key text PRIMARY KEY, n bigint NOT NULL, updated_at timestamptz NOT NULL)`);
+  await db.exec(`CREATE SCHEMA IF NOT EXISTS bench; CREATE TABLE IF NOT EXISTS ${BARE_WRITE_TABLE} (key text PRIMARY KEY, n bigint NOT NULL, updated_at timestamptz NOT NULL)`);
   app.post(BARE_WRITE_ROUTE, async (req) => {
     const key = req.headers.authorization ?? (req.query as { key?: string }).key ?? 'hot';
     const rows = await db.query(
