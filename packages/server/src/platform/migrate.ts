@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { postgreSplitterOptions, splitQuery } from 'dbgate-query-splitter';
 import { distributeTables, hasCitus } from './citus.js';
 import type { Db } from './db.js';
 
@@ -29,7 +30,13 @@ export async function migrate(db: Db, dir: string = MIGRATIONS_DIR): Promise<str
     for (const file of files) {
       if (done.has(file)) continue;
       const sql = fs.readFileSync(`${dir}/${file}`, 'utf8');
-      await tx.exec(sql);
+      if (citus) {
+        // Citus passes some DDL on to the workers as the text it was given, and a worker refuses a
+        // text of several statements: on a distributed database a file runs one statement at a time.
+        for (const statement of splitQuery(sql, postgreSplitterOptions)) await tx.query(String(statement));
+      } else {
+        await tx.exec(sql);
+      }
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
       applied.push(file);
     }
