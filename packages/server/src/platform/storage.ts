@@ -49,6 +49,9 @@ export function localDiskStorage(root: string): FileStorage {
       await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       const temp = `${file}.${randomUUID()}.part`;
       let size = 0;
+      // The file is opened before anything is written: a stream that opened it by itself could do so
+      // after a refusal had already removed it, leaving the part behind.
+      const handle = await fs.promises.open(temp, 'w', 0o600);
       try {
         await pipeline(body, async function* (chunks: AsyncIterable<Buffer>) {
           for await (const chunk of chunks) {
@@ -56,10 +59,11 @@ export function localDiskStorage(root: string): FileStorage {
             if (size > meta.maxBytes) throw new StorageError('TOO_LARGE', `The file is larger than ${meta.maxBytes} bytes`);
             yield chunk;
           }
-        }, fs.createWriteStream(temp, { mode: 0o600 }));
+        }, handle.createWriteStream());
         await fs.promises.writeFile(metaOf(key), JSON.stringify({ contentType: meta.contentType, size }), { mode: 0o600 });
         await fs.promises.rename(temp, file);
       } catch (error) {
+        await handle.close().catch(() => undefined);
         await fs.promises.rm(temp, { force: true });
         throw error;
       }
