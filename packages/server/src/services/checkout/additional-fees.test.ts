@@ -1,26 +1,13 @@
 // Additional fees through the official @wix/ecom packages: the merchant sets a handling fee (taxed)
 // and insurance (a percentage, untaxed); the cart's estimate, the checkout and the order show them
 // priced exactly, and the order's total is what was charged.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiKeyStrategy, createClient, OAuthStrategy } from '@wix/sdk';
 import { checkout, currentCart, orders } from '@wix/ecom';
-import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
-import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
+import { useListeningWixApp } from '../../test/sign-in.js';
 import { apiKey, createProduct, STORES_APP_ID } from '../../test/commerce.js';
 
-let t: TestApp;
-let site: TestSite;
-let wixFetch: ReturnType<typeof redirectWixFetch>;
-
-beforeAll(async () => {
-  t = await testApp();
-  site = await t.createSite();
-  wixFetch = redirectWixFetch(await listen(t.app));
-});
-afterAll(async () => {
-  wixFetch.restore();
-  await t.close();
-});
+const listening = useListeningWixApp();
 
 const NEW_YORK = { country: 'US', subdivision: 'US-NY', city: 'New York', addressLine1: '1 Main St', postalCode: '10001' };
 const amounts = (fees: { code?: string | null; price?: { amount?: string } | null; taxDetails?: { totalTax?: { amount?: string } | null } | null }[] | undefined) =>
@@ -28,6 +15,8 @@ const amounts = (fees: { code?: string | null; price?: { amount?: string } | nul
 
 describe('additional fees', () => {
   it('are priced by the checkout\'s rules and shown in the estimate, the checkout and the order', async () => {
+    const { t } = listening();
+    const site = await t.createSite();
     const settings = await t.app.inject({
       method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', headers: apiKey(site),
       payload: { settings: {
