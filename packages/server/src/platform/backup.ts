@@ -173,19 +173,21 @@ function pgTool(name: 'pg_dump' | 'pg_restore'): string {
 export const CITUS_BACKUP_REFUSAL = 'This database is a Citus coordinator: bodega backup and restore work on one PostgreSQL database, '
   + 'not a cluster. Back up every node (coordinator and workers) with your Citus provider\'s tools or PostgreSQL\'s base backups (README, "Scale-out on Citus")';
 
-async function refuseCitus(databaseUrl: string): Promise<void> {
+/** Checks the target before pg_dump or pg_restore touches it, on one connection: a Citus coordinator is refused. */
+async function checkTarget(databaseUrl: string, check?: (client: pg.Client) => Promise<void>): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
     if (rows.length > 0) throw new BackupError(CITUS_BACKUP_REFUSAL);
+    await check?.(client);
   } finally {
     await client.end();
   }
 }
 
 async function pgDump(databaseUrl: string, out: string): Promise<void> {
-  await refuseCitus(databaseUrl);
+  await checkTarget(databaseUrl);
   const temp = `${out}.${process.pid}.partial`;
   try {
     await run(pgTool('pg_dump'), ['--format=custom', '--no-owner', '--no-acl', `--file=${temp}`, `--dbname=${databaseUrl}`]);
@@ -198,15 +200,10 @@ async function pgDump(databaseUrl: string, out: string): Promise<void> {
 }
 
 async function pgRestore(databaseUrl: string, file: string): Promise<void> {
-  await refuseCitus(databaseUrl);
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  await checkTarget(databaseUrl, async (client) => {
     const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'");
     if (rows[0].n > 0) throw new BackupError('The target database is not empty; restore into a new, empty database');
-  } finally {
-    await client.end();
-  }
+  });
   try {
     await run(pgTool('pg_restore'), ['--no-owner', '--no-acl', '--exit-on-error', '--single-transaction', `--dbname=${databaseUrl}`, file]);
   } catch (error) {
