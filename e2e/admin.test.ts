@@ -39,7 +39,7 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     await owner.getByRole('heading', { name: 'Sign in to the back office' }).waitFor();
     await checkPage(owner, 'admin-sign-in-gate', { axe: 'desktop' });
     await owner.getByRole('link', { name: 'Sign in' }).click();
-    await owner.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await owner.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
     await submitSignIn(owner, OWNER_EMAIL, OWNER_PASSWORD);
     await owner.waitForURL(/\/admin$/);
     await owner.getByRole('heading', { name: 'Dashboard' }).waitFor();

@@ -117,6 +117,8 @@ describe.skipIf(!hasChromium)('hosted sign-in page in Chromium', () => {
     await page.goto(authUrl);
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.waitForURL(/\/auth\/register\?/);
+    // The address changes at once; the page itself comes with its chunk (the sign-in form stays until then).
+    await page.getByRole('heading', { name: 'Create an account' }).waitFor();
     await page.getByLabel('E-mail').fill(`new.${Date.now()}@example.com`);
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: 'Create account' }).click();

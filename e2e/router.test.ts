@@ -37,7 +37,7 @@ describe.skipIf(!hasChromium)('router in Chromium', () => {
     const scrolled = await page.evaluate(() => window.scrollY);
     expect(scrolled).toBeGreaterThan(0);
     await card.click();
-    await page.getByRole('heading', { name: 'Linen Camp Shirt' }).waitFor();
+    await page.getByRole('heading', { name: 'Linen Camp Shirt', level: 1 }).waitFor();
     // The new page starts at the top with its heading focused (a screen reader announces it).
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)('router in Chromium', () => {
     expect(new URL(page.url()).search).toContain('collection=apparel');
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(scrolled);
     await page.goForward();
-    await page.getByRole('heading', { name: 'Linen Camp Shirt' }).waitFor();
+    await page.getByRole('heading', { name: 'Linen Camp Shirt', level: 1 }).waitFor();
     await page.goBack();
     await page.goBack();
     await page.getByRole('heading', { name: 'All products' }).waitFor();

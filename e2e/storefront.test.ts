@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)('storefront in Chromium', () => {
     await check(page, 'listing');
 
     await page.getByRole('link', { name: 'Linen Camp Shirt' }).click();
-    await page.getByRole('heading', { name: 'Linen Camp Shirt' }).waitFor();
+    await page.getByRole('heading', { name: 'Linen Camp Shirt', level: 1 }).waitFor();
     expect(await page.locator('.product-price').textContent()).toBe('From $58.00'); // no size picked yet
     // XL in navy is sold out: once XL is picked, navy reads "sold out" and offers a mail instead of the cart; the XL price and SKU follow.
     await page.getByRole('radio', { name: 'XL', exact: true }).check();
