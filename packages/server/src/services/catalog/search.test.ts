@@ -110,6 +110,24 @@ describe('catalog search relevance over the demo catalog', () => {
     expect(sweat.products.map((p) => p.product.name)).toEqual(['Merino Crew Sweater']);
   });
 
+  it('suggests what a save changed at once, the same text asked before and after it', async () => {
+    const suggest = async (text: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `${SUGGEST_PATH}?text=${text}`, headers: { authorization: visitor } });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { products: { product: { name: string } }[] }).products.map((p) => p.product.name);
+    };
+    expect(await suggest('quok')).toEqual([]);
+    const made = await t.app.inject({ method: 'POST', url: '/stores/v1/products', headers: apiKey(site), payload: { product: { name: 'Quokka Lamp', priceData: { price: 20 } } } });
+    const id = (made.json() as { product: { id: string } }).product.id;
+    expect(await suggest('quok')).toEqual(['Quokka Lamp']);
+    expect(await suggest('quok')).toEqual(['Quokka Lamp']);
+    await t.app.inject({ method: 'PATCH', url: `/stores/v1/products/${id}`, headers: apiKey(site), payload: { product: { name: 'Wombat Lamp' } } });
+    expect(await suggest('quok')).toEqual([]);
+    expect(await suggest('womb')).toEqual(['Wombat Lamp']);
+    await t.app.inject({ method: 'DELETE', url: `/stores/v1/products/${id}`, headers: apiKey(site) });
+    expect(await suggest('womb')).not.toContain('Wombat Lamp');
+  });
+
   it('finds a product in the same second it is saved, and not after it is deleted', async () => {
     const created = await t.app.inject({ method: 'POST', url: '/stores/v1/products', headers: apiKey(site), payload: { product: { name: 'Café Crème Grinder', priceData: { price: 80 } } } });
     expect(created.statusCode).toBe(200);
