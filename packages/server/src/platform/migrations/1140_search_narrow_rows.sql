@@ -127,9 +127,11 @@ BEGIN
     SELECT DISTINCT c.site_id, w FROM changed c, regexp_split_to_table(c.terms, ' ') w WHERE c.new_words AND length(w) > 2
     ON CONFLICT DO NOTHING
   ), skus AS (
+    -- only SKUs that changed: an upsert that changes nothing still locks (writes) the row it finds
     INSERT INTO product_search_skus AS sk (site_id, product_id, codes)
     SELECT f.site_id, f.product_id, f.codes FROM fresh f WHERE cardinality(f.codes) > 0
-    ON CONFLICT (site_id, product_id) DO UPDATE SET codes = EXCLUDED.codes WHERE sk.codes IS DISTINCT FROM EXCLUDED.codes
+      AND NOT EXISTS (SELECT 1 FROM product_search_skus o WHERE o.site_id = site AND o.product_id = f.product_id AND o.codes = f.codes)
+    ON CONFLICT (site_id, product_id) DO UPDATE SET codes = EXCLUDED.codes
   ), gone_skus AS (
     -- products that are gone or have no SKU any more (disjoint from the rows the insert writes)
     DELETE FROM product_search_skus sk USING keys LEFT JOIN fresh f ON f.product_id = keys.product_id
