@@ -8,7 +8,7 @@
  *      mix of queries (one word, two words, a typo, an empty query with filters) — cold (the index
  *      version raised before each, so every answer is computed; also per kind of query) and with
  *      the index unchanged (repeated searches are kept answers) — and of
- *      GET /_api/bodega/v1/catalog/suggest for prefixes of 2 to 5 letters; aims 50 ms and 20 ms p95;
+ *      GET /_api/bodega/v1/catalog/suggest for prefixes of 2 to 5 letters, cold and kept; aims 50 ms and 20 ms p95;
  *   3. the cost the index adds to a product save: PATCH /stores/v1/products/:id with the index's
  *      trigger on and off, mean per save and the ratio (aim ≥ 0.8);
  *   4. the index's size (product_search, product_facets, search_suggestions, search_words) beside the
@@ -57,7 +57,7 @@ async function timed(run: () => Promise<void>): Promise<number> {
  * in their documents. The index's statement-level triggers refresh each statement's products in one
  * set-based statement, as they would for any bulk write.
  */
-async function generate(server: BenchServer, siteId: string, total: number): Promise<void> {
+export async function generate(server: BenchServer, siteId: string, total: number): Promise<void> {
   const at = new Date().toISOString();
   await server.db.query(
     `INSERT INTO product_collections (site_id, collection_id, slug, name, visible, created_at, updated_at)
@@ -181,32 +181,46 @@ export default async function search(args: string[]): Promise<void> {
     for (let i = 0; i < Math.min(samples, 60); i++) await call('POST', '/_api/bodega/v1/catalog/search', visitor, queries(i));
     const searchTimes: number[] = [];
     for (let i = 0; i < samples; i++) searchTimes.push(await timed(async () => { await call('POST', '/_api/bodega/v1/catalog/search', visitor, queries(i)); }));
+    // Suggestions cold (the index version raised before each, untimed: nothing kept), then as a
+    // shop sees them (the same prefixes again, the index unchanged: kept answers).
+    const suggestCold: number[] = [];
     const suggestTimes: number[] = [];
+    const prefixOf = (i: number) => words[(i * 11) % words.length].slice(0, 2 + (i % 4));
+    const suggest = (i: number) => call('GET', `/_api/bodega/v1/catalog/suggest?text=${encodeURIComponent(prefixOf(i))}`, visitor);
     for (let i = 0; i < samples; i++) {
-      const w = words[(i * 11) % words.length];
-      const prefix = w.slice(0, 2 + (i % 4));
-      suggestTimes.push(await timed(async () => { await call('GET', `/_api/bodega/v1/catalog/suggest?text=${encodeURIComponent(prefix)}`, visitor); }));
+      await server.db.query('UPDATE product_search_versions SET version = version + 1 WHERE site_id = $1', [siteId]);
+      suggestCold.push(await timed(async () => { await suggest(i); }));
     }
+    for (let i = 0; i < Math.min(samples, 60); i++) await suggest(i);
+    for (let i = 0; i < samples; i++) suggestTimes.push(await timed(async () => { await suggest(i); }));
 
-    // A save's cost with and without the index's trigger, turn about.
+    // A save's cost with and without the index's trigger, in blocks of ten turn about. Turning the
+    // trigger off or on (ALTER TABLE) makes every session plan its statements on products again —
+    // the index's refresh, one statement of fifteen parts, costs most to plan — so the first save
+    // of each block is not timed: a save of a running shop finds its plans made. (Toggling before
+    // each save, as this bench did until session 11, charged a planning to every save with the
+    // index: on PGlite 26 ms a rename against 9.6 ms.)
     const saves = Math.max(20, Math.min(200, samples));
     const withIndex: number[] = [];
     const withoutIndex: number[] = [];
     const save = (i: number) => call('PATCH', `/stores/v1/products/bench-p${1 + (i * 97) % total}`, key, { product: { name: `${ADJECTIVES[i % 20]} Bench ${NOUNS[i % 25]} ${i}` } });
-    for (let i = 0; i < saves; i++) {
-      const off = i % 2 === 1;
-      if (off) await server.db.exec('ALTER TABLE products DISABLE TRIGGER product_search_products_updated');
+    const block = 10;
+    for (let i = 0; i < saves + 2 * Math.ceil(saves / block); i++) {
+      const off = Math.floor(i / (block + 1)) % 2 === 1;
+      const first = i % (block + 1) === 0;
+      if (first) await server.db.exec(`ALTER TABLE products ${off ? 'DISABLE' : 'ENABLE'} TRIGGER product_search_products_updated`);
       const ms = await timed(async () => { await save(i); });
-      if (off) await server.db.exec('ALTER TABLE products ENABLE TRIGGER product_search_products_updated');
-      (off ? withoutIndex : withIndex).push(ms);
+      if (!first) (off ? withoutIndex : withIndex).push(ms);
     }
+    await server.db.exec('ALTER TABLE products ENABLE TRIGGER product_search_products_updated');
     const [sizes] = await server.db.query<{ index_mb: number | string; products_mb: number | string }>(
-      `SELECT (pg_total_relation_size('product_search') + pg_total_relation_size('product_facets') + pg_total_relation_size('search_suggestions')
+      `SELECT (pg_total_relation_size('product_search') + pg_total_relation_size('product_search_skus') + pg_total_relation_size('product_facets') + pg_total_relation_size('search_suggestions')
          + pg_total_relation_size('search_words')) / 1048576.0 AS index_mb, pg_total_relation_size('products') / 1048576.0 AS products_mb`);
 
     const s = timing(searchTimes);
     const cold = timing(coldTimes);
     const g = timing(suggestTimes);
+    const gCold = timing(suggestCold);
     const on = timing(withIndex);
     const offT = timing(withoutIndex);
     const ratio = offT.mean / on.mean;
@@ -219,17 +233,19 @@ export default async function search(args: string[]): Promise<void> {
       const only = timing(coldTimes.filter((_, i) => i % 5 === k));
       console.log(`${`  cold, ${kind}`.padEnd(52)} ${f(only.p50)} ${f(only.p95)} ${f(only.p99)}`);
     }
-    console.log(`${'suggestions (GET …/catalog/suggest)'.padEnd(52)} ${f(g.p50)} ${f(g.p95)} ${f(g.p99)}  p95 ≤ 20 ms: ${g.p95 <= 20 ? 'met' : 'not met'}`);
+    console.log(`${'suggestions, index unchanged (kept answers)'.padEnd(52)} ${f(g.p50)} ${f(g.p95)} ${f(g.p99)}  p95 ≤ 20 ms: ${g.p95 <= 20 ? 'met' : 'not met'}`);
+    console.log(`${'suggestions, cold (index changed before each)'.padEnd(52)} ${f(gCold.p50)} ${f(gCold.p95)} ${f(gCold.p99)}  p95 ≤ 20 ms: ${gCold.p95 <= 20 ? 'met' : 'not met'}`);
     console.log(`${'product save, index on (PATCH /stores/v1/products)'.padEnd(52)} ${f(on.p50)} ${f(on.p95)} ${f(on.p99)}  mean ${on.mean.toFixed(1)} ms`);
     console.log(`${'product save, index trigger off'.padEnd(52)} ${f(offT.p50)} ${f(offT.p95)} ${f(offT.p99)}  mean ${offT.mean.toFixed(1)} ms`);
     console.log(`save with index / without (mean time ratio, as throughput): ${ratio.toFixed(2)}  aim ≥ 0.8: ${ratio >= 0.8 ? 'met' : 'not met'}`);
-    console.log(`index size: product_search, product_facets, search_suggestions, search_words ${Number(sizes.index_mb).toFixed(1)} MB beside products ${Number(sizes.products_mb).toFixed(1)} MB`);
+    console.log(`index size: product_search(_skus), product_facets, search_suggestions, search_words ${Number(sizes.index_mb).toFixed(1)} MB beside products ${Number(sizes.products_mb).toFixed(1)} MB`);
     const label = `${total >= 1000 ? `${Math.round(total / 1000)}k` : total} products`;
     console.log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
     recordRows(
       { path: `search + facets, ${label}`, unit: 'ms', p50Ms: s.p50, p99Ms: s.p99 },
       { path: `search + facets, cold, ${label}`, unit: 'ms', p50Ms: cold.p50, p99Ms: cold.p99 },
       { path: `suggestions, ${label}`, unit: 'ms', p50Ms: g.p50, p99Ms: g.p99 },
+      { path: `suggestions, cold, ${label}`, unit: 'ms', p50Ms: gCold.p50, p99Ms: gCold.p99 },
       { path: `product save with the search index, ${label}`, unit: 'ms', p50Ms: on.p50, p99Ms: on.p99, ratio, versus: 'save without it', aim: { atLeast: 0.8 } },
       { path: `search index size (MB), ${label}`, unit: 'MB', rate: Number(sizes.index_mb) },
     );

@@ -47,7 +47,7 @@ export interface Statement {
 /** pg_trgm's similarity a typo's word needs to a word of the word list: 0.4 lets one slip in a short word through ("benie"). */
 export const FUZZY_THRESHOLD = 0.4;
 
-/** Separates an option's name from its value in product_search.options. */
+/** Separates an option's name from its value in a facet key (product_search.facet_keys, product_facets.keys). */
 export const OPTION_SEPARATOR = '\u001f';
 
 /** Whether a query has anything to search for (else it is browsing). */
@@ -72,7 +72,9 @@ const ORDER: Record<SearchSort, string> = {
 /** The query's folded phrase, its words, its SKU form and its text search query, as CTE q. */
 function textQuery(text: string, site: string): string {
   return `q AS MATERIALIZED (
-  SELECT f.phrase, nullif(replace(f.phrase, ' ', ''), f.phrase) AS joined, string_to_array(f.phrase, ' ') AS words, lower(btrim(${text})) AS code, f.cfg,
+  SELECT f.phrase, nullif(replace(f.phrase, ' ', ''), f.phrase) AS joined, string_to_array(f.phrase, ' ') AS words, f.cfg,
+    -- the products with the text as one of their SKUs (product_search_skus, migration 1140): a few ids
+    ARRAY(SELECT sk.product_id FROM product_search_skus sk WHERE sk.site_id = ${site} AND sk.codes @> ARRAY[lower(btrim(${text}))]) AS coded,
     -- each word at a word start of a name (folded words are letters and digits: no LIKE wildcard)
     ARRAY(SELECT '% ' || w || '%' FROM unnest(string_to_array(f.phrase, ' ')) w) AS starts,
     to_tsquery(f.cfg, coalesce(nullif(array_to_string(ARRAY(SELECT w || ':*' FROM unnest(string_to_array(f.phrase, ' ')) w), ' & '), ''), '')) AS tsq
@@ -94,15 +96,17 @@ function nearQuery(site: string): string {
 )`;
 }
 
-// Each arm is one of product_search's indexes, so an OR is a BitmapOr of index scans.
-const EXACT = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.name_folded LIKE '%' || (SELECT phrase FROM q) || '%'
+// Each arm is one of product_search's indexes, so an OR is a BitmapOr of index scans (an exact SKU:
+// its products' primary keys).
+const CODED = 'ps.product_id = ANY ((SELECT coded FROM q)::text[])';
+const EXACT = `(${CODED} OR ps.name_folded LIKE '%' || (SELECT phrase FROM q) || '%'
   OR ps.document @@ (SELECT tsq FROM q))`;
 // Under three letters there is no trigram to look up (a trigram arm would read every row): a
 // word prefix or an exact SKU only, and no fuzzy match.
-const SHORT_EXACT = `(ps.codes @> ARRAY[(SELECT code FROM q)] OR ps.document @@ (SELECT tsq FROM q))`;
+const SHORT_EXACT = `(${CODED} OR ps.document @@ (SELECT tsq FROM q))`;
 const isShort = (text: string) => (text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) < 3;
-// Read from the row the index scan visits anyway: the SKUs and the folded name, no document.
-const TIER = `CASE WHEN ps.codes @> ARRAY[(SELECT code FROM q)] THEN 5
+// Read from the row the index scan visits anyway (the folded name, no document) and the SKUs' few ids.
+const TIER = `CASE WHEN ${CODED} THEN 5
   WHEN position(' ' || (SELECT phrase FROM q) IN ' ' || ps.name_folded) > 0 THEN 4
   WHEN ' ' || ps.name_folded LIKE ALL ((SELECT starts FROM q)::text[]) THEN 3
   ELSE 2 END`;

@@ -110,6 +110,24 @@ describe('catalog search relevance over the demo catalog', () => {
     expect(sweat.products.map((p) => p.product.name)).toEqual(['Merino Crew Sweater']);
   });
 
+  it('suggests what a save changed at once, the same text asked before and after it', async () => {
+    const suggest = async (text: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `${SUGGEST_PATH}?text=${text}`, headers: { authorization: visitor } });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { products: { product: { name: string } }[] }).products.map((p) => p.product.name);
+    };
+    expect(await suggest('quok')).toEqual([]);
+    const made = await t.app.inject({ method: 'POST', url: '/stores/v1/products', headers: apiKey(site), payload: { product: { name: 'Quokka Lamp', priceData: { price: 20 } } } });
+    const id = (made.json() as { product: { id: string } }).product.id;
+    expect(await suggest('quok')).toEqual(['Quokka Lamp']);
+    expect(await suggest('quok')).toEqual(['Quokka Lamp']);
+    await t.app.inject({ method: 'PATCH', url: `/stores/v1/products/${id}`, headers: apiKey(site), payload: { product: { name: 'Wombat Lamp' } } });
+    expect(await suggest('quok')).toEqual([]);
+    expect(await suggest('womb')).toEqual(['Wombat Lamp']);
+    await t.app.inject({ method: 'DELETE', url: `/stores/v1/products/${id}`, headers: apiKey(site) });
+    expect(await suggest('womb')).not.toContain('Wombat Lamp');
+  });
+
   it('finds a product in the same second it is saved, and not after it is deleted', async () => {
     const created = await t.app.inject({ method: 'POST', url: '/stores/v1/products', headers: apiKey(site), payload: { product: { name: 'Café Crème Grinder', priceData: { price: 80 } } } });
     expect(created.statusCode).toBe(200);
@@ -123,6 +141,20 @@ describe('catalog search relevance over the demo catalog', () => {
     expect(names(await search({ text: 'burr' }))).toEqual([]);
   });
 
+  it('finds a product by its SKU first, and by its old SKU no more once it changes or goes', async () => {
+    const created = await t.app.inject({ method: 'POST', url: '/stores/v1/products', headers: apiKey(site), payload: { product: { name: 'Stovetop Kettle', sku: 'ZX-9041', priceData: { price: 45 } } } });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = (created.json() as { product: { id: string } }).product.id;
+    expect(names(await search({ text: 'zx-9041' }))).toEqual(['Stovetop Kettle']);
+    await t.app.inject({ method: 'PATCH', url: `/stores/v1/products/${id}`, headers: apiKey(site), payload: { product: { sku: 'ZX-9042' } } });
+    expect(names(await search({ text: 'ZX-9041' }))).toEqual([]);
+    expect(names(await search({ text: 'ZX-9042' }))).toEqual(['Stovetop Kettle']);
+    await t.app.inject({ method: 'DELETE', url: `/stores/v1/products/${id}`, headers: apiKey(site) });
+    expect(names(await search({ text: 'ZX-9042' }))).toEqual([]);
+    const [{ n }] = await t.db.query<{ n: number | string }>('SELECT count(*) AS n FROM product_search_skus WHERE site_id = $1 AND product_id = $2', [site.siteId, id]);
+    expect(Number(n)).toBe(0);
+  });
+
   it('keeps the index equal to the product when saves race', async () => {
     const made = await t.app.inject({ method: 'POST', url: '/stores/v1/products', headers: apiKey(site), payload: { product: { name: 'Racing Kettle', priceData: { price: 30 } } } });
     const id = (made.json() as { product: { id: string } }).product.id;
@@ -132,8 +164,8 @@ describe('catalog search relevance over the demo catalog', () => {
     const final = (await t.app.inject({ method: 'GET', url: `/stores-reader/v1/products/${id}`, headers: apiKey(site) })).json() as { product: { name: string } };
     const found = await search({ text: 'kettle' });
     expect(found.items.filter((i) => i.product.id === id).map((i) => i.product.name)).toEqual([final.product.name]);
-    const [row] = await t.db.query<{ name: string }>('SELECT name FROM product_search WHERE site_id = $1 AND product_id = $2', [site.siteId, id]);
-    expect(row.name).toBe(final.product.name);
+    const [row] = await t.db.query<{ name_folded: string }>('SELECT name_folded FROM product_search WHERE site_id = $1 AND product_id = $2', [site.siteId, id]);
+    expect(row.name_folded).toBe(final.product.name.toLowerCase());
     await t.app.inject({ method: 'DELETE', url: `/stores/v1/products/${id}`, headers: apiKey(site) });
   });
 

@@ -94,11 +94,19 @@ const count = (n: number | string | null | undefined) => Number(n ?? 0);
 /** How many search answers a process keeps, and how long (they are valid while the index is unchanged). */
 const RESULT_CACHE = { maxSize: 1000, ttlMs: 10 * 60_000 };
 
+/** What a suggestion keeps of its answer: the products' ids in order, and the collections. */
+interface KeptSuggestion {
+  ids: string[];
+  collections: Suggestions['collections'];
+}
+
 export class CatalogSearch {
   private readonly results: TtlCache<string, searchStore.SearchRow>;
+  private readonly suggestions: TtlCache<string, KeptSuggestion>;
 
   constructor(private readonly catalog: CatalogService, now: () => Date) {
     this.results = new TtlCache({ ...RESULT_CACHE, now });
+    this.suggestions = new TtlCache({ ...RESULT_CACHE, now });
   }
 
   async search(ctx: RequestContext, input: SearchInput): Promise<SearchResult> {
@@ -151,6 +159,20 @@ export class CatalogSearch {
   async suggest(ctx: RequestContext, text: string): Promise<Suggestions> {
     if (!hasSearchText(text)) return { products: [], collections: [] };
     const visibleOnly = isShopper(ctx);
+    // Kept by the site's index version, as search answers are (every product, membership and
+    // collection change raises it): shoppers type the same first letters, and a kept answer costs
+    // the version's read and the products' instead of three to five statements. The version is
+    // read first, so what is kept under it is at least as new as it.
+    const key = `${ctx.siteId}\n${await searchStore.indexVersion(ctx)}\n${visibleOnly}\n${text}`;
+    let kept = this.suggestions.get(key);
+    if (!kept) {
+      kept = await this.suggestionsNow(ctx, text, visibleOnly);
+      this.suggestions.set(key, kept);
+    }
+    return { products: await searchStore.productsInOrder(ctx, kept.ids), collections: kept.collections };
+  }
+
+  private async suggestionsNow(ctx: RequestContext, text: string, visibleOnly: boolean): Promise<KeptSuggestion> {
     const collections = await searchStore.collectionSuggestions(ctx, text, visibleOnly, COLLECTION_SUGGESTIONS);
     const limit = SUGGESTIONS - collections.length;
     let ids = await searchStore.namePrefixMatches(ctx, text, visibleOnly, limit);
@@ -158,7 +180,7 @@ export class CatalogSearch {
       const corrected = await this.correct(ctx, text, visibleOnly);
       if (corrected !== null) ids = await searchStore.namePrefixMatches(ctx, corrected, visibleOnly, limit);
     }
-    return { products: await searchStore.productsInOrder(ctx, ids), collections };
+    return { ids, collections };
   }
 
   /**
