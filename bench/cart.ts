@@ -14,8 +14,8 @@
  * add-to-cart; and on PostgreSQL the WAL bytes per add-to-cart commit against the bare write's. Carts hold 3 lines before the run. The write
  * ratios mean something only on PostgreSQL with fsync on (the header says which).
  */
-import type { Queryable, Row, Sql } from '../packages/server/src/platform/db.js';
 import { PRODUCT_CACHE_MS } from '../packages/server/src/services/catalog/service.js';
+import { countStatements } from '../packages/server/src/test/statements.js';
 import { keepEveryEvent } from '../packages/server/src/test/webhooks.js';
 import { assertClean, BARE_ROUTE, BROWSER_ENCODINGS, BARE_WRITE_ROUTE, load, loadPerConnection, peakRssMbOf, printResults, recordPeakRss, recordRows, startBuiltServer, startNamedServer, withCpu, type BenchServer, type CpuPerRequest, type LoadResult } from './lib.js';
 
@@ -40,32 +40,6 @@ function ratioOf(results: LoadResult[], baselines: LoadResult[]): number {
 }
 const ADDRESS = { country: 'US', subdivision: 'US-NY', city: 'New York', postalCode: '10001' };
 
-
-/** Counts the statements the app sends to the database, BEGIN and COMMIT included. */
-function countStatements(server: BenchServer): { reset(): void; count(): number } {
-  let n = 0;
-  const db = server.db;
-  const query = db.query.bind(db);
-  const transaction = db.transaction.bind(db);
-  db.query = <T extends Row = Row>(sql: Sql, params?: readonly unknown[]) => {
-    n++;
-    return query<T>(sql, params);
-  };
-  db.transaction = <T>(fn: (tx: Queryable) => Promise<T>) => {
-    n += 2;
-    return transaction((tx) => fn({
-      query: <R extends Row = Row>(sql: Sql, params?: readonly unknown[]) => {
-        n++;
-        return tx.query<R>(sql, params);
-      },
-      exec: (sql: string) => {
-        n++;
-        return tx.exec(sql);
-      },
-    }));
-  };
-  return { reset: () => { n = 0; }, count: () => n };
-}
 
 export default async function cart(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -107,7 +81,7 @@ export default async function cart(): Promise<void> {
 
     // SQL statements per operation on one request each: warm (products read for carts in the last
     // second are reused) and cold (after that cache expired).
-    const counter = countStatements(server);
+    const counter = countStatements(server.db);
     const statements: Record<string, { warm: number; cold: number; bytes: number; sent: string }> = {};
     const grantBody = { clientId, grantType: 'anonymous' };
     for (const [name, method, path, body] of [

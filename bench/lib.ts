@@ -406,8 +406,8 @@ export interface CpuPerRequest {
   pgUs: number;
 }
 
-/** Runs one load and returns its figures with the CPU each request cost (startNamedServer's server). */
-export async function withCpu(server: BenchServer, run: () => Promise<LoadResult>): Promise<LoadResult & { cpu: CpuPerRequest }> {
+/** Runs `run` and returns what it returned with the CPU it cost: this process's and the named server's PostgreSQL backends' (ms). */
+export async function measureCpu<T>(server: BenchServer, run: () => Promise<T>): Promise<{ result: T; nodeMs: number; pgMs: number }> {
   const backendMs = async () => {
     if (server.db.kind !== 'postgres') return 0;
     const rows = await server.db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [NAMED_APPLICATION]);
@@ -426,8 +426,14 @@ export async function withCpu(server: BenchServer, run: () => Promise<LoadResult
   const result = await run();
   const used = process.cpuUsage(before);
   const pgMs = (await backendMs()) - pgBefore;
+  return { result, nodeMs: (used.user + used.system) / 1000, pgMs };
+}
+
+/** Runs one load and returns its figures with the CPU each request cost (startNamedServer's server). */
+export async function withCpu(server: BenchServer, run: () => Promise<LoadResult>): Promise<LoadResult & { cpu: CpuPerRequest }> {
+  const { result, nodeMs, pgMs } = await measureCpu(server, run);
   const requests = Math.max(1, result.requests);
-  return { ...result, cpu: { nodeUs: Math.round((used.user + used.system) / requests), pgUs: Math.round((pgMs * 1000) / requests) } };
+  return { ...result, cpu: { nodeUs: Math.round((nodeMs * 1000) / requests), pgUs: Math.round((pgMs * 1000) / requests) } };
 }
 
 export function cpuText(cpu: CpuPerRequest): string {

@@ -5,13 +5,16 @@
  * package or source file, beside the CPU per request of node and PostgreSQL. The load generator
  * runs in a child, so the profile is the server's alone. `BENCH_SECONDS` (default 5) per load.
  * The profile files are written to the OS temp directory (open them in Chrome's DevTools).
+ * Then the same two calls without sockets (`app.inject`, one at a time): node's user and system
+ * CPU and PostgreSQL's per request, so what the kernel's loopback TCP costs under load (system
+ * time in the socket writes) is told apart from our JavaScript and the statement.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Session } from 'node:inspector/promises';
 import type { Profiler } from 'node:inspector';
-import { BARE_WRITE_ROUTE, loadPerConnection, startNamedServer, withCpu, type BenchServer } from './lib.js';
+import { BARE_WRITE_ROUTE, loadPerConnection, measureCpu, startNamedServer, withCpu, type BenchServer } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 const WRITERS = 50;
@@ -66,6 +69,18 @@ async function profiled(session: Session, server: BenchServer, label: string, ru
   for (const [name, ms] of summary.byFunction) console.log(`  ${ms.toFixed(0).padStart(8)}  ${((100 * ms) / summary.totalMs).toFixed(1).padStart(5)}%  ${perRequestUs(ms).padStart(7)}  ${name}`);
 }
 
+/** CPU per call of `calls` sequential in-process requests (no socket): node user, node system, PostgreSQL. */
+async function injected(server: BenchServer, label: string, calls: number, request: (i: number) => Promise<void>): Promise<void> {
+  for (let i = 0; i < 200; i++) await request(i); // warm-up (JIT)
+  const before = process.cpuUsage();
+  const { nodeMs, pgMs } = await measureCpu(server, async () => {
+    for (let i = 0; i < calls; i++) await request(i);
+  });
+  const used = process.cpuUsage(before);
+  const per = (ms: number) => ((ms * 1000) / calls).toFixed(0);
+  console.log(`  ${label}: ${per(nodeMs + pgMs)} µs a call = node ${per(nodeMs)} (user ${per(used.user / 1000)}, system ${per(used.system / 1000)}) + PostgreSQL ${per(pgMs)}`);
+}
+
 export default async function profile(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const server = await startNamedServer();
@@ -99,6 +114,17 @@ export default async function profile(): Promise<void> {
     console.log(`npm run bench -- profile (${server.database}, ${WRITERS} connections, ${seconds} s each, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
     await profiled(session, server, 'bare write', () => loadPerConnection(bareUrl, shoppers, { n: 1 }, seconds));
     await profiled(session, server, 'add-to-cart own carts', () => loadPerConnection(addUrl, shoppers, addBody, seconds));
+    await session.post('Profiler.disable');
+    const calls = Number(process.env.BENCH_CALLS ?? 2000);
+    console.log(`\nwithout sockets (app.inject, ${calls} calls one at a time, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}):`);
+    await injected(server, 'bare write', calls, async (i) => {
+      const res = await server.app.inject({ method: 'POST', url: BARE_WRITE_ROUTE, headers: { authorization: shoppers[i % WRITERS] }, payload: { n: 1 } });
+      if (res.statusCode !== 200) throw new Error(res.body);
+    });
+    await injected(server, 'add-to-cart own carts', calls, async (i) => {
+      const res = await server.app.inject({ method: 'POST', url: '/ecom/v1/carts/current/add-to-cart', headers: { authorization: shoppers[i % WRITERS] }, payload: addBody });
+      if (res.statusCode !== 200) throw new Error(res.body);
+    });
   } finally {
     session.disconnect();
     await server.close();

@@ -1,9 +1,12 @@
 /**
  * Webhook delivery (`npm run bench -- webhooks`, DATABASE_URL for PostgreSQL):
  * (1) 10,000 outbox events committed at once to a Standard Webhooks receiver on loopback:
- *     events/s delivered, and p50/p99 delay from commit to arrival;
+ *     events/s delivered, and p50/p99 delay from commit to arrival; the SQL statements and the CPU
+ *     (this process, receiver included, and its PostgreSQL backends) per delivered event, with the
+ *     claims as on plain PostgreSQL (one statement a batch) and as on Citus (one per site);
  * (2) events committed at a steady rate below capacity: p50/p99 commit-to-arrival delay;
- * (3) add-to-cart req/s with the worker idle vs delivering a backlog (aim: within 10%).
+ * (3) add-to-cart req/s with the worker idle vs delivering a backlog (aim: within 10%), and the
+ *     process's CPU per add-to-cart in both (delivering: the worker's share included).
  * The receiver runs in this process (it only counts), so it shares the CPU with the server.
  */
 import http from 'node:http';
@@ -11,8 +14,9 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { poolContext, withTransaction } from '../packages/server/src/platform/context.js';
 import { recordEvents, type OutboxEvent } from '../packages/server/src/platform/events.js';
-import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, webhookOptionsFromEnv } from '../packages/server/src/services/webhooks/worker.js';
-import { loadPerConnection, recordRows, startServer, type BenchServer, type LoadResult } from './lib.js';
+import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, webhookOptionsFromEnv, type WebhookOptions } from '../packages/server/src/services/webhooks/worker.js';
+import { countStatements } from '../packages/server/src/test/statements.js';
+import { cpuText, loadPerConnection, measureCpu, recordRows, startNamedServer, withCpu, type BenchServer, type CpuPerRequest, type LoadResult } from './lib.js';
 
 const STORES_APP_ID = '215238eb-22a5-4c36-9e7b-e7c08025e04e';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
@@ -80,35 +84,53 @@ function median(values: number[]): number {
 export default async function webhooks(): Promise<void> {
   process.env.WEBHOOKS_ALLOW_PRIVATE = 'true';
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-  const server = await startServer();
+  const server = await startNamedServer();
+  const statements = countStatements(server.db);
   const receiver = new CountingReceiver();
   let worker: WebhookWorker | undefined;
+  let benchSite: string | undefined;
   try {
     const created = await server.app.services.sites.createSite({ name: 'bench webhooks' });
     const siteId = created.site.siteId;
+    benchSite = siteId;
     // The server's worker, limited to the bench's site (a shared database may hold other sites' events).
-    worker = new WebhookWorker(
+    const workerWith = (options: Partial<WebhookOptions> = {}) => new WebhookWorker(
       { db: server.db, now: () => new Date(), publicUrl: server.url, mail: server.app.services.mail, keys: server.app.services.webhooks.keys },
-      { ...DEFAULT_WEBHOOK_OPTIONS, ...webhookOptionsFromEnv(process.env), sites: [siteId] },
+      { ...DEFAULT_WEBHOOK_OPTIONS, ...webhookOptionsFromEnv(process.env), sites: [siteId], ...options },
     );
+    worker = workerWith();
     const url = await receiver.start();
     const headers = { authorization: created.apiKey, 'wix-site-id': siteId };
     const sub = await server.app.inject({ method: 'POST', url: '/bodega/v1/webhooks', headers, payload: { subscription: { url, eventTypes: ['*'], format: 'STANDARD' } } });
     if (sub.statusCode !== 200) throw new Error(sub.body);
 
-    // (1) Throughput: a backlog of EVENTS committed, then the worker started.
-    const burst = Array.from({ length: EVENTS }, (_, i) => `burst-${i}`);
-    const committed = await commit(server, siteId, burst, 500);
-    const started = performance.now();
-    worker.start();
-    await receiver.waitFor(burst, 10 * 60_000);
-    const elapsed = performance.now() - started;
-    const burstDelays = burst.map((id) => (receiver.arrivals.get(id) ?? 0) - (committed.get(id) ?? 0));
-
+    // (1) Throughput: a backlog of EVENTS committed, then a worker started; first with Citus's
+    // claims (one statement per site), then with plain PostgreSQL's (one statement a batch).
+    const drain = async (label: string, drainer: WebhookWorker) => {
+      const ids = Array.from({ length: EVENTS }, (_, i) => `${label}-${i}`);
+      const committedAt = await commit(server, siteId, ids, 500);
+      statements.reset();
+      const startedAt = performance.now();
+      const { nodeMs, pgMs } = await measureCpu(server, async () => {
+        drainer.start();
+        await receiver.waitFor(ids, 10 * 60_000);
+        await drainer.stop();
+      });
+      return {
+        rate: EVENTS / ((performance.now() - startedAt) / 1000),
+        delays: ids.map((id) => (receiver.arrivals.get(id) ?? 0) - (committedAt.get(id) ?? 0)),
+        statements: statements.count() / EVENTS,
+        cpu: { nodeUs: Math.round((nodeMs * 1000) / EVENTS), pgUs: Math.round((pgMs * 1000) / EVENTS) } satisfies CpuPerRequest,
+      };
+    };
+    const perSite = await drain('per-site', workerWith({ perSiteClaims: true }));
+    const burst = await drain('burst', worker);
+    const burstDelays = burst.delays;
     // (2) Latency at a steady rate: 20 transactions of 10 events a second (200 events/s).
     const paced: string[] = [];
     const pacedCommitted = new Map<string, number>();
     const steadySeconds = Math.max(3, seconds);
+    worker.start();
     for (let tick = 0; tick < steadySeconds * 20; tick++) {
       const ids = Array.from({ length: 10 }, (_, i) => `paced-${tick}-${i}`);
       paced.push(...ids);
@@ -133,15 +155,15 @@ export default async function webhooks(): Promise<void> {
     worker.start();
     await new Promise((resolve) => setTimeout(resolve, 2000));
     await worker.stop();
-    const idle: LoadResult[] = [];
-    const running: LoadResult[] = [];
+    const idle: (LoadResult & { cpu: CpuPerRequest })[] = [];
+    const running: (LoadResult & { cpu: CpuPerRequest })[] = [];
     const deliveredWhileLoaded: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      idle.push(await loadPerConnection(addUrl, tokens, addBody, seconds));
+      idle.push(await withCpu(server, () => loadPerConnection(addUrl, tokens, addBody, seconds)));
       await commit(server, siteId, Array.from({ length: EVENTS }, (_, i) => `load-${round}-${i}`), 500);
       const before = receiver.total;
       worker.start();
-      running.push(await loadPerConnection(addUrl, tokens, addBody, seconds));
+      running.push(await withCpu(server, () => loadPerConnection(addUrl, tokens, addBody, seconds)));
       deliveredWhileLoaded.push((receiver.total - before) / seconds);
       await worker.stop();
       // Drain what is left so the next idle round is idle.
@@ -154,20 +176,28 @@ export default async function webhooks(): Promise<void> {
     const idleRps = median(idle.map((r) => r.requestsPerSecond));
     const runningRps = median(running.map((r) => r.requestsPerSecond));
     console.log(`\nnpm run bench -- webhooks — ${server.database}, ${os.cpus().length} cores, node ${process.version}, shared machine (other work was running)`);
-    console.log(`(1) ${EVENTS} events committed at once, Standard Webhooks, in-process receiver, ${worker.options.maxInFlight} in flight:`);
-    console.log(`    ${(EVENTS / (elapsed / 1000)).toFixed(0)} events/s delivered; commit-to-arrival p50 ${percentile(burstDelays, 50).toFixed(0)} ms, p99 ${percentile(burstDelays, 99).toFixed(0)} ms (backlog drain)`);
+    const shapeText = (r: typeof burst) => `${r.rate.toFixed(0)} events/s, ${r.statements.toFixed(3)} statements and ${cpuText(r.cpu)} of CPU per event`;
+    console.log(`(1) ${EVENTS} events committed at once, Standard Webhooks, in-process receiver (its CPU counted as node's), ${worker.options.maxInFlight} in flight:`);
+    console.log(`    claims as on PostgreSQL: ${shapeText(burst)}; commit-to-arrival p50 ${percentile(burstDelays, 50).toFixed(0)} ms, p99 ${percentile(burstDelays, 99).toFixed(0)} ms (backlog drain)`);
+    console.log(`    claims as on Citus (one per site): ${shapeText(perSite)}`);
     console.log(`(2) ${paced.length} events at 200 events/s: commit-to-arrival p50 ${percentile(pacedDelays, 50).toFixed(0)} ms, p99 ${percentile(pacedDelays, 99).toFixed(0)} ms (poll every ${worker.options.pollMs} ms)`);
     console.log(`(3) add-to-cart, ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${seconds} s:`);
     console.log(`    worker idle ${idleRps.toFixed(0)} req/s (p99 ${median(idle.map((r) => r.p99Ms)).toFixed(1)} ms); worker delivering ${runningRps.toFixed(0)} req/s (p99 ${median(running.map((r) => r.p99Ms)).toFixed(1)} ms), ` +
       `${median(deliveredWhileLoaded).toFixed(0)} events/s delivered meanwhile; ratio ${(runningRps / idleRps).toFixed(2)} (aim ≥ 0.90)`);
+    const cpuOf = (rs: typeof idle) => cpuText([...rs].sort((a, b) => a.cpu.nodeUs + a.cpu.pgUs - b.cpu.nodeUs - b.cpu.pgUs)[Math.floor(rs.length / 2)].cpu);
+    console.log(`    CPU per add-to-cart (median round): worker idle ${cpuOf(idle)}; worker delivering ${cpuOf(running)} (the worker's and receiver's share included)`);
     recordRows(
-      { path: `${EVENTS} events at once, delivered`, unit: 'events/s', rate: EVENTS / (elapsed / 1000), p50Ms: percentile(burstDelays, 50), p99Ms: percentile(burstDelays, 99) },
+      { path: `${EVENTS} events at once, delivered`, unit: 'events/s', rate: burst.rate, p50Ms: percentile(burstDelays, 50), p99Ms: percentile(burstDelays, 99) },
+      { path: `the same, Citus's claims (one per site)`, unit: 'events/s', rate: perSite.rate },
       { path: 'events at 200/s, commit to arrival', unit: 'ms', p50Ms: percentile(pacedDelays, 50), p99Ms: percentile(pacedDelays, 99) },
       { path: `add-to-cart, ${CONNECTIONS} conn, worker idle`, unit: 'req/s', rate: idleRps, p99Ms: median(idle.map((r) => r.p99Ms)) },
       { path: `add-to-cart, ${CONNECTIONS} conn, worker delivering`, unit: 'req/s', rate: runningRps, p99Ms: median(running.map((r) => r.p99Ms)), ratio: runningRps / idleRps, versus: 'worker idle', aim: { atLeast: 0.9 } },
     );
   } finally {
     await worker?.stop();
+    // The carts' events left queued (one at a time per cart) would sit at the head of the next
+    // run's queue on a shared database, and every claim there would walk past them.
+    if (benchSite) await server.db.query(`DELETE FROM webhook_deliveries WHERE site_id = $1 AND status IN ('PENDING', 'SENDING')`, [benchSite]);
     await receiver.close();
     await server.close();
   }

@@ -1,4 +1,5 @@
-import type { Queryable } from './db.js';
+import type { DbContext } from './context.js';
+import type { Db, Queryable } from './db.js';
 
 /**
  * Scale-out on Citus: when the database has the `citus` extension, every table with a `site_id`
@@ -19,6 +20,25 @@ const NOTIFY_TRIGGERS = ['members_access_changed', 'members_access_deleted'];
 export async function hasCitus(db: Queryable): Promise<boolean> {
   const rows = await db.query<{ ok: number }>(`SELECT 1 AS ok FROM pg_extension WHERE extname = 'citus'`);
   return rows.length > 0;
+}
+
+const citusOf = new WeakMap<Queryable, Promise<boolean>>();
+
+/**
+ * Whether the database behind `ctx` is Citus, asked once per handle (PGlite never is). Workers
+ * that claim rows of many sites use it to choose their statements: one claim across sites on
+ * plain PostgreSQL, one per site on Citus (a row lock cannot span shards there).
+ */
+export function isCitus(ctx: DbContext): Promise<boolean> {
+  const handle = ctx.db;
+  let known = citusOf.get(handle);
+  if (!known) {
+    known = 'kind' in handle && (handle as Db).kind === 'pglite' ? Promise.resolve(false) : hasCitus(handle);
+    // A failed look is asked again next time rather than remembered.
+    known.catch(() => citusOf.delete(handle));
+    citusOf.set(handle, known);
+  }
+  return known;
 }
 
 export interface TablePlan {

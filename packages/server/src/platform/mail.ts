@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { isCitus } from './citus.js';
 import type { Db } from './db.js';
-import type { DbContext } from './context.js';
+import { poolContext, type DbContext } from './context.js';
 import { newId } from './ids.js';
 
 /** STORED: kept for the back office (no SMTP_URL). QUEUED → SENDING → SENT, or FAILED after retries. */
@@ -149,30 +150,35 @@ export class Mailer {
   }
 
   /**
-   * Claims due mail and sends it; returns how many were sent. The sites with due mail are read
-   * first and each site's mail is claimed with its site id in the statement: a lock never spans
-   * sites (on Citus a site's rows live on one worker, and FOR UPDATE cannot cross shards).
+   * Claims due mail and sends it; returns how many were sent. On plain PostgreSQL and PGlite one
+   * statement claims the batch. On Citus (FOR UPDATE cannot cross shards) the sites with due mail
+   * are read first and each site's mail is claimed with its site id in the statement.
    */
   async deliverPending(limit = 20): Promise<number> {
     if (!this.transport) return 0;
     const now = this.options.now();
-    const sites = await this.db.query<{ site_id: string }>(
-      `SELECT site_id FROM mail_outbox WHERE status IN ('QUEUED', 'SENDING') AND next_attempt_at <= $1
-       GROUP BY site_id ORDER BY min(next_attempt_at) LIMIT $2`,
-      [now, limit],
-    );
+    const leaseEnd = new Date(now.getTime() + LEASE_MS);
+    // With a site ($4) both the update and its subquery name it, so Citus routes the statement to one shard.
+    const claimIn = (oneSite: boolean) => `UPDATE mail_outbox m SET status = 'SENDING', attempts = m.attempts + 1, next_attempt_at = $2
+       WHERE ${oneSite ? 'm.site_id = $4 AND ' : ''}(m.site_id, m.mail_id) IN (
+         SELECT d.site_id, d.mail_id FROM mail_outbox d
+         WHERE ${oneSite ? 'd.site_id = $4 AND ' : ''}d.status IN ('QUEUED', 'SENDING') AND d.next_attempt_at <= $1
+         ORDER BY d.next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING ${COLUMNS}`;
     const claimed: (MailRow & Record<string, unknown>)[] = [];
-    for (const { site_id: siteId } of sites) {
-      if (claimed.length >= limit) break;
-      claimed.push(...await this.db.query<MailRow & Record<string, unknown>>(
-        `UPDATE mail_outbox SET status = 'SENDING', attempts = attempts + 1, next_attempt_at = $3
-         WHERE site_id = $1 AND mail_id IN (
-           SELECT mail_id FROM mail_outbox
-           WHERE site_id = $1 AND status IN ('QUEUED', 'SENDING') AND next_attempt_at <= $2
-           ORDER BY next_attempt_at LIMIT $4 FOR UPDATE SKIP LOCKED)
-         RETURNING ${COLUMNS}`,
-        [siteId, now, new Date(now.getTime() + LEASE_MS), limit - claimed.length],
-      ));
+    if (!await isCitus(poolContext(this.db))) {
+      claimed.push(...await this.db.query<MailRow & Record<string, unknown>>(claimIn(false), [now, leaseEnd, limit]));
+    } else {
+      const sites = await this.db.query<{ site_id: string }>(
+        `SELECT site_id FROM mail_outbox WHERE status IN ('QUEUED', 'SENDING') AND next_attempt_at <= $1
+         GROUP BY site_id ORDER BY min(next_attempt_at) LIMIT $2`,
+        [now, limit],
+      );
+      for (const { site_id: siteId } of sites) {
+        if (claimed.length >= limit) break;
+        claimed.push(...await this.db.query<MailRow & Record<string, unknown>>(
+          claimIn(true), [now, leaseEnd, limit - claimed.length, siteId]));
+      }
     }
     let sent = 0;
     for (const row of claimed) {

@@ -7,8 +7,10 @@ import { buildApp } from '../../app.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, placeOrder } from '../../test/commerce.js';
 import { Receiver } from '../../test/webhooks.js';
+import { countStatements } from '../../test/statements.js';
 import { recordEvent } from '../../platform/events.js';
 import { poolContext, withTransaction } from '../../platform/context.js';
+import { isCitus } from '../../platform/citus.js';
 import { DEFAULT_WEBHOOK_OPTIONS, WebhookWorker, type WebhookOptions } from './worker.js';
 import { isPrivateAddress, post, urlProblem } from './send.js';
 
@@ -255,6 +257,38 @@ describe('several servers, crashes and rollbacks', () => {
     } finally {
       await second.close();
       if (secondDb !== t.db) await secondDb.close();
+    }
+  });
+
+  it('both claim shapes deliver every site\'s events once and in order: one statement a batch across sites, one per site as on Citus', async () => {
+    const sites = [await t.createSite(), await t.createSite(), await t.createSite()];
+    const r = await receiver();
+    for (const s of sites) await subscribe(s, r.url, ['cart.updated']);
+    // On Citus both runs claim site by site (the plain shape's lock across shards is refused there).
+    const citus = await isCitus(poolContext(t.db));
+    for (const perSiteClaims of [false, true]) {
+      r.received.length = 0;
+      for (let n = 0; n < 4; n++) for (const s of sites) await touch(s, `cart-${String(perSiteClaims)}`, n);
+      const db = process.env.DATABASE_URL ? await testDb() : t.db;
+      // Counted on a handle of its own, so requests of other tests are not in the count.
+      const statements = db === t.db ? undefined : countStatements(db);
+      try {
+        const w = worker(sites.map((s) => s.siteId), { maxInFlight: 32, perSiteClaims }, t.app, db);
+        await w.fanOut();
+        statements?.reset();
+        // Each site's first event (the others wait for it: one at a time per entity).
+        const claimed = await w.claim(32);
+        expect(claimed).toHaveLength(3);
+        // One claim statement across the three sites; per site: a look for sites with work, then one each.
+        if (statements) expect(statements.count()).toBe(perSiteClaims || citus ? 4 : 1);
+        for (const row of claimed) await w.deliver(row);
+        await w.runUntilIdle();
+      } finally {
+        if (db !== t.db) await db.close();
+      }
+      const events = r.received.map((x) => JSON.parse(x.body) as { data: { eventId: string; siteId: string; entity: { n: number } } });
+      expect(new Set(events.map((e) => e.data.eventId)).size).toBe(12);
+      for (const s of sites) expect(events.filter((e) => e.data.siteId === s.siteId).map((e) => e.data.entity.n)).toEqual([0, 1, 2, 3]);
     }
   });
 

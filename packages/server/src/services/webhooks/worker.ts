@@ -10,6 +10,8 @@ import { orderMails } from './mails.js';
 import { post, type SendResult } from './send.js';
 import { signWixJwt, standardSignature, type SiteKeyStore } from './signing.js';
 import { decryptSecret } from '../../platform/secrets.js';
+import { isCitus } from '../../platform/citus.js';
+import { claimDeliveries, markFannedOut, recordSuccesses, takeEvents, type ClaimShape, type ClaimedRow, type OutboxRow, type Success } from './claims.js';
 
 export interface WebhookOptions {
   /** Deliver to loopback and private addresses (tests, on-premises receivers). */
@@ -33,6 +35,8 @@ export interface WebhookOptions {
   random: () => number;
   /** Only these sites (tests share one database; also a way to shard). */
   sites?: readonly string[];
+  /** Claim one site at a time (claims.ts) also without Citus (tests and the bench run Citus's shape anywhere); on Citus always. */
+  perSiteClaims?: boolean;
 }
 
 export const DEFAULT_WEBHOOK_OPTIONS: WebhookOptions = {
@@ -77,39 +81,14 @@ export function retryable(result: SendResult): boolean {
   return result.status >= 500 || result.status === 408 || result.status === 429;
 }
 
-interface OutboxRow {
-  site_id: string;
-  event_id: string;
-  type: string;
-  entity_type: string;
-  entity_id: string;
-  payload: unknown;
-  created_at: Date;
-  seq: number | string;
-}
-
 interface SubscriptionRow {
   site_id: string;
   subscription_id: string;
   event_types: string[];
 }
 
-interface ClaimedRow {
-  site_id: string;
-  delivery_id: string;
-  subscription_id: string;
-  event: DeliveryEvent;
-  attempts: number;
-  created_at: Date;
-  url: string;
-  format: 'WIX' | 'STANDARD';
-  secret: string;
-}
-
 /** Serialises fan-out across servers, so delivery rows appear in commit order. */
 const FAN_OUT_LOCK = 7265747;
-/** How many of the oldest due rows are looked at to find the sites a round serves, per row it takes. */
-const SITE_WINDOW = 4;
 const FAN_OUT_BATCH = 200;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const ANALYZE_AFTER_ROWS = 1000;
@@ -145,7 +124,8 @@ export class WebhookWorker {
   private lastPrune = -Infinity;
   private lastAnalyze = -Infinity;
   private insertedSinceAnalyze = 0;
-  private succeeded: Record<string, unknown>[] = [];
+  private succeeded: Success[] = [];
+  private shapeKnown: ClaimShape | undefined;
   private outboxBusy = false;
   private lastEmptyLook = -Infinity;
   private lastClaim = -Infinity;
@@ -170,10 +150,10 @@ export class WebhookWorker {
     return this.options.timeoutMs + 30_000;
   }
 
-  private siteFilter(alias: string, params: unknown[]): string {
-    if (!this.options.sites) return '';
-    params.push([...this.options.sites]);
-    return ` AND ${alias}.site_id = ANY($${params.length}::text[])`;
+  /** The claims' statements: across sites in one, or one per site on Citus (asked once). */
+  private async shape(): Promise<ClaimShape> {
+    this.shapeKnown ??= { perSite: this.options.perSiteClaims === true || await isCitus(this.pool), ...(this.options.sites ? { sites: this.options.sites } : {}) };
+    return this.shapeKnown;
   }
 
   // Fan-out --------------------------------------------------------------------------------------
@@ -181,9 +161,10 @@ export class WebhookWorker {
   /** Turns committed outbox rows into deliveries and mail; returns how many rows it took. */
   async fanOut(limit = FAN_OUT_BATCH): Promise<number> {
     let mailed = false;
+    const shape = await this.shape();
     const taken = await withTransaction(this.pool, async (tx) => {
       await tx.db.query('SELECT pg_advisory_xact_lock($1)', [FAN_OUT_LOCK]);
-      const events = await this.takeEvents(tx, limit);
+      const events = await takeEvents(tx, shape, limit);
       if (events.length === 0) return 0;
       const siteIds = [...new Set(events.map((e) => e.site_id))];
       const subscriptions = await tx.db.query<SubscriptionRow & Record<string, unknown>>(
@@ -223,10 +204,7 @@ export class WebhookWorker {
       }
       if (deliveries.length > 0) await insertDeliveries(tx, deliveries);
       this.insertedSinceAnalyze += deliveries.length;
-      for (const siteId of siteIds) {
-        await tx.db.query('UPDATE outbox_events SET delivered_at = $3 WHERE site_id = $1 AND event_id = ANY($2::text[])',
-          [siteId, events.filter((e) => e.site_id === siteId).map((e) => e.event_id), now]);
-      }
+      await markFannedOut(tx, shape, events, now);
       return events.length;
     });
     if (mailed) this.deps.mail.kick();
@@ -258,65 +236,11 @@ export class WebhookWorker {
 
   // Delivery -------------------------------------------------------------------------------------
 
-  /**
-   * The oldest undelivered outbox rows, locked. Sites are found first and each site's rows locked
-   * with its site id in the statement, so no lock spans sites (Citus cannot lock across shards).
-   */
-  private async takeEvents(tx: DbContext, limit: number): Promise<(OutboxRow & Record<string, unknown>)[]> {
-    const params: unknown[] = [limit * SITE_WINDOW];
-    const sites = await tx.db.query<{ site_id: string }>(
-      `SELECT site_id FROM (SELECT o.site_id, o.seq FROM outbox_events o WHERE o.delivered_at IS NULL${this.siteFilter('o', params)}
-         ORDER BY o.seq LIMIT $1) due GROUP BY site_id ORDER BY min(seq)`,
-      params,
-    );
-    const events: (OutboxRow & Record<string, unknown>)[] = [];
-    for (const { site_id: siteId } of sites) {
-      if (events.length >= limit) break;
-      events.push(...await tx.db.query<OutboxRow & Record<string, unknown>>(
-        `SELECT o.site_id, o.event_id, o.type, o.entity_type, o.entity_id, o.payload, o.created_at, o.seq FROM outbox_events o
-         WHERE o.site_id = $1 AND o.delivered_at IS NULL ORDER BY o.seq LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [siteId, limit - events.length],
-      ));
-    }
-    return events;
-  }
-
-  /**
-   * Claims due deliveries: only the oldest pending one per subscription and entity, of active
-   * subscriptions. Like the fan-out, it finds the sites first and claims each site's rows apart.
-   */
+  /** Claims due deliveries (claims.ts): only the oldest pending one per subscription and entity, of active subscriptions. */
   async claim(limit: number): Promise<ClaimedRow[]> {
     if (limit <= 0) return [];
     const now = this.deps.now();
-    const params: unknown[] = [now, limit * SITE_WINDOW];
-    const sites = await this.pool.db.query<{ site_id: string }>(
-      `SELECT site_id FROM (
-         SELECT c.site_id, c.seq FROM webhook_deliveries c
-         JOIN webhook_subscriptions cs ON cs.site_id = c.site_id AND cs.subscription_id = c.subscription_id AND cs.status = 'ACTIVE'
-         WHERE c.status IN ('PENDING', 'SENDING') AND c.next_attempt_at <= $1${this.siteFilter('c', params)}
-         ORDER BY c.seq LIMIT $2) due GROUP BY site_id ORDER BY min(seq)`,
-      params,
-    );
-    const claimed: ClaimedRow[] = [];
-    for (const { site_id: siteId } of sites) {
-      if (claimed.length >= limit) break;
-      claimed.push(...await this.pool.db.query<ClaimedRow & Record<string, unknown>>(
-        `UPDATE webhook_deliveries d SET status = 'SENDING', attempts = d.attempts + 1, next_attempt_at = $3
-         FROM webhook_subscriptions s
-         WHERE d.site_id = $1 AND s.site_id = $1 AND s.subscription_id = d.subscription_id
-           AND d.delivery_id IN (
-             SELECT c.delivery_id FROM webhook_deliveries c
-             JOIN webhook_subscriptions cs ON cs.site_id = c.site_id AND cs.subscription_id = c.subscription_id AND cs.status = 'ACTIVE'
-             WHERE c.site_id = $1 AND c.status IN ('PENDING', 'SENDING') AND c.next_attempt_at <= $2
-               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e
-                 WHERE e.site_id = c.site_id AND e.subscription_id = c.subscription_id AND e.entity_id = c.entity_id
-                   AND e.status IN ('PENDING', 'SENDING') AND e.seq < c.seq)
-             ORDER BY c.seq LIMIT $4 FOR UPDATE OF c SKIP LOCKED)
-         RETURNING d.site_id, d.delivery_id, d.subscription_id, d.event, d.attempts, d.created_at, s.url, s.format, s.secret`,
-        [siteId, now, new Date(now.getTime() + this.leaseMs), limit - claimed.length],
-      ));
-    }
-    return claimed;
+    return claimDeliveries(this.pool, await this.shape(), now, new Date(now.getTime() + this.leaseMs), limit);
   }
 
   /** Signs and POSTs one claimed delivery, then records the attempt and the outcome. */
@@ -397,26 +321,7 @@ export class WebhookWorker {
     const batch = this.succeeded;
     this.succeeded = [];
     // If this write fails the deliveries keep their lease and go out again when it ends (at least once).
-    // One statement per site: each touches one site's rows only (one shard on Citus).
-    for (const siteId of new Set(batch.map((row) => row.site_id as string))) {
-      await this.pool.db.query(
-        `WITH done AS (
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(delivery_id text, subscription_id text, attempt int,
-             started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
-         mine AS (
-           UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
-           WHERE d.site_id = $2 AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
-           RETURNING d.subscription_id),
-         attempt AS (
-           INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
-           SELECT $2, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done
-           WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.site_id = $2 AND d.delivery_id = done.delivery_id)
-           ON CONFLICT DO NOTHING RETURNING 1)
-         UPDATE webhook_subscriptions s SET failures_in_row = 0
-         WHERE s.site_id = $2 AND s.failures_in_row <> 0 AND s.subscription_id IN (SELECT subscription_id FROM mine)`,
-        [JSON.stringify(batch.filter((row) => row.site_id === siteId)), siteId],
-      );
-    }
+    await recordSuccesses(this.pool, await this.shape(), batch);
   }
 
   // Running --------------------------------------------------------------------------------------

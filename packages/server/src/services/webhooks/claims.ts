@@ -1,0 +1,203 @@
+import type { DbContext } from '../../platform/context.js';
+import type { DeliveryEvent } from './envelope.js';
+
+/**
+ * The worker's claims, in two shapes. On plain PostgreSQL and PGlite one statement claims a whole
+ * batch whatever the sites (`FOR UPDATE SKIP LOCKED` across them). On Citus a row lock cannot span
+ * shards, so the sites with work are read first and each site's rows are claimed by a statement
+ * that names its site id (routed to the one worker that holds it): a round trip more, and one
+ * statement per site in the batch.
+ */
+export interface ClaimShape {
+  /** Citus: one statement per site. */
+  perSite: boolean;
+  /** Only these sites (tests share one database; also a way to shard). */
+  sites?: readonly string[];
+}
+
+export interface OutboxRow {
+  site_id: string;
+  event_id: string;
+  type: string;
+  entity_type: string;
+  entity_id: string;
+  payload: unknown;
+  created_at: Date;
+  seq: number | string;
+}
+
+export interface ClaimedRow {
+  site_id: string;
+  delivery_id: string;
+  subscription_id: string;
+  event: DeliveryEvent;
+  attempts: number;
+  created_at: Date;
+  url: string;
+  format: 'WIX' | 'STANDARD';
+  secret: string;
+}
+
+/** How many of the oldest due rows are looked at to find the sites a round serves, per row it takes (Citus). */
+const SITE_WINDOW = 4;
+
+function siteFilter(shape: ClaimShape, alias: string, params: unknown[]): string {
+  if (!shape.sites) return '';
+  params.push([...shape.sites]);
+  return ` AND ${alias}.site_id = ANY($${params.length}::text[])`;
+}
+
+/** Citus: the sites among the oldest `window` due rows that `due` (a SELECT of site_id, seq) lists, oldest first. */
+async function sitesWithWork(ctx: DbContext, due: string, params: unknown[]): Promise<string[]> {
+  const rows = await ctx.db.query<{ site_id: string }>(`SELECT site_id FROM (${due}) due GROUP BY site_id ORDER BY min(seq)`, params);
+  return rows.map((row) => row.site_id);
+}
+
+/** Runs `claimOne(siteId, room)` site by site, oldest work first, until `limit` rows are taken. */
+async function sitesInTurn<T>(sites: readonly string[], limit: number, claimOne: (siteId: string, room: number) => Promise<T[]>): Promise<T[]> {
+  const taken: T[] = [];
+  for (const siteId of sites) {
+    if (taken.length >= limit) break;
+    taken.push(...await claimOne(siteId, limit - taken.length));
+  }
+  return taken;
+}
+
+const OUTBOX_COLUMNS = 'o.site_id, o.event_id, o.type, o.entity_type, o.entity_id, o.payload, o.created_at, o.seq';
+
+/** The oldest undelivered outbox rows, locked for the fan-out's transaction. */
+export async function takeEvents(tx: DbContext, shape: ClaimShape, limit: number): Promise<(OutboxRow & Record<string, unknown>)[]> {
+  const params: unknown[] = [limit];
+  if (!shape.perSite) {
+    return tx.db.query<OutboxRow & Record<string, unknown>>(
+      `SELECT ${OUTBOX_COLUMNS} FROM outbox_events o WHERE o.delivered_at IS NULL${siteFilter(shape, 'o', params)}
+       ORDER BY o.seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      params,
+    );
+  }
+  params[0] = limit * SITE_WINDOW;
+  const sites = await sitesWithWork(tx, `SELECT o.site_id, o.seq FROM outbox_events o WHERE o.delivered_at IS NULL${siteFilter(shape, 'o', params)}
+    ORDER BY o.seq LIMIT $1`, params);
+  return sitesInTurn(sites, limit, (siteId, room) => tx.db.query<OutboxRow & Record<string, unknown>>(
+    `SELECT ${OUTBOX_COLUMNS} FROM outbox_events o WHERE o.site_id = $1 AND o.delivered_at IS NULL ORDER BY o.seq LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [siteId, room],
+  ));
+}
+
+/** Marks fanned-out outbox rows delivered. */
+export async function markFannedOut(tx: DbContext, shape: ClaimShape, events: readonly OutboxRow[], at: Date): Promise<void> {
+  if (!shape.perSite) {
+    await tx.db.query(
+      `UPDATE outbox_events o SET delivered_at = $3 FROM unnest($1::text[], $2::text[]) AS e(site_id, event_id)
+       WHERE o.site_id = e.site_id AND o.event_id = e.event_id`,
+      [events.map((e) => e.site_id), events.map((e) => e.event_id), at],
+    );
+    return;
+  }
+  for (const siteId of new Set(events.map((e) => e.site_id))) {
+    await tx.db.query('UPDATE outbox_events SET delivered_at = $3 WHERE site_id = $1 AND event_id = ANY($2::text[])',
+      [siteId, events.filter((e) => e.site_id === siteId).map((e) => e.event_id), at]);
+  }
+}
+
+/** Due deliveries of active subscriptions (`c` joined to `cs`), before the one-per-entity rule. */
+const DUE = `FROM webhook_deliveries c
+  JOIN webhook_subscriptions cs ON cs.site_id = c.site_id AND cs.subscription_id = c.subscription_id AND cs.status = 'ACTIVE'
+  WHERE c.status IN ('PENDING', 'SENDING') AND c.next_attempt_at <= $1`;
+/** Only the oldest pending delivery per subscription and entity goes out. */
+const OLDEST_OF_ITS_ENTITY = `NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+  WHERE e.site_id = c.site_id AND e.subscription_id = c.subscription_id AND e.entity_id = c.entity_id
+    AND e.status IN ('PENDING', 'SENDING') AND e.seq < c.seq)`;
+const CLAIMED_COLUMNS = 'd.site_id, d.delivery_id, d.subscription_id, d.event, d.attempts, d.created_at, s.url, s.format, s.secret';
+
+/**
+ * Claims due deliveries for a lease until `leaseEnd`: only the oldest pending one per subscription
+ * and entity, of active subscriptions, oldest first.
+ */
+export async function claimDeliveries(ctx: DbContext, shape: ClaimShape, now: Date, leaseEnd: Date, limit: number): Promise<ClaimedRow[]> {
+  if (!shape.perSite) {
+    const params: unknown[] = [now, leaseEnd, limit];
+    return ctx.db.query<ClaimedRow & Record<string, unknown>>(
+      `UPDATE webhook_deliveries d SET status = 'SENDING', attempts = d.attempts + 1, next_attempt_at = $2
+       FROM webhook_subscriptions s
+       WHERE s.site_id = d.site_id AND s.subscription_id = d.subscription_id
+         AND (d.site_id, d.delivery_id) IN (
+           SELECT c.site_id, c.delivery_id ${DUE}${siteFilter(shape, 'c', params)} AND ${OLDEST_OF_ITS_ENTITY}
+           ORDER BY c.seq LIMIT $3 FOR UPDATE OF c SKIP LOCKED)
+       RETURNING ${CLAIMED_COLUMNS}`,
+      params,
+    );
+  }
+  const params: unknown[] = [now, limit * SITE_WINDOW];
+  const sites = await sitesWithWork(ctx, `SELECT c.site_id, c.seq ${DUE}${siteFilter(shape, 'c', params)} ORDER BY c.seq LIMIT $2`, params);
+  return sitesInTurn(sites, limit, (siteId, room) => ctx.db.query<ClaimedRow & Record<string, unknown>>(
+    `UPDATE webhook_deliveries d SET status = 'SENDING', attempts = d.attempts + 1, next_attempt_at = $3
+     FROM webhook_subscriptions s
+     WHERE d.site_id = $2 AND s.site_id = $2 AND s.subscription_id = d.subscription_id
+       AND d.delivery_id IN (
+         SELECT c.delivery_id ${DUE} AND c.site_id = $2 AND ${OLDEST_OF_ITS_ENTITY}
+         ORDER BY c.seq LIMIT $4 FOR UPDATE OF c SKIP LOCKED)
+     RETURNING ${CLAIMED_COLUMNS}`,
+    [now, siteId, leaseEnd, room],
+  ));
+}
+
+/** A successful attempt, as the worker keeps it until the next flush. */
+export interface Success {
+  site_id: string;
+  delivery_id: string;
+  subscription_id: string;
+  attempt: number;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number | null;
+  status_code: number | null;
+  excerpt: string | null;
+}
+
+/**
+ * Records successful attempts: the attempt rows, the deliveries DELIVERED (unless a later claim
+ * owns them after a lease ran out) and the subscriptions' failure streaks reset. One statement,
+ * one per site on Citus.
+ */
+export async function recordSuccesses(ctx: DbContext, shape: ClaimShape, batch: readonly Success[]): Promise<void> {
+  if (!shape.perSite) {
+    await ctx.db.query(
+      `WITH done AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(site_id text, delivery_id text, subscription_id text, attempt int,
+           started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
+       mine AS (
+         UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
+         WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
+         RETURNING d.site_id, d.subscription_id),
+       attempt AS (
+         INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
+         SELECT site_id, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done
+         WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id)
+         ON CONFLICT DO NOTHING RETURNING 1)
+       UPDATE webhook_subscriptions s SET failures_in_row = 0
+       WHERE s.failures_in_row <> 0 AND (s.site_id, s.subscription_id) IN (SELECT site_id, subscription_id FROM mine)`,
+      [JSON.stringify(batch)],
+    );
+    return;
+  }
+  for (const siteId of new Set(batch.map((row) => row.site_id))) {
+    await ctx.db.query(
+      `WITH done AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(delivery_id text, subscription_id text, attempt int,
+           started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
+       mine AS (
+         UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
+         WHERE d.site_id = $2 AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
+         RETURNING d.subscription_id),
+       attempt AS (
+         INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
+         SELECT $2, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done
+         WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.site_id = $2 AND d.delivery_id = done.delivery_id)
+         ON CONFLICT DO NOTHING RETURNING 1)
+       UPDATE webhook_subscriptions s SET failures_in_row = 0
+       WHERE s.site_id = $2 AND s.failures_in_row <> 0 AND s.subscription_id IN (SELECT subscription_id FROM mine)`,
+      [JSON.stringify(batch.filter((row) => row.site_id === siteId)), siteId],
+    );
+  }
+}
