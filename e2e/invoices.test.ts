@@ -3,7 +3,9 @@
  * the owner creates its invoice on the order's page and downloads the PDF, finds it on the
  * Invoices page; the member sees it with the order in their account and downloads it too. Each
  * page checked with axe and photographed (e2e/output/invoices-*). The invoice is also mailed from
- * the order's page and the mailed link opens the PDF.
+ * the order's page and the mailed link opens the PDF. With net-30 payment terms set in the settings
+ * form and the shop's clock moved 31 days on, an unpaid invoice is Overdue and the list's status
+ * filter finds it.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -27,8 +29,12 @@ async function downloadedPdf(page: Page, click: () => Promise<void>): Promise<{ 
   return { name: download.suggestedFilename(), text: await pdfText(bytes) };
 }
 
+const DAY = 86_400_000;
+
 describe.skipIf(!hasChromium)('invoices in Chromium', () => {
-  const shop = useShop();
+  // The shop's clock runs `shift` ahead of the real one: the overdue test moves it past a due date.
+  let shift = 0;
+  const shop = useShop(() => ({ now: () => new Date(Date.now() + shift) }));
 
   it('the owner creates and downloads an order\'s invoice and finds it listed; the member downloads it from their account', async () => {
     const { t, chromium, mail } = shop();
@@ -116,4 +122,50 @@ describe.skipIf(!hasChromium)('invoices in Chromium', () => {
     await checkPage(page, 'invoices-account-order');
     await page.close();
   }, 240_000);
+
+  it('the owner sets net-30 terms; 31 days on, the unpaid invoice is Overdue in the list and its status filter finds it', async () => {
+    const { t, chromium } = shop();
+    const owner = { email: `owner.terms.${Date.now()}@invoices.example`, password: OWNER.password };
+    const site = await t.createShop({ name: 'Terms store', ownerEmail: owner.email, ownerPassword: owner.password });
+    const page = await chromium.context.newPage();
+    await signInToAdmin(page, site.origin, owner.email, owner.password, '/admin/invoices');
+    const settings = page.getByRole('region', { name: 'Invoice settings' });
+    await settings.getByLabel('Payment terms (days)').fill('400');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('At most 365 days').waitFor();
+    await settings.getByLabel('Payment terms (days)').fill('30');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await settings.getByText('The invoice settings are saved. New invoices use them.').waitFor();
+
+    // An unpaid order (a phone order for a guest) and its invoice, issued now: due in 30 days.
+    const headers = { authorization: site.apiKey, 'wix-site-id': site.siteId };
+    const tote = site.content.products.find((p) => p.name === 'Waxed Canvas Tote');
+    const checkout = await t.app.inject({
+      method: 'POST', url: '/ecom/v1/checkouts', headers,
+      payload: { channelType: 'WEB', lineItems: [{ quantity: 1, catalogReference: { appId: '215238eb-22a5-4c36-9e7b-e7c08025e04e', catalogItemId: tote?.id } }],
+        checkoutInfo: { buyerInfo: { email: 'late.payer@example.com' }, billingInfo: { address: ADDRESS, contactDetails: { firstName: 'Lena', lastName: 'Late' } }, shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: { firstName: 'Lena', lastName: 'Late' } } } } },
+    });
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    const checkoutId = checkout.json().checkout.id as string;
+    const placed = await t.app.inject({ method: 'POST', url: `/ecom/v1/checkouts/${checkoutId}/create-order`, headers, payload: { id: checkoutId } });
+    const issued = await t.app.inject({ method: 'POST', url: `/bodega/v1/orders/${placed.json().orderId as string}/invoices`, headers });
+    expect(issued.statusCode, issued.body).toBe(200);
+    const due = new Date(issued.json().invoice.dueDate as string);
+    expect(due.getTime() - new Date(issued.json().invoice.issuedDate as string).getTime()).toBe(30 * DAY);
+
+    // 31 days later (sign-ins have run out by then: the owner signs in again).
+    shift = 31 * DAY;
+    await chromium.context.clearCookies();
+    await signInToAdmin(page, site.origin, owner.email, owner.password, '/admin/invoices');
+    const row = page.getByRole('row', { name: /Lena Late/ });
+    await row.getByText('Overdue', { exact: true }).waitFor();
+    await page.getByLabel('Status').selectOption('Overdue');
+    await page.waitForURL((url) => url.searchParams.get('status') === 'Overdue');
+    await row.getByText('Overdue', { exact: true }).waitFor();
+    await checkPage(page, 'invoices-overdue');
+    await page.getByLabel('Status').selectOption('Paid');
+    await page.getByText('No invoices match.').waitFor();
+    await page.close();
+    shift = 0;
+  }, 180_000);
 });

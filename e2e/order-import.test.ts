@@ -1,10 +1,12 @@
 /**
  * The back office's "Import orders" page in Chromium (issue 31): the owner goes from Import and
  * export to the page, uploads a CSV with a good Amazon order and two it refuses, reads one result per
- * order with the reason in words, follows the imported order's link to its page, and sees the file
+ * order with the reason in words, downloads the refused orders' rows as a CSV, follows the imported order's link to its page, and sees the file
  * make no duplicate the second time. axe-clean, photographed at desktop and phone width. Needs
  * `npm run build` and /usr/bin/chromium.
  */
+import fs from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM, hasChromium } from './chromium.js';
 import { adminNav, checkPage, signInToAdmin } from './admin-pages.js';
@@ -45,6 +47,20 @@ describe.skipIf(!hasChromium)('importing orders in the back office', () => {
     await results.getByRole('row', { name: /AMZ-7001/ }).getByText('Imported').waitFor();
     await checkPage(page, 'admin-order-import-results');
 
+    // The failures file: the refused orders' rows with the spec's reason, as sent, to fix and import again.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download refused orders (CSV)' }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe('amazon-orders-refused-orders.csv');
+    const text = fs.readFileSync(await saved.path(), 'utf8');
+    expect(text.split('\n')[0]).toBe(`row,error,reason,${FILE.split('\n')[0]}`);
+    const failures = parse(text, { columns: true }) as Record<string, string>[];
+    expect(failures.map((f) => [f.row, f.reason, f.orderId, f.currency, f.total])).toEqual([
+      ['3', 'ORDER_AND_SITE_CURRENCIES_ARE_INCONSISTENT', 'AMZ-7002', 'EUR', '10.00'],
+      ['4', 'AMOUNTS_DO_NOT_ADD_UP', 'AMZ-7003', 'USD', '12.00'],
+    ]);
+    expect(failures[0].error).toBe('The order is in EUR and the shop sells in USD');
+
     await page.getByRole('button', { name: 'Import orders' }).click();
     await page.getByText('0 imported, 1 already imported before, 2 refused.').waitFor();
     await results.getByRole('row', { name: /AMZ-7001/ }).getByText('Already imported').waitFor();
@@ -55,5 +71,5 @@ describe.skipIf(!hasChromium)('importing orders in the back office', () => {
     await page.getByText('$34.50').first().waitFor();
     await checkPage(page, 'admin-order-imported', { axe: 'desktop' });
     expect(errors).toEqual([]);
-  });
+  }, 120_000);
 });

@@ -7,7 +7,9 @@ import { orderDate } from './labels.js';
 import { useMyInvoicePdf, useMyOrderInvoices } from './queries.js';
 
 /** What a buyer is told of an invoice's state (whether the shop mailed it is the shop's business). */
-const SHOWN = new Set(['Paid', 'PartiallyPaid', 'Void']);
+const SHOWN = new Set(['Paid', 'PartiallyPaid', 'Void', 'Overdue', 'PartialAndOverdue']);
+/** While something is still to pay, the buyer sees by when. */
+const OWING = new Set(['Draft', 'Sent', 'Processing', 'PartiallyPaid', 'Overdue', 'PartialAndOverdue']);
 
 export function OrderInvoices({ orderId }: { orderId: string }) {
   const invoices = useMyOrderInvoices(orderId);
@@ -22,7 +24,9 @@ export function OrderInvoices({ orderId }: { orderId: string }) {
         {mine.map((i) => (
           <li key={i.id}>
             <span className="mini-name">Invoice {i.invoiceNumber}
-              <span className="block muted small">{`Issued ${orderDate(i.issuedDate)}${SHOWN.has(i.status) ? ` · ${invoiceStatusLabel(i.status)}` : ''}`}</span>
+              <span className="block muted small" data-status={i.status}>
+                {`Issued ${orderDate(i.issuedDate)}${i.dueDate && OWING.has(i.status) ? ` · due ${orderDate(i.dueDate)}` : ''}${SHOWN.has(i.status) ? ` · ${invoiceStatusLabel(i.status)}` : ''}`}
+              </span>
             </span>
             <button type="button" className="button secondary small" disabled={pdf.isPending}
               onClick={() => pdf.mutate(i.id, { onSuccess: (blob) => saveFile(invoiceFileName(i.invoiceNumber, i.id), blob) })}>

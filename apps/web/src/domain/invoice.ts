@@ -10,6 +10,9 @@ const TONES: Record<InvoiceStatus, 'ok' | 'warn' | 'bad' | 'soft'> = {
   Draft: 'soft', Sent: 'warn', Processing: 'warn', Paid: 'ok', Overdue: 'bad', Void: 'soft', Deleted: 'soft', PartiallyPaid: 'warn', PartialAndOverdue: 'bad',
 };
 
+/** The statuses the back office's list filters by, in the order a merchant thinks of them. */
+export const INVOICE_FILTER_STATUSES: readonly InvoiceStatus[] = ['Draft', 'Sent', 'Processing', 'PartiallyPaid', 'Overdue', 'PartialAndOverdue', 'Paid', 'Void'];
+
 export function invoiceStatusLabel(status: InvoiceStatus): string {
   return LABELS[status];
 }

@@ -327,6 +327,8 @@ export interface OrderImportResult {
 }
 
 export interface OrderImportAnswer {
+  /** The import: GET /bodega/v1/order-imports/{importId}/failures.csv gives its refused rows. */
+  importId: string;
   results: OrderImportResult[];
   imported: number;
   alreadyImported: number;

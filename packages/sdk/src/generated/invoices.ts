@@ -11,7 +11,7 @@ export interface Invoice {
   number: number | null;
   /** Set on an invoice an app added (addInvoiceToOrder). */
   appId: string | null;
-  /** Follows the order: Paid, PartiallyPaid, Void when canceled; Sent once mailed, else Draft. */
+  /** Follows the order and the clock: Paid, PartiallyPaid, Processing, Void when canceled; past the due date Overdue or PartialAndOverdue; Sent once mailed, else Draft. */
   status: 'Draft' | 'Sent' | 'Processing' | 'Paid' | 'Overdue' | 'Void' | 'Deleted' | 'PartiallyPaid' | 'PartialAndOverdue';
   customer: string | null;
   total: {
@@ -20,6 +20,8 @@ export interface Invoice {
     formattedAmount: string;
   };
   issuedDate: string;
+  /** The issue date plus the site's payment terms; null when the site has none. */
+  dueDate: string | null;
   sentDate: string | null;
   sentTo: string | null;
   /** Whether this shop holds the PDF (false for an app's invoice). */
@@ -36,4 +38,6 @@ export interface InvoiceSettings {
   businessAddress: string | null;
   /** The store's VAT number (or other tax id). */
   taxId: string | null;
+  /** Days from issue to the due date (30: net 30); null: invoices have no due date. */
+  paymentTermsDays: number | null;
 }

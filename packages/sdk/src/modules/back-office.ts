@@ -161,6 +161,8 @@ export function backOffice(t: Transport) {
      */
     importOrders: (input: { format: ImportFormat; content: string }) =>
       t.send<OrderImportAnswer>({ method: 'POST', path: `${BACK_OFFICE_PATH}/order-imports`, payload: { ...input } }),
+    /** An order import's refused rows as CSV: `row`, `error` (in words), `reason` (the spec's code), then the row as sent. */
+    orderImportFailuresCsv: (importId: string) => csv(`/order-imports/${enc(importId)}/failures.csv`),
 
     /**
      * Products for the back office, hidden ones included: the Stores v1 query (filter, sort,

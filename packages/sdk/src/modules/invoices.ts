@@ -21,6 +21,8 @@ export interface InvoicePage {
 export interface ListInvoicesOptions {
   /** Matches the invoice's number, the order's number, the buyer's e-mail or name. */
   q?: string;
+  /** Only the invoices in this status now (Overdue: unpaid past the due date). */
+  status?: Invoice['status'];
   limit?: number;
   offset?: number;
 }
@@ -33,6 +35,7 @@ export function invoices(t: Transport) {
     list: (options: ListInvoicesOptions = {}) => {
       const query = new URLSearchParams();
       if (options.q) query.set('q', options.q);
+      if (options.status) query.set('status', options.status);
       if (options.limit !== undefined) query.set('limit', String(options.limit));
       if (options.offset !== undefined) query.set('offset', String(options.offset));
       const q = query.toString();

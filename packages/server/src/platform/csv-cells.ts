@@ -4,6 +4,8 @@
 // exact. A plain number (`-5`, `-0.25`) is left alone: a spreadsheet reads it as the number it is,
 // and no formula fits in it. A value that itself begins with `'` before a formula character gets
 // one more `'`, so the import's single strip gives it back unchanged.
+import { stringify } from 'csv-stringify/sync';
+
 const FORMULA = /^'*[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^-\d+(\.\d+)?$/;
 
@@ -20,4 +22,26 @@ export function restoreCell(text: string): string {
 /** Rows of cells, each neutralised. */
 export function neutraliseRows(rows: readonly (readonly string[])[]): string[][] {
   return rows.map((row) => row.map(neutraliseCell));
+}
+
+/**
+ * The failed rows of an import (products, data items, orders) as CSV: `row`, `error`, then the
+ * row's own columns as they came (the union of the first batch's; a nested value as JSON).
+ */
+export async function* failuresCsv(batches: AsyncIterable<{ row: number; error: string; data: Record<string, unknown> }[]>): AsyncGenerator<string> {
+  let columns: string[] | undefined;
+  for await (const batch of batches) {
+    if (!columns) {
+      columns = [...new Set(batch.flatMap((f) => Object.keys(f.data)))];
+      yield stringify(neutraliseRows([['row', 'error', ...columns]]));
+    }
+    const cols = columns;
+    yield stringify(neutraliseRows(batch.map((f) => [String(f.row), f.error, ...cols.map((c) => cell(f.data[c]))])));
+  }
+  if (!columns) yield stringify([['row', 'error']]);
+}
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

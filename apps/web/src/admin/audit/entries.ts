@@ -11,6 +11,7 @@ const ACTIONS: Record<string, string> = {
   'data_collection.permissions_updated': 'Changed collection permissions', 'audit_settings.updated': 'Changed the audit log’s retention',
   'export.products': 'Exported products', 'export.orders': 'Exported orders', 'export.members': 'Exported members',
   'export.audit_log': 'Exported the audit log', 'export.import_failures': 'Downloaded an import’s failed rows',
+  'export.order_import_failures': 'Downloaded an order import’s refused rows',
 };
 
 /** The filter's choices: every action the server records. */

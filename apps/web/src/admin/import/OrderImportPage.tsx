@@ -4,7 +4,8 @@ import { Link } from '../../router/Router.js';
 import { plainError } from '../../shop/errors.js';
 import { Notice } from '../../ui/Notice.js';
 import { PageHead } from '../ui.js';
-import { useImportOrders } from './queries.js';
+import { saveFile } from '../../ui/save-file.js';
+import { useImportOrders, useOrderImportFailures } from './queries.js';
 import { reasonLabel } from './reasons.js';
 
 const OUTCOMES: Record<OrderImportResult['status'], string> = {
@@ -57,12 +58,25 @@ export default function OrderImportPage() {
 }
 
 function Results({ name, answer }: { name: string; answer: OrderImportAnswer }) {
+  const failures = useOrderImportFailures();
+  const download = () => failures.mutate(answer.importId, { onSuccess: (blob) => saveFile(`${name.replace(/\.(csv|json)$/i, '')}-refused-orders.csv`, blob) });
   return (
     <section className="panel" aria-labelledby="order-results-heading">
       <h2 id="order-results-heading">Results for {name}</h2>
       <p role="status">
         {answer.imported} imported, {answer.alreadyImported} already imported before, {answer.failed} refused.
       </p>
+      {answer.failed > 0 && (
+        <>
+          <p id="order-failures-hint" className="hint">The refused orders&apos; rows as sent, each with its reason: fix them and import that file again.</p>
+          <div className="actions">
+            <button type="button" className="button secondary" onClick={download} disabled={failures.isPending} aria-describedby="order-failures-hint">
+              {failures.isPending ? 'Preparing…' : 'Download refused orders (CSV)'}
+            </button>
+          </div>
+        </>
+      )}
+      {failures.isError && <Notice kind="error">{plainError(failures.error)}</Notice>}
       <div className="table-wrap" tabIndex={0} role="region" aria-label="One result per order of the file">
         <table className="table order-import-results">
           <caption className="visually-hidden">One result per order of the file</caption>

@@ -14,3 +14,9 @@ export function useImportOrders() {
     },
   });
 }
+
+/** An order import's refused rows, as a CSV blob. */
+export function useOrderImportFailures() {
+  const { api } = useAdmin();
+  return useMutation({ mutationFn: async (importId: string) => (await api.backOffice.orderImportFailuresCsv(importId)).blob() });
+}

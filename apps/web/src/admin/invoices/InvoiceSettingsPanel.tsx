@@ -1,5 +1,5 @@
-// The owner's invoice settings: the number's prefix, invoices made when an order is paid, and the
-// seller's details printed on every invoice.
+// The owner's invoice settings: the number's prefix, invoices made when an order is paid, the
+// seller's details printed on every invoice, and the payment terms that give an invoice its due date.
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
@@ -15,10 +15,13 @@ const schema = z.object({
   businessName: z.string().trim().max(200, 'At most 200 characters'),
   businessAddress: z.string().trim().max(600, 'At most 600 characters'),
   taxId: z.string().trim().max(50, 'At most 50 characters'),
+  paymentTermsDays: z.string().trim().regex(/^(\d{1,3})?$/, 'A whole number of days, or empty').refine((v) => v === '' || Number(v) <= 365, 'At most 365 days'),
 });
 type Form = z.infer<typeof schema>;
 
-const toForm = (s: InvoiceSettings): Form => ({ prefix: s.prefix, autoOnPaid: s.autoOnPaid, businessName: s.businessName ?? '', businessAddress: s.businessAddress ?? '', taxId: s.taxId ?? '' });
+const toForm = (s: InvoiceSettings): Form => ({ prefix: s.prefix, autoOnPaid: s.autoOnPaid, businessName: s.businessName ?? '', businessAddress: s.businessAddress ?? '', taxId: s.taxId ?? '',
+  paymentTermsDays: s.paymentTermsDays === null ? '' : String(s.paymentTermsDays),
+});
 
 function SettingsForm({ settings }: { settings: InvoiceSettings }) {
   const save = useSaveInvoiceSettings();
@@ -27,7 +30,8 @@ function SettingsForm({ settings }: { settings: InvoiceSettings }) {
   const submit = (f: Form) => {
     result.clear();
     save.mutate(
-      { prefix: f.prefix, autoOnPaid: f.autoOnPaid, businessName: f.businessName || null, businessAddress: f.businessAddress || null, taxId: f.taxId || null },
+      { prefix: f.prefix, autoOnPaid: f.autoOnPaid, businessName: f.businessName || null, businessAddress: f.businessAddress || null, taxId: f.taxId || null,
+        paymentTermsDays: f.paymentTermsDays === '' ? null : Number(f.paymentTermsDays) },
       { onSuccess: () => result.ok('The invoice settings are saved. New invoices use them.'), onError: (error) => result.fail(error) },
     );
   };
@@ -43,6 +47,8 @@ function SettingsForm({ settings }: { settings: InvoiceSettings }) {
         {errors.businessAddress && <p id="invoice-address-error" className="error">{errors.businessAddress.message}</p>}
       </div>
       <Field label="VAT number" {...register('taxId')} error={errors.taxId?.message} />
+      <Field label="Payment terms (days)" inputMode="numeric" hint="New invoices are due this many days after they are issued (30: net 30) and show as overdue after that. Leave empty for no due date."
+        {...register('paymentTermsDays')} error={errors.paymentTermsDays?.message} />
       <div className="actions"><button type="submit" className="button" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save settings'}</button></div>
     </form>
   );

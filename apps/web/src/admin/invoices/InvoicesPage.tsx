@@ -1,5 +1,6 @@
 import { Link, useSearchParams } from '../../router/Router.js';
-import { invoiceFileName } from '../../domain/invoice.js';
+import type { InvoiceStatus as Status } from '@bodega/sdk';
+import { INVOICE_FILTER_STATUSES, invoiceFileName, invoiceStatusLabel } from '../../domain/invoice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { SearchForm } from '../SearchForm.js';
 import { PageHead, saveFile, shortDate, useResult } from '../ui.js';
@@ -8,20 +9,23 @@ import { InvoiceSettingsPanel } from './InvoiceSettingsPanel.js';
 import { InvoiceStatus } from './InvoiceStatus.js';
 import { INVOICES_PAGE_SIZE, useInvoicePdf, useInvoices } from './queries.js';
 
-/** The site's invoices, newest first: number, order, customer, status, total; searched and paged on the server. */
+/** The site's invoices, newest first: number, dates, order, customer, status, total; searched, filtered by status and paged on the server. */
 export default function InvoicesPage() {
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
+  const status = INVOICE_FILTER_STATUSES.find((v) => v === params.get('status')) ?? '';
   const offset = Math.max(0, Number(params.get('offset') ?? '0') || 0);
-  const invoices = useInvoices(q, offset);
+  const invoices = useInvoices(q, status, offset);
   const pdf = useInvoicePdf();
   const result = useResult();
   const { owner } = usePermissions();
 
-  function go(next: { q?: string; offset?: number }) {
+  function go(next: { q?: string; status?: Status | ''; offset?: number }) {
     const p = new URLSearchParams();
     const term = next.q ?? q;
+    const only = next.status ?? status;
     if (term) p.set('q', term);
+    if (only) p.set('status', only);
     if (next.offset) p.set('offset', String(next.offset));
     setParams(p, { replace: true });
   }
@@ -38,6 +42,13 @@ export default function InvoicesPage() {
       {result.view}
       <div className="filters-bar" role="search" aria-label="Search invoices">
         <SearchForm id="invoice-q" label="Invoice, order, e-mail or name" value={q} onSearch={(term) => go({ q: term, offset: 0 })} />
+        <div className="filter">
+          <label htmlFor="invoice-status">Status</label>
+          <select id="invoice-status" value={status} onChange={(e) => go({ status: INVOICE_FILTER_STATUSES.find((v) => v === e.target.value) ?? '', offset: 0 })}>
+            <option value="">Any</option>
+            {INVOICE_FILTER_STATUSES.map((v) => <option key={v} value={v}>{invoiceStatusLabel(v)}</option>)}
+          </select>
+        </div>
       </div>
       {invoices.isPending && <Loading label="Loading invoices…" />}
       {invoices.isError && <ErrorState error={invoices.error} retry={() => void invoices.refetch()} />}
@@ -46,13 +57,14 @@ export default function InvoicesPage() {
           <div className="table-wrap" aria-busy={invoices.isFetching}>
             <table className="table cards">
               <caption className="visually-hidden">Invoices, newest first</caption>
-              <thead><tr><th scope="col">Invoice</th><th scope="col">Date</th><th scope="col">Order</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col" className="num">Total</th><th scope="col"><span className="visually-hidden">PDF</span></th></tr></thead>
+              <thead><tr><th scope="col">Invoice</th><th scope="col">Date</th><th scope="col">Due</th><th scope="col">Order</th><th scope="col">Customer</th><th scope="col">Status</th><th scope="col" className="num">Total</th><th scope="col"><span className="visually-hidden">PDF</span></th></tr></thead>
               <tbody>
-                {list.length === 0 && <tr><td colSpan={7} className="muted">{q ? 'No invoices match.' : 'No invoices yet.'}</td></tr>}
+                {list.length === 0 && <tr><td colSpan={8} className="muted">{q || status ? 'No invoices match.' : 'No invoices yet.'}</td></tr>}
                 {list.map((i) => (
                   <tr key={i.id}>
                     <td className="card-title">{i.invoiceNumber}</td>
                     <td data-label="Date">{shortDate(i.issuedDate)}</td>
+                    <td data-label="Due">{i.dueDate ? shortDate(i.dueDate) : '—'}</td>
                     <td data-label="Order"><Link to={`/admin/orders/${i.orderId}`}>#{i.orderNumber}</Link></td>
                     <td className="truncate" data-label="Customer">{i.customer ?? ''}</td>
                     <td data-label="Status"><InvoiceStatus value={i.status} /></td>

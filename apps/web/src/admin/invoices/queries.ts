@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { InvoiceStatus } from '@bodega/sdk';
 import { useAdmin } from '../context.js';
 import { adminKeys } from '../queries.js';
 
@@ -7,18 +8,18 @@ export const INVOICES_PAGE_SIZE = 25;
 export const invoiceKeys = {
   all: adminKeys.invoices(),
   lists: () => [...invoiceKeys.all, 'list'] as const,
-  list: (q: string, offset: number) => [...invoiceKeys.lists(), q, offset] as const,
+  list: (q: string, status: InvoiceStatus | '', offset: number) => [...invoiceKeys.lists(), q, status, offset] as const,
   ofOrder: (orderId: string) => [...invoiceKeys.all, 'order', orderId] as const,
   settings: () => [...invoiceKeys.all, 'settings'] as const,
 };
 
-/** One page of the site's invoices, newest first, matching `q`. */
-export function useInvoices(q: string, offset: number) {
+/** One page of the site's invoices, newest first, matching `q` and in `status` (any when ''). */
+export function useInvoices(q: string, status: InvoiceStatus | '', offset: number) {
   const { api } = useAdmin();
   return useQuery({
-    queryKey: invoiceKeys.list(q, offset),
+    queryKey: invoiceKeys.list(q, status, offset),
     placeholderData: keepPreviousData,
-    queryFn: () => api.invoices.list({ ...(q && { q }), limit: INVOICES_PAGE_SIZE, offset }),
+    queryFn: () => api.invoices.list({ ...(q && { q }), ...(status && { status }), limit: INVOICES_PAGE_SIZE, offset }),
   });
 }
 

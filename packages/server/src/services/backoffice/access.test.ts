@@ -88,6 +88,7 @@ const CALLS: Call[] = [
   { method: 'PATCH', url: '/bodega/v1/invoice-settings', payload: { prefix: 'INV-' }, ownerOnly: true },
   // Orders imported from another platform (services/orders/import-*.ts).
   { method: 'POST', url: '/bodega/v1/order-imports', payload: { format: 'csv', content: 'orderId,total\nX-1,\n' } },
+  { method: 'GET', url: '/bodega/v1/order-imports/none/failures.csv' },
 ];
 
 function expected(caller: CallerName, call: Call): 'allowed' | 401 | 403 {

@@ -53,22 +53,3 @@ export function membersCsv(batches: AsyncIterable<MemberRecord[]>): AsyncGenerat
 export function productsCsv(batches: AsyncIterable<{ product: Product; collectionSlugs: string[] }[]>, currency: string): AsyncGenerator<string> {
   return csv(PRODUCT_CSV_COLUMNS.map((c) => c.name), batches, (p) => productToRows(p.product, currency, p.collectionSlugs));
 }
-
-/** The failed rows of an import: `row`, `error`, then the row's own columns as they came. */
-export async function* failuresCsv(batches: AsyncIterable<{ row: number; error: string; data: Record<string, unknown> }[]>): AsyncGenerator<string> {
-  let columns: string[] | undefined;
-  for await (const batch of batches) {
-    if (!columns) {
-      columns = [...new Set(batch.flatMap((f) => Object.keys(f.data)))];
-      yield stringify(neutraliseRows([['row', 'error', ...columns]]));
-    }
-    const cols = columns;
-    yield stringify(neutraliseRows(batch.map((f) => [String(f.row), f.error, ...cols.map((c) => cell(f.data[c]))])));
-  }
-  if (!columns) yield stringify([['row', 'error']]);
-}
-
-function cell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}

@@ -15,7 +15,8 @@ import { findOrder, ordersBackOffice, refundableOf, type NonRefundableReason, ty
 import type { ApiKeyInfo, SitesService } from '../sites/service.js';
 import { adjustChange, setChange, type BulkAdjust, type BulkItemResult, type BulkSet } from './bulk-products.js';
 import { addDays, dashboardRange, daysBetween } from './dates.js';
-import { membersCsv, ordersCsv, productsCsv, failuresCsv } from './exports.js';
+import { membersCsv, ordersCsv, productsCsv } from './exports.js';
+import { failuresCsv } from '../../platform/csv-cells.js';
 import type { ImportJobs } from './imports.js';
 
 export { ImportJobs } from './imports.js';

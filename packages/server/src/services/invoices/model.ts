@@ -3,7 +3,7 @@
 // them exact), and its status, which follows the order it bills. Pure: no I/O, no clock.
 import type { Order } from '../orders/service.js';
 
-/** Spec: invoice status. Overdue and PartialAndOverdue need a due date, which these invoices do not have yet. */
+/** Spec: invoice status. Overdue and PartialAndOverdue come with a due date (the site's payment terms). */
 export type InvoiceStatus = 'Draft' | 'Sent' | 'Processing' | 'Paid' | 'Overdue' | 'Void' | 'Deleted' | 'PartiallyPaid' | 'PartialAndOverdue';
 export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['Draft', 'Sent', 'Processing', 'Paid', 'Overdue', 'Void', 'Deleted', 'PartiallyPaid', 'PartialAndOverdue'];
 
@@ -66,6 +66,8 @@ export interface Invoice {
   currency: string;
   total: bigint;
   issuedDate: Date;
+  /** When it is to be paid: the issue date plus the site's payment terms; null without terms. */
+  dueDate: Date | null;
   sentDate: Date | null;
   sentTo: string | null;
   doc: InvoiceDocument | null;
@@ -78,32 +80,9 @@ export interface InvoiceView extends Invoice {
   customer: string | null;
 }
 
-/** The order's side of an invoice's status. */
-export interface OrderState {
-  status: Order['status'];
-  paymentStatus: Order['paymentStatus'];
-}
-
-/**
- * The status follows the order: a canceled order's invoice is Void, a paid one's Paid (refunds
- * after payment do not unpay an invoice: a credit note would), a partly paid one's PartiallyPaid;
- * otherwise it is Sent once mailed, else Draft.
- */
-export function invoiceStatus(order: OrderState, sent: boolean): InvoiceStatus {
-  if (order.status === 'CANCELED') return 'Void';
-  switch (order.paymentStatus) {
-    case 'PAID':
-    case 'PARTIALLY_REFUNDED':
-    case 'FULLY_REFUNDED':
-      return 'Paid';
-    case 'PARTIALLY_PAID':
-      return 'PartiallyPaid';
-    case 'PENDING':
-    case 'PENDING_MERCHANT':
-      return 'Processing';
-    default:
-      return sent ? 'Sent' : 'Draft';
-  }
+/** The due date of an invoice issued at `issued` under terms of `days` (none: no due date). */
+export function dueDateOf(issued: Date, days: number | null): Date | null {
+  return days === null ? null : new Date(issued.getTime() + days * 86_400_000);
 }
 
 /** The printed number: the site's prefix and the counter's value. */

@@ -23,6 +23,7 @@ const COLUMNS = [
 export interface PdfInput {
   invoiceNumber: string;
   issuedDate: Date;
+  dueDate: Date | null;
   doc: InvoiceDocument;
 }
 
@@ -61,7 +62,8 @@ export function renderInvoicePdf(input: PdfInput): Promise<Buffer> {
   const leftBottom = pdf.y;
   pdf.font('Helvetica-Bold').fontSize(18).text('INVOICE', MARGIN + CONTENT / 2, MARGIN, { width: CONTENT / 2, align: 'right' });
   pdf.font('Helvetica').fontSize(9);
-  for (const line of [`Invoice number: ${invoiceNumber}`, `Date: ${input.issuedDate.toISOString().slice(0, 10)}`, `Order: #${invoice.orderNumber}`]) {
+  const due = input.dueDate ? [`Due date: ${input.dueDate.toISOString().slice(0, 10)}`] : [];
+  for (const line of [`Invoice number: ${invoiceNumber}`, `Date: ${input.issuedDate.toISOString().slice(0, 10)}`, ...due, `Order: #${invoice.orderNumber}`]) {
     pdf.text(line, MARGIN + CONTENT / 2, pdf.y, { width: CONTENT / 2, align: 'right' });
   }
   let y = Math.max(leftBottom, pdf.y) + 20;

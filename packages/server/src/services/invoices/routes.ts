@@ -8,6 +8,8 @@ import { Type } from 'typebox';
 import { formatAmount, formattedAmount } from '../../platform/money.js';
 import type { InvoicesService, InvoiceView } from './service.js';
 import { MAX_LIST_LIMIT } from './service.js';
+import { oneOf } from '../../platform/wire-schema.js';
+import { INVOICE_STATUSES } from './model.js';
 import * as W from './wire-schemas.js';
 
 const P = '/bodega/v1';
@@ -19,6 +21,7 @@ const OrderIds = (maxItems: number) => Type.Array(Id, { minItems: 1, maxItems })
 
 const ListQuery = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 100 })),
+  status: Type.Optional(oneOf(INVOICE_STATUSES, { description: 'Only the invoices in this status now.' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIST_LIMIT })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
 });
@@ -29,6 +32,7 @@ const SettingsBody = Type.Object({
   businessName: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Null()])),
   businessAddress: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 600 }), Type.Null()])),
   taxId: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 50 }), Type.Null()])),
+  paymentTermsDays: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 365 }), Type.Null()])),
 }, { additionalProperties: false });
 const SendBody = Type.Object({ email: Type.Optional(Type.String({ minLength: 3, maxLength: 254, format: 'email' })) });
 const LinkParams = Type.Object({ siteId: Id, invoiceId: Id, key: Type.String({ minLength: 43, maxLength: 43, pattern: '^[A-Za-z0-9_-]+$' }) });
@@ -45,6 +49,7 @@ export function toWireInvoice(invoice: InvoiceView) {
     customer: invoice.customer,
     total: { amount: formatAmount(invoice.total, invoice.currency), formattedAmount: formattedAmount(invoice.total, invoice.currency) },
     issuedDate: invoice.issuedDate.toISOString(),
+    dueDate: invoice.dueDate ? invoice.dueDate.toISOString() : null,
     sentDate: invoice.sentDate ? invoice.sentDate.toISOString() : null,
     sentTo: invoice.sentTo,
     hasDocument: invoice.doc !== null,
@@ -72,7 +77,7 @@ export function invoicesRoutes(invoices: InvoicesService) {
     app.get(`${P}/invoices`, { config: staff, schema: { tags, summary: "The site's invoices, newest first; q matches the number, the order's number, the buyer's e-mail or name", querystring: ListQuery, response: { 200: W.InvoicePage } } }, async (req) => {
       const limit = req.query.limit ?? 25;
       const offset = req.query.offset ?? 0;
-      const page = await invoices.list(req.ctx, { ...(req.query.q !== undefined && { q: req.query.q }), limit, offset });
+      const page = await invoices.list(req.ctx, { ...(req.query.q !== undefined && { q: req.query.q }), ...(req.query.status !== undefined && { status: req.query.status }), limit, offset });
       return { invoices: page.invoices.map(toWireInvoice), total: page.total, limit, offset };
     });
 

@@ -13,7 +13,7 @@ import type { Mail } from '../../platform/mail.js';
 import { formattedAmount } from '../../platform/money.js';
 import { recordAudit } from '../../platform/audit.js';
 import type { Order, OrdersService } from '../orders/service.js';
-import { invoiceDocument, printedNumber, type Invoice, type InvoiceView } from './model.js';
+import { dueDateOf, invoiceDocument, printedNumber, type Invoice, type InvoiceStatus, type InvoiceView } from './model.js';
 import { invoiceMail } from './mails.js';
 import { renderInvoicePdf } from './pdf.js';
 import * as store from './store.js';
@@ -60,6 +60,7 @@ export class InvoicesService {
     const settings = await store.readSettings(tx);
     const shop = await this.deps.shop(tx);
     const number = await store.nextInvoiceNumber(tx);
+    const issuedDate = tx.now();
     const invoice: Invoice = {
       id: newId(),
       orderId: order.id,
@@ -68,7 +69,8 @@ export class InvoicesService {
       appId: null,
       currency: order.currency,
       total: order.totals.total,
-      issuedDate: tx.now(),
+      issuedDate,
+      dueDate: dueDateOf(issuedDate, settings.paymentTermsDays),
       sentDate: null,
       sentTo: null,
       doc: invoiceDocument(order, { name: settings.businessName ?? shop.name, address: settings.businessAddress, taxId: settings.taxId }),
@@ -122,7 +124,7 @@ export class InvoicesService {
       if (await store.findInvoice(tx, input.id)) throw new ApiError(409, 'INVOICE_ALREADY_EXISTS', `Invoice ${input.id} already exists`, { invoiceId: input.id });
       await store.insertInvoice(tx, {
         id: input.id, orderId, number: null, invoiceNumber: null, appId: input.appId, currency: order.currency, total: order.totals.total,
-        issuedDate: tx.now(), sentDate: null, sentTo: null, doc: null,
+        issuedDate: tx.now(), dueDate: null, sentDate: null, sentTo: null, doc: null,
       });
       const at = tx.now();
       return { order: { ...order, activities: [...order.activities, { id: newId(), type: 'INVOICE_ADDED', createdDate: at }], updatedDate: at }, events: ['order.updated'] };
@@ -162,9 +164,9 @@ export class InvoicesService {
     return visible.map((orderId) => ({ orderId, invoices: invoices.filter((i) => i.orderId === orderId) }));
   }
 
-  async list(ctx: RequestContext, input: { q?: string; limit: number; offset: number }) {
+  async list(ctx: RequestContext, input: { q?: string; status?: InvoiceStatus; limit: number; offset: number }) {
     const q = input.q?.trim();
-    return store.listInvoices(ctx, { limit: input.limit, offset: input.offset, ...(q ? { q } : {}) });
+    return store.listInvoices(ctx, { limit: input.limit, offset: input.offset, ...(q ? { q } : {}), ...(input.status && { status: input.status }) });
   }
 
   /** The invoice's PDF and the file name to save it under. */
@@ -176,7 +178,7 @@ export class InvoicesService {
     if (!invoice.doc || !invoice.invoiceNumber) {
       throw new ApiError(409, 'INVOICE_HAS_NO_DOCUMENT', `Invoice ${invoice.id} was made by an app (${invoice.appId ?? 'unknown'}); this shop holds no document for it`, { invoiceId: invoice.id });
     }
-    const bytes = await renderInvoicePdf({ invoiceNumber: invoice.invoiceNumber, issuedDate: invoice.issuedDate, doc: invoice.doc });
+    const bytes = await renderInvoicePdf({ invoiceNumber: invoice.invoiceNumber, issuedDate: invoice.issuedDate, dueDate: invoice.dueDate, doc: invoice.doc });
     return { fileName: `invoice-${invoice.invoiceNumber}.pdf`, bytes };
   }
 

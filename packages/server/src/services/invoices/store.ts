@@ -1,7 +1,6 @@
 // SQL for invoices and their settings; nothing else.
 import type { SiteContext } from '../../platform/context.js';
-import type { Invoice, InvoiceDocument, InvoiceView, OrderState } from './model.js';
-import { invoiceStatus } from './model.js';
+import type { Invoice, InvoiceDocument, InvoiceStatus, InvoiceView } from './model.js';
 
 interface InvoiceRow {
   invoice_id: string;
@@ -13,6 +12,7 @@ interface InvoiceRow {
   total_minor: number | string;
   doc: InvoiceDocument | null;
   issued_at: Date;
+  due_at: Date | null;
   sent_at: Date | null;
   sent_to: string | null;
   [key: string]: unknown;
@@ -20,14 +20,33 @@ interface InvoiceRow {
 
 interface ViewRow extends InvoiceRow {
   order_number: number | string;
-  order_status: OrderState['status'];
-  payment_status: OrderState['paymentStatus'];
+  status: InvoiceStatus;
   email: string | null;
 }
 
-const COLUMNS = 'i.invoice_id, i.order_id, i.number, i.invoice_number, i.app_id, i.currency, i.total_minor, i.doc, i.issued_at, i.sent_at, i.sent_to';
-const VIEW = `SELECT ${COLUMNS}, o.number AS order_number, o.status AS order_status, o.payment_status, o.email
-  FROM order_invoices i JOIN orders o ON o.site_id = i.site_id AND o.order_id = i.order_id`;
+const COLUMNS = 'i.invoice_id, i.order_id, i.number, i.invoice_number, i.app_id, i.currency, i.total_minor, i.doc, i.issued_at, i.due_at, i.sent_at, i.sent_to';
+const FROM = 'FROM order_invoices i JOIN orders o ON o.site_id = i.site_id AND o.order_id = i.order_id';
+
+/**
+ * The invoice's status (spec), which follows its order and the clock (`now`, a parameter): Void
+ * when the order is canceled; Paid once paid (refunds later do not unpay it: a credit note would);
+ * Processing while a payment is pending; past its due date Overdue, or PartialAndOverdue when part
+ * is paid; else PartiallyPaid, Sent once mailed, or Draft. The one place it is worked out, so the
+ * list's filter and every answer agree.
+ */
+function statusOf(now: string): string {
+  return `CASE
+    WHEN o.status = 'CANCELED' THEN 'Void'
+    WHEN o.payment_status IN ('PAID', 'PARTIALLY_REFUNDED', 'FULLY_REFUNDED') THEN 'Paid'
+    WHEN o.payment_status IN ('PENDING', 'PENDING_MERCHANT') THEN 'Processing'
+    WHEN o.payment_status = 'PARTIALLY_PAID' THEN CASE WHEN i.due_at < ${now}::timestamptz THEN 'PartialAndOverdue' ELSE 'PartiallyPaid' END
+    WHEN i.due_at < ${now}::timestamptz THEN 'Overdue'
+    WHEN i.sent_at IS NOT NULL THEN 'Sent'
+    ELSE 'Draft' END`;
+}
+
+/** Invoices with their order's number, e-mail and the status at `now` (the parameter named). */
+const view = (now: string) => `SELECT ${COLUMNS}, o.number AS order_number, o.email, ${statusOf(now)} AS status ${FROM}`;
 
 function toInvoice(row: InvoiceRow): Invoice {
   return {
@@ -40,6 +59,7 @@ function toInvoice(row: InvoiceRow): Invoice {
     total: BigInt(row.total_minor),
     doc: row.doc,
     issuedDate: new Date(row.issued_at),
+    dueDate: row.due_at ? new Date(row.due_at) : null,
     sentDate: row.sent_at ? new Date(row.sent_at) : null,
     sentTo: row.sent_to,
   };
@@ -50,7 +70,7 @@ function toView(row: ViewRow): InvoiceView {
   const buyer = invoice.doc?.buyer;
   return {
     ...invoice,
-    status: invoiceStatus({ status: row.order_status, paymentStatus: row.payment_status }, row.sent_at !== null),
+    status: row.status,
     orderNumber: Number(row.order_number),
     customer: buyer ? buyer.name : row.email,
   };
@@ -68,10 +88,10 @@ export async function nextInvoiceNumber(ctx: SiteContext): Promise<number> {
 
 export async function insertInvoice(ctx: SiteContext, invoice: Invoice): Promise<void> {
   await ctx.db.query(
-    `INSERT INTO order_invoices (site_id, invoice_id, order_id, number, invoice_number, app_id, currency, total_minor, doc, issued_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10)`,
+    `INSERT INTO order_invoices (site_id, invoice_id, order_id, number, invoice_number, app_id, currency, total_minor, doc, issued_at, due_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)`,
     [ctx.siteId, invoice.id, invoice.orderId, invoice.number, invoice.invoiceNumber, invoice.appId, invoice.currency, invoice.total.toString(),
-      invoice.doc === null ? null : JSON.stringify(invoice.doc), invoice.issuedDate],
+      invoice.doc === null ? null : JSON.stringify(invoice.doc), invoice.issuedDate, invoice.dueDate],
   );
 }
 
@@ -82,32 +102,37 @@ export async function numberedInvoiceOf(ctx: SiteContext, orderId: string): Prom
 }
 
 export async function findInvoice(ctx: SiteContext, invoiceId: string): Promise<InvoiceView | undefined> {
-  const rows = await ctx.db.query<ViewRow>(`${VIEW} WHERE i.site_id = $1 AND i.invoice_id = $2`, [ctx.siteId, invoiceId]);
+  const rows = await ctx.db.query<ViewRow>(`${view('$3')} WHERE i.site_id = $1 AND i.invoice_id = $2`, [ctx.siteId, invoiceId, ctx.now()]);
   return rows[0] && toView(rows[0]);
 }
 
 /** The invoices of these orders, oldest first. */
 export async function invoicesOfOrders(ctx: SiteContext, orderIds: readonly string[]): Promise<InvoiceView[]> {
-  const rows = await ctx.db.query<ViewRow>(`${VIEW} WHERE i.site_id = $1 AND i.order_id = ANY($2::text[]) ORDER BY i.issued_at, i.invoice_id`, [ctx.siteId, orderIds]);
+  const rows = await ctx.db.query<ViewRow>(`${view('$3')} WHERE i.site_id = $1 AND i.order_id = ANY($2::text[]) ORDER BY i.issued_at, i.invoice_id`, [ctx.siteId, orderIds, ctx.now()]);
   return rows.map(toView);
 }
 
 /**
  * A page of the site's numbered invoices, newest first; `q` matches the printed number, the
- * order's number, or the buyer's e-mail or name (case-insensitive, anywhere in it).
+ * order's number, or the buyer's e-mail or name (case-insensitive, anywhere in it); `status` keeps
+ * the invoices in that status now.
  */
-export async function listInvoices(ctx: SiteContext, input: { q?: string; limit: number; offset: number }): Promise<{ invoices: InvoiceView[]; total: number }> {
-  const params: unknown[] = [ctx.siteId];
+export async function listInvoices(ctx: SiteContext, input: { q?: string; status?: InvoiceStatus; limit: number; offset: number }): Promise<{ invoices: InvoiceView[]; total: number }> {
+  const params: unknown[] = [ctx.siteId, ctx.now()];
   let where = 'i.site_id = $1 AND i.number IS NOT NULL';
+  if (input.status) {
+    params.push(input.status);
+    where += ` AND (${statusOf('$2')}) = $${params.length}`;
+  }
   if (input.q) {
     params.push(`%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     const p = `$${params.length}`;
     where += ` AND (i.invoice_number ILIKE ${p} OR o.number::text ILIKE ${p} OR o.email ILIKE ${p} OR i.doc->'buyer'->>'name' ILIKE ${p})`;
   }
   const counted = await ctx.db.query<{ n: number | string }>(
-    `SELECT count(*) AS n FROM order_invoices i JOIN orders o ON o.site_id = i.site_id AND o.order_id = i.order_id WHERE ${where}`, params);
+    `SELECT count(*) AS n FROM (${view('$2')} WHERE ${where}) AS listed`, params);
   const rows = await ctx.db.query<ViewRow>(
-    `${VIEW} WHERE ${where} ORDER BY i.issued_at DESC, i.number DESC LIMIT ${input.limit} OFFSET ${input.offset}`, params);
+    `${view('$2')} WHERE ${where} ORDER BY i.issued_at DESC, i.number DESC LIMIT ${input.limit} OFFSET ${input.offset}`, params);
   return { invoices: rows.map(toView), total: Number(counted[0].n) };
 }
 
@@ -132,16 +157,21 @@ export interface StoredInvoiceSettings {
   businessName: string | null;
   businessAddress: string | null;
   taxId: string | null;
+  /** Days from issue to the due date; null: invoices have no due date (never Overdue). */
+  paymentTermsDays: number | null;
 }
 
-export const DEFAULT_INVOICE_SETTINGS: StoredInvoiceSettings = { prefix: '', autoOnPaid: false, businessName: null, businessAddress: null, taxId: null };
+export const DEFAULT_INVOICE_SETTINGS: StoredInvoiceSettings = { prefix: '', autoOnPaid: false, businessName: null, businessAddress: null, taxId: null, paymentTermsDays: null };
 
 export async function readSettings(ctx: SiteContext): Promise<StoredInvoiceSettings> {
-  const rows = await ctx.db.query<{ prefix: string; auto_on_paid: boolean; business_name: string | null; business_address: string | null; tax_id: string | null }>(
-    'SELECT prefix, auto_on_paid, business_name, business_address, tax_id FROM invoice_settings WHERE site_id = $1', [ctx.siteId]);
+  const rows = await ctx.db.query<{ prefix: string; auto_on_paid: boolean; business_name: string | null; business_address: string | null; tax_id: string | null; payment_terms_days: number | null }>(
+    'SELECT prefix, auto_on_paid, business_name, business_address, tax_id, payment_terms_days FROM invoice_settings WHERE site_id = $1', [ctx.siteId]);
   const row = rows[0];
   if (!row) return DEFAULT_INVOICE_SETTINGS;
-  return { prefix: row.prefix, autoOnPaid: row.auto_on_paid, businessName: row.business_name, businessAddress: row.business_address, taxId: row.tax_id };
+  return {
+    prefix: row.prefix, autoOnPaid: row.auto_on_paid, businessName: row.business_name, businessAddress: row.business_address, taxId: row.tax_id,
+    paymentTermsDays: row.payment_terms_days === null ? null : Number(row.payment_terms_days),
+  };
 }
 
 /** The settings under their row's lock (the row is made first if the site has none): no lost update. */
@@ -153,8 +183,8 @@ export async function lockSettings(ctx: SiteContext): Promise<StoredInvoiceSetti
 
 export async function writeSettings(ctx: SiteContext, settings: StoredInvoiceSettings): Promise<void> {
   await ctx.db.query(
-    `INSERT INTO invoice_settings (site_id, prefix, auto_on_paid, business_name, business_address, tax_id, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-     ON CONFLICT (site_id) DO UPDATE SET prefix = $2, auto_on_paid = $3, business_name = $4, business_address = $5, tax_id = $6, updated_at = $7`,
-    [ctx.siteId, settings.prefix, settings.autoOnPaid, settings.businessName, settings.businessAddress, settings.taxId, ctx.now()],
+    `INSERT INTO invoice_settings (site_id, prefix, auto_on_paid, business_name, business_address, tax_id, payment_terms_days, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (site_id) DO UPDATE SET prefix = $2, auto_on_paid = $3, business_name = $4, business_address = $5, tax_id = $6, payment_terms_days = $7, updated_at = $8`,
+    [ctx.siteId, settings.prefix, settings.autoOnPaid, settings.businessName, settings.businessAddress, settings.taxId, settings.paymentTermsDays, ctx.now()],
   );
 }

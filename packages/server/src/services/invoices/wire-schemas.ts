@@ -13,10 +13,11 @@ export const Invoice = Type.Object({
   invoiceNumber: Type.Union([Type.String(), Type.Null()], { description: "The number as printed, with the site's prefix; null on an app's own invoice." }),
   number: Type.Union([Type.Integer(), Type.Null()], { description: "The site's counter: 1, 2, 3… with no gaps." }),
   appId: Type.Union([Type.String(), Type.Null()], { description: 'Set on an invoice an app added (addInvoiceToOrder).' }),
-  status: oneOf(INVOICE_STATUSES, { description: 'Follows the order: Paid, PartiallyPaid, Void when canceled; Sent once mailed, else Draft.' }),
+  status: oneOf(INVOICE_STATUSES, { description: 'Follows the order and the clock: Paid, PartiallyPaid, Processing, Void when canceled; past the due date Overdue or PartialAndOverdue; Sent once mailed, else Draft.' }),
   customer: Type.Union([Type.String(), Type.Null()]),
   total: Money,
   issuedDate: Timestamp,
+  dueDate: Type.Union([Timestamp, Type.Null()], { description: "The issue date plus the site's payment terms; null when the site has none." }),
   sentDate: Type.Union([Timestamp, Type.Null()]),
   sentTo: Type.Union([Type.String(), Type.Null()]),
   hasDocument: Type.Boolean({ description: 'Whether this shop holds the PDF (false for an app\'s invoice).' }),
@@ -32,6 +33,7 @@ export const InvoiceSettings = Type.Object({
   businessName: Type.Union([Type.String(), Type.Null()], { description: "Printed as the seller; null: the site's name." }),
   businessAddress: Type.Union([Type.String(), Type.Null()], { description: 'One line per line of the address.' }),
   taxId: Type.Union([Type.String(), Type.Null()], { description: "The store's VAT number (or other tax id)." }),
+  paymentTermsDays: Type.Union([Type.Integer(), Type.Null()], { description: 'Days from issue to the due date (30: net 30); null: invoices have no due date.' }),
 }, { title: 'InvoiceSettings' });
 export const InvoiceSettingsAnswer = Type.Object({ settings: InvoiceSettings });
 

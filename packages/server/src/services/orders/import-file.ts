@@ -18,8 +18,11 @@ export const ORDER_CSV_COLUMNS = [
 ] as const;
 export const LINE_CSV_COLUMNS = ['lineName', 'lineQuantity', 'linePrice', 'lineSku', 'lineProductId', 'lineType', 'lineDiscount', 'lineTax', 'lineSubscription'] as const;
 
-/** One order of the file: the rows it was read from (1 = the first data row) and the order, or why it cannot be read. */
-export type FileOrder = { rows: number[]; externalOrderId?: string } & ({ input: ImportOrderInput } | { error: ApiError });
+/**
+ * One order of the file: the rows it was read from (1 = the first data row), each row as it came
+ * (`data`, for the failures file), and the order, or why it cannot be read.
+ */
+export type FileOrder = { rows: number[]; data: Record<string, unknown>[]; externalOrderId?: string } & ({ input: ImportOrderInput } | { error: ApiError });
 
 type Row = Record<string, string>;
 
@@ -42,11 +45,11 @@ function readJson(content: string): FileOrder[] {
     throw fileError(`the file is not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!Array.isArray(parsed)) throw fileError('a JSON import is an array of orders');
-  return parsed.map((item, i) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return { rows: [i + 1], error: fileError(`item ${i + 1} is not an order object`) };
+  return parsed.map((item: unknown, i) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return { rows: [i + 1], data: [{ item }], error: fileError(`item ${i + 1} is not an order object`) };
     const input = item as ImportOrderInput;
     const externalOrderId = typeof input.channelInfo?.externalOrderId === 'string' ? input.channelInfo.externalOrderId : undefined;
-    return { rows: [i + 1], ...(externalOrderId !== undefined && { externalOrderId }), input };
+    return { rows: [i + 1], data: [item as Record<string, unknown>], ...(externalOrderId !== undefined && { externalOrderId }), input };
   });
 }
 
@@ -64,7 +67,7 @@ function readCsv(content: string): FileOrder[] {
   rows.forEach((row, i) => {
     const id = (row.orderId ?? '').trim();
     if (!id) {
-      out.push({ rows: [i + 1], error: ApiError.validation([{ field: 'orderId', rule: 'REQUIRED_FIELD', description: 'every row names its order in orderId' }]) });
+      out.push({ rows: [i + 1], data: [row], error: ApiError.validation([{ field: 'orderId', rule: 'REQUIRED_FIELD', description: 'every row names its order in orderId' }]) });
       return;
     }
     const group = groups.get(id) ?? { rows: [], data: [] };
@@ -75,10 +78,10 @@ function readCsv(content: string): FileOrder[] {
   for (const [externalOrderId, group] of groups) {
     const head = group.data.find((r) => (r.total ?? '') !== '');
     if (!head) {
-      out.push({ rows: group.rows, externalOrderId, error: ApiError.notFound('ORDER_NOT_FOUND', `No row gives order ${externalOrderId}'s total: its lines have no order to go to`, { orderId: externalOrderId }) });
+      out.push({ rows: group.rows, data: group.data, externalOrderId, error: ApiError.notFound('ORDER_NOT_FOUND', `No row gives order ${externalOrderId}'s total: its lines have no order to go to`, { orderId: externalOrderId }) });
       continue;
     }
-    out.push({ rows: group.rows, externalOrderId, input: orderOfRows(externalOrderId, head, group.data) });
+    out.push({ rows: group.rows, data: group.data, externalOrderId, input: orderOfRows(externalOrderId, head, group.data) });
   }
   return out.sort((a, b) => a.rows[0] - b.rows[0]);
 }

@@ -13,7 +13,8 @@ import { catalogBackOffice } from '../catalog/service.js';
 import { commerceSettingsOf } from '../commerce-settings/service.js';
 import type { SitesService } from '../sites/service.js';
 import { checkImport, type CheckedImport, type ImportOrderInput, type ImportSite } from './import-model.js';
-import { readOrderFile } from './import-file.js';
+import { MAX_IMPORT_ROWS, readOrderFile } from './import-file.js';
+import { failuresCsv } from '../../platform/csv-cells.js';
 import * as importStore from './import-store.js';
 import type { Order } from './model.js';
 import { FIRST_ORDER_NUMBER } from './service.js';
@@ -52,10 +53,14 @@ export class OrderImports {
     return this.save(ctx, checked, input.id);
   }
 
-  /** The back office's file: each order checked and saved on its own; a refused one does not stop the rest. */
-  async importFile(ctx: RequestContext, format: 'csv' | 'json', content: string): Promise<FileResult[]> {
+  /**
+   * The back office's file: each order checked and saved on its own; a refused one does not stop the
+   * rest. The file's counts and its refused rows are kept under `importId` for the failures file.
+   */
+  async importFile(ctx: RequestContext, format: 'csv' | 'json', content: string): Promise<{ importId: string; results: FileResult[] }> {
     const site = await this.site(ctx);
     const results: FileResult[] = [];
+    const failures: importStore.ImportFailureRow[] = [];
     for (const item of readOrderFile(format, content)) {
       const base = { rows: item.rows, ...(item.externalOrderId !== undefined && { externalOrderId: item.externalOrderId }) };
       try {
@@ -65,13 +70,31 @@ export class OrderImports {
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         results.push({ ...base, status: 'FAILED', code: error.code, message: error.message });
+        // Every row of a refused order is in the failures file, with the order's reason.
+        item.rows.forEach((row, i) => failures.push({ row, ...base, code: error.code, error: error.message, data: item.data[i] ?? {} }));
       }
     }
-    await recordAudit(ctx, {
-      action: 'order.import_file', objectType: 'order_import', objectId: ctx.requestId,
-      after: { format, orders: results.length, imported: results.filter((r) => r.status === 'IMPORTED').length, failed: results.filter((r) => r.status === 'FAILED').length },
+    const importId = newId();
+    const count = (status: ImportStatus) => results.filter((r) => r.status === status).length;
+    const file = { importId, format, orders: results.length, imported: count('IMPORTED') + count('REPLACED'), alreadyImported: count('ALREADY_IMPORTED'), failed: count('FAILED'), createdAt: ctx.now() };
+    await withTransaction(ctx, async (tx) => {
+      await importStore.insertImportFile(tx, file, failures);
+      await recordAudit(tx, {
+        action: 'order.import_file', objectType: 'order_import', objectId: importId,
+        after: { format, orders: file.orders, imported: file.imported, alreadyImported: file.alreadyImported, failed: file.failed },
+      });
     });
-    return results;
+    return { importId, results };
+  }
+
+  /**
+   * A file import's failures file: `row`, `error` (the reason in words), `reason` (the spec's code),
+   * then the row as it came (a JSON file: the order's fields). 404 for another site's import.
+   */
+  async importFailuresCsv(ctx: RequestContext, importId: string): Promise<AsyncGenerator<string>> {
+    if (!(await importStore.importFileExists(ctx, importId))) throw ApiError.notFound('ORDER_IMPORT_NOT_FOUND', `Order import ${importId} was not found`, { importId });
+    await recordAudit(ctx, { action: 'export.order_import_failures', objectType: 'order_import', objectId: importId });
+    return failuresCsv(withReason(importStore.importFailures(ctx, importId, MAX_IMPORT_ROWS)));
   }
 
   /**
@@ -154,6 +177,10 @@ export class OrderImports {
     }]);
     await recordAudit(tx, { action, objectType: 'order', objectId: order.id, after: { number: order.number, channelType: order.channelType, externalOrderId: order.imported?.externalOrderId ?? null, total: order.totals.total.toString() } });
   }
+}
+
+async function* withReason(batches: AsyncIterable<importStore.ImportFailureRow[]>): AsyncGenerator<{ row: number; error: string; data: Record<string, unknown> }[]> {
+  for await (const batch of batches) yield batch.map((f) => ({ row: f.row, error: f.error, data: { reason: f.code, ...f.data } }));
 }
 
 function numberTaken(number: number): ApiError {

@@ -67,3 +67,64 @@ export async function highestOrderNumber(ctx: SiteContext): Promise<number> {
   const rows = await ctx.db.query<{ highest: number | string | null }>('SELECT max(number) AS highest FROM orders WHERE site_id = $1', [ctx.siteId]);
   return Number(rows[0]?.highest ?? 0);
 }
+
+/** One file import's counts and every row of the orders it refused (the failures file). */
+export interface ImportFileRecord {
+  importId: string;
+  format: 'csv' | 'json';
+  orders: number;
+  imported: number;
+  alreadyImported: number;
+  failed: number;
+  createdAt: Date;
+}
+
+export interface ImportFailureRow {
+  row: number;
+  externalOrderId?: string;
+  code: string;
+  error: string;
+  data: Record<string, unknown>;
+}
+
+export async function insertImportFile(ctx: SiteContext, file: ImportFileRecord, failures: readonly ImportFailureRow[]): Promise<void> {
+  await ctx.db.query(
+    `INSERT INTO order_import_files (site_id, import_id, format, orders, imported, already_imported, failed, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [ctx.siteId, file.importId, file.format, file.orders, file.imported, file.alreadyImported, file.failed, file.createdAt],
+  );
+  if (!failures.length) return;
+  await ctx.db.query(
+    `INSERT INTO order_import_failures (site_id, import_id, row_number, external_order_id, code, error, data)
+     SELECT $1, $2, f.row_number, f.external_order_id, f.code, f.error, f.data
+     FROM jsonb_to_recordset($3::jsonb) AS f(row_number integer, external_order_id text, code text, error text, data jsonb)`,
+    // The row as [column, value] pairs: a jsonb object would not keep the file's column order.
+    [ctx.siteId, file.importId, JSON.stringify(failures.map((f) => ({
+      row_number: f.row, external_order_id: f.externalOrderId ?? null, code: f.code, error: f.error, data: Object.entries(f.data),
+    })))],
+  );
+}
+
+export async function importFileExists(ctx: SiteContext, importId: string): Promise<boolean> {
+  const rows = await ctx.db.query<{ found: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM order_import_files WHERE site_id = $1 AND import_id = $2) AS found', [ctx.siteId, importId]);
+  return rows[0]?.found === true;
+}
+
+/** The refused rows of one file import, in the file's order, a batch at a time. */
+export async function* importFailures(ctx: SiteContext, importId: string, batch = 1000): AsyncGenerator<ImportFailureRow[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await ctx.db.query<{ row_number: number; external_order_id: string | null; code: string; error: string; data: [string, unknown][] }>(
+      `SELECT row_number, external_order_id, code, error, data FROM order_import_failures
+       WHERE site_id = $1 AND import_id = $2 AND row_number > $3 ORDER BY row_number LIMIT $4`,
+      [ctx.siteId, importId, after, batch]);
+    if (rows.length) {
+      yield rows.map((r) => ({
+        row: r.row_number, code: r.code, error: r.error, data: Object.fromEntries(r.data), ...(r.external_order_id !== null && { externalOrderId: r.external_order_id }),
+      }));
+    }
+    if (rows.length < batch) return;
+    after = rows[rows.length - 1].row_number;
+  }
+}

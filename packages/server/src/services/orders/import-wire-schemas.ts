@@ -79,8 +79,11 @@ export const OrderImportResult = Type.Object({
 }, { title: 'OrderImportResult' });
 
 export const OrderImportAnswer = Type.Object({
+  importId: Type.String({ description: 'The import: GET /bodega/v1/order-imports/{importId}/failures.csv gives its refused rows.' }),
   results: Type.Array(OrderImportResult),
   imported: Type.Integer(),
   alreadyImported: Type.Integer(),
   failed: Type.Integer(),
 }, { title: 'OrderImportAnswer' });
+
+export const ImportIdParams = Type.Object({ importId: Type.String({ minLength: 1, maxLength: 100 }) });

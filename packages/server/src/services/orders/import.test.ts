@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiKeyStrategy, createClient } from '@wix/sdk';
 import { orders } from '@wix/ecom';
+import { parse } from 'csv-parse/sync';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
 import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
@@ -223,6 +224,50 @@ describe('the back office\'s file import', () => {
     expect(audit.map((r) => r.action)).toContain('order.import_file');
   });
 
+  it('keeps a failures file: each refused order\'s rows with the spec\'s reason, its words and the row as sent', async () => {
+    // A file of its own (B- ids), so the good order is new here too.
+    const content = importFile(mug.id).replace(/^A-/gm, 'B-');
+    const res = await t.app.inject({ method: 'POST', url: '/bodega/v1/order-imports', headers: a.headers.contributor, payload: { format: 'csv', content } });
+    expect(res.statusCode, res.body).toBe(200);
+    const answer = res.json() as { importId: string; imported: number; failed: number; results: { externalOrderId: string; message?: string }[] };
+    expect(answer).toMatchObject({ imported: 1, failed: 11 });
+    const file = await t.app.inject({ method: 'GET', url: `/bodega/v1/order-imports/${answer.importId}/failures.csv`, headers: a.headers.owner });
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.headers['content-type']).toMatch(/^text\/csv/);
+    expect(file.headers['content-disposition']).toBe(`attachment; filename="order-import-${answer.importId}-failures.csv"`);
+    const rows = parse(file.body, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0]).slice(0, 4)).toEqual(['row', 'error', 'reason', 'orderId']);
+    // The good order's rows (1 and 2) are not in it; every other row is, with its order's reason.
+    expect(rows.map((r) => [r.row, r.orderId, r.reason])).toEqual([
+      ['3', 'B-2', 'PARTIALLY_OR_FULLY_REFUNDED'],
+      ['4', 'B-3', 'UNSUPPORTED_CHANNEL_TYPE'],
+      ['5', 'B-4', 'ORDER_STATUS_IS_NOT_SUPPORTED'],
+      ['6', 'B-5', 'ORDER_AND_SITE_CURRENCIES_ARE_INCONSISTENT'],
+      ['7', 'B-6', 'ORDER_AND_SITE_WEIGHT_UNITS_ARE_INCONSISTENT'],
+      ['8', 'B-7', 'AMOUNTS_DO_NOT_ADD_UP'],
+      ['9', 'B-8', 'ORDER_NOT_FOUND'],
+      ['10', 'B-9', 'SUBSCRIPTION_LINE_ITEM_EXISTS'],
+      ['11', 'B-10', 'UNSUPPORTED_CATALOG_ITEM'],
+      ['12', 'B-11', 'TAXABLE_EXISTING_ADDITIONAL_FEE'],
+      ['13', 'B-12', 'PARTIALLY_OR_FULLY_REFUNDED'],
+    ]);
+    // The words are the answer's own, and the row is as sent (a fixed file re-imports as is).
+    for (const row of rows) expect(row.error).toBe(answer.results.find((r) => r.externalOrderId === row.orderId)?.message);
+    expect(rows.find((r) => r.orderId === 'B-5')).toMatchObject({ error: 'The order is in EUR and the shop sells in USD', currency: 'EUR', lineName: 'Hat', linePrice: '10.00' });
+    expect(rows.find((r) => r.orderId === 'B-10')?.lineProductId).toBe('not-a-product-here');
+
+    const json = await t.app.inject({ method: 'POST', url: '/bodega/v1/order-imports', headers: a.headers.apiKey, payload: { format: 'json', content: JSON.stringify([ebayOrder('EB-F1'), { ...ebayOrder('EB-F2'), currency: 'GBP' }]) } });
+    const jsonFile = await t.app.inject({ method: 'GET', url: `/bodega/v1/order-imports/${json.json().importId as string}/failures.csv`, headers: a.headers.apiKey });
+    const jsonRows = parse(jsonFile.body, { columns: true }) as Record<string, string>[];
+    expect(jsonRows.map((r) => [r.row, r.reason, r.currency])).toEqual([['2', 'ORDER_AND_SITE_CURRENCIES_ARE_INCONSISTENT', 'GBP']]);
+    expect(JSON.parse(jsonRows[0].channelInfo)).toMatchObject({ type: 'EBAY', externalOrderId: 'EB-F2' });
+
+    const unknown = await t.app.inject({ method: 'GET', url: '/bodega/v1/order-imports/nothing-here/failures.csv', headers: a.headers.owner });
+    expect([unknown.statusCode, unknown.json().details.applicationError.code, unknown.headers['content-disposition']]).toEqual([404, 'ORDER_IMPORT_NOT_FOUND', undefined]);
+    const audit = await t.db.query<{ object_id: string }>("SELECT object_id FROM audit_log WHERE site_id = $1 AND action = 'export.order_import_failures'", [site.siteId]);
+    expect(audit.map((r) => r.object_id)).toContain(answer.importId);
+  });
+
   it('reads a JSON file of orders in the importOrder shape', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/bodega/v1/order-imports', headers: a.headers.apiKey, payload: { format: 'json', content: JSON.stringify([ebayOrder('EB-J1'), { ...ebayOrder('EB-J2'), currency: 'GBP' }, 'x']) } });
     expect(res.statusCode, res.body).toBe(200);
@@ -237,7 +282,7 @@ describe('the back office\'s file import', () => {
 });
 
 describe('who may import orders', () => {
-  it('this site\'s owner, contributor and key; another site\'s owner and key act on their own site, where this site\'s product is unknown; shoppers and no token are refused', async () => {
+  it('this site\'s owner, contributor and key (also for a failures file); another site\'s owner and key act on their own site, where this site\'s product is unknown; shoppers and no token are refused', async () => {
     // ebayOrder names this site's mug: on another site it is a product that shop does not have.
     const calls = [
       { method: 'POST' as const, url: '/ecom/v1/orders/import', payload: (n: number) => ({ order: ebayOrder(`ACL-${n}`) }), other: (res: Res) => res.statusCode === 400 && res.json().details.applicationError.code === 'UNSUPPORTED_CATALOG_ITEM' },
@@ -245,6 +290,21 @@ describe('who may import orders', () => {
       { method: 'POST' as const, url: '/ecom/v1/orders/import/set-order-number-counter', payload: (n: number) => ({ counter: String(900000 + n) }), other: (res: Res) => res.statusCode === 200 },
     ];
     let n = 0;
+    // The failures file: this site's staff read it; another site's owner and key find no such import.
+    const made = await t.app.inject({ method: 'POST', url: '/bodega/v1/order-imports', headers: a.headers.owner, payload: { format: 'json', content: JSON.stringify([{ ...ebayOrder('ACL-F'), currency: 'GBP' }]) } });
+    const failuresUrl = `/bodega/v1/order-imports/${made.json().importId as string}/failures.csv`;
+    for (const who of ['owner', 'contributor', 'apiKey'] as const) {
+      const res = await t.app.inject({ method: 'GET', url: failuresUrl, headers: a.headers[who] });
+      expect([res.statusCode, res.body.split('\n')[1]?.slice(0, 2)], `${who} failures.csv`).toEqual([200, '1,']);
+    }
+    for (const who of ['owner', 'apiKey'] as const) {
+      const res = await t.app.inject({ method: 'GET', url: failuresUrl, headers: b.headers[who] });
+      expect([res.statusCode, res.body.includes('ACL-F')], `other site's ${who} failures.csv`).toEqual([404, false]);
+    }
+    for (const [who, status] of [['visitor', 403], ['member', 403], ['anonymous', 401]] as const) {
+      const res = await t.app.inject({ method: 'GET', url: failuresUrl, headers: a.headers[who] });
+      expect([res.statusCode, res.body.includes('ACL-F')], `${who} failures.csv`).toEqual([status, false]);
+    }
     for (const { payload, other, ...call } of calls) {
       for (const who of ['owner', 'contributor', 'apiKey'] as const) {
         const res = await t.app.inject({ ...call, headers: a.headers[who], payload: payload(++n) });

@@ -87,7 +87,7 @@ describe('a shopper, start to finish', () => {
     expect(orderWithFulfillments?.fulfillments?.[0]?.trackingInfo?.trackingNumber).toBe('1Z999');
     const fulfilled = await merchant.orders.getOrder(paid.orderId as string);
     expect(fulfilled.fulfillmentStatus).toBe('FULFILLED');
-    expect(fulfilled.activities?.map((a) => a.type)).toEqual(['ORDER_PLACED', 'ORDER_PAID', 'TRACKING_NUMBER_ADDED', 'ORDER_FULFILLED']);
+    expect(fulfilled.activities?.map((a) => a.type)).toEqual(['ORDER_PLACED', 'ORDER_PAID', 'TRACKING_NUMBER_ADDED', 'ORDER_FULFILLED', 'SHIPPING_CONFIRMATION_EMAIL_SENT']);
 
     const mine = await shopper.orders.searchOrders({});
     expect(mine.orders?.map((o) => o._id)).toEqual([paid.orderId]);

@@ -133,4 +133,12 @@ describe('cancel, restock and fulfill', () => {
     expect(code(() => cancel(rest.order, AT, newId))).toBe('ORDER_FULFILLED');
     expect(code(() => fulfill(rest.order, { lineItems: [] }, AT, newId))).toBe('ORDER_ALREADY_FULFILLED');
   });
+
+  it('writes the fulfillment mail on the timeline: a shipping confirmation, or ready for pickup; none without an e-mail', () => {
+    const types = (o: Order) => fulfill(o, { lineItems: [] }, AT, newId).order.activities.map((a) => a.type).slice(1);
+    expect(types(order())).toEqual(['ORDER_FULFILLED', 'SHIPPING_CONFIRMATION_EMAIL_SENT']);
+    const pickup = order();
+    expect(types({ ...pickup, shipping: pickup.shipping && { ...pickup.shipping, kind: 'PICKUP' } })).toEqual(['ORDER_FULFILLED', 'PICKUP_READY_EMAIL_SENT']);
+    expect(types({ ...order(), email: null })).toEqual(['ORDER_FULFILLED']);
+  });
 });

@@ -16,7 +16,9 @@ export type ActivityType =
   // Written by the merchant's tools (services/orders/activities.ts, draft-orders.ts).
   | 'CUSTOM_ACTIVITY' | 'DRAFT_ORDER_CHANGES_APPLIED'
   // Written by services/invoices.
-  | 'INVOICE_ADDED' | 'INVOICE_SENT';
+  | 'INVOICE_ADDED' | 'INVOICE_SENT'
+  // A fulfillment's mail to the buyer (sent by the webhooks worker from order.fulfillment_created).
+  | 'SHIPPING_CONFIRMATION_EMAIL_SENT' | 'PICKUP_READY_EMAIL_SENT';
 export type StockState = 'NONE' | 'DECREMENTED' | 'RESTOCKED';
 export type PaymentOption = 'FULL_PAYMENT_ONLINE' | 'FULL_PAYMENT_OFFLINE';
 
@@ -521,6 +523,9 @@ export function fulfill(
   const activities: OrderActivity[] = [];
   if (tracking?.trackingNumber) activities.push({ id: newId(), type: 'TRACKING_NUMBER_ADDED', createdDate: at });
   if (done) activities.push({ id: newId(), type: 'ORDER_FULFILLED', createdDate: at });
+  // The buyer is mailed of every fulfillment (services/webhooks/mails.ts, from this change's
+  // order.fulfillment_created event, recorded in the same transaction): its timeline says so.
+  if (order.email) activities.push({ id: newId(), type: order.shipping?.kind === 'PICKUP' ? 'PICKUP_READY_EMAIL_SENT' : 'SHIPPING_CONFIRMATION_EMAIL_SENT', createdDate: at });
   return {
     order: { ...touched(order, at, activities), lines, fulfillments: [...order.fulfillments, fulfillment], fulfillmentStatus: done ? 'FULFILLED' : 'PARTIALLY_FULFILLED' },
     events: done ? ['order.fulfillment_created', 'order.fulfilled'] : ['order.fulfillment_created'],
