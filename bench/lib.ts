@@ -310,14 +310,23 @@ export function assertClean(name: string, result: LoadResult): void {
   }
 }
 
-/** autocannon in a child process, one visitor token per connection. */
+/**
+ * autocannon in a child process, one visitor token per connection; with `rotate`, each request
+ * takes the next token instead (requests spread over every token's shopper, and site), and with
+ * `bodies` the body of the same index.
+ */
 const PER_CONNECTION_TOKENS = `
 import autocannon from ${JSON.stringify(AUTOCANNON)};
 const cfg = JSON.parse(process.env.BENCH_CONFIG);
 let next = 0;
+const headers = (i) => ({ 'content-type': 'application/json', 'accept-encoding': cfg.encodings, authorization: cfg.tokens[i] });
 const result = await autocannon({
-  url: cfg.url, connections: cfg.connections, duration: cfg.seconds, method: 'POST', body: cfg.body,
-  setupClient(client) { client.setHeaders({ 'content-type': 'application/json', 'accept-encoding': cfg.encodings, authorization: cfg.tokens[next++ % cfg.tokens.length] }); },
+  url: cfg.url, connections: cfg.connections, duration: cfg.seconds, method: cfg.method, body: cfg.body,
+  setupClient(client) { client.setHeaders(headers(next++ % cfg.tokens.length)); },
+  ...(cfg.rotate && { requests: [{ setupRequest(req) {
+    const i = next++ % cfg.tokens.length;
+    return { ...req, headers: headers(i), ...(cfg.bodies && { body: cfg.bodies[i] }) };
+  } }] }),
 });
 process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average, p50Ms: result.latency.p50, p99Ms: result.latency.p99,
   requests: result.requests.total, non2xx: result.non2xx, errors: result.errors }));
@@ -325,9 +334,22 @@ process.stdout.write(JSON.stringify({ requestsPerSecond: result.requests.average
 
 /** POSTs body on one connection per token (repeat a token to share it: many connections, one shopper). */
 export async function loadPerConnection(url: string, tokens: string[], body: unknown, seconds: number): Promise<LoadResult> {
+  return loadWithTokens(url, tokens, { body, seconds, connections: tokens.length, method: 'POST', rotate: false });
+}
+
+/**
+ * `connections` connections whose every request takes the next of `tokens` and, when given, the
+ * body of the same index (a POST; a GET without bodies).
+ */
+export async function loadRotating(url: string, tokens: string[], options: { bodies?: unknown[]; seconds: number; connections: number }): Promise<LoadResult> {
+  return loadWithTokens(url, tokens, { ...options, method: options.bodies ? 'POST' : 'GET', rotate: true });
+}
+
+async function loadWithTokens(url: string, tokens: string[], options: { body?: unknown; bodies?: unknown[]; seconds: number; connections: number; method: string; rotate: boolean }): Promise<LoadResult> {
+  const { body, bodies, seconds, connections, method, rotate } = options;
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(process.execPath, ['--input-type=module', '-e', PER_CONNECTION_TOKENS], {
-      env: { ...process.env, BENCH_CONFIG: JSON.stringify({ url, tokens, body: JSON.stringify(body), connections: tokens.length, seconds, encodings: BROWSER_ENCODINGS }) },
+      env: { ...process.env, BENCH_CONFIG: JSON.stringify({ url, tokens, body: body === undefined ? undefined : JSON.stringify(body), bodies: bodies?.map((b) => JSON.stringify(b)), connections, seconds, method, rotate, encodings: BROWSER_ENCODINGS }) },
       maxBuffer: 16 * 1024 * 1024,
     }, (error, out) => (error ? reject(error) : resolve(out)));
   });

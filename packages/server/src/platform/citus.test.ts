@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDb } from '../test/harness.js';
-import { COORDINATOR_TABLES, distributionPlan, hasCitus, pendingDistribution, REFERENCE_TABLES } from './citus.js';
+import { COORDINATOR_TABLES, distributionPlan, hasCitus, pendingDistribution, pendingFunctions, REFERENCE_TABLES } from './citus.js';
 import { rethrowWorkerError, type Db } from './db.js';
 
 let db: Db;
@@ -29,6 +29,7 @@ describe('where each table lives on Citus', () => {
   it.runIf(process.env.BODEGA_CITUS === '1')('on a Citus database, leaves no table as it was after migrating', async () => {
     expect(await hasCitus(db)).toBe(true);
     expect(await pendingDistribution(db)).toEqual([]);
+    expect(await pendingFunctions(db)).toEqual([]);
   });
 });
 

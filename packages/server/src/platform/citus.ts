@@ -16,6 +16,15 @@ export const COORDINATOR_TABLES = ['schema_migrations'] as const;
 export const DISTRIBUTION_COLUMN = 'site_id';
 const COLOCATION_ANCHOR = 'members';
 const NOTIFY_TRIGGERS = ['members_access_changed', 'members_access_deleted'];
+/**
+ * Functions whose every statement reads and writes one site's rows, distributed by that site
+ * argument and colocated with the site tables: Citus then sends a call made outside a transaction
+ * block to the worker holding the site as ONE command, and its statements run there on the local
+ * shards (instead of the coordinator running the function and sending each statement over).
+ */
+export const DISTRIBUTED_FUNCTIONS = [
+  { signature: 'cart_add_lines(text, text, text, text, text, text, timestamptz, jsonb, text, jsonb)', argument: 'p_site' },
+] as const;
 
 export async function hasCitus(db: Queryable): Promise<boolean> {
   const rows = await db.query<{ ok: number }>(`SELECT 1 AS ok FROM pg_extension WHERE extname = 'citus'`);
@@ -89,7 +98,12 @@ export async function pendingDistribution(db: Queryable): Promise<TablePlan[]> {
 export async function distributeTables(tx: Queryable): Promise<string[]> {
   await databaseSettings(tx);
   const plan = await pendingDistribution(tx);
-  if (plan.length === 0) return [];
+  if (plan.length > 0) await distributePlan(tx, plan);
+  await distributeFunctions(tx);
+  return plan.map((t) => t.name);
+}
+
+async function distributePlan(tx: Queryable, plan: TablePlan[]): Promise<void> {
   const names = plan.map((t) => t.name);
   const keys = await tx.query<{ table_name: string; name: string; definition: string }>(`
     SELECT conrelid::regclass::text AS table_name, conname AS name, pg_get_constraintdef(oid) AS definition
@@ -113,7 +127,25 @@ export async function distributeTables(tx: Queryable): Promise<string[]> {
   // cannot PREPARE (two-phase commit) a transaction that notified: servers on Citus do not listen
   // (app.ts) and bound the access cache by its age instead.
   for (const trigger of NOTIFY_TRIGGERS) await tx.query(`DROP TRIGGER IF EXISTS ${trigger} ON members`);
-  return names;
+}
+
+/** The functions of DISTRIBUTED_FUNCTIONS that Citus does not yet hold as distributed by their site argument. */
+export async function pendingFunctions(db: Queryable): Promise<string[]> {
+  const pending: string[] = [];
+  for (const fn of DISTRIBUTED_FUNCTIONS) {
+    const rows = await db.query<{ ok: number }>(
+      `SELECT 1 AS ok FROM pg_dist_object WHERE classid = 'pg_proc'::regclass AND objid = $1::regprocedure AND distribution_argument_index IS NOT NULL`,
+      [fn.signature]);
+    if (rows.length === 0) pending.push(fn.signature);
+  }
+  return pending;
+}
+
+async function distributeFunctions(tx: Queryable): Promise<void> {
+  for (const signature of await pendingFunctions(tx)) {
+    const fn = DISTRIBUTED_FUNCTIONS.find((f) => f.signature === signature);
+    if (fn) await tx.query('SELECT create_distributed_function($1, $2, colocate_with => $3)', [fn.signature, fn.argument, COLOCATION_ANCHOR]);
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 // SQL for carts and their line items; nothing else.
 import type { SiteContext } from '../../platform/context.js';
 import { prepared } from '../../platform/db.js';
-import { newEventId, outboxInsertFrom } from '../../platform/events.js';
+import { newEventId } from '../../platform/events.js';
 import type { Buyer, BuyerKind } from '../commerce/buyer.js';
 import { customLineFromJson, customLineToJson, readDiscounts, storeDiscounts, type CatalogReference, type CustomLine, type LineRef, type StoredCustomLine } from '../commerce/lines.js';
 import type { MerchantDiscount } from '../commerce/pricing/model.js';
@@ -106,11 +106,11 @@ async function linesOf(ctx: SiteContext, cartId: string): Promise<LineRef[]> {
 
 /** The buyer's cart with its lines, one row: statements run prepared, so this is planned once per connection. */
 const READ_CART = prepared(`SELECT ${CART_COLUMNS}, c.xmin::text AS version,
-    (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = c.site_id AND l.cart_id = c.cart_id) AS lines
+    (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = c.cart_id) AS lines
   FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3`);
 const LOCK_CART = prepared(`SELECT ${CART_COLUMNS} FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3 FOR UPDATE`);
 const CART_BY_ID = prepared(`SELECT ${CART_COLUMNS},
-    (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = c.site_id AND l.cart_id = c.cart_id) AS lines
+    (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = c.cart_id) AS lines
   FROM carts c WHERE c.site_id = $1 AND c.cart_id = $2`);
 
 function withLines(row: CartRow & { lines: LineRow[] | null; version?: string }): Cart {
@@ -160,47 +160,23 @@ export interface AddResult {
 export class LineQuantityExceeded extends Error {}
 
 /**
- * Add-to-cart as ONE statement, so it is atomic without a transaction (one round trip, one
- * commit): find or create the buyer's cart, add the lines, record the cart event (through
- * events.ts's outbox insert). A line with the same key gains the quantity: ON CONFLICT … DO
- * UPDATE takes the line's row lock, so concurrent adds all count; a line pushed past the maximum
- * fails the CHECK on quantity (SQLSTATE 23514), which undoes everything. Answers the cart, its
- * lines ("existing") and the lines it wrote ("added"), which the caller lays over "existing".
- * "existing" is read under the statement's snapshot, taken before it waited for the cart row,
- * when the row it updated is the one that snapshot saw (revision + 1), i.e. no other change to the
- * cart committed in between; otherwise by cart_lines_now (0307), a VOLATILE function whose query
- * takes a new snapshot, so a waiting add answers the other change without a second round trip.
- * That read may or may not see this statement's own lines; laying "added" over it gives the
- * same lines either way.
- * Both rows stay upserts: plain UPDATEs write ~120 B less WAL (no lock record), but tried under a
- * hot cart they cost more PostgreSQL CPU per add (a waiting UPDATE re-checks through
- * EvalPlanQual), so they were not kept.
+ * Add-to-cart as ONE call of cart_add_lines (migration 1130), so it is atomic without a transaction
+ * (one round trip, one commit): find or create the buyer's cart, add the lines, record the cart
+ * event when a subscription wants it. A line with the same key gains the quantity under its row
+ * lock, so concurrent adds all count; a line pushed past the maximum fails the CHECK on quantity
+ * (SQLSTATE 23514), which undoes everything. Answers the cart, its lines read after the add under a
+ * snapshot taken once the cart row's lock was granted ("existing"), and the lines it wrote
+ * ("added"), which the caller lays over "existing". On Citus the function is distributed by its site
+ * argument, so the coordinator sends the whole call to the one worker holding the site.
  */
-const ADD_TO_CART = prepared(`WITH cart AS (
-    INSERT INTO carts AS c (site_id, cart_id, buyer_kind, buyer_id, currency, business_location_id, created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-    ON CONFLICT (site_id, buyer_kind, buyer_id) DO UPDATE
-      SET updated_at = EXCLUDED.updated_at, business_location_id = COALESCE(EXCLUDED.business_location_id, c.business_location_id),
-        revision = c.revision + 1
-    RETURNING ${CART_COLUMNS}, c.revision, (c.xmax = 0) AS inserted
-  ), added AS (
-    INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
-    SELECT $1, cart.cart_id, n.id, n.key, n.ref, n.quantity, n.custom, $7
-    FROM cart, jsonb_to_recordset($8::jsonb) AS n(id text, key text, ref jsonb, quantity int, custom jsonb)
-    ON CONFLICT (site_id, cart_id, line_key) DO UPDATE SET quantity = l.quantity + EXCLUDED.quantity
-    RETURNING ${LINE_COLUMNS}
-  ), event AS (
-    ${outboxInsertFrom({
-      siteId: '$1', eventId: '$9', type: `CASE WHEN cart.inserted THEN 'cart.created' ELSE 'cart.updated' END`, entityType: `'cart'`, entityId: 'cart.cart_id',
-      payload: `$10::jsonb || jsonb_build_object('cartId', cart.cart_id, 'addedLineItemIds', (SELECT jsonb_agg(line_item_id) FROM added))`,
-    }, 'cart')}
-  )
-  SELECT cart.*,
-    CASE WHEN current.ok THEN (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = cart.cart_id)
-      ELSE cart_lines_now($1, cart.cart_id) END AS existing,
-    (SELECT json_agg(added) FROM added) AS added
-  FROM cart, LATERAL (SELECT cart.inserted OR cart.revision - 1 IS NOT DISTINCT FROM
-    (SELECT c0.revision FROM carts c0 WHERE c0.site_id = $1 AND c0.buyer_kind = $3 AND c0.buyer_id = $4 AND c0.cart_id = cart.cart_id) AS ok) current`);
+const ADD_TO_CART = prepared('SELECT cart_add_lines($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10::jsonb) AS added');
+
+interface AddedRow {
+  cart: CartRow;
+  inserted: boolean;
+  existing: LineRow[] | null;
+  added: LineRow[] | null;
+}
 
 export async function addLines(
   ctx: SiteContext,
@@ -210,7 +186,7 @@ export async function addLines(
   at: Date,
 ): Promise<AddResult> {
   const { db, siteId } = ctx;
-  let rows: (CartRow & { inserted: boolean; existing: LineRow[] | null; added: LineRow[] | null })[];
+  let rows: { added: AddedRow }[];
   try {
     rows = await db.query(ADD_TO_CART, [siteId, cart.id, cart.buyer.kind, cart.buyer.id, cart.currency, cart.businessLocationId, at,
       JSON.stringify(lines.map((l) => ({ id: l.id, key: l.key, ref: l.catalogReference, quantity: l.quantity, custom: l.custom ? customLineToJson(l.custom) : null }))),
@@ -219,13 +195,13 @@ export async function addLines(
     if ((error as { code?: string }).code === '23514') throw new LineQuantityExceeded();
     throw error;
   }
-  const row = rows[0];
+  const row = rows[0].added;
   const added = (row.added ?? []).map(toLine);
   const written = added.map((l) => l.id);
   const byId = new Map(added.map((l) => [l.id, l]));
   const merged = (row.existing ?? []).map(toLine).map((l) => byId.get(l.id) ?? l);
   for (const l of added) if (!merged.some((m) => m.id === l.id)) merged.push(l);
-  return { cart: toCart(row, merged), inserted: row.inserted, lines: merged, written };
+  return { cart: toCart(row.cart, merged), inserted: row.inserted, lines: merged, written };
 }
 
 /** Locks the buyer's cart row (or nothing): writes that read-modify-write a cart take it first. */
@@ -302,10 +278,15 @@ export async function moveLines(ctx: SiteContext, fromCartId: string, toCartId: 
   // The cap is written into the text: Citus runs this INSERT … SELECT through an intermediate result
   // and does not pass a parameter of its ON CONFLICT clause on to the worker.
   if (!Number.isSafeInteger(maxQuantity)) throw new Error(`moveLines: ${maxQuantity} is no quantity`);
+  // Positions continue the target cart's (as cart_add_lines numbers them, migration 1130), so the
+  // order stays the order of adding on Citus too, where an identity value depends on the node.
   await tx.query(
-    `INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, catalog_reference, quantity, custom, created_at)
-     SELECT site_id, $3::text, line_item_id, line_key, catalog_reference, quantity, custom, created_at
-     FROM cart_line_items WHERE site_id = $1::text AND cart_id = $2::text ORDER BY position
+    `INSERT INTO cart_line_items AS l (site_id, cart_id, line_item_id, line_key, position, catalog_reference, quantity, custom, created_at)
+     OVERRIDING SYSTEM VALUE
+     SELECT f.site_id, $3::text, f.line_item_id, f.line_key,
+       (SELECT COALESCE(max(t.position), 0) FROM cart_line_items t WHERE t.site_id = $1::text AND t.cart_id = $3::text) + row_number() OVER (ORDER BY f.position),
+       f.catalog_reference, f.quantity, f.custom, f.created_at
+     FROM cart_line_items f WHERE f.site_id = $1::text AND f.cart_id = $2::text ORDER BY f.position
      ON CONFLICT (site_id, cart_id, line_key) DO UPDATE SET quantity = LEAST(l.quantity + EXCLUDED.quantity, ${maxQuantity})`,
     [siteId, fromCartId, toCartId],
   );

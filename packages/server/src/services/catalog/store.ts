@@ -245,8 +245,10 @@ interface CollectionRow {
   [key: string]: unknown;
 }
 
+// Every statement with these columns binds the site as $1; its subquery names $1, not the outer row's
+// site_id, which Citus does not follow to one shard (it would ask every shard).
 const COLLECTION_COLUMNS = `c.collection_id, c.slug, c.name, c.description, c.visible, c.media, c.created_at, c.updated_at,
-  (SELECT count(*) FROM collection_products cp WHERE cp.site_id = c.site_id AND cp.collection_id = c.collection_id) AS number_of_products`;
+  (SELECT count(*) FROM collection_products cp WHERE cp.site_id = $1 AND cp.collection_id = c.collection_id) AS number_of_products`;
 
 function toCollection(row: CollectionRow): Collection {
   return {

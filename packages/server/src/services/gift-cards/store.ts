@@ -182,7 +182,7 @@ export async function checkoutCards(ctx: SiteContext, checkoutId: string): Promi
   const rows = await ctx.db.query<CardRow & { held: string }>(
     `SELECT ${CARD_COLUMNS.split(', ').map((c) => `g.${c.trim()}`).join(', ')},
        COALESCE((SELECT -sum(l.amount_minor) FROM gift_card_ledger l
-                  WHERE l.site_id = g.site_id AND l.gift_card_id = g.gift_card_id AND l.checkout_id = c.checkout_id AND l.kind IN ('REDEEM', 'RELEASE')), 0)::text AS held
+                  WHERE l.site_id = $1 AND l.gift_card_id = g.gift_card_id AND l.checkout_id = c.checkout_id AND l.kind IN ('REDEEM', 'RELEASE')), 0)::text AS held
        FROM checkout_gift_cards c JOIN gift_cards g ON g.site_id = c.site_id AND g.gift_card_id = c.gift_card_id
       WHERE c.site_id = $1 AND c.checkout_id = $2 ORDER BY c.position`,
     [ctx.siteId, checkoutId],

@@ -86,6 +86,24 @@ describe('the outbox keeps only consumed events', () => {
     else expect(await stored(site)).toEqual(wanted);
   });
 
+  // cart_add_lines (migration 1130) writes add-to-cart's event in SQL: its guard is outboxWanted for a cart.* type.
+  it("keeps add-to-cart's cart.created and cart.updated under the same rule", async () => {
+    const add = (site: TestSite, buyer: string) => t.db.query(
+      `SELECT cart_add_lines($1, $2, 'visitor', $3, 'USD', NULL, now(), '[{"id":"l","key":"k","ref":null,"quantity":1,"custom":null}]'::jsonb, $4, '{}'::jsonb)`,
+      [site.siteId, newEventId(), buyer, newEventId()]);
+    for (const [names, expected] of [
+      [[], []], [['other.type'], []], [['cart.updated'], ['cart.updated']], [['bodega.cart.created'], ['cart.created']],
+      [['*'], ['cart.created', 'cart.updated']], [['wix.ecom.v1.cart_updated'], ['cart.created', 'cart.updated']],
+    ] as const) {
+      const site = await t.createSite();
+      if (names.length) await subscribe(site, [...names]);
+      const buyer = newEventId();
+      await add(site, buyer);
+      await add(site, buyer);
+      expect((await stored(site)).sort(), names.join()).toEqual([...expected]);
+    }
+  });
+
   it('sees a subscription made earlier in the same transaction', async () => {
     const site = await t.createSite();
     await withTransaction(poolContext(t.db), async (tx) => {

@@ -138,11 +138,13 @@ interface DeliveryRow {
   attempt_log: { attempt: number; started_at: string; duration_ms: number; status_code: number | null; error: string | null; response_excerpt: string | null }[] | null;
 }
 
+// Every statement with these columns binds the site as $1; its subquery names $1, not the outer row's
+// site_id, which Citus does not follow to one shard (it would ask every shard).
 const DELIVERY_SELECT = `SELECT d.delivery_id, d.subscription_id, d.event_id, d.event_type, d.entity_id, d.status, d.attempts, d.next_attempt_at,
     d.last_error, d.replay_of, d.created_at, d.finished_at,
     (SELECT json_agg(json_build_object('attempt', a.attempt, 'started_at', a.started_at, 'duration_ms', a.duration_ms, 'status_code', a.status_code,
        'error', a.error, 'response_excerpt', a.response_excerpt) ORDER BY a.attempt)
-     FROM webhook_attempts a WHERE a.site_id = d.site_id AND a.delivery_id = d.delivery_id) AS attempt_log
+     FROM webhook_attempts a WHERE a.site_id = $1 AND a.delivery_id = d.delivery_id) AS attempt_log
   FROM webhook_deliveries d`;
 
 function toDelivery(row: DeliveryRow): Delivery {
