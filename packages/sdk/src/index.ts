@@ -42,6 +42,7 @@ export type {
 export { currentCart } from './modules/current-cart.js';
 export { checkout } from './modules/checkout.js';
 export { orders } from './modules/orders.js';
+export { tips, TIPS_APP_ID, type Tip, type TipChoice, type TipSettings, type TipType } from './modules/tips.js';
 export { orderFulfillments } from './modules/order-fulfillments.js';
 export { draftOrders } from './modules/draft-orders.js';
 export type {
@@ -90,7 +91,7 @@ export { auditLog } from './modules/audit-log.js';
 export type { AuditActorKind, AuditEntry, AuditFilters, AuditLogApi, AuditLogSettings } from './modules/audit-log.js';
 export { backOfficeSettings } from './modules/back-office-settings.js';
 export type {
-  BackOfficeSettingsApi, CommerceSettings, Coupon, CouponSpecification, CouponSpecificationPatch, DeliveryStatus, PickupOption, ShippingRegion,
+  AdditionalFeeSetting, BackOfficeSettingsApi, CommerceSettings, TipSettingsSetting, Coupon, CouponSpecification, CouponSpecificationPatch, DeliveryStatus, PickupOption, ShippingRegion,
   ShippingRule, ShippingRuleOperator, ShippingRuleType, SignupPolicy, SiteScript, SiteSettings, SiteSettingsPatch, DomainStatus, TaxRate,
   WebhookDelivery, WebhookFormat, WebhookInput, WebhookSubscription,
 } from './modules/back-office-settings.js';

@@ -49,7 +49,7 @@ export default function OrderDetailPage() {
               </li>
             ))}
           </ul>
-          <Totals summary={o.priceSummary} />
+          <Totals summary={o.priceSummary} fees={o.additionalFees} currency={o.currency} />
         </section>
         <OrderInvoices orderId={orderId} />
       </div>

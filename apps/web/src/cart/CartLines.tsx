@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '../router/Router.js';
-import type { AppliedDiscount, Cart, LineItem, Price, Violation } from '@bodega/sdk';
+import { TIPS_APP_ID, type AppliedDiscount, type Cart, type LineItem, type Price, type Violation } from '@bodega/sdk';
 import { imageSources, localUrl } from '../domain/product.js';
 import { plainError } from '../shop/errors.js';
 import { Notice } from '../ui/Notice.js';
-import { isPositiveAmount, isZeroAmount } from '../ui/money.js';
+import { formatMoney, fromMinor, isPositiveAmount, isZeroAmount, toMinor } from '../ui/money.js';
 import { Quantity } from '../ui/Quantity.js';
 import { useApplyCoupon, useRemoveCoupon, useRemoveLine, useSetQuantity, useStartCheckout } from './queries.js';
 
@@ -95,15 +95,20 @@ export function CouponForm({ cart }: { cart: Cart }) {
  * `shippingLater`: no shipping chosen yet, so the shipping line reads "At checkout" (or the text
  * given) rather than a misleading $0.00 or "Free".
  */
-export function Totals({ summary, note, shippingLater }: {
+export function Totals({ summary, note, shippingLater, fees: feeList, currency }: {
   summary: (Record<'subtotal' | 'discount' | 'shipping' | 'tax' | 'total', Price> & { additionalFees?: Price; totalAdditionalFees?: Price }) | undefined;
   note?: string;
   shippingLater?: boolean | string;
+  /** A checkout's or order's `additionalFees`, with its currency: a tip among them is its own "Tip" row. */
+  fees?: readonly { providerAppId?: string; price?: Price }[];
+  currency?: string;
 }) {
   if (!summary) return null;
   const discount = isPositiveAmount(summary.discount?.amount) ? summary.discount : undefined;
   // Handling and insurance (a cart's or checkout's `additionalFees`, an order's `totalAdditionalFees`), before tax.
-  const fees = summary.additionalFees ?? summary.totalAdditionalFees;
+  const allFees = summary.additionalFees ?? summary.totalAdditionalFees;
+  const tip = feeList?.find((f) => f.providerAppId === TIPS_APP_ID)?.price;
+  const fees = tip && currency ? feesWithoutTip(allFees, tip, currency) : allFees;
   return (
     <>
     <dl className="totals">
@@ -112,12 +117,22 @@ export function Totals({ summary, note, shippingLater }: {
       {shippingLater ? <div><dt>Shipping</dt><dd className="muted">{shippingLater === true ? 'At checkout' : shippingLater}</dd></div>
         : summary.shipping?.formattedAmount && <div><dt>Shipping</dt><dd>{isZeroAmount(summary.shipping.amount) ? 'Free' : summary.shipping.formattedAmount}</dd></div>}
       {isPositiveAmount(fees?.amount) && <div><dt>Fees</dt><dd>{fees?.formattedAmount}</dd></div>}
+      {isPositiveAmount(tip?.amount) && <div className="tip"><dt>Tip</dt><dd>{tip?.formattedAmount}</dd></div>}
       {isPositiveAmount(summary.tax?.amount) && <div><dt>Tax</dt><dd>{summary.tax?.formattedAmount}</dd></div>}
       <div className="grand"><dt>Total</dt><dd>{summary.total?.formattedAmount}</dd></div>
     </dl>
     {note && <p className="muted small totals-note">{note}</p>}
     </>
   );
+}
+
+/** The fees' total (which includes a tip on the wire) less the tip, in exact minor units. */
+function feesWithoutTip(all: Price | undefined, tip: Price, currency: string): Price | undefined {
+  const total = toMinor(all?.amount ?? '', currency);
+  const tipped = toMinor(tip.amount ?? '', currency);
+  if (total === undefined || tipped === undefined) return all;
+  const rest = fromMinor(total - tipped, currency);
+  return { amount: rest, formattedAmount: formatMoney(rest, currency) };
 }
 
 export function CheckoutButton({ disabled, onStarted }: { disabled?: boolean; onStarted?: () => void }) {

@@ -19,6 +19,7 @@ import { PaymentStep, paymentProblem, type PaymentProblem, type PaymentStepHandl
 import type { Form } from './form.js';
 import { lazyResolver, usePreload } from '../ui/lazyResolver.js';
 import { CheckoutGiftCards } from './GiftCards.js';
+import { CheckoutTip } from './TipPicker.js';
 
 const loadForm = () => import('./form.js');
 
@@ -230,8 +231,9 @@ export default function CheckoutForm({ checkout, checkoutId, returnFailure }: { 
               </li>
             ))}
           </ul>
+          <CheckoutTip checkout={checkout} checkoutId={checkoutId} />
           <CheckoutGiftCards checkout={checkout} checkoutId={checkoutId} />
-          <Totals summary={checkout.priceSummary} shippingLater={needsShipping && !selectedOption ? 'Not chosen yet' : false} />
+          <Totals summary={checkout.priceSummary} fees={checkout.additionalFees} currency={checkout.currency} shippingLater={needsShipping && !selectedOption ? 'Not chosen yet' : false} />
           <p className="muted small"><Link to="/cart">Edit cart</Link></p>
           <BackToApp checkoutId={checkoutId} />
         </aside>

@@ -30,7 +30,7 @@ export default function ThankYouPage() {
                   </li>
                 ))}
               </ul>
-              <Totals summary={order.data.priceSummary} />
+              <Totals summary={order.data.priceSummary} fees={order.data.additionalFees} currency={order.data.currency} />
             </div>
           )}
       <p className="actions">

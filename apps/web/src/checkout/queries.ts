@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { checkout, orders, payments, redirects, type CheckoutHandover, type CheckoutUpdate } from '@bodega/sdk';
+import { checkout, orders, payments, redirects, tips, type CheckoutHandover, type CheckoutUpdate, type TipChoice } from '@bodega/sdk';
 import { need, useShop } from '../shop/context.js';
 
 export const checkoutKey = (id: string) => ['checkout', id] as const;
@@ -113,6 +113,45 @@ export function useRemoveGiftCards(checkoutId: string) {
     mutationFn: async () => (await need(client).use(checkout).removeGiftCard(checkoutId)).checkout,
     onSuccess: (updated) => {
       if (updated) queryClient.setQueryData(checkoutKey(checkoutId), updated);
+    },
+  });
+}
+
+/** The site's tip settings: whether the checkout offers tips, and which. */
+export function useTipSettings() {
+  const { client } = useShop();
+  return useQuery({
+    queryKey: ['tip-settings'],
+    enabled: client !== undefined,
+    queryFn: async () => (await need(client).use(tips).tipSettings()) ?? null,
+    staleTime: 60_000,
+  });
+}
+
+export function useTipChoice(checkoutId: string) {
+  const { client } = useShop();
+  return useQuery({
+    queryKey: ['tip-choice', checkoutId],
+    enabled: client !== undefined && checkoutId !== '',
+    queryFn: async () => (await need(client).use(tips).getTipChoice(checkoutId)).tipChoice ?? null,
+  });
+}
+
+/** Sets the checkout's tip; the checkout is read again, priced with it. */
+export function useSetTip(checkoutId: string) {
+  const { client } = useShop();
+  const queryClient = useQueryClient();
+  return useMutation({
+    // One at a time, in the order chosen: arrowing through the choices ends on the last one.
+    scope: { id: `tip-${checkoutId}` },
+    mutationFn: async (choice: TipChoice) => {
+      const api = need(client);
+      const { tipChoice } = await api.use(tips).updateTipChoice(choice, { purchaseFlowId: checkoutId });
+      return { tipChoice: tipChoice ?? null, checkout: await api.use(checkout).getCheckout(checkoutId) };
+    },
+    onSuccess: ({ tipChoice, checkout: updated }) => {
+      queryClient.setQueryData(['tip-choice', checkoutId], tipChoice);
+      queryClient.setQueryData(checkoutKey(checkoutId), updated);
     },
   });
 }

@@ -315,7 +315,7 @@ export interface CarrierServiceOption {
 }
 
 export interface AdditionalFee {
-  /** HANDLING_FEE or INSURANCE. */
+  /** HANDLING_FEE or INSURANCE; a tip's id for a tip. */
   code: string;
   name: string;
   price: MultiCurrencyPrice;
@@ -323,7 +323,10 @@ export interface AdditionalFee {
   priceBeforeTax: MultiCurrencyPrice;
   priceAfterTax: MultiCurrencyPrice;
   lineItemIds: string[];
-  source: 'PLATFORM';
+  /** The Wix Tips app on a tip. */
+  providerAppId?: string;
+  /** SERVICE_PLUGIN: a tip. */
+  source: 'PLATFORM' | 'SERVICE_PLUGIN';
 }
 
 export interface EstimateTotalsResponse {
@@ -442,6 +445,8 @@ export interface Checkout {
   };
   additionalFees: AdditionalFee[];
   cartId?: string;
+  /** The purchase flow (the checkout's id): the official tips calls' key for the tip chosen here. */
+  purchaseFlowId: string;
   violations: Violation[];
 }
 

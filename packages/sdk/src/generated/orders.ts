@@ -128,7 +128,7 @@ export interface OrderActivity {
 }
 
 export interface OrderAdditionalFee {
-  /** HANDLING_FEE or INSURANCE for the shop's own fees. */
+  /** HANDLING_FEE or INSURANCE for the shop's own fees; the tip's id for a tip. */
   code: string;
   name: string;
   price: Price;
@@ -137,6 +137,8 @@ export interface OrderAdditionalFee {
   priceAfterTax: Price;
   _id: string;
   lineItemIds: string[];
+  /** The Wix Tips app on a tip. */
+  providerAppId?: string;
 }
 
 export interface Order {

@@ -69,6 +69,32 @@ export interface CommerceSettings {
   pickupOptions?: PickupOption[];
   tax?: { pricesIncludeTax?: boolean; taxShipping?: boolean; rates: TaxRate[] } | null;
   paymentProvider?: string;
+  /** Handling and insurance on orders with physical goods: an `amount` or a `percent` of the goods after discounts each. */
+  additionalFees?: AdditionalFeeSetting[];
+  /** Tips at checkout (also the official tipSettings calls); replaced as a whole when sent. */
+  tips?: TipSettingsSetting;
+}
+
+export interface AdditionalFeeSetting {
+  kind: 'HANDLING_FEE' | 'INSURANCE';
+  name: string;
+  /** Decimal strings: exactly one of them. */
+  amount?: string;
+  percent?: string;
+  taxable?: boolean;
+}
+
+export interface TipSettingsSetting {
+  /** Whether the shop's checkout offers tips (off by default). */
+  enabled?: boolean;
+  /** What the presets are: percentages of the goods after discounts, or amounts. */
+  tipType?: 'PERCENTAGE' | 'AMOUNT';
+  /** 1 to 3 presets (decimal strings); at most one is the suggested one. */
+  presets?: { value: string; default?: boolean }[];
+  /** Whether a shopper may enter an amount of their own. */
+  allowCustomAmount?: boolean;
+  /** How the tip is split among staff, kept on each order as given. */
+  split?: 'EQUAL' | 'PROPORTIONAL';
 }
 
 /**

@@ -27,7 +27,21 @@ export const COMMERCE_SETTINGS_LIMITS = {
   /** Any decimal field (rates, thresholds, costs), as text. */
   decimal: 40,
   paymentProvider: 50,
+  /** Additional fees: one of each kind. */
+  additionalFees: 2,
+  /** Tip presets offered at checkout (the official tipSettings: 1 to 3). */
+  tipPresets: 3,
+  /** The highest percentage a percentage tip preset or choice may be. */
+  tipPercentMax: 100,
 } as const;
+
+export const ADDITIONAL_FEE_KINDS = ['HANDLING_FEE', 'INSURANCE'] as const;
+/** What a site's tip presets are (tipSettings.tipType). */
+export const TIP_SETTINGS_TYPES = ['PERCENTAGE', 'AMOUNT'] as const;
+/** What a shopper's tip choice is: a preset of the site's type, or an amount of their own. */
+export const TIP_TYPES = ['PERCENTAGE', 'AMOUNT', 'CUSTOM'] as const;
+/** How a tip is split among staff (tipSettings.staffDistributionMethod). */
+export const TIP_SPLITS = ['EQUAL', 'PROPORTIONAL'] as const;
 
 export const INVENTORY_UPDATE_TRIGGERS = ['ON_ORDER_PLACED', 'ON_ORDER_PAID'] as const;
 export const WEIGHT_UNITS = ['KG', 'LB'] as const;

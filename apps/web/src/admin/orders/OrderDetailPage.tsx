@@ -3,7 +3,7 @@ import { Link, useParams, useSearchParams } from '../../router/Router.js';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import type { AddressWithContact, Order, OrderActivity } from '@bodega/sdk';
+import { TIPS_APP_ID, type AddressWithContact, type Order, type OrderActivity } from '@bodega/sdk';
 import { addressLines, orderActions, planRefund, trackingInfo, wholeOrderLines, type Refundable } from '../../domain/order.js';
 import { plainError } from '../../shop/errors.js';
 import { Field } from '../../ui/Field.js';
@@ -110,6 +110,8 @@ export default function OrderDetailPage() {
               <div><dt>Subtotal</dt><dd>{money(s?.subtotal?.amount)}</dd></div>
               {(toMinor(s?.discount?.amount ?? '', currency) ?? 0n) > 0n && <div className="discount"><dt>Discount</dt><dd>−{money(s?.discount?.amount)}</dd></div>}
               <div><dt>Shipping{o.shippingInfo?.title ? ` (${o.shippingInfo.title})` : ''}</dt><dd>{o.shippingInfo?.title && toMinor(s?.shipping?.amount ?? '', currency) === 0n ? 'Free' : money(s?.shipping?.amount)}</dd></div>
+              {/* Handling, insurance and a tip (the Wix Tips app's fee), each before tax as the total counts them. */}
+              {(o.additionalFees ?? []).map((f) => <div key={f._id}><dt>{f.providerAppId === TIPS_APP_ID ? 'Tip' : f.name}</dt><dd>{money(f.priceBeforeTax?.amount)}</dd></div>)}
               <div><dt>Tax</dt><dd>{money(s?.tax?.amount)}</dd></div>
               <div className="grand"><dt>Total</dt><dd>{money(s?.total?.amount)}</dd></div>
               {can.collect && isPositiveAmount(o.balanceSummary?.balance?.amount) && (

@@ -9,6 +9,7 @@ import { PageHead, useResult } from '../ui.js';
 import { draftSchema, fromDraft, toDraft, type Draft, type DraftAddress, type DraftRule } from './commerce-draft.js';
 import { useCommerceSettings, useSaveCommerceSettings } from './queries.js';
 import { SettingsNav } from './SettingsNav.js';
+import { FeesTipsForm } from './FeesTipsForm.js';
 
 export default function CommercePage() {
   const settings = useCommerceSettings();
@@ -19,6 +20,7 @@ export default function CommercePage() {
       {settings.isPending && <Loading label="Loading the settings…" />}
       {settings.isError && <ErrorState error={settings.error} retry={() => void settings.refetch()} />}
       {settings.data && <Commerce settings={settings.data} />}
+      {settings.data && <FeesTipsForm settings={settings.data} />}
     </>
   );
 }

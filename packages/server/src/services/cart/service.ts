@@ -152,6 +152,7 @@ export class CartService {
       selectedShippingOptionCode: request.selectedShippingOptionCode ?? null,
       ...(request.calculateTax !== undefined && { calculateTax: request.calculateTax }),
       ...(request.calculateShipping !== undefined && { calculateShipping: request.calculateShipping }),
+      ...(request.tip && { tip: request.tip }),
     }));
     return { lines, priced, settings, ...(coupon && { coupon }) };
   }

@@ -8,7 +8,8 @@ import type { CatalogService } from '../catalog/service.js';
 import type { AddToCartInput, CartService } from '../cart/service.js';
 import { currentBuyer, type Buyer } from '../commerce/buyer.js';
 import { MAX_LINE_QUANTITY, mergeLines, quantityTooHigh, type ResolvedLine } from '../commerce/lines.js';
-import type { MerchantDiscount, PricedCart } from '../commerce/pricing/model.js';
+import type { MerchantDiscount, PricedCart, TipChoice } from '../commerce/pricing/model.js';
+import { tipChoiceProblem } from '../commerce/pricing/tips.js';
 import { LINES_ONLY, pricingRequest, throwIfCouponRejected } from '../commerce/pricing/request.js';
 import { commerceSettingsOf, type CommerceSettings } from '../commerce-settings/service.js';
 import type { OrdersService, PaymentRequest } from '../orders/service.js';
@@ -101,6 +102,7 @@ export class CheckoutService {
       shippingAddress: checkout.shippingDestination?.address as Record<string, unknown> | undefined,
       billingAddress: checkout.billingInfo?.address as Record<string, unknown> | undefined,
       selectedShippingOptionCode: checkout.selectedShippingOption?.code ?? null,
+      tip: checkout.tipChoice && { id: checkout.id, choice: checkout.tipChoice },
     }));
   }
 
@@ -176,6 +178,7 @@ export class CheckoutService {
       shippingDestination: null,
       selectedShippingOption: null,
       deliveryTimeSlot: null,
+      tipChoice: null,
       completed: false,
       orderId: null,
       createdDate: now,
@@ -213,6 +216,7 @@ export class CheckoutService {
       shippingDestination: input.shippingDestination ?? contact,
       selectedShippingOption: input.selectedShippingOption ?? cart.selectedShippingOption,
       deliveryTimeSlot: null,
+      tipChoice: null,
       completed: false,
       orderId: null,
       createdDate: now,
@@ -281,6 +285,15 @@ export class CheckoutService {
     return this.change(ctx, checkoutId, async (checkout, tx) => {
       if (patch.giftCardCode) await this.giftCards.attach(tx, checkout, patch.giftCardCode);
       return this.apply(ctx, checkout, patch, added);
+    });
+  }
+
+  /** The shopper's tip (the official tips' updateTipChoice), checked against the site's tip settings; priced with the checkout. */
+  async setTipChoice(ctx: RequestContext, checkoutId: string, choice: TipChoice): Promise<CheckoutView> {
+    return this.change(ctx, checkoutId, async (checkout, tx) => {
+      const problem = tipChoiceProblem(choice, commerceSettingsOf(await this.cart.site(tx)).tips, checkout.currency);
+      if (problem) throw new ApiError(400, 'INVALID_TIP', problem, { tipChoice: choice });
+      return { ...checkout, tipChoice: choice, updatedDate: tx.now() };
     });
   }
 

@@ -1,7 +1,7 @@
 // SQL for checkouts; nothing else.
 import type { SiteContext } from '../../platform/context.js';
 import { lineFromJson, lineToJson, readDiscounts, storeDiscounts, type LineRef, type StoredLine } from '../commerce/lines.js';
-import type { MerchantDiscount } from '../commerce/pricing/model.js';
+import type { MerchantDiscount, TipChoice } from '../commerce/pricing/model.js';
 import type { Buyer, BuyerKind } from '../commerce/buyer.js';
 
 export type KeyedLine = LineRef & { key: string | null };
@@ -21,6 +21,8 @@ export interface Checkout {
   shippingDestination: Record<string, unknown> | null;
   selectedShippingOption: { code: string; carrierId?: string } | null;
   deliveryTimeSlot: { from: string; to: string } | null;
+  /** The shopper's tip (the official tips' tipChoice for this purchase flow); null: none. */
+  tipChoice: TipChoice | null;
   completed: boolean;
   orderId: string | null;
   createdDate: Date;
@@ -43,6 +45,7 @@ interface CheckoutRow {
   shipping_destination: Record<string, unknown> | null;
   selected_shipping_option: Checkout['selectedShippingOption'];
   delivery_time_slot: Checkout['deliveryTimeSlot'];
+  tip_choice: TipChoice | null;
   completed: boolean;
   order_id: string | null;
   created_at: Date;
@@ -51,7 +54,7 @@ interface CheckoutRow {
 }
 
 const COLUMNS = `checkout_id, cart_id, buyer_kind, buyer_id, channel_type, currency, line_items, coupon_code, merchant_discounts, buyer_note,
-  email, billing_info, shipping_destination, selected_shipping_option, delivery_time_slot, completed, order_id, created_at, updated_at`;
+  email, billing_info, shipping_destination, selected_shipping_option, delivery_time_slot, tip_choice, completed, order_id, created_at, updated_at`;
 
 function toCheckout(row: CheckoutRow): Checkout {
   return {
@@ -69,6 +72,7 @@ function toCheckout(row: CheckoutRow): Checkout {
     shippingDestination: row.shipping_destination,
     selectedShippingOption: row.selected_shipping_option,
     deliveryTimeSlot: row.delivery_time_slot,
+    tipChoice: row.tip_choice ?? null,
     completed: row.completed,
     orderId: row.order_id,
     createdDate: new Date(row.created_at),
@@ -83,11 +87,11 @@ export async function insertCheckout(ctx: SiteContext, c: Checkout): Promise<voi
   await tx.query(
     `INSERT INTO checkouts (site_id, checkout_id, cart_id, buyer_kind, buyer_id, channel_type, currency, line_items, coupon_code,
        merchant_discounts, buyer_note, email, billing_info, shipping_destination, selected_shipping_option, delivery_time_slot,
-       completed, order_id, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10::jsonb, $11, $12, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, false, NULL, $17, $17)`,
+       completed, order_id, created_at, updated_at, tip_choice)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10::jsonb, $11, $12, $13::jsonb, $14::jsonb, $15::jsonb, $16::jsonb, false, NULL, $17, $17, $18::jsonb)`,
     [siteId, c.id, c.cartId, c.buyer.kind, c.buyer.id, c.channelType, c.currency, JSON.stringify(c.lines.map((l) => lineToJson(l, l.key))),
       c.couponCode, storeDiscounts(c.merchantDiscounts), c.buyerNote, c.email, json(c.billingInfo), json(c.shippingDestination),
-      json(c.selectedShippingOption), json(c.deliveryTimeSlot), c.createdDate],
+      json(c.selectedShippingOption), json(c.deliveryTimeSlot), c.createdDate, json(c.tipChoice)],
   );
 }
 
@@ -97,11 +101,11 @@ export async function updateCheckout(ctx: SiteContext, c: Checkout): Promise<voi
   await tx.query(
     `UPDATE checkouts SET line_items = $3::jsonb, coupon_code = $4, merchant_discounts = $5::jsonb, buyer_note = $6, email = $7,
        billing_info = $8::jsonb, shipping_destination = $9::jsonb, selected_shipping_option = $10::jsonb, delivery_time_slot = $11::jsonb,
-       updated_at = $12, buyer_kind = $13, buyer_id = $14
+       updated_at = $12, buyer_kind = $13, buyer_id = $14, tip_choice = $15::jsonb
      WHERE site_id = $1 AND checkout_id = $2`,
     [siteId, c.id, JSON.stringify(c.lines.map((l) => lineToJson(l, l.key))), c.couponCode, storeDiscounts(c.merchantDiscounts), c.buyerNote,
       c.email, json(c.billingInfo), json(c.shippingDestination), json(c.selectedShippingOption), json(c.deliveryTimeSlot), c.updatedDate,
-      c.buyer.kind, c.buyer.id],
+      c.buyer.kind, c.buyer.id, json(c.tipChoice)],
   );
 }
 

@@ -62,6 +62,7 @@ export const Checkout = Type.Object({
   }),
   additionalFees: Type.Array(C.AdditionalFee),
   cartId: Type.Optional(Type.String()),
+  purchaseFlowId: Type.String({ description: 'The purchase flow (the checkout\'s id): the official tips calls\' key for the tip chosen here.' }),
   violations: Type.Array(C.Violation),
 }, { title: 'Checkout' });
 

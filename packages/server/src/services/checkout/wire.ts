@@ -66,6 +66,7 @@ export function toWireCheckout(view: CheckoutView, publicUrl: string) {
     membershipOptions: { eligibleMemberships: [], invalidMemberships: [], selectedMemberships: { memberships: [] } },
     additionalFees: pricing.additionalFees,
     ...(checkout.cartId ? { cartId: checkout.cartId } : {}),
+    purchaseFlowId: checkout.id,
     violations: pricing.violations,
   };
 }

@@ -70,3 +70,21 @@ export interface AdditionalFeeRule {
   percent?: string;
   taxable: boolean;
 }
+
+export type TipSettingsType = 'PERCENTAGE' | 'AMOUNT';
+export type TipType = TipSettingsType | 'CUSTOM';
+export type TipSplit = 'EQUAL' | 'PROPORTIONAL';
+
+/** The site's tips (the official tipSettings, one per site), as pricing reads them. */
+export interface TipSettings {
+  /** Whether the shop's checkout offers tips (tipSettings.allowCustomerTip). */
+  enabled: boolean;
+  /** What the presets are: percentages of the discounted goods, or amounts. */
+  tipType: TipSettingsType;
+  /** 1 to 3 presets: a percent ("15") or an amount in minor units; at most one is the default. */
+  presets: { value: string; amount?: bigint; default: boolean }[];
+  /** Whether a shopper may enter an amount of their own (CUSTOM). */
+  allowCustomAmount: boolean;
+  /** How the tip is split among staff; kept on the order as given (Bodega has no staff to split among). */
+  split: TipSplit;
+}

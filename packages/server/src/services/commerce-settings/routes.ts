@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Address } from '../commerce/addresses.js';
 import {
-  COMMERCE_SETTINGS_LIMITS as L, INVENTORY_UPDATE_TRIGGERS, SHIPPING_RULE_OPERATORS, SHIPPING_RULE_TYPES, WEIGHT_UNITS,
+  ADDITIONAL_FEE_KINDS, COMMERCE_SETTINGS_LIMITS as L, INVENTORY_UPDATE_TRIGGERS, TIP_SETTINGS_TYPES, TIP_SPLITS, SHIPPING_RULE_OPERATORS, SHIPPING_RULE_TYPES, WEIGHT_UNITS,
 } from '../../platform/field-limits.js';
 import type { CommerceSettingsService } from './service.js';
 
@@ -50,12 +50,20 @@ const SettingsBody = Type.Object({
     paymentProvider: Type.Optional(Type.String({ maxLength: L.paymentProvider })),
     // Additional fees (services/commerce/pricing/fees.ts): an amount or a percent each, taxed or not.
     additionalFees: Type.Optional(Type.Array(Type.Object({
-      kind: oneOf(['HANDLING_FEE', 'INSURANCE'] as const),
+      kind: oneOf(ADDITIONAL_FEE_KINDS),
       name: Type.String({ minLength: 1, maxLength: L.title }),
       amount: Type.Optional(Decimal),
       percent: Type.Optional(Decimal),
       taxable: Type.Optional(Type.Boolean()),
-    }), { maxItems: 5 })),
+    }), { maxItems: L.additionalFees })),
+    // Tips at checkout (tips.ts; the official tipSettings calls are in tip-settings-routes.ts).
+    tips: Type.Optional(Type.Object({
+      enabled: Type.Optional(Type.Boolean()),
+      tipType: Type.Optional(oneOf(TIP_SETTINGS_TYPES)),
+      presets: Type.Optional(Type.Array(Type.Object({ value: Decimal, default: Type.Optional(Type.Boolean()) }), { minItems: 1, maxItems: L.tipPresets })),
+      allowCustomAmount: Type.Optional(Type.Boolean()),
+      split: Type.Optional(oneOf(TIP_SPLITS)),
+    })),
   }),
 });
 

@@ -7,6 +7,7 @@ import { recordAudit, settingsChange } from '../../platform/audit.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import type { SitesService } from '../sites/service.js';
 import { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS, readCommerceSettings, type CommerceSettings, type StoredCommerceSettings } from './settings.js';
+import { DEFAULT_TIP_SETTINGS } from './tips.js';
 
 export class CommerceSettingsService {
   constructor(private readonly sites: SitesService) {}
@@ -19,7 +20,8 @@ export class CommerceSettingsService {
   /** The site's commerce settings as stored (decimal strings), over the defaults. */
   async stored(ctx: SiteContext): Promise<StoredCommerceSettings> {
     const site = await this.sites.activeSite(ctx);
-    return { ...DEFAULT_COMMERCE_SETTINGS, ...((site.settings.commerce as StoredCommerceSettings | undefined) ?? {}) };
+    const commerce = (site.settings.commerce as StoredCommerceSettings | undefined) ?? {};
+    return { ...DEFAULT_COMMERCE_SETTINGS, ...commerce, additionalFees: commerce.additionalFees ?? [], tips: { ...DEFAULT_TIP_SETTINGS, ...(commerce.tips ?? {}) } };
   }
 
   /** Replaces the given top-level commerce settings after checking all of them. */
@@ -42,4 +44,5 @@ export class CommerceSettingsService {
 // What other services use of this one: they import service.ts only.
 export { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS } from './settings.js';
 export type { CommerceSettings, InventoryUpdateTrigger, StoredCommerceSettings, WeightUnit } from './settings.js';
-export type { AdditionalFeeRule, Address, FeeKind, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings } from './model.js';
+export type { AdditionalFeeRule, Address, FeeKind, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings, TipSettings, TipSettingsType, TipSplit, TipType } from './model.js';
+export { DEFAULT_TIP_SETTINGS, type StoredTipSettings } from './tips.js';

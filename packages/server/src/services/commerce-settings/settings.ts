@@ -2,7 +2,8 @@
 // under `settings.commerce` of the site as decimal strings, read into model.ts's types (what cart pricing uses).
 import type { FieldViolation } from '../../platform/errors.js';
 import { MoneyError, parseAmount, parseDecimal } from '../../platform/money.js';
-import type { AdditionalFeeRule, PickupOption, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxSettings } from './model.js';
+import type { AdditionalFeeRule, PickupOption, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxSettings, TipSettings } from './model.js';
+import { readTipSettings, type StoredTipSettings } from './tips.js';
 
 export type InventoryUpdateTrigger = 'ON_ORDER_PLACED' | 'ON_ORDER_PAID';
 export type WeightUnit = 'KG' | 'LB';
@@ -18,6 +19,8 @@ export interface CommerceSettings {
   paymentProvider: string;
   /** Additional fees on orders with physical goods (HANDLING_FEE, INSURANCE). */
   additionalFees: AdditionalFeeRule[];
+  /** Tips at checkout (off by default; tips.ts). */
+  tips: TipSettings;
 }
 
 /** The stored (and wire) form: amounts and thresholds as decimal strings. */
@@ -37,6 +40,8 @@ export interface StoredCommerceSettings {
   paymentProvider?: string;
   /** Exactly one of `amount` (in the site's currency) or `percent` (of the discounted goods) each. */
   additionalFees?: { kind: AdditionalFeeRule['kind']; name: string; amount?: string; percent?: string; taxable?: boolean }[];
+  /** Tips at checkout (tips.ts); the defaults when absent. */
+  tips?: StoredTipSettings;
 }
 
 /** A new site ships anywhere for free until the merchant sets rates. */
@@ -156,6 +161,7 @@ export function readCommerceSettings(stored: StoredCommerceSettings | undefined,
     ...(tax && { tax }),
     paymentProvider: s.paymentProvider ?? 'test',
     additionalFees,
+    tips: readTipSettings(s.tips, currency, violations),
   };
 }
 

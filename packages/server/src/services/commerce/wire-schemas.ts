@@ -137,14 +137,15 @@ export const TaxDetails = Type.Object({
 }, { title: 'TaxDetails' });
 
 export const AdditionalFee = Type.Object({
-  code: Type.String({ description: 'HANDLING_FEE or INSURANCE.' }),
+  code: Type.String({ description: 'HANDLING_FEE or INSURANCE; a tip\'s id for a tip.' }),
   name: Type.String(),
   price: MultiCurrencyPrice,
   taxDetails: TaxDetails,
   priceBeforeTax: MultiCurrencyPrice,
   priceAfterTax: MultiCurrencyPrice,
   lineItemIds: Type.Array(Type.String()),
-  source: Type.Literal('PLATFORM'),
+  providerAppId: Type.Optional(Type.String({ description: 'The Wix Tips app on a tip.' })),
+  source: Type.Union([Type.Literal('PLATFORM'), Type.Literal('SERVICE_PLUGIN')], { description: 'SERVICE_PLUGIN: a tip.' }),
 }, { title: 'AdditionalFee' });
 
 export const CalculatedLineItem = Type.Object({

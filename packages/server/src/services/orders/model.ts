@@ -180,11 +180,24 @@ export interface Order {
   fulfillments: OrderFulfillment[];
   /** Additional fees (spec: HANDLING_FEE, INSURANCE); absent on orders from before fees existed. */
   additionalFees?: OrderFee[];
+  /** The shopper's tip (spec: PERCENTAGE, AMOUNT, CUSTOM; split EQUAL or PROPORTIONAL, kept as the site set it); untaxed, in the total. */
+  tip?: OrderTip;
   /** Set on an order imported from another platform (services/orders/import-service.ts). */
   imported?: { externalOrderId: string | null; externalOrderUrl?: string; importedDate: Date };
   purchasedDate: Date | null;
   createdDate: Date;
   updatedDate: Date;
+}
+
+/** A tip on an order: its id (the official tip's, its fee's code), type, the value chosen, amount and split. */
+export interface OrderTip {
+  id: string;
+  type: 'PERCENTAGE' | 'AMOUNT' | 'CUSTOM';
+  value: string;
+  amount: bigint;
+  /** The goods after discounts a percentage was taken of (the official tip's lineItemSubtotal). */
+  goods: bigint;
+  split: 'EQUAL' | 'PROPORTIONAL';
 }
 
 /** An additional fee on an order: its price, and its tax when the fee is taxed. */
@@ -315,6 +328,7 @@ export function snapshotOrder(input: SnapshotInput): Order {
     refunds: [],
     fulfillments: [],
     ...(priced.additionalFees?.length ? { additionalFees: priced.additionalFees.map((f) => ({ code: f.code, name: f.name, kind: f.code, price: f.price, tax: f.tax, taxable: f.taxable })) } : {}),
+    ...(priced.tip && { tip: { ...priced.tip } }),
     purchasedDate: input.at,
     createdDate: input.at,
     updatedDate: input.at,

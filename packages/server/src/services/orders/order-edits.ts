@@ -79,6 +79,8 @@ export class OrderEdits {
         appliedDiscounts: snap.appliedDiscounts,
         shipping: snap.shipping,
         tax: snap.tax,
+        // The tip is priced again on the edited goods (a percentage follows them); it keeps its id.
+        tip: snap.tip && { ...snap.tip, id: current.tip?.id ?? snap.tip.id },
         paymentStatus: paymentStatusAfter(current, snap.totals.total),
         activities: [...current.activities, {
           id: newId(), type: 'DRAFT_ORDER_CHANGES_APPLIED', createdDate: at,

@@ -13,7 +13,7 @@ export const Price = Type.Object({
 export const OrderTaxDetails = Type.Object({ taxRate: Type.String(), totalTax: Price }, { title: 'OrderTaxDetails' });
 
 export const AdditionalFee = Type.Object({
-  code: Type.String({ description: 'HANDLING_FEE or INSURANCE for the shop\'s own fees.' }),
+  code: Type.String({ description: 'HANDLING_FEE or INSURANCE for the shop\'s own fees; the tip\'s id for a tip.' }),
   name: Type.String(),
   price: Price,
   taxDetails: OrderTaxDetails,
@@ -21,6 +21,7 @@ export const AdditionalFee = Type.Object({
   priceAfterTax: Price,
   id: Type.String(),
   lineItemIds: Type.Array(Type.String()),
+  providerAppId: Type.Optional(Type.String({ description: 'The Wix Tips app on a tip.' })),
 }, { title: 'OrderAdditionalFee' });
 
 export const OrderLineItem = Type.Object({

@@ -2,8 +2,8 @@
 import { absoluteUrl } from '../catalog/service.js';
 import { formatAmount, formattedAmount } from '../../platform/money.js';
 import { wireBuyer, wireItemType } from '../commerce/wire.js';
-import { SHIPPING_CARRIER_ID } from '../commerce/pricing/wire.js';
-import type { Order, OrderActivity, OrderFee, OrderFulfillment, OrderLine, OrderPayment } from './model.js';
+import { SHIPPING_CARRIER_ID, TIPS_APP_ID } from '../commerce/pricing/wire.js';
+import type { Order, OrderActivity, OrderFee, OrderFulfillment, OrderLine, OrderPayment, OrderTip } from './model.js';
 import { isOffline, statusOf } from './payment-model.js';
 
 export function price(minor: bigint, currency: string) {
@@ -81,6 +81,21 @@ export function toWireFee(f: OrderFee, currency: string, includesTax: boolean, t
   };
 }
 
+/** A tip as the order answers it: the Wix Tips app's untaxed fee, its code the tip's id. */
+export function toWireTipFee(t: OrderTip, currency: string) {
+  return {
+    code: t.id,
+    name: 'Tip',
+    price: price(t.amount, currency),
+    taxDetails: { taxRate: '0', totalTax: price(0n, currency) },
+    priceBeforeTax: price(t.amount, currency),
+    priceAfterTax: price(t.amount, currency),
+    id: t.id,
+    lineItemIds: [],
+    providerAppId: TIPS_APP_ID,
+  };
+}
+
 export function toWireOrder(order: Order, publicUrl: string) {
   const money = (minor: bigint) => price(minor, order.currency);
   const s = order.shipping;
@@ -107,7 +122,7 @@ export function toWireOrder(order: Order, publicUrl: string) {
       tax: money(order.totals.tax),
       discount: money(order.totals.discount),
       total: money(order.totals.total),
-      totalAdditionalFees: money((order.additionalFees ?? []).reduce((sum, f) => sum + (includesTax ? f.price - f.tax : f.price), 0n)),
+      totalAdditionalFees: money((order.additionalFees ?? []).reduce((sum, f) => sum + (includesTax ? f.price - f.tax : f.price), order.tip?.amount ?? 0n)),
     },
     ...(order.billingInfo ? { billingInfo: order.billingInfo } : {}),
     ...(s
@@ -165,7 +180,10 @@ export function toWireOrder(order: Order, publicUrl: string) {
       authorized: money(0n),
       pending: money(0n),
     },
-    additionalFees: (order.additionalFees ?? []).map((f) => toWireFee(f, order.currency, includesTax, order.tax.rate)),
+    additionalFees: [
+      ...(order.additionalFees ?? []).map((f) => toWireFee(f, order.currency, includesTax, order.tax.rate)),
+      ...(order.tip ? [toWireTipFee(order.tip, order.currency)] : []),
+    ],
     ...(order.purchasedDate ? { purchasedDate: order.purchasedDate.toISOString() } : {}),
   };
 }

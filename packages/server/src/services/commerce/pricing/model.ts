@@ -1,6 +1,6 @@
 // The shapes pricing works on: lines with the catalog's word on them in, a priced cart out, and the
 // small helpers the concerns (discounts, shipping, tax, totals) share. Pure: no I/O, no clock.
-import type { AdditionalFeeRule, Address, FeeKind, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings } from '../../commerce-settings/service.js';
+import type { AdditionalFeeRule, Address, FeeKind, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings, TipSettings, TipSplit, TipType } from '../../commerce-settings/service.js';
 
 export interface PricedFee {
   /** The fee's kind, which is its code on the wire. */
@@ -66,7 +66,27 @@ export type MerchantDiscount = DiscountValue & {
 };
 
 // The shipping and tax shapes are the commerce settings' (read from the site by that service).
-export type { AdditionalFeeRule, Address, FeeKind, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings };
+export type { AdditionalFeeRule, Address, FeeKind, PickupOption, ShippingCondition, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxRate, TaxSettings, TipSettings, TipSplit, TipType };
+
+/** What a shopper chose to tip (the official tipChoice): a preset percentage or amount, or their own amount (CUSTOM). */
+export interface TipChoice {
+  tipType: TipType;
+  /** A percent ("15") for PERCENTAGE, else an amount in the shop's currency ("2.50"). */
+  value: string;
+}
+
+/** A tip priced (tips.ts): untaxed, added to the total. */
+export interface PricedTip {
+  /** The tip's id (the purchase flow's: the checkout's), which is its additional fee's code on the wire. */
+  id: string;
+  type: TipType;
+  value: string;
+  /** Minor units. */
+  amount: bigint;
+  /** The goods after discounts it was counted on (the official tip's lineItemSubtotal). */
+  goods: bigint;
+  split: TipSplit;
+}
 
 export interface CouponInput {
   code: string;
@@ -95,6 +115,8 @@ export interface PricingInput {
   calculateShipping?: boolean;
   /** The merchant's additional fees (fees.ts); none when absent. */
   additionalFees?: readonly AdditionalFeeRule[];
+  /** The shopper's tip choice and the site's tip settings (tips.ts); no tip when absent or tips are off. */
+  tip?: { id: string; choice: TipChoice; settings: TipSettings };
 }
 
 export interface PricedLine {
@@ -213,6 +235,8 @@ export interface PricedCart {
   /** Additional fees, when the merchant set some and they apply; `totals.total` includes them (and `totals.tax` their tax). */
   additionalFees?: PricedFee[];
   additionalFeesBeforeTax?: bigint;
+  /** The tip, when tips are on and the shopper chose one; `totals.total` includes it (untaxed). */
+  tip?: PricedTip;
   appliedDiscounts: AppliedDiscount[];
   coupon?: CouponOutcome;
   shipping: ShippingResult;

@@ -7,7 +7,7 @@ import { ApiError } from '../../../platform/errors.js';
 import type { CommerceSettings } from '../../commerce-settings/service.js';
 import type { Coupon } from '../../coupons/service.js';
 import { addressRegion, type LineRef, type ResolvedLine } from '../lines.js';
-import type { Address, CouponDefinition, MerchantDiscount, PricedCart, PricingInput, PricingLine } from './model.js';
+import type { Address, CouponDefinition, MerchantDiscount, PricedCart, PricingInput, PricingLine, TipChoice } from './model.js';
 
 /** Lines and the pricing of anything that holds lines (a cart or a checkout). */
 export interface PricingRequest {
@@ -22,6 +22,8 @@ export interface PricingRequest {
   selectedShippingOptionCode?: string | null;
   calculateTax?: boolean;
   calculateShipping?: boolean;
+  /** A checkout's tip choice, with the tip's id (the checkout's). */
+  tip?: { id: string; choice: TipChoice };
 }
 
 export function couponDefinition(coupon: Coupon | undefined): CouponDefinition | null {
@@ -55,6 +57,8 @@ export interface PricingOptions {
   selectedShippingOptionCode?: string | null;
   calculateTax?: boolean;
   calculateShipping?: boolean;
+  /** The holder's tip choice (a checkout's), priced with the site's tip settings. */
+  tip?: { id: string; choice: TipChoice } | null;
 }
 
 /** Lines, discounts and the coupon only: no shipping or tax (a cart's view, a coupon check). */
@@ -75,6 +79,7 @@ export function pricingRequest(ctx: SiteContext, holder: LineHolder, options: Pr
     ...(options.selectedShippingOptionCode !== undefined && { selectedShippingOptionCode: options.selectedShippingOptionCode }),
     ...(options.calculateTax !== undefined && { calculateTax: options.calculateTax }),
     ...(options.calculateShipping !== undefined && { calculateShipping: options.calculateShipping }),
+    ...(options.tip && { tip: options.tip }),
   };
 }
 
@@ -105,6 +110,7 @@ export interface PricingContext {
   selectedShippingOptionCode?: string | null;
   calculateTax?: boolean;
   calculateShipping?: boolean;
+  tip?: { id: string; choice: TipChoice };
 }
 
 export function pricingInput(lines: readonly ResolvedLine[], c: PricingContext): PricingInput {
@@ -123,6 +129,7 @@ export function pricingInput(lines: readonly ResolvedLine[], c: PricingContext):
     ...(c.settings.additionalFees.length ? { additionalFees: c.settings.additionalFees } : {}),
     ...(c.calculateTax !== undefined && { calculateTax: c.calculateTax }),
     ...(c.calculateShipping !== undefined && { calculateShipping: c.calculateShipping }),
+    ...(c.tip && { tip: { ...c.tip, settings: c.settings.tips } }),
   };
 }
 

@@ -8,6 +8,7 @@ import { feeTotals, priceFees } from './fees.js';
 import { sum, type AvailabilityStatus, type PricedCart, type PricingInput, type PricingLine, type ShippingResult, type Violation, type WorkLine } from './model.js';
 import { priceShipping } from './shipping.js';
 import { priceTax } from './tax.js';
+import { priceTip } from './tips.js';
 
 export function priceCart(input: PricingInput): PricedCart {
   const currency = normalizeCurrency(input.currency);
@@ -27,8 +28,11 @@ export function priceCart(input: PricingInput): PricedCart {
   const fees = feeTotals(additionalFees, linesTax.pricesIncludeTax);
   const tax = fees.tax > 0n ? { ...linesTax, total: linesTax.total + fees.tax, taxableAmount: linesTax.taxableAmount + sum(additionalFees.filter((f) => f.tax > 0n).map((f) => f.price)) } : linesTax;
 
+  // A tip (tips.ts) is untaxed: it adds to the total only.
+  const tip = priceTip(input.tip, lines, currency);
+
   const includesTax = tax.pricesIncludeTax;
-  const total = subtotal - discountTotal + shipping.cost + (includesTax ? 0n : linesTax.total) + fees.addedToTotal;
+  const total = subtotal - discountTotal + shipping.cost + (includesTax ? 0n : linesTax.total) + fees.addedToTotal + (tip?.amount ?? 0n);
   const lineTax = new Map(tax.lines.map((line) => [line.lineItemId, line.tax]));
   return {
     currency,
@@ -56,6 +60,7 @@ export function priceCart(input: PricingInput): PricedCart {
     }),
     totals: { subtotal, discount: discountTotal, shipping: shipping.cost, tax: tax.total, total },
     ...(additionalFees.length > 0 && { additionalFees, additionalFeesBeforeTax: fees.beforeTax }),
+    ...(tip && { tip }),
     appliedDiscounts,
     ...(coupon && { coupon }),
     shipping,

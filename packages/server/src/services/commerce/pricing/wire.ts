@@ -86,8 +86,13 @@ export interface WireAdditionalFee {
   priceBeforeTax: WireMoney;
   priceAfterTax: WireMoney;
   lineItemIds: string[];
-  source: 'PLATFORM';
+  /** A tip is the Wix Tips app's fee (providerAppId TIPS_APP_ID, source SERVICE_PLUGIN). */
+  providerAppId?: string;
+  source: 'PLATFORM' | 'SERVICE_PLUGIN';
 }
+
+/** The Wix Tips app: a tip is an additional fee it provides, whose code is the tip's id. */
+export const TIPS_APP_ID = '869a50c8-dd38-4324-b201-e33dc0747a5f';
 
 export interface WirePricing {
   currency: string;
@@ -151,9 +156,9 @@ export function toWirePricing(priced: PricedCart, locale = 'en-US'): WirePricing
       shipping: money(priced.totals.shipping),
       tax: money(priced.totals.tax),
       total: money(priced.totals.total),
-      ...(priced.additionalFees?.length ? { additionalFees: money(priced.additionalFeesBeforeTax ?? 0n) } : {}),
+      ...(priced.additionalFees?.length || priced.tip ? { additionalFees: money((priced.additionalFeesBeforeTax ?? 0n) + (priced.tip?.amount ?? 0n)) } : {}),
     },
-    additionalFees: (priced.additionalFees ?? []).map((fee) => ({
+    additionalFees: (priced.additionalFees ?? []).map((fee): WireAdditionalFee => ({
       code: fee.code,
       name: fee.name,
       price: money(fee.price),
@@ -161,8 +166,18 @@ export function toWirePricing(priced: PricedCart, locale = 'en-US'): WirePricing
       priceBeforeTax: money(includesTax ? fee.price - fee.tax : fee.price),
       priceAfterTax: money(includesTax ? fee.price : fee.price + fee.tax),
       lineItemIds: [],
-      source: 'PLATFORM' as const,
-    })),
+      source: 'PLATFORM',
+    })).concat(priced.tip ? [{
+      code: priced.tip.id,
+      name: 'Tip',
+      price: money(priced.tip.amount),
+      taxDetails: { ...taxDetails(0n, 0n), taxRate: '0' },
+      priceBeforeTax: money(priced.tip.amount),
+      priceAfterTax: money(priced.tip.amount),
+      lineItemIds: [],
+      providerAppId: TIPS_APP_ID,
+      source: 'SERVICE_PLUGIN',
+    } satisfies WireAdditionalFee] : []),
     appliedDiscounts: priced.appliedDiscounts.map((discount) =>
       discount.source === 'COUPON'
         ? {
