@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
+import { ORDER_LIMITS } from '../../platform/field-limits.js';
 import type { PageBase } from '../../platform/page-base.js';
 import { MoneyError, parseAmount } from '../../platform/money.js';
 import type { OrdersService } from './service.js';
@@ -44,7 +45,7 @@ const RefundBody = Type.Object({
     items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }) }), { maxItems: 300 })),
     lineItems: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }) }), { maxItems: 300 })),
     shippingIncluded: Type.Optional(Type.Boolean()),
-    reason: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+    reason: Type.Optional(Type.Union([Type.String({ maxLength: ORDER_LIMITS.refundReason }), Type.Null()])),
   })),
   sideEffects: Type.Optional(Type.Object({
     restockInfo: Type.Optional(Type.Object({
@@ -61,7 +62,7 @@ const FulfillmentBody = Type.Object({
   fulfillment: Type.Object({
     lineItems: Type.Optional(Type.Array(Type.Object({ id: Id, quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }), Type.Null()])) }), { maxItems: 300 })),
     trackingInfo: Type.Optional(Type.Object({
-      trackingNumber: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+      trackingNumber: Type.Optional(Type.Union([Type.String({ maxLength: ORDER_LIMITS.trackingNumber }), Type.Null()])),
       shippingProvider: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
       trackingLink: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
     })),
