@@ -270,5 +270,5 @@ describe.skipIf(!hasChromium)('back office in Chromium', () => {
     expect(errors).toEqual([]);
     await owner.close();
     await member.close();
-  }, 240_000);
+  }, 360_000);
 });

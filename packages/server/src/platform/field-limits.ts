@@ -62,6 +62,8 @@ export const PRODUCT_LIMITS = {
   variants: 300,
   /** A tracked stock quantity. */
   quantity: 99_999_999,
+  /** A picture's alt text. */
+  altText: 500,
 } as const;
 
 /** Coupons (`/stores/v2/coupons`, `/_api/bodega/v1/coupons`). */

@@ -11,7 +11,6 @@ import { VariantRow } from './VariantRow.js';
 import { useDeleteProduct, useProductDetail, useSaveProduct, useStoreCollections } from './queries.js';
 import { BackInStockPanel } from './BackInStockPanel.js';
 import { MediaEditor } from './MediaEditor.js';
-import { mediaOf, type MediaState } from './media.js';
 import { DigitalFilesPanel } from './DigitalFilesPanel.js';
 
 export default function ProductEditPage() {
@@ -28,7 +27,6 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
   const collections = useStoreCollections();
   const result = useResult();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [media, setMedia] = useState<MediaState>(() => mediaOf(before));
   const form = useForm<Form>({ resolver: zodResolver(productSchema), defaultValues: toForm(before) });
   const { register, handleSubmit, control, watch, formState: { errors } } = form;
   const options = useFieldArray({ control, name: 'options' });
@@ -39,7 +37,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
 
   const saving = useSaveProduct(id, before);
   const removing = useDeleteProduct();
-  const save = (form: Form) => saving.mutate({ form, media }, {
+  const save = (values: Form) => saving.mutate(values, {
     onSuccess: (savedId) => {
       if (!id) navigate(`/admin/products/${savedId}`, { replace: true, state: { created: true } });
       else result.ok('Saved.');
@@ -84,7 +82,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
           <label className="check"><input type="checkbox" {...register('visible')} /> Visible in the shop</label>
         </section>
 
-        <MediaEditor value={media} onChange={setMedia}
+        <MediaEditor form={form}
           options={(watched ?? []).map((o) => ({ name: o.name.trim(), choices: [...new Set(o.choices.split(',').map((c) => c.trim()).filter(Boolean))] })).filter((o) => o.name && o.choices.length)} />
 
         <section className="panel" aria-labelledby="options-heading">

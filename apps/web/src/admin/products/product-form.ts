@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PRODUCT_LIMITS, type Product, type ProductInput } from '@bodega/sdk';
 import { productOptions, productVariants } from '../../domain/product.js';
-import { mediaPatch, saveChoicePictures, type MediaState } from './media.js';
+import { mediaOf, mediaPatch, saveChoicePictures } from './media.js';
 import type { AdminClient } from '../client.js';
 
 /** The store's built-in collection every product is in: never offered, added or removed. */
@@ -17,6 +17,13 @@ const optionalNumber = z.string().trim().refine(isNumberOrEmpty, 'Enter a number
 const variantRow = z.object({ price: z.string().optional(), sku: z.string().optional(), weight: z.string().optional(), stock: z.string().optional() });
 export type VariantRow = z.infer<typeof variantRow>;
 type VariantRows = Record<string, VariantRow>;
+
+const picture = z.object({
+  url: z.string(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  altText: z.string().max(PRODUCT_LIMITS.altText, atMost(PRODUCT_LIMITS.altText)),
+});
 
 export const productSchema = z.object({
   name: z.string().trim().min(1, 'Give the product a name').max(PRODUCT_LIMITS.name, atMost(PRODUCT_LIMITS.name)),
@@ -41,6 +48,8 @@ export const productSchema = z.object({
   })).max(PRODUCT_LIMITS.options, `At most ${PRODUCT_LIMITS.options} options`),
   /** The variants' own price, SKU, weight and stock, under rowName(choices); empty means the product's. */
   variants: z.record(z.string(), variantRow),
+  /** The pictures in order (the first is the main one) and the picture of each choice by `option=choice`. */
+  media: z.object({ items: z.array(picture), choices: z.record(z.string(), z.string()) }),
 }).superRefine((form, ctx) => {
   // Only the rows of the variants the options make now: a row left from a removed choice is not sent.
   for (const choices of combinations(form.options)) {
@@ -82,7 +91,7 @@ export function rowName(choices: Record<string, string>): string {
 
 export function toForm(p: Product | undefined): ProductForm {
   if (!p) {
-    return { name: '', description: '', price: '', discountType: 'NONE', discountValue: '', sku: '', weight: '', visible: true, productType: 'physical', ribbon: '', trackInventory: true, quantity: '', collectionIds: [], options: [], variants: {} };
+    return { name: '', description: '', price: '', discountType: 'NONE', discountValue: '', sku: '', weight: '', visible: true, productType: 'physical', ribbon: '', trackInventory: true, quantity: '', collectionIds: [], options: [], variants: {}, media: mediaOf(undefined) };
   }
   const discount = p.discount?.type === 'PERCENT' || p.discount?.type === 'AMOUNT' ? p.discount.type : 'NONE';
   return {
@@ -93,6 +102,7 @@ export function toForm(p: Product | undefined): ProductForm {
     collectionIds: (p.collectionIds ?? []).filter((id) => id !== ALL_PRODUCTS),
     options: productOptions(p).map((o) => ({ name: o.name, choices: o.choices.map((c) => c.value).join(', ') })),
     variants: variantRows(p),
+    media: mediaOf(p),
   };
 }
 
@@ -106,7 +116,8 @@ function variantRows(p: Product | undefined): VariantRows {
   return rows;
 }
 
-export async function saveProduct(api: AdminClient, id: string | undefined, before: Product | undefined, form: ProductForm, media: MediaState): Promise<string> {
+export async function saveProduct(api: AdminClient, id: string | undefined, before: Product | undefined, form: ProductForm): Promise<string> {
+  const { media } = form;
   const rows = form.variants;
   const combos = combinations(form.options);
   const hasVariants = combos.length > 0;
