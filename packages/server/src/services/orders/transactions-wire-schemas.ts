@@ -13,7 +13,7 @@ const Capture = Type.Object({
   failureDetails: Type.Optional(Type.Object({ failureCode: Type.String(), failureReason: Type.String() })),
 });
 
-export const OrderPaymentTx = Type.Object({
+export const TransactionPayment = Type.Object({
   id: Type.String(),
   createdDate: Timestamp,
   updatedDate: Timestamp,
@@ -38,9 +38,9 @@ export const OrderPaymentTx = Type.Object({
       id: Type.String(), createdDate: Timestamp, updatedDate: Timestamp, amount: Price, reversalAmount: Price, status: Type.String(),
     }))),
   }),
-}, { title: 'OrderPaymentTx' });
+}, { title: 'TransactionPayment' });
 
-export const OrderRefundTx = Type.Object({
+export const TransactionRefund = Type.Object({
   id: Type.String(),
   createdDate: Timestamp,
   details: Type.Object({
@@ -57,12 +57,12 @@ export const OrderRefundTx = Type.Object({
     gatewayRefundId: Type.Optional(Type.String()),
   })),
   summary: Type.Object({ requestedRefund: Price, pending: Type.Boolean() }),
-}, { title: 'OrderRefundTx' });
+}, { title: 'TransactionRefund' });
 
 export const OrderTransactions = Type.Object({
   orderId: Type.String(),
-  payments: Type.Array(OrderPaymentTx),
-  refunds: Type.Array(OrderRefundTx),
+  payments: Type.Array(TransactionPayment),
+  refunds: Type.Array(TransactionRefund),
 }, { title: 'OrderTransactions' });
 
 export const OrderTransactionsResponse = Type.Object({ orderTransactions: OrderTransactions });
