@@ -10,6 +10,8 @@ import { undescribedRoutes } from './platform/serialization.js';
 const DESCRIBED_PATHS: readonly RegExp[] = [
   /^\/bodega\/v1\//,
   /^\/_api\/bodega\/v1\//,
+  /^(\/_api)?\/members\/v1\/custom-fields/,
+  /^(\/_api)?\/members\/v3\/badges/,
 ];
 
 /**
