@@ -12,6 +12,7 @@ const DESCRIBED_PATHS: readonly RegExp[] = [
   /^\/_api\/bodega\/v1\//,
   /^(\/_api)?\/members\/v1\/custom-fields/,
   /^(\/_api)?\/members\/v3\/badges/,
+  /^(\/_api)?\/members\/v2\/abouts/,
 ];
 
 /**

@@ -165,17 +165,17 @@ export function membersRoutes(services: MembersServices) {
     // ─── member abouts ─────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v2/abouts')) {
       const byId = { params: s.IdParams };
-      app.post(p, { schema: { body: s.AboutBody }, config: { access: 'self-or-staff' } },
+      app.post(p, { schema: { body: s.AboutBody, response: { 200: F.MemberAboutResponse } }, config: { access: 'self-or-staff' } },
         async (req) => abouts.create(req.ctx, req.body.memberAbout));
-      app.post(`${p}/query`, { schema: { body: s.CursorQueryBody }, config: { access: 'shop' } },
+      app.post(`${p}/query`, { schema: { body: s.CursorQueryBody, response: { 200: F.MemberAboutsPage } }, config: { access: 'shop' } },
         async (req) => abouts.query(req.ctx, req.body.query));
-      app.get(`${p}/my`, { config: { access: 'self' } },
+      app.get(`${p}/my`, { schema: { response: { 200: F.MyMemberAboutResponse } }, config: { access: 'self' } },
         async (req) => abouts.getMy(req.ctx));
-      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'shop' } },
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery, response: { 200: F.MemberAboutResponse } }, config: { access: 'shop' } },
         async (req) => abouts.get(req.ctx, req.params.id));
-      app.patch(`${p}/:id`, { schema: { ...byId, body: s.AboutBody }, config: { access: 'self-or-staff' } },
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.AboutBody, response: { 200: F.MemberAboutResponse } }, config: { access: 'self-or-staff' } },
         async (req) => abouts.update(req.ctx, req.params.id, req.body.memberAbout));
-      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'self-or-staff' } },
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery, response: { 200: F.Empty } }, config: { access: 'self-or-staff' } },
         async (req) => abouts.delete(req.ctx, req.params.id));
     }
   };

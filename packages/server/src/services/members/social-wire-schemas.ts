@@ -50,3 +50,23 @@ export const BadgeMemberIds = Type.Object({ memberIds: Type.Array(Type.String())
 export const BadgeMembersPage = Type.Object({ memberIds: Type.Array(Type.String()), metadata: OffsetMetadata });
 export const MemberBadgeIds = Type.Object({ memberBadgeIds: Type.Array(Type.Object({ memberId: Type.String(), badgeIds: Type.Array(Type.String()) })) });
 export const BadgeMemberCounts = Type.Object({ badgeMemberCounts: Type.Array(Type.Object({ badgeId: Type.String(), memberCount: Type.Integer() })) });
+
+// The member about answers of @wix/members (abouts): the content is rich content, written as stored.
+export const MemberAbout = Type.Object({
+  id: Type.String(),
+  memberId: Type.String(),
+  revision: Type.String({ description: 'int64 as a decimal string' }),
+  content: Type.Record(Type.String(), Type.Unknown(), { description: 'Rich content (Ricos), as the member wrote it.' }),
+  createdDate: Timestamp,
+  updatedDate: Timestamp,
+}, { title: 'MemberAbout' });
+export type WireAbout = Static<typeof MemberAbout>;
+
+const CursorMetadata = Type.Object({
+  count: Type.Integer(),
+  cursors: Type.Object({ next: Type.Optional(Type.String()), prev: Type.Optional(Type.String()) }),
+  hasNext: Type.Boolean(),
+});
+export const MemberAboutResponse = Type.Object({ memberAbout: MemberAbout });
+export const MyMemberAboutResponse = Type.Object({ memberAbout: Type.Optional(MemberAbout) });
+export const MemberAboutsPage = Type.Object({ memberAbouts: Type.Array(MemberAbout), metadata: CursorMetadata });

@@ -1,6 +1,6 @@
 /** Wire shapes of custom fields, badges, follows, reports and abouts (pure). */
 import type { Badge, CustomFieldDefinition, MemberAbout, MemberReport, ReportedMember } from './model.js';
-import type { WireBadge, WireCustomField } from './social-wire-schemas.js';
+import type { WireAbout, WireBadge, WireCustomField } from './social-wire-schemas.js';
 
 export function toWireCustomField(field: CustomFieldDefinition): WireCustomField {
   return {
@@ -58,7 +58,7 @@ export function toWireReportedMember(reported: ReportedMember): Record<string, u
   };
 }
 
-export function toWireAbout(about: MemberAbout): Record<string, unknown> {
+export function toWireAbout(about: MemberAbout): WireAbout {
   return {
     id: about.aboutId,
     memberId: about.memberId,
