@@ -18,7 +18,8 @@ const OWNER_PASSWORD = 'owner-password-1';
 describe.skipIf(!hasChromium)('the audit log in Chromium', () => {
   const shop = useShop();
 
-  it('lists, filters, exports and keeps the log as long as the owner says', async () => {
+  // A sign-in, four pages and a download in Chromium: the default 30 s ran out on a loaded machine.
+  it('lists, filters, exports and keeps the log as long as the owner says', { timeout: 120_000 }, async () => {
     const site = await shop().t.createShop({ name: 'Audit test store', ownerEmail: OWNER_EMAIL, ownerPassword: OWNER_PASSWORD });
     const app = shop().t.app;
     const key = { authorization: site.apiKey, 'wix-site-id': site.siteId };

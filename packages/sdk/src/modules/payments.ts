@@ -6,10 +6,12 @@
 import { enc } from '../core/generated.js';
 import type { Transport } from '../core/transport.js';
 import type { CapturePolicy, ConnectionTest, OfflineMethod, PaymentOptions, PaymentProviderName, PaymentSettings } from '../generated/back-office.js';
+import type { OrderTransactions } from '../generated/order-transactions.js';
 
 const PREFIX = '/_api/bodega/v1';
 
 export type { CapturePolicy, ConnectionTest, OfflineMethod, PaymentOptions, PaymentProviderName, PaymentSettings } from '../generated/back-office.js';
+export type { OrderTransactions, TransactionPayment, TransactionRefund } from '../generated/order-transactions.js';
 
 export interface PaymentSettingsPatch {
   provider?: PaymentProviderName;
@@ -18,46 +20,6 @@ export interface PaymentSettingsPatch {
   publishableKey?: string | null;
   secretKey?: string;
   webhookSecret?: string;
-}
-
-export interface WirePrice { amount: string; formattedAmount?: string }
-
-export interface TransactionPayment {
-  id: string;
-  createdDate: string;
-  amount: WirePrice;
-  status: string;
-  refundDisabled: boolean;
-  regularPaymentDetails: {
-    offlinePayment: boolean;
-    status: string;
-    providerTransactionId?: string;
-    paymentProvider?: string;
-    paymentMethod?: string;
-    authorizationDetails?: {
-      delayedCapture: boolean;
-      authorizedDate: string;
-      /** Bodega: what was held, before any capture. */
-      authorizedAmount?: WirePrice;
-      captures: { id: string; status: string; amount: WirePrice; createdDate: string; failureDetails?: { failureReason?: string } }[];
-      void?: { status: string; voidedDate: string; reason: string };
-    };
-    chargebacks?: { id: string; createdDate: string; amount: WirePrice }[];
-  };
-}
-
-export interface TransactionRefund {
-  id: string;
-  createdDate: string;
-  details: { reason?: string };
-  transactions: { paymentId: string; amount: WirePrice; refundStatus: string; externalRefund: boolean; providerRefundId?: string }[];
-  summary: { requestedRefund: WirePrice; pending: boolean };
-}
-
-export interface OrderTransactions {
-  orderId: string;
-  payments: TransactionPayment[];
-  refunds: TransactionRefund[];
 }
 
 /** Money on a payment link's page: always formatted. */

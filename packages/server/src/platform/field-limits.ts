@@ -76,6 +76,8 @@ export const PRODUCT_LIMITS = {
   variants: 300,
   /** A tracked stock quantity. */
   quantity: 99_999_999,
+  /** A picture's alt text. */
+  altText: 500,
 } as const;
 
 /** Coupons (`/stores/v2/coupons`, `/_api/bodega/v1/coupons`). */
@@ -102,8 +104,28 @@ export const DATA_FIELD_TYPES = [
 export const DATA_FIELD_KEY_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_$-]{0,127}$';
 /** The system fields every collection has; no field of one's own may take their keys. */
 export const DATA_SYSTEM_FIELD_KEYS = ['_id', '_createdDate', '_updatedDate', '_owner'] as const;
-/** The most fields a collection's `fields` may list, the system fields included. */
-export const DATA_COLLECTION_LIMITS = { fields: 1000 } as const;
+/**
+ * Data collections (`/wix-data/v2/collections`, `…/indexes`): the most fields a collection's
+ * `fields` may list (the system fields included), an id's length, a display name's and display field's (`text`),
+ * and an index's name and fields.
+ */
+export const DATA_COLLECTION_LIMITS = { fields: 1000, id: 256, text: 1000, indexName: 128, indexFields: 3 } as const;
+/** A collection id: letters, digits, `_` and `-`, at most 256, not starting with `-`; it appears in URL paths. */
+export const DATA_COLLECTION_ID_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_-]{0,255}$';
+/** An index's name: letters, digits, `_`, `-` and spaces, at most 128, starting with a letter, a digit or `_`. */
+export const DATA_INDEX_NAME_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_ -]{0,127}$';
+
+/** Orders (`/ecom/v1/orders/…`): a fulfilment's tracking number, a refund's reason. */
+export const ORDER_LIMITS = { trackingNumber: 100, refundReason: 1000 } as const;
+
+/** The audit log (`/bodega/v1/audit-log`): its filters' lengths, and how long entries may be kept. */
+export const AUDIT_LIMITS = { action: 100, actor: 320, text: 200, retentionDays: 3650 } as const;
+
+/** API keys (`POST /bodega/v1/api-keys`): what the key is for. */
+export const API_KEY_LIMITS = { name: 100 } as const;
+
+/** Digital products' download rules (`PUT /bodega/v1/digital-products/{id}/rules`). */
+export const DIGITAL_RULE_LIMITS = { linkDays: 365, maxDownloads: 100 } as const;
 
 /** Reviews (`/reviews/v1/reviews`): a review's title and text, its pictures, the store's reply. */
 export const REVIEW_LIMITS = { title: 200, body: 5000, media: 10, reply: 5000 } as const;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { firstDifference, registerSerialization } from './serialization.js';
+import { firstDifference, registerSerialization, undescribedRoutes } from './serialization.js';
 
 const Answer = Type.Object({ id: Type.String(), count: Type.Integer() });
 
@@ -45,5 +45,19 @@ describe('answers written through response schemas', () => {
   it('names the first path that differs', () => {
     expect(firstDifference({ a: { b: [1, 2] } }, { a: { b: [1, 3] } }, '$')).toBe('$.a.b.1 (written 2, returned 3)');
     expect(firstDifference({ a: 1 }, { a: 1, note: 'x' }, '$')).toBe('$.note (written missing, returned "x")');
+  });
+});
+
+describe('the inventory of routes without a response schema', () => {
+  it('lists a route under a required path that answers without a schema (the counter-example), and no other', async () => {
+    const app = Fastify();
+    registerSerialization(app, true);
+    app.get('/bodega/v1/described', { schema: { response: { 200: Answer } } }, async () => ({ id: 'a', count: 1 }));
+    app.post('/bodega/v1/counter-example', async () => ({ id: 'a' }));
+    app.get('/elsewhere/undescribed', async () => ({}));
+    await app.ready();
+    expect(undescribedRoutes(app.routeAnswers, [/^\/bodega\/v1\//])).toEqual(['POST /bodega/v1/counter-example']);
+    expect(undescribedRoutes(app.routeAnswers, [/^\/elsewhere\//])).toEqual(['GET /elsewhere/undescribed']);
+    await app.close();
   });
 });

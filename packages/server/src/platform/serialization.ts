@@ -14,6 +14,14 @@ import fastJsonStringify from 'fast-json-stringify';
  * Serializers are compiled on a route's first answer, not at start (as the validators are).
  */
 export function registerSerialization(app: FastifyInstance, check: boolean): void {
+  const answers: RouteAnswer[] = [];
+  app.decorate('routeAnswers', answers);
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;
+    const described = Object.keys(schema?.response ?? {}).some((code) => /^2/.test(code));
+    const hidden = schema?.hide === true;
+    for (const method of [route.method].flat()) if (method !== 'HEAD') answers.push({ method, url: route.url, described, hidden });
+  });
   app.setSerializerCompiler(({ schema, method, url, httpStatus }) => {
     let compiled: ((payload: unknown) => string) | undefined;
     return (payload: unknown) => {
@@ -23,6 +31,32 @@ export function registerSerialization(app: FastifyInstance, check: boolean): voi
       return text;
     };
   });
+}
+
+/** A route as added, and whether a 2xx answer of it has a response schema. */
+export interface RouteAnswer {
+  method: string;
+  url: string;
+  described: boolean;
+  /** Left out of the OpenAPI document (`schema.hide`): not an API answer (the document itself). */
+  hidden: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route and whether its answer is described by a response schema (the inventory test walks it). */
+    routeAnswers: readonly RouteAnswer[];
+  }
+}
+
+/**
+ * The routes under any of `required` (path patterns) whose answer has no response schema, as
+ * `METHOD url`: the check that keeps `/bodega/v1` (and every area converted since) described.
+ */
+export function undescribedRoutes(answers: readonly RouteAnswer[], required: readonly RegExp[]): string[] {
+  return answers
+    .filter((a) => !a.described && !a.hidden && required.some((re) => re.test(a.url)))
+    .map((a) => `${a.method} ${a.url}`);
 }
 
 /** Turns the check on when the environment asks for it (the test runs do). */

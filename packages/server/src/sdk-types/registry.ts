@@ -17,6 +17,7 @@ import * as cart from '../services/cart/wire-schemas.js';
 import * as checkout from '../services/checkout/wire-schemas.js';
 import * as orders from '../services/orders/wire-schemas.js';
 import * as orderImports from '../services/orders/import-wire-schemas.js';
+import * as orderTransactions from '../services/orders/transactions-wire-schemas.js';
 import * as payments from '../services/payments/wire-schemas.js';
 import * as redirects from '../services/redirects/wire-schemas.js';
 import * as reviews from '../services/reviews/wire-schemas.js';
@@ -52,6 +53,12 @@ export const SDK_TYPES: SdkTypesFile[] = [
       orderImports.OrderImportAnswer,
       coupons.CouponCreated, coupons.CouponResponse, coupons.CouponsPage,
     ],
+  },
+  {
+    file: 'order-transactions.ts',
+    form: 'wire',
+    about: "an order's payments and refunds (@wix/ecom orderTransactions and the payments collector) as the SDK's payments module returns them",
+    schemas: [orderTransactions.OrderTransactions],
   },
   {
     file: 'catalog.ts',

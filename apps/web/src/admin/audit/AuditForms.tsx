@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import type { AuditFilters } from '@bodega/sdk';
+import { AUDIT_LIMITS, type AuditFilters } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { useResult } from '../ui.js';
@@ -11,8 +11,8 @@ import { useAuditSettings, useSaveRetention } from './queries.js';
 const day = z.string().regex(/^(\d{4}-\d{2}-\d{2})?$/, 'A date');
 const filterSchema = z.object({
   action: z.string(),
-  actor: z.string().trim().max(320),
-  objectId: z.string().trim().max(200),
+  actor: z.string().trim().max(AUDIT_LIMITS.actor, `At most ${AUDIT_LIMITS.actor} characters`),
+  objectId: z.string().trim().max(AUDIT_LIMITS.text, `At most ${AUDIT_LIMITS.text} characters`),
   from: day,
   to: day,
 }).refine((f) => !f.from || !f.to || f.from <= f.to, { path: ['to'], message: 'On or after the first day' });
@@ -60,7 +60,7 @@ export function AuditFilterForm({ onApply }: { onApply: (filters: AuditFilters) 
 }
 
 const retentionSchema = z.object({
-  retentionDays: z.coerce.number({ message: 'A number of days' }).int('Whole days').min(1, 'At least 1 day').max(3650, 'At most 3650 days (ten years)'),
+  retentionDays: z.coerce.number({ message: 'A number of days' }).int('Whole days').min(1, 'At least 1 day').max(AUDIT_LIMITS.retentionDays, `At most ${AUDIT_LIMITS.retentionDays} days`),
 });
 type RetentionInput = z.input<typeof retentionSchema>;
 type RetentionForm = z.output<typeof retentionSchema>;
@@ -84,7 +84,7 @@ function RetentionFields({ days }: { days: number }) {
     }}>
       <h2>Retention</h2>
       {result.view}
-      <Field label="Keep entries for (days)" type="number" inputMode="numeric" min={1} max={3650} {...register('retentionDays')} error={errors.retentionDays?.message}
+      <Field label="Keep entries for (days)" type="number" inputMode="numeric" min={1} max={AUDIT_LIMITS.retentionDays} {...register('retentionDays')} error={errors.retentionDays?.message}
         hint="Older entries are deleted; nobody can change or delete an entry before that." />
       <div className="actions"><button type="submit" className="button" disabled={save.isPending}>{save.isPending ? 'Saving…' : 'Save retention'}</button></div>
     </form>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import type { DataCollection, DataIndex } from '@bodega/sdk';
+import { DATA_COLLECTION_LIMITS, DATA_INDEX_NAME_PATTERN, type DataCollection, type DataIndex } from '@bodega/sdk';
 import { actionsColumn, ListTable } from '../ListTable.js';
 import { Confirm, useResult } from '../ui.js';
 import { useCreateIndex, useDataIndexes, useDropIndex, useUpdateDataCollection } from './queries.js';
@@ -59,11 +59,12 @@ function IndexStatus({ index }: { index: DataIndex }) {
   );
 }
 
-const MAX_INDEX_FIELDS = 3;
+const MAX_INDEX_FIELDS = DATA_COLLECTION_LIMITS.indexFields;
+const INDEX_NAME = DATA_COLLECTION_LIMITS.indexName;
 const role = z.enum(ROLES);
 const permissionsSchema = z.object({ read: role, insert: role, update: role, remove: role });
 const indexSchema = z.object({
-  name: z.string().trim().min(1, 'Name the index').max(128, 'At most 128 characters').regex(/^[A-Za-z0-9_][A-Za-z0-9_ -]*$/, 'Letters, digits, spaces, - and _'),
+  name: z.string().trim().min(1, 'Name the index').max(INDEX_NAME, `At most ${INDEX_NAME} characters`).regex(new RegExp(DATA_INDEX_NAME_PATTERN), 'Letters, digits, spaces, - and _; not starting with a space or -'),
   fields: z.array(z.object({ path: z.string().min(1), order: z.enum(['ASC', 'DESC']) })).min(1).max(MAX_INDEX_FIELDS),
   // A disabled box (two fields or more) reads as no value: not unique.
   unique: z.boolean().optional(),
@@ -117,7 +118,7 @@ export function IndexesPanel({ collectionId, fieldKeys }: { collectionId: string
         <h3 id="new-index-heading">New index</h3>
         <div className="field">
           <label htmlFor="index-name">Name</label>
-          <input id="index-name" maxLength={128} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? 'index-name-hint index-name-error' : 'index-name-hint'} {...register('name')} />
+          <input id="index-name" maxLength={INDEX_NAME} aria-invalid={errors.name ? true : undefined} aria-describedby={errors.name ? 'index-name-hint index-name-error' : 'index-name-hint'} {...register('name')} />
           <p id="index-name-hint" className="hint">Letters, digits, spaces, - and _.</p>
           {errors.name && <p id="index-name-error" className="error">{errors.name.message}</p>}
         </div>

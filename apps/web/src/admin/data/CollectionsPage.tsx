@@ -2,6 +2,7 @@ import { Link, useNavigate } from '../../router/Router.js';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
+import { DATA_COLLECTION_ID_PATTERN, DATA_COLLECTION_LIMITS } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
 import { ListTable } from '../ListTable.js';
 import { useDataCollections } from '../queries.js';
@@ -9,9 +10,10 @@ import { PageHead, useResult } from '../ui.js';
 import { roleLabel } from './permissions.js';
 import { useCreateDataCollection } from './queries.js';
 
+const { id: ID, text: NAME } = DATA_COLLECTION_LIMITS;
 const newCollectionSchema = z.object({
-  id: z.string().trim().regex(/^[A-Za-z][A-Za-z0-9_-]*$/, 'Start with a letter; then letters, digits, - and _').max(256, 'At most 256 characters'),
-  name: z.string().trim().min(1, 'Give it a name people read').max(256, 'At most 256 characters'),
+  id: z.string().trim().max(ID, `At most ${ID} characters`).regex(new RegExp(DATA_COLLECTION_ID_PATTERN), 'Letters, digits, - and _; not starting with -'),
+  name: z.string().trim().min(1, 'Give it a name people read').max(NAME, `At most ${NAME} characters`),
 });
 type NewCollection = z.infer<typeof newCollectionSchema>;
 

@@ -3,7 +3,7 @@ import { Link, useParams, useSearchParams } from '../../router/Router.js';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { TIPS_APP_ID, type AddressWithContact, type Order, type OrderActivity } from '@bodega/sdk';
+import { ORDER_LIMITS, TIPS_APP_ID, type AddressWithContact, type Order, type OrderActivity } from '@bodega/sdk';
 import { addressLines, orderActions, planRefund, trackingInfo, wholeOrderLines, type Refundable } from '../../domain/order.js';
 import { plainError } from '../../shop/errors.js';
 import { Field } from '../../ui/Field.js';
@@ -196,7 +196,7 @@ export default function OrderDetailPage() {
 
 const fulfilSchema = z.object({
   shippingProvider: z.string().max(100, 'At most 100 characters'),
-  trackingNumber: z.string().max(100, 'At most 100 characters'),
+  trackingNumber: z.string().max(ORDER_LIMITS.trackingNumber, `At most ${ORDER_LIMITS.trackingNumber} characters`),
   trackingLink: z.string().trim().refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), 'A web address such as https://carrier.example/track/123, or leave it empty'),
 });
 type FulfilForm = z.infer<typeof fulfilSchema>;
@@ -275,7 +275,7 @@ function RefundForm({ left, busy, serverError, onRefund }: {
       const plan = planRefund(amount, currency, left);
       if (!plan.ok) ctx.addIssue({ code: 'custom', message: refundProblem(plan.problem, currency, left.refundable, money) });
     }),
-    reason: z.string().trim().max(200, 'At most 200 characters'),
+    reason: z.string().trim().max(ORDER_LIMITS.refundReason, `At most ${ORDER_LIMITS.refundReason} characters`),
   }), [currency, left, money]);
   const { register, handleSubmit, formState: { errors } } = useForm<{ amount: string; reason: string }>({ resolver: zodResolver(schema), defaultValues: { amount: left.refundable, reason: '' } });
   if ((toMinor(left.refundable, currency) ?? 0n) === 0n) return <p>Nothing is left to refund on this order.</p>;
@@ -287,7 +287,7 @@ function RefundForm({ left, busy, serverError, onRefund }: {
     <form className="form-grid" onSubmit={(e) => void submit(e)} noValidate>
       <Field label="Amount" inputMode="decimal" autoComplete="off" {...register('amount')}
         hint={`Up to ${money(left.refundable)}: the full amount, or less for a partial refund.`} error={errors.amount?.message} />
-      <Field label="Reason (optional)" maxLength={200} placeholder="e.g. damaged in transit" {...register('reason')} error={errors.reason?.message} />
+      <Field label="Reason (optional)" maxLength={ORDER_LIMITS.refundReason} placeholder="e.g. damaged in transit" {...register('reason')} error={errors.reason?.message} />
       {serverError !== null && serverError !== undefined && <Notice kind="error">{plainError(serverError)}</Notice>}
       <div className="actions"><button type="submit" className="button" disabled={busy}>{busy ? 'Refunding…' : 'Refund'}</button></div>
     </form>

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import type { DigitalFile } from '@bodega/sdk';
+import { DIGITAL_RULE_LIMITS, type DigitalFile } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
@@ -12,8 +12,8 @@ import { describeSize } from '../../ui/bytes.js';
 import { useAttachFile, useDigitalProduct, useRemoveFile, useSetDownloadRules } from './queries.js';
 
 const rulesSchema = z.object({
-  linkDays: z.coerce.number().int('A whole number of days').min(1, 'At least 1 day').max(365, 'At most 365 days'),
-  maxDownloads: z.coerce.number().int('A whole number').min(1, 'At least 1').max(100, 'At most 100'),
+  linkDays: z.coerce.number().int('A whole number of days').min(1, 'At least 1 day').max(DIGITAL_RULE_LIMITS.linkDays, `At most ${DIGITAL_RULE_LIMITS.linkDays} days`),
+  maxDownloads: z.coerce.number().int('A whole number').min(1, 'At least 1').max(DIGITAL_RULE_LIMITS.maxDownloads, `At most ${DIGITAL_RULE_LIMITS.maxDownloads}`),
 });
 type Rules = z.input<typeof rulesSchema>;
 

@@ -1,7 +1,10 @@
 import { useId, useRef, useState, type DragEvent } from 'react';
+import { useFieldArray, type UseFormReturn } from 'react-hook-form';
+import { PRODUCT_LIMITS } from '@bodega/sdk';
 import { imageSources } from '../../domain/product.js';
 import { plainError } from '../../shop/errors.js';
-import { choiceKey, type MediaEntry, type MediaState } from './media.js';
+import { choiceKey, type MediaEntry } from './media.js';
+import type { ProductForm } from './product-form.js';
 import { useUploadMedia } from './queries.js';
 
 const ACCEPT = 'image/jpeg,image/png,image/webp,image/avif,image/gif';
@@ -12,9 +15,14 @@ interface Upload { id: number; name: string; sent: number; error?: string }
 /**
  * The product's pictures: upload (drop or pick, several at once, each with its progress), order
  * (drag, or the move buttons from the keyboard; the first is the main picture), alt text, remove,
- * a picture per option choice, and an outside address as an advanced option.
+ * a picture per option choice, and an outside address as an advanced option. The pictures are the
+ * product form's `media` (react-hook-form), their alt texts checked by its schema.
  */
-export function MediaEditor({ value, onChange, options }: { value: MediaState; onChange: (next: MediaState) => void; options: { name: string; choices: string[] }[] }) {
+export function MediaEditor({ form, options }: { form: UseFormReturn<ProductForm>; options: { name: string; choices: string[] }[] }) {
+  const { control, register, getValues, setValue, watch, formState: { errors } } = form;
+  const pictures = useFieldArray({ control, name: 'media.items' });
+  const items = watch('media.items');
+  const choiceOf = watch('media.choices');
   const upload = useUploadMedia();
   const picker = useRef<HTMLInputElement>(null);
   const [uploads, setUploads] = useState<Upload[]>([]);
@@ -24,22 +32,24 @@ export function MediaEditor({ value, onChange, options }: { value: MediaState; o
   const [addressError, setAddressError] = useState('');
   const [said, setSaid] = useState('');
   const hintId = useId();
-  const latest = useRef(value);
-  latest.current = value;
 
-  const setItems = (items: MediaEntry[], message?: string) => {
-    const kept = new Set(items.map((m) => m.url));
-    const choices = Object.fromEntries(Object.entries(latest.current.choices).filter(([, url]) => kept.has(url)));
-    latest.current = { items, choices };
-    onChange(latest.current);
-    if (message) setSaid(message);
+  const add = (entry: MediaEntry, message: string) => {
+    if (getValues('media.items').some((m) => m.url === entry.url)) return;
+    pictures.append(entry);
+    setSaid(message);
+  };
+  const remove = (i: number) => {
+    // A choice keeps no picture that is gone.
+    const kept = new Set(getValues('media.items').filter((_, j) => j !== i).map((m) => m.url));
+    setValue('media.choices', Object.fromEntries(Object.entries(getValues('media.choices')).filter(([, url]) => kept.has(url))));
+    pictures.remove(i);
+    setSaid(`Picture ${i + 1} removed.`);
   };
   const move = (from: number, to: number) => {
-    const items = [...value.items];
-    const [moved] = items.splice(from, 1);
-    if (!moved || to < 0 || to > items.length) return;
-    items.splice(to, 0, moved);
-    setItems(items, `Picture moved to position ${to + 1} of ${items.length}${to === 0 ? ', the main picture' : ''}.`);
+    const count = getValues('media.items').length;
+    if (from === to || to < 0 || to >= count) return;
+    pictures.move(from, to);
+    setSaid(`Picture moved to position ${to + 1} of ${count}${to === 0 ? ', the main picture' : ''}.`);
   };
 
   const counter = useRef(0);
@@ -52,8 +62,7 @@ export function MediaEditor({ value, onChange, options }: { value: MediaState; o
       try {
         const media = await upload.mutateAsync({ file, onProgress: (sent) => update({ sent }) });
         const url = new URL(media.url, window.location.origin).pathname;
-        const items = latest.current.items;
-        if (!items.some((m) => m.url === url)) setItems([...items, { url, width: media.width, height: media.height, altText: '' }], `${file.name} uploaded.`);
+        add({ url, width: media.width, height: media.height, altText: '' }, `${file.name} uploaded.`);
         setUploads((u) => u.filter((x) => x.id !== id));
       } catch (error) {
         update({ error: `${file.name}: ${plainError(error)}` });
@@ -72,7 +81,7 @@ export function MediaEditor({ value, onChange, options }: { value: MediaState; o
     if (!/^https?:\/\/\S+$/.test(url)) return setAddressError('Enter an http(s) address.');
     setAddressError('');
     setAddress('');
-    setItems([...value.items, { url, altText: '' }], 'Picture added.');
+    add({ url, altText: '' }, 'Picture added.');
   }
 
   const choices = options.flatMap((o) => o.choices.map((c) => ({ option: o.name, choice: c })));
@@ -98,12 +107,14 @@ export function MediaEditor({ value, onChange, options }: { value: MediaState; o
         </ul>
       )}
       <p className="visually-hidden" aria-live="polite">{said}</p>
-      {value.items.length > 0 && (
+      {pictures.fields.length > 0 && (
         <ol className="media-list" aria-label="Pictures, in order">
-          {value.items.map((m, i) => {
+          {pictures.fields.map((m, i) => {
             const n = i + 1;
+            const altError = errors.media?.items?.[i]?.altText?.message;
+            const altErrorId = `picture-${m.id}-alt-error`;
             return (
-              <li key={m.url} draggable onDragStart={() => setDragging(i)} onDragEnd={() => setDragging(null)}
+              <li key={m.id} draggable onDragStart={() => setDragging(i)} onDragEnd={() => setDragging(null)}
                 onDragOver={(e) => e.preventDefault()} onDrop={(e) => { e.preventDefault(); e.stopPropagation(); if (dragging !== null) move(dragging, i); setDragging(null); }}
                 className={dragging === i ? 'dragging' : undefined}>
                 <img {...imageSources({ url: m.url, ...(m.width && { width: m.width }) }, '96px')} alt="" width={96} height={96} />
@@ -111,22 +122,23 @@ export function MediaEditor({ value, onChange, options }: { value: MediaState; o
                   <p className="small">{i === 0 ? <strong>Main picture</strong> : `Picture ${n}`}{m.width && m.height ? <span className="muted"> · {m.width}×{m.height}</span> : null}</p>
                   <label className="field">
                     <span>Alt text of picture {n}</span>
-                    <input value={m.altText} maxLength={200} placeholder="What the picture shows"
-                      onChange={(e) => setItems(value.items.map((x, j) => (j === i ? { ...x, altText: e.target.value } : x)))} />
+                    <input maxLength={PRODUCT_LIMITS.altText} placeholder="What the picture shows" aria-invalid={altError ? true : undefined}
+                      aria-describedby={altError ? altErrorId : undefined} {...register(`media.items.${i}.altText`)} />
                   </label>
+                  {altError && <p id={altErrorId} className="error">{altError}</p>}
                 </div>
                 <div className="media-actions" role="group" aria-label={`Picture ${n}`}>
                   {i > 0 && <button type="button" className="button secondary small" onClick={() => move(i, 0)}>Make main picture</button>}
                   <button type="button" className="button secondary small" disabled={i === 0} onClick={() => move(i, i - 1)} aria-label={`Move picture ${n} earlier`}>↑</button>
-                  <button type="button" className="button secondary small" disabled={i === value.items.length - 1} onClick={() => move(i, i + 1)} aria-label={`Move picture ${n} later`}>↓</button>
-                  <button type="button" className="link danger" onClick={() => setItems(value.items.filter((_, j) => j !== i), `Picture ${n} removed.`)}>Remove picture {n}</button>
+                  <button type="button" className="button secondary small" disabled={i === pictures.fields.length - 1} onClick={() => move(i, i + 1)} aria-label={`Move picture ${n} later`}>↓</button>
+                  <button type="button" className="link danger" onClick={() => remove(i)}>Remove picture {n}</button>
                 </div>
               </li>
             );
           })}
         </ol>
       )}
-      {value.items.length > 0 && choices.length > 0 && (
+      {items.length > 0 && choices.length > 0 && (
         <fieldset className="choice-pictures">
           <legend>Picture of each choice</legend>
           <p className="hint">Shown when a shopper picks the choice.</p>
@@ -135,9 +147,9 @@ export function MediaEditor({ value, onChange, options }: { value: MediaState; o
             return (
               <label key={key} className="field">
                 <span>{c.option}: {c.choice}</span>
-                <select value={value.choices[key] ?? ''} onChange={(e) => onChange({ ...value, choices: { ...value.choices, [key]: e.target.value } })}>
+                <select value={choiceOf[key] ?? ''} onChange={(e) => setValue('media.choices', { ...getValues('media.choices'), [key]: e.target.value }, { shouldDirty: true })}>
                   <option value="">No picture of its own</option>
-                  {value.items.map((m, i) => <option key={m.url} value={m.url}>Picture {i + 1}{m.altText ? `: ${m.altText}` : ''}</option>)}
+                  {items.map((m, i) => <option key={m.url} value={m.url}>Picture {i + 1}{m.altText ? `: ${m.altText}` : ''}</option>)}
                 </select>
               </label>
             );

@@ -6,11 +6,11 @@ import type { Product } from '@bodega/sdk';
 import { Field, SelectField } from '../../ui/Field.js';
 import { ErrorState, Loading } from '../../ui/States.js';
 import { Confirm, PageHead, useResult } from '../ui.js';
-import { ALL_PRODUCTS, combinations, keyOf, productSchema, toForm, variantRows, type ProductForm as Form, type VariantRow, type VariantRows } from './product-form.js';
+import { ALL_PRODUCTS, combinations, productSchema, toForm, type ProductForm as Form } from './product-form.js';
+import { VariantRow } from './VariantRow.js';
 import { useDeleteProduct, useProductDetail, useSaveProduct, useStoreCollections } from './queries.js';
 import { BackInStockPanel } from './BackInStockPanel.js';
 import { MediaEditor } from './MediaEditor.js';
-import { mediaOf, type MediaState } from './media.js';
 import { DigitalFilesPanel } from './DigitalFilesPanel.js';
 
 export default function ProductEditPage() {
@@ -27,9 +27,8 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
   const collections = useStoreCollections();
   const result = useResult();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [rows, setRows] = useState<VariantRows>(() => variantRows(before));
-  const [media, setMedia] = useState<MediaState>(() => mediaOf(before));
-  const { register, handleSubmit, control, watch, formState: { errors } } = useForm<Form>({ resolver: zodResolver(productSchema), defaultValues: toForm(before) });
+  const form = useForm<Form>({ resolver: zodResolver(productSchema), defaultValues: toForm(before) });
+  const { register, handleSubmit, control, watch, formState: { errors } } = form;
   const options = useFieldArray({ control, name: 'options' });
   const watched = watch('options');
   const trackInventory = watch('trackInventory');
@@ -38,7 +37,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
 
   const saving = useSaveProduct(id, before);
   const removing = useDeleteProduct();
-  const save = (form: Form) => saving.mutate({ form, rows, media }, {
+  const save = (values: Form) => saving.mutate(values, {
     onSuccess: (savedId) => {
       if (!id) navigate(`/admin/products/${savedId}`, { replace: true, state: { created: true } });
       else result.ok('Saved.');
@@ -48,7 +47,6 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
   useEffect(() => {
     if ((state as { created?: boolean } | null)?.created) result.ok('Product created.');
   }, []);
-  const setRow = (key: string, field: keyof VariantRow, value: string) => setRows((r) => ({ ...r, [key]: { ...(r[key] ?? { price: '', sku: '', weight: '', stock: '' }), [field]: value } }));
 
   return (
     <>
@@ -84,7 +82,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
           <label className="check"><input type="checkbox" {...register('visible')} /> Visible in the shop</label>
         </section>
 
-        <MediaEditor value={media} onChange={setMedia}
+        <MediaEditor form={form}
           options={(watched ?? []).map((o) => ({ name: o.name.trim(), choices: [...new Set(o.choices.split(',').map((c) => c.trim()).filter(Boolean))] })).filter((o) => o.name && o.choices.length)} />
 
         <section className="panel" aria-labelledby="options-heading">
@@ -105,20 +103,7 @@ function ProductForm({ id, before }: { id?: string; before?: Product }) {
                 <caption className="visually-hidden">Variants</caption>
                 <thead><tr><th scope="col">Variant</th><th scope="col">Price</th><th scope="col">SKU</th><th scope="col">Weight</th><th scope="col">Stock</th></tr></thead>
                 <tbody>
-                  {combos.map((choices) => {
-                    const key = keyOf(choices);
-                    const label = Object.values(choices).join(' / ');
-                    const row = rows[key] ?? { price: '', sku: '', weight: '', stock: '' };
-                    return (
-                      <tr key={key}>
-                        <th scope="row">{label}</th>
-                        <td data-label="Price"><input aria-label={`Price of ${label}`} inputMode="decimal" placeholder={watch('price')} value={row.price} onChange={(e) => setRow(key, 'price', e.target.value)} /></td>
-                        <td data-label="SKU"><input aria-label={`SKU of ${label}`} value={row.sku} onChange={(e) => setRow(key, 'sku', e.target.value)} /></td>
-                        <td data-label="Weight"><input aria-label={`Weight of ${label}`} inputMode="decimal" value={row.weight} onChange={(e) => setRow(key, 'weight', e.target.value)} /></td>
-                        <td data-label="Stock"><input aria-label={`Stock of ${label}`} inputMode="numeric" disabled={!trackInventory} value={row.stock} onChange={(e) => setRow(key, 'stock', e.target.value)} /></td>
-                      </tr>
-                    );
-                  })}
+                  {combos.map((choices) => <VariantRow key={JSON.stringify(choices)} form={form} choices={choices} trackInventory={trackInventory} />)}
                 </tbody>
               </table>
             </div>

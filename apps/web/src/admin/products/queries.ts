@@ -3,8 +3,7 @@ import type { BackOfficeProductsOptions, Product, StoresCollection } from '@bode
 import type { AdminClient } from '../client.js';
 import { useAdmin } from '../context.js';
 import { adminKeys } from '../queries.js';
-import { saveProduct, type ProductForm, type VariantRows } from './product-form.js';
-import type { MediaState } from './media.js';
+import { saveProduct, type ProductForm } from './product-form.js';
 
 export const PRODUCTS_PAGE_SIZE = 25;
 
@@ -70,7 +69,7 @@ export function useSaveProduct(id: string | undefined, before: Product | undefin
   const { api } = useAdmin();
   const changed = useProductsChanged();
   return useMutation({
-    mutationFn: ({ form, rows, media }: { form: ProductForm; rows: VariantRows; media: MediaState }) => saveProduct(api, id, before, form, rows, media),
+    mutationFn: (form: ProductForm) => saveProduct(api, id, before, form),
     onSuccess: changed,
   });
 }

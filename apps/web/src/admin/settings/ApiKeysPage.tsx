@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import type { ApiKeyInfo } from '@bodega/sdk';
+import { API_KEY_LIMITS, type ApiKeyInfo } from '@bodega/sdk';
 import { Field } from '../../ui/Field.js';
 import { Notice } from '../../ui/Notice.js';
 import { ErrorState, Loading } from '../../ui/States.js';
@@ -11,7 +11,7 @@ import { Confirm, dateTime, PageHead, useResult } from '../ui.js';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from './queries.js';
 import { SettingsNav } from './SettingsNav.js';
 
-const newKeySchema = z.object({ name: z.string().trim().min(1, 'Say what the key is for').max(100, 'At most 100 characters') });
+const newKeySchema = z.object({ name: z.string().trim().min(1, 'Say what the key is for').max(API_KEY_LIMITS.name, `At most ${API_KEY_LIMITS.name} characters`) });
 type NewKey = z.infer<typeof newKeySchema>;
 
 export default function ApiKeysPage() {
@@ -78,7 +78,7 @@ function ApiKeys() {
       {keys.data && keys.data.apiKeys.length > 0 && <p className="muted small table-note">“Last used” is recorded at most once an hour per key.</p>}
       <form className="panel settings-form" noValidate onSubmit={(e) => void submit(e)}>
         <h2>New key</h2>
-        <Field label="What is it for?" maxLength={100} placeholder="e.g. Warehouse sync" {...register('name')} error={errors.name?.message} />
+        <Field label="What is it for?" maxLength={API_KEY_LIMITS.name} placeholder="e.g. Warehouse sync" {...register('name')} error={errors.name?.message} />
         <div className="actions"><button type="submit" className="button" disabled={create.isPending}>{create.isPending ? 'Creating…' : 'Create key'}</button></div>
       </form>
       <Confirm open={revoke !== null} onOpenChange={(o) => { if (!o) setRevoke(null); }} title={`Revoke “${revoke?.name ?? ''}”?`} confirmLabel="Revoke key"

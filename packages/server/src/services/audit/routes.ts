@@ -5,15 +5,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
 import { CsvFile } from '../../platform/wire-schema.js';
+import { AUDIT_LIMITS } from '../../platform/field-limits.js';
 import { MAX_RETENTION_DAYS, type AuditFilter, type AuditRow, type AuditService } from './service.js';
 
 export const AUDIT_PATH = '/bodega/v1/audit-log';
 
-const Text = Type.String({ minLength: 1, maxLength: 200 });
+const Text = Type.String({ minLength: 1, maxLength: AUDIT_LIMITS.text });
 const Instant = Type.String({ minLength: 10, maxLength: 40, description: 'an ISO date or date-time' });
 const FilterFields = {
-  action: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'e.g. order.refunded, member.role_changed, export.orders' })),
-  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: "a member id, an API key id or the member's e-mail" })),
+  action: Type.Optional(Type.String({ minLength: 1, maxLength: AUDIT_LIMITS.action, description: 'e.g. order.refunded, member.role_changed, export.orders' })),
+  actor: Type.Optional(Type.String({ minLength: 1, maxLength: AUDIT_LIMITS.actor, description: "a member id, an API key id or the member's e-mail" })),
   objectType: Type.Optional(Text),
   objectId: Type.Optional(Text),
   from: Type.Optional(Instant),

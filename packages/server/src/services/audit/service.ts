@@ -4,6 +4,7 @@
  * platform/audit.ts, in that action's transaction; nothing here changes or removes one except the
  * prune of entries older than the site's retention.
  */
+import { AUDIT_LIMITS } from '../../platform/field-limits.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { poolContext, siteContext, withTransaction } from '../../platform/context.js';
 import type { Db } from '../../platform/db.js';
@@ -16,7 +17,7 @@ export type { AuditFilter, AuditRow } from './store.js';
 
 /** A site that never set its retention keeps its log this long. */
 export const DEFAULT_RETENTION_DAYS = 365;
-export const MAX_RETENTION_DAYS = 3650;
+export const MAX_RETENTION_DAYS = AUDIT_LIMITS.retentionDays;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const PRUNE_BATCH = 5000;
 const DAY_MS = 24 * 60 * 60_000;

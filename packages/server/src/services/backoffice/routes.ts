@@ -11,6 +11,7 @@ import { holdsSecret, type BackOfficeService, type ImportJob } from './service.j
 import type { BulkItemResult } from './bulk-products.js';
 import * as W from './wire-schemas.js';
 import { CsvFile } from '../../platform/wire-schema.js';
+import { API_KEY_LIMITS } from '../../platform/field-limits.js';
 
 export const PREFIX = '/bodega/v1';
 /** The wire's bulk product calls, at both of the catalog writer's prefixes. */
@@ -28,7 +29,7 @@ const MailQuery = Type.Object({
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   status: Type.Optional(MailStatus),
 }, { additionalProperties: false });
-const CreateKeyBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+const CreateKeyBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: API_KEY_LIMITS.name }) }, { additionalProperties: false });
 const DateText = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 const DashboardQuery = Type.Object({
   from: Type.Optional(DateText),

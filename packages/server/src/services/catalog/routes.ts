@@ -39,12 +39,12 @@ const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 20
 const Media = Type.Object({
   url: Type.Optional(Type.String({ maxLength: 2048 })),
   title: Type.Optional(Type.String({ maxLength: 200 })),
-  altText: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+  altText: Type.Optional(Type.Union([Type.String({ maxLength: L.altText }), Type.Null()])),
   image: Type.Optional(Type.Object({
     url: Type.Optional(Type.String({ maxLength: 2048 })),
     width: Type.Optional(Type.Integer({ minimum: 1, maximum: 20000 })),
     height: Type.Optional(Type.Integer({ minimum: 1, maximum: 20000 })),
-    altText: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
+    altText: Type.Optional(Type.Union([Type.String({ maxLength: L.altText }), Type.Null()])),
   })),
 });
 

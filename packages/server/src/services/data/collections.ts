@@ -3,7 +3,7 @@
  * describes items (the CMS shows it, references resolve through it) but is not enforced: items
  * are schemaless and unknown fields are stored as given.
  */
-import { DATA_COLLECTION_LIMITS, DATA_FIELD_KEY_PATTERN, DATA_FIELD_TYPES, DATA_SYSTEM_FIELD_KEYS } from '../../platform/field-limits.js';
+import { DATA_COLLECTION_ID_PATTERN, DATA_COLLECTION_LIMITS, DATA_FIELD_KEY_PATTERN, DATA_FIELD_TYPES, DATA_SYSTEM_FIELD_KEYS } from '../../platform/field-limits.js';
 import { DataErrors } from './errors.js';
 import { readPermissions, type Permissions } from './permissions.js';
 import { isPlainObject, type JsonObject } from './wire-values.js';
@@ -13,7 +13,7 @@ export const FIELD_TYPES = DATA_FIELD_TYPES;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** A collection id: letters, digits, "_" and "-", at most 256; it appears in URL paths. */
-export const COLLECTION_ID = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,255}$/;
+export const COLLECTION_ID = new RegExp(DATA_COLLECTION_ID_PATTERN);
 const FIELD_KEY = new RegExp(DATA_FIELD_KEY_PATTERN);
 const MAX_FIELDS = DATA_COLLECTION_LIMITS.fields;
 
@@ -60,7 +60,7 @@ export function readCollection(wire: unknown, base?: Permissions): CollectionDef
 
 function optionalText(name: string, value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || value.length > 1000) throw invalid(`${name} should be a string of at most 1000 characters.`);
+  if (typeof value !== 'string' || value.length > DATA_COLLECTION_LIMITS.text) throw invalid(`${name} should be a string of at most ${DATA_COLLECTION_LIMITS.text} characters.`);
   return value;
 }
 

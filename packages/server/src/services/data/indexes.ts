@@ -10,6 +10,7 @@
  * (its checks on insert do not go through the planner), with a plain companion index for queries.
  */
 import { createHash } from 'node:crypto';
+import { DATA_COLLECTION_LIMITS, DATA_INDEX_NAME_PATTERN } from '../../platform/field-limits.js';
 import { DataErrors } from './errors.js';
 import { fieldExpr } from './query-basics.js';
 import { isPlainObject, type JsonObject } from './wire-values.js';
@@ -33,8 +34,8 @@ export interface StoredIndex extends IndexDefinition {
   failure: { code: string; description: string } | null;
 }
 
-const NAME = /^[A-Za-z0-9_][A-Za-z0-9_ -]{0,127}$/;
-const MAX_FIELDS = 3;
+const NAME = new RegExp(DATA_INDEX_NAME_PATTERN);
+const MAX_FIELDS = DATA_COLLECTION_LIMITS.indexFields;
 const invalid = (description: string) => DataErrors.indexProblem(400, description);
 
 export function readIndexName(value: unknown): string {

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { type RequestContext } from '../../platform/caller.js';
 import { toApiError } from '../../platform/errors.js';
+import { DATA_COLLECTION_LIMITS } from '../../platform/field-limits.js';
 import { toWireCollection } from './collections.js';
 import {
   CountResponse, DataCollectionFieldResponse, DataCollectionResponse, DataItemResponse, Empty, IsReferencedResponse, JobResponse, ListDataCollectionsResponse,
@@ -24,7 +25,7 @@ import { isPlainObject, type JsonObject } from './wire-values.js';
 
 export const DATA_PREFIXES = ['/wix-data', '/_api/cloud-data'] as const;
 
-const CollectionId = Type.String({ minLength: 1, maxLength: 256 });
+const CollectionId = Type.String({ minLength: 1, maxLength: DATA_COLLECTION_LIMITS.id });
 const Anything = Type.Unknown();
 const Flag = Type.Optional(Type.Boolean());
 const ListPaging = Type.Optional(
@@ -98,7 +99,7 @@ const ListCollectionsQuery = Type.Object({
 const FieldBody = body({ field: Anything });
 const DeleteFieldBody = body({ fieldKey: Type.String({ minLength: 1, maxLength: 1000 }) });
 const IndexBody = body({ index: Anything });
-const DropIndexQuery = Type.Object({ dataCollectionId: CollectionId, indexName: Type.String({ minLength: 1, maxLength: 128 }) });
+const DropIndexQuery = Type.Object({ dataCollectionId: CollectionId, indexName: Type.String({ minLength: 1, maxLength: DATA_COLLECTION_LIMITS.indexName }) });
 const ListIndexesQuery = Type.Object({ dataCollectionId: CollectionId, paging: ListPaging });
 
 const ItemParams = Type.Object({ dataItemId: Type.String() });

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
+import { DIGITAL_RULE_LIMITS } from '../../platform/field-limits.js';
 import { escapeHtml } from '../../platform/mail.js';
 import { registerPerIpLimit } from '../../platform/limits.js';
 import { currentBuyer } from '../commerce/buyer.js';
@@ -17,7 +18,10 @@ const Id = Type.String({ minLength: 1, maxLength: 100 });
 const ProductParams = Type.Object({ productId: Id });
 const FileParams = Type.Object({ productId: Id, fileId: Id });
 const UploadQuery = Type.Object({ fileName: Type.String({ minLength: 1, maxLength: 200 }), variantId: Type.Optional(Id) });
-const RulesBody = Type.Object({ linkDays: Type.Integer({ minimum: 1, maximum: 365 }), maxDownloads: Type.Integer({ minimum: 1, maximum: 100 }) });
+const RulesBody = Type.Object({
+  linkDays: Type.Integer({ minimum: 1, maximum: DIGITAL_RULE_LIMITS.linkDays }),
+  maxDownloads: Type.Integer({ minimum: 1, maximum: DIGITAL_RULE_LIMITS.maxDownloads }),
+});
 const ResendBody = Type.Object({ orderNumber: Type.Integer({ minimum: 1, maximum: 1e12 }), email: Type.String({ minLength: 3, maxLength: 254, format: 'email' }) });
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 400 }) });
 

@@ -10,11 +10,12 @@ import { newId } from '../../platform/ids.js';
 import { canSee, relationTo, selfId } from './access.js';
 import { currentViewer, memberNotFound, requireSelf } from './actors.js';
 import type { MemberAbout } from './model.js';
-import { cursorMetadata, cursorPage } from './paging.js';
+import { cursorMetadata, cursorPage, type CursorMetadata } from './paging.js';
 import { checkRichContent } from './rich-content.js';
 import type { AboutInput, CursorQueryInput } from './schemas.js';
 import * as social from './social-store.js';
 import { toWireAbout } from './social-wire.js';
+import type { WireAbout } from './social-wire-schemas.js';
 import * as store from './store.js';
 
 function notFound(aboutId: string): ApiError {
@@ -50,7 +51,7 @@ export class AboutsService {
     return self.memberId;
   }
 
-  async create(ctx: RequestContext, input: AboutInput): Promise<{ memberAbout: Record<string, unknown> }> {
+  async create(ctx: RequestContext, input: AboutInput): Promise<{ memberAbout: WireAbout }> {
     const content = checkedContent(input.content);
     const memberId = await this.writableMember(ctx, input.memberId);
     const now = ctx.now();
@@ -70,7 +71,7 @@ export class AboutsService {
     return about;
   }
 
-  async update(ctx: RequestContext, aboutId: string, input: AboutInput): Promise<{ memberAbout: Record<string, unknown> }> {
+  async update(ctx: RequestContext, aboutId: string, input: AboutInput): Promise<{ memberAbout: WireAbout }> {
     const content = checkedContent(input.content);
     const expected = revisionOf(input.revision);
     await this.ownedAbout(ctx, aboutId);
@@ -95,7 +96,7 @@ export class AboutsService {
     return {};
   }
 
-  async get(ctx: RequestContext, aboutId: string): Promise<{ memberAbout: Record<string, unknown> }> {
+  async get(ctx: RequestContext, aboutId: string): Promise<{ memberAbout: WireAbout }> {
     const viewer = await currentViewer(ctx);
     const about = await social.findAbout(ctx, aboutId);
     if (!about) throw notFound(aboutId);
@@ -106,13 +107,13 @@ export class AboutsService {
     return { memberAbout: toWireAbout(about) };
   }
 
-  async getMy(ctx: RequestContext): Promise<{ memberAbout?: Record<string, unknown> }> {
+  async getMy(ctx: RequestContext): Promise<{ memberAbout?: WireAbout }> {
     const self = await requireSelf(ctx, { active: false });
     const about = await social.findAboutOfMember(ctx, self.memberId);
     return about ? { memberAbout: toWireAbout(about) } : {};
   }
 
-  async query(ctx: RequestContext, query: CursorQueryInput | undefined): Promise<Record<string, unknown>> {
+  async query(ctx: RequestContext, query: CursorQueryInput | undefined): Promise<{ memberAbouts: WireAbout[]; metadata: CursorMetadata }> {
     const viewer = await currentViewer(ctx);
     const page = cursorPage(query?.cursorPaging ?? query?.paging, 'query.cursorPaging', { filter: query?.filter, sort: query?.sort ?? query?.sorting });
     const rows = await social.queryAbouts(ctx, {

@@ -9,11 +9,12 @@ import { currentViewer, requireAdmin } from './actors.js';
 import { isUniqueViolation } from '../../platform/db.js';
 import { isHttpUrl } from './custom-field-values.js';
 import type { Badge } from './model.js';
-import { offsetMetadata, offsetPage } from './paging.js';
+import { offsetMetadata, offsetPage, type OffsetMetadata } from './paging.js';
 import type { BadgeInput } from './schemas.js';
 import { slugify } from './slug.js';
 import * as social from './social-store.js';
 import { toWireBadge } from './social-wire.js';
+import type { WireBadge } from './social-wire-schemas.js';
 import * as store from './store.js';
 
 const DEFAULT_BACKGROUND = '#796EFF';
@@ -54,7 +55,7 @@ export class BadgesService {
     return Array.from({ length: 50 }, (_, i) => (i === 0 ? base : `${base}-${i + 1}`)).filter((s) => !taken.has(s)).slice(0, 5);
   }
 
-  async create(ctx: RequestContext, input: BadgeInput): Promise<{ badge: Record<string, unknown> }> {
+  async create(ctx: RequestContext, input: BadgeInput): Promise<{ badge: WireBadge }> {
     await requireAdmin(ctx);
     const fields = badgeFields(input, undefined);
     const now = ctx.now();
@@ -69,7 +70,7 @@ export class BadgesService {
     throw new ApiError(409, 'BADGE_SLUG_TAKEN', 'Too many badges share this title', { title: fields.title });
   }
 
-  async update(ctx: RequestContext, badgeId: string, input: BadgeInput): Promise<{ badge: Record<string, unknown> }> {
+  async update(ctx: RequestContext, badgeId: string, input: BadgeInput): Promise<{ badge: WireBadge }> {
     await requireAdmin(ctx);
     const current = await social.findBadge(ctx, badgeId);
     if (!current) throw notFound(badgeId);
@@ -92,13 +93,13 @@ export class BadgesService {
     }
   }
 
-  async get(ctx: SiteContext, badgeId: string): Promise<{ badge: Record<string, unknown> }> {
+  async get(ctx: SiteContext, badgeId: string): Promise<{ badge: WireBadge }> {
     const badge = await social.findBadge(ctx, badgeId);
     if (!badge) throw notFound(badgeId);
     return { badge: toWireBadge(badge) };
   }
 
-  async list(ctx: SiteContext, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
+  async list(ctx: SiteContext, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<{ badges: WireBadge[]; metadata: OffsetMetadata }> {
     const page = offsetPage(paging, 'paging', 1000);
     const { badges, total } = await social.listBadges(ctx, page.limit, page.offset);
     return { badges: badges.map(toWireBadge), metadata: offsetMetadata(page, badges.length, total) };
@@ -144,7 +145,7 @@ export class BadgesService {
   }
 
   /** Holders of a badge; others see only members they may see. */
-  async listMembers(ctx: RequestContext, badgeId: string, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
+  async listMembers(ctx: RequestContext, badgeId: string, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<{ memberIds: string[]; metadata: OffsetMetadata }> {
     const viewer = await currentViewer(ctx);
     const page = offsetPage(paging, 'paging', 1000);
     if (!(await social.findBadge(ctx, badgeId))) throw notFound(badgeId);
@@ -152,7 +153,7 @@ export class BadgesService {
     return { memberIds, metadata: offsetMetadata(page, memberIds.length, total) };
   }
 
-  async badgesPerMember(ctx: RequestContext, memberIds: string[]): Promise<Record<string, unknown>> {
+  async badgesPerMember(ctx: RequestContext, memberIds: string[]): Promise<{ memberBadgeIds: { memberId: string; badgeIds: string[] }[] }> {
     const viewer = await currentViewer(ctx);
     const ids = [...new Set(memberIds)];
     const members = await store.findMembers(ctx, ids);
@@ -163,11 +164,11 @@ export class BadgesService {
     return { memberBadgeIds: ids.filter((id) => visible.has(id)).map((memberId) => ({ memberId, badgeIds: byMember.get(memberId) ?? [] })) };
   }
 
-  async memberCounts(ctx: SiteContext): Promise<Record<string, unknown>> {
+  async memberCounts(ctx: SiteContext): Promise<{ badgeMemberCounts: { badgeId: string; memberCount: number }[] }> {
     return { badgeMemberCounts: await social.badgeMemberCounts(ctx) };
   }
 
-  async reorder(ctx: RequestContext, badgeIds: string[]): Promise<Record<string, unknown>> {
+  async reorder(ctx: RequestContext, badgeIds: string[]): Promise<{ badges: WireBadge[] }> {
     await requireAdmin(ctx);
     if (new Set(badgeIds).size !== badgeIds.length) throw ApiError.validation([{ field: 'badgeIds', rule: 'VALIDATION', description: 'must not repeat an id' }]);
     const { badges: all } = await social.listBadges(ctx, 100_000, 0);

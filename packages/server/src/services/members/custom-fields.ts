@@ -10,10 +10,11 @@ import { recordEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
 import { currentViewer, requireAdmin } from './actors.js';
 import type { CustomFieldDefinition, CustomFieldType, FieldSection, FieldVisibility, SocialNetwork } from './model.js';
-import { offsetMetadata, offsetPage } from './paging.js';
+import { offsetMetadata, offsetPage, type OffsetMetadata } from './paging.js';
 import type { CustomFieldInput } from './schemas.js';
 import { slugify } from './slug.js';
 import { toWireCustomField } from './social-wire.js';
+import type { WireCustomField } from './social-wire-schemas.js';
 import * as store from './store.js';
 
 interface BuiltIn {
@@ -73,7 +74,7 @@ export class CustomFieldsService {
     return new Map((await this.definitions(ctx, now)).map((f) => [f.key, f]));
   }
 
-  async create(ctx: RequestContext, input: CustomFieldInput): Promise<Record<string, unknown>> {
+  async create(ctx: RequestContext, input: CustomFieldInput): Promise<WireCustomField> {
     await requireAdmin(ctx);
     if (!input.name?.trim()) throw ApiError.validation([{ field: 'field.name', rule: 'REQUIRED_FIELD', description: 'a custom field needs a name' }]);
     const fieldType = input.fieldType ?? 'TEXT';
@@ -110,7 +111,7 @@ export class CustomFieldsService {
     return toWireCustomField(field);
   }
 
-  async get(ctx: RequestContext, fieldId: string): Promise<Record<string, unknown>> {
+  async get(ctx: RequestContext, fieldId: string): Promise<WireCustomField> {
     const viewer = await currentViewer(ctx);
     const now = ctx.now() ?? new Date();
     await this.definitions(ctx, now);
@@ -120,7 +121,7 @@ export class CustomFieldsService {
   }
 
   /** Admins see every definition; others the public, shown ones. */
-  async list(ctx: RequestContext, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<Record<string, unknown>> {
+  async list(ctx: RequestContext, paging: { limit?: unknown; offset?: unknown } | undefined): Promise<{ fields: WireCustomField[]; metadata: OffsetMetadata }> {
     const viewer = await currentViewer(ctx);
     const page = offsetPage(paging, 'paging', 1000);
     const all = await this.definitions(ctx, ctx.now() ?? new Date());
@@ -129,7 +130,7 @@ export class CustomFieldsService {
     return { fields: fields.map(toWireCustomField), metadata: offsetMetadata(page, fields.length, visible.length) };
   }
 
-  async update(ctx: RequestContext, fieldId: string, input: CustomFieldInput): Promise<Record<string, unknown>> {
+  async update(ctx: RequestContext, fieldId: string, input: CustomFieldInput): Promise<WireCustomField> {
     await requireAdmin(ctx);
     const expected = revisionOf(input.revision);
     const now = ctx.now();
@@ -192,7 +193,7 @@ export class CustomFieldsService {
     });
   }
 
-  async reorder(ctx: RequestContext, fieldIds: string[], section: FieldSection | undefined): Promise<Record<string, unknown>> {
+  async reorder(ctx: RequestContext, fieldIds: string[], section: FieldSection | undefined): Promise<{ fields: WireCustomField[]; section: FieldSection }> {
     await requireAdmin(ctx);
     const now = ctx.now();
     const all = await this.definitions(ctx, now);

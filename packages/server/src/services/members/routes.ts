@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as s from './schemas.js';
 import { SerialisedPage, type MemberPage, type MembersServices } from './service.js';
 import { ListMembersResponse, MemberResponse } from './wire-schemas.js';
+import * as F from './social-wire-schemas.js';
 
 
 function both(path: string): string[] {
@@ -76,22 +77,22 @@ export function membersRoutes(services: MembersServices) {
     // ─── custom field definitions ──────────────────────────────────────────────────────────────
     for (const p of both('/members/v1/custom-fields')) {
       const byId = { params: s.IdParams };
-      app.post(p, { schema: { body: s.CustomFieldBody }, config: { access: 'staff' } },
+      app.post(p, { schema: { body: s.CustomFieldBody, response: { 200: F.CustomFieldResponse } }, config: { access: 'staff' } },
         async (req) => ({ field: await customFields.create(req.ctx, req.body.field) }));
-      app.post(`${p}/order`, { schema: { body: s.FieldOrderBody }, config: { access: 'staff' } },
+      app.post(`${p}/order`, { schema: { body: s.FieldOrderBody, response: { 200: F.CustomFieldsOrder } }, config: { access: 'staff' } },
         async (req) => customFields.reorder(req.ctx, req.body.fieldIds, req.body.section));
-      app.get(p, { schema: { querystring: s.PagingQuery }, config: { access: 'shop' } },
+      app.get(p, { schema: { querystring: s.PagingQuery, response: { 200: F.CustomFieldsPage } }, config: { access: 'shop' } },
         async (req) => customFields.list(req.ctx, req.query.paging));
-      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'shop' } },
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery, response: { 200: F.CustomFieldResponse } }, config: { access: 'shop' } },
         async (req) => ({ field: await customFields.get(req.ctx, req.params.id) }));
-      app.patch(`${p}/:id`, { schema: { ...byId, body: s.CustomFieldBody }, config: { access: 'staff' } },
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.CustomFieldBody, response: { 200: F.CustomFieldResponse } }, config: { access: 'staff' } },
         async (req) => ({ field: await customFields.update(req.ctx, req.params.id, req.body.field) }));
-      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.RevisionQuery }, config: { access: 'staff' } },
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.RevisionQuery, response: { 200: F.Empty } }, config: { access: 'staff' } },
         async (req) => {
           await customFields.delete(req.ctx, req.params.id, req.query.revision);
           return {};
         });
-      app.post(`${p}/:id/hide`, { schema: { ...byId, body: s.RevisionBody }, config: { access: 'staff' } },
+      app.post(`${p}/:id/hide`, { schema: { ...byId, body: s.RevisionBody, response: { 200: F.Empty } }, config: { access: 'staff' } },
         async (req) => {
           await customFields.hide(req.ctx, req.params.id, req.body.revision);
           return {};
@@ -101,27 +102,27 @@ export function membersRoutes(services: MembersServices) {
     // ─── badges ────────────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v3/badges')) {
       const byId = { params: s.IdParams };
-      app.post(p, { schema: { body: s.BadgeBody }, config: { access: 'staff' } },
+      app.post(p, { schema: { body: s.BadgeBody, response: { 200: F.BadgeResponse } }, config: { access: 'staff' } },
         async (req) => badges.create(req.ctx, req.body.badge));
-      app.get(p, { schema: { querystring: s.PagingQuery }, config: { access: 'shop' } },
+      app.get(p, { schema: { querystring: s.PagingQuery, response: { 200: F.BadgesPage } }, config: { access: 'shop' } },
         async (req) => badges.list(req.ctx, req.query.paging));
-      app.post(`${p}/members`, { schema: { body: s.MemberIdsBody }, config: { access: 'shop' } },
+      app.post(`${p}/members`, { schema: { body: s.MemberIdsBody, response: { 200: F.MemberBadgeIds } }, config: { access: 'shop' } },
         async (req) => badges.badgesPerMember(req.ctx, req.body.memberIds));
-      app.get(`${p}/members/count`, { config: { access: 'shop' } },
+      app.get(`${p}/members/count`, { schema: { response: { 200: F.BadgeMemberCounts } }, config: { access: 'shop' } },
         async (req) => badges.memberCounts(req.ctx));
-      app.patch(`${p}/order`, { schema: { body: s.BadgeOrderBody }, config: { access: 'staff' } },
+      app.patch(`${p}/order`, { schema: { body: s.BadgeOrderBody, response: { 200: F.BadgesOrder } }, config: { access: 'staff' } },
         async (req) => badges.reorder(req.ctx, req.body.badgeIds));
-      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'shop' } },
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery, response: { 200: F.BadgeResponse } }, config: { access: 'shop' } },
         async (req) => badges.get(req.ctx, req.params.id));
-      app.patch(`${p}/:id`, { schema: { ...byId, body: s.BadgeBody }, config: { access: 'staff' } },
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.BadgeBody, response: { 200: F.BadgeResponse } }, config: { access: 'staff' } },
         async (req) => badges.update(req.ctx, req.params.id, req.body.badge));
-      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'staff' } },
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery, response: { 200: F.Empty } }, config: { access: 'staff' } },
         async (req) => badges.delete(req.ctx, req.params.id));
-      app.post(`${p}/:id/members`, { schema: { ...byId, body: s.MemberIdsBody }, config: { access: 'staff' } },
+      app.post(`${p}/:id/members`, { schema: { ...byId, body: s.MemberIdsBody, response: { 200: F.BadgeMemberIds } }, config: { access: 'staff' } },
         async (req) => badges.assign(req.ctx, req.params.id, req.body.memberIds));
-      app.delete(`${p}/:id/members`, { schema: { ...byId, querystring: s.MemberIdsQuery }, config: { access: 'staff' } },
+      app.delete(`${p}/:id/members`, { schema: { ...byId, querystring: s.MemberIdsQuery, response: { 200: F.Empty } }, config: { access: 'staff' } },
         async (req) => badges.unassign(req.ctx, req.params.id, req.query.memberIds));
-      app.get(`${p}/:id/members`, { schema: { ...byId, querystring: s.BadgeMembersQuery }, config: { access: 'shop' } },
+      app.get(`${p}/:id/members`, { schema: { ...byId, querystring: s.BadgeMembersQuery, response: { 200: F.BadgeMembersPage } }, config: { access: 'shop' } },
         async (req) => badges.listMembers(req.ctx, req.params.id, req.query.paging));
     }
 
@@ -164,17 +165,17 @@ export function membersRoutes(services: MembersServices) {
     // ─── member abouts ─────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v2/abouts')) {
       const byId = { params: s.IdParams };
-      app.post(p, { schema: { body: s.AboutBody }, config: { access: 'self-or-staff' } },
+      app.post(p, { schema: { body: s.AboutBody, response: { 200: F.MemberAboutResponse } }, config: { access: 'self-or-staff' } },
         async (req) => abouts.create(req.ctx, req.body.memberAbout));
-      app.post(`${p}/query`, { schema: { body: s.CursorQueryBody }, config: { access: 'shop' } },
+      app.post(`${p}/query`, { schema: { body: s.CursorQueryBody, response: { 200: F.MemberAboutsPage } }, config: { access: 'shop' } },
         async (req) => abouts.query(req.ctx, req.body.query));
-      app.get(`${p}/my`, { config: { access: 'self' } },
+      app.get(`${p}/my`, { schema: { response: { 200: F.MyMemberAboutResponse } }, config: { access: 'self' } },
         async (req) => abouts.getMy(req.ctx));
-      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'shop' } },
+      app.get(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery, response: { 200: F.MemberAboutResponse } }, config: { access: 'shop' } },
         async (req) => abouts.get(req.ctx, req.params.id));
-      app.patch(`${p}/:id`, { schema: { ...byId, body: s.AboutBody }, config: { access: 'self-or-staff' } },
+      app.patch(`${p}/:id`, { schema: { ...byId, body: s.AboutBody, response: { 200: F.MemberAboutResponse } }, config: { access: 'self-or-staff' } },
         async (req) => abouts.update(req.ctx, req.params.id, req.body.memberAbout));
-      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery }, config: { access: 'self-or-staff' } },
+      app.delete(`${p}/:id`, { schema: { ...byId, querystring: s.DeleteMemberQuery, response: { 200: F.Empty } }, config: { access: 'self-or-staff' } },
         async (req) => abouts.delete(req.ctx, req.params.id));
     }
   };

@@ -1,7 +1,8 @@
 /** Wire shapes of custom fields, badges, follows, reports and abouts (pure). */
 import type { Badge, CustomFieldDefinition, MemberAbout, MemberReport, ReportedMember } from './model.js';
+import type { WireAbout, WireBadge, WireCustomField } from './social-wire-schemas.js';
 
-export function toWireCustomField(field: CustomFieldDefinition): Record<string, unknown> {
+export function toWireCustomField(field: CustomFieldDefinition): WireCustomField {
   return {
     id: field.fieldId,
     name: field.name,
@@ -19,8 +20,8 @@ export function toWireCustomField(field: CustomFieldDefinition): Record<string, 
   };
 }
 
-export function toWireBadge(badge: Badge): Record<string, unknown> {
-  const wire: Record<string, unknown> = {
+export function toWireBadge(badge: Badge): WireBadge {
+  const wire: WireBadge = {
     id: badge.badgeId,
     title: badge.title,
     slug: badge.slug,
@@ -57,7 +58,7 @@ export function toWireReportedMember(reported: ReportedMember): Record<string, u
   };
 }
 
-export function toWireAbout(about: MemberAbout): Record<string, unknown> {
+export function toWireAbout(about: MemberAbout): WireAbout {
   return {
     id: about.aboutId,
     memberId: about.memberId,

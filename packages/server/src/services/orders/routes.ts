@@ -2,12 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
+import { ORDER_LIMITS } from '../../platform/field-limits.js';
 import type { PageBase } from '../../platform/page-base.js';
 import { MoneyError, parseAmount } from '../../platform/money.js';
 import type { OrdersService } from './service.js';
 import { MAX_LINE_QUANTITY } from '../commerce/lines.js';
 import { price, toWireFulfillment, toWireOrder, toWireTransactions } from './wire.js';
 import { BulkMarkAsPaidResponse, OrderResponse, SearchOrdersResponse } from './wire-schemas.js';
+import * as T from './transactions-wire-schemas.js';
 
 /** Orders at www/edge.wixapis.com and at a custom host. */
 const ORDER_PREFIXES = ['/ecom/v1', '/_api/ecom-orders/v1'];
@@ -44,7 +46,7 @@ const RefundBody = Type.Object({
     items: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }) }), { maxItems: 300 })),
     lineItems: Type.Optional(Type.Array(Type.Object({ lineItemId: Id, quantity: Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }) }), { maxItems: 300 })),
     shippingIncluded: Type.Optional(Type.Boolean()),
-    reason: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+    reason: Type.Optional(Type.Union([Type.String({ maxLength: ORDER_LIMITS.refundReason }), Type.Null()])),
   })),
   sideEffects: Type.Optional(Type.Object({
     restockInfo: Type.Optional(Type.Object({
@@ -61,7 +63,7 @@ const FulfillmentBody = Type.Object({
   fulfillment: Type.Object({
     lineItems: Type.Optional(Type.Array(Type.Object({ id: Id, quantity: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MAX_LINE_QUANTITY }), Type.Null()])) }), { maxItems: 300 })),
     trackingInfo: Type.Optional(Type.Object({
-      trackingNumber: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+      trackingNumber: Type.Optional(Type.Union([Type.String({ maxLength: ORDER_LIMITS.trackingNumber }), Type.Null()])),
       shippingProvider: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
       trackingLink: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
     })),
@@ -113,19 +115,19 @@ export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
         return { order: wire(await pageBase(req.ctx), order) };
       });
 
-      app.post(`${prefix}/orders/:orderId/manual-payment`, { config: { access: 'staff' }, schema: { body: ManualPaymentBody, params: Type.Object({ orderId: Id }) } }, async (req) => {
+      app.post(`${prefix}/orders/:orderId/manual-payment`, { config: { access: 'staff' }, schema: { body: ManualPaymentBody, params: Type.Object({ orderId: Id }), response: { 200: T.Empty } } }, async (req) => {
         const body = req.body;
         const current = await orders.getOrder(req.ctx, req.params.orderId);
         await orders.recordManualPayment(req.ctx, current.id, amount(body.amount.amount, current.currency, 'amount.amount'), methodName(body.userDefinedPaymentMethodName));
         return {};
       });
 
-      app.get(`${prefix}/orders/:ecomOrderId/payment-collectability-status`, { config: { access: 'staff' }, schema: params }, async (req) => {
+      app.get(`${prefix}/orders/:ecomOrderId/payment-collectability-status`, { config: { access: 'staff' }, schema: { ...params, response: { 200: T.CollectabilityResponse } } }, async (req) => {
         const result = await orders.payments.collectability(req.ctx, req.params.ecomOrderId);
         return { status: result.status, amount: price(result.amount, result.order.currency) };
       });
 
-      app.get(`${prefix}/orders/:ecomOrderId/refundability`, { config: { access: 'staff' }, schema: params }, async (req) => {
+      app.get(`${prefix}/orders/:ecomOrderId/refundability`, { config: { access: 'staff' }, schema: { ...params, response: { 200: T.RefundabilityResponse } } }, async (req) => {
         const result = await orders.payments.refundability(req.ctx, req.params.ecomOrderId);
         return {
           refundabilities: result.payments.map((p) => ({
@@ -138,7 +140,7 @@ export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
         };
       });
 
-      app.post(`${prefix}/orders/:ecomOrderId/trigger-refund`, { config: { access: 'staff' }, schema: { body: RefundBody, ...params } }, async (req) => {
+      app.post(`${prefix}/orders/:ecomOrderId/trigger-refund`, { config: { access: 'staff' }, schema: { body: RefundBody, ...params, response: { 200: T.TriggerRefundResponse } } }, async (req) => {
         const body = req.body;
         const current = await orders.getOrder(req.ctx, req.params.ecomOrderId);
         const payments = body.payments.map((p, i) => {
@@ -164,11 +166,11 @@ export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
 
     for (const prefix of COLLECTOR_PREFIXES) {
       const params = { params: Type.Object({ ecomOrderId: Id }) };
-      app.post(`${prefix}/orders/:ecomOrderId/void-authorized-payments`, { config: { access: 'staff' }, schema: { body: VoidBody, ...params } }, async (req) => {
+      app.post(`${prefix}/orders/:ecomOrderId/void-authorized-payments`, { config: { access: 'staff' }, schema: { body: VoidBody, ...params, response: { 200: T.OrderTransactionsResponse } } }, async (req) => {
         const order = await orders.payments.void(req.ctx, (await orders.getOrder(req.ctx, req.params.ecomOrderId)).id, req.body.paymentIds);
         return { orderTransactions: toWireTransactions(order) };
       });
-      app.post(`${prefix}/orders/:ecomOrderId/capture-authorized-payments`, { config: { access: 'staff' }, schema: { body: CaptureBody, ...params } }, async (req) => {
+      app.post(`${prefix}/orders/:ecomOrderId/capture-authorized-payments`, { config: { access: 'staff' }, schema: { body: CaptureBody, ...params, response: { 200: T.OrderTransactionsResponse } } }, async (req) => {
         const current = await orders.getOrder(req.ctx, req.params.ecomOrderId);
         const order = await orders.payments.capture(req.ctx, current.id, req.body.payments.map((p, i) => ({
           paymentId: p.paymentId,
@@ -180,7 +182,7 @@ export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
 
     // The order-transactions module: an order's payments and refunds, at wixapis.com and at a custom host.
     for (const path of ['/ecom/v1/payments/orders/:orderId', '/_api/ecom-payments/v1/payments/orders/:orderId', '/v1/payments/orders/:orderId']) {
-      app.get(path, { config: { access: 'staff' }, schema: { params: Type.Object({ orderId: Id }) } }, async (req) => ({ orderTransactions: toWireTransactions(await orders.getOrder(req.ctx, req.params.orderId)) }));
+      app.get(path, { config: { access: 'staff' }, schema: { params: Type.Object({ orderId: Id }), response: { 200: T.OrderTransactionsResponse } } }, async (req) => ({ orderTransactions: toWireTransactions(await orders.getOrder(req.ctx, req.params.orderId)) }));
     }
 
     // The SDK sends bulk mark-as-paid to this path verbatim on every host.
@@ -206,7 +208,7 @@ export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
 
     for (const prefix of FULFILLMENT_PREFIXES) {
       const params = { params: Type.Object({ orderId: Id }) };
-      app.post(`${prefix}/orders/:orderId/create-fulfillment`, { config: { access: 'staff' }, schema: { body: FulfillmentBody, ...params } }, async (req) => {
+      app.post(`${prefix}/orders/:orderId/create-fulfillment`, { config: { access: 'staff' }, schema: { body: FulfillmentBody, ...params, response: { 200: T.CreateFulfillmentResponse } } }, async (req) => {
         const f = req.body.fulfillment;
         const tracking = f.trackingInfo;
         const { order, fulfillmentId } = await orders.createFulfillment(req.ctx, req.params.orderId, {
@@ -222,7 +224,7 @@ export function ordersRoutes(orders: OrdersService, pageBase: PageBase) {
         return { fulfillmentId, orderWithFulfillments: { orderId: order.id, fulfillments: order.fulfillments.map(toWireFulfillment) } };
       });
 
-      app.get(`${prefix}/orders/:orderId`, { config: { access: 'shop' }, schema: params }, async (req) => {
+      app.get(`${prefix}/orders/:orderId`, { config: { access: 'shop' }, schema: { ...params, response: { 200: T.FulfillmentsResponse } } }, async (req) => {
         const order = await orders.getOrder(req.ctx, req.params.orderId);
         return { orderWithFulfillments: { orderId: order.id, fulfillments: order.fulfillments.map(toWireFulfillment) } };
       });

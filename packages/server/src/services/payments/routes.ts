@@ -65,7 +65,7 @@ export function paymentsRoutes(deps: { payments: PaymentsService; orders: Orders
     // The shopper is back from the provider's own page (a full-page 3-D Secure redirect): the
     // payment is looked up at the provider, never taken from the URL's redirect_status, and the
     // order placed once, or the reason given in words (402 PAYMENT_DECLINED, as when paying).
-    app.post(`${PREFIX}/checkouts/:checkoutId/payment-return`, { config: { access: 'shop' }, schema: { params: ReturnParams, body: ReturnBody } }, async (req) => {
+    app.post(`${PREFIX}/checkouts/:checkoutId/payment-return`, { config: { access: 'shop' }, schema: { params: ReturnParams, body: ReturnBody, response: { 200: W.PaymentReturn } } }, async (req) => {
       const attempt = await payments.attemptOfCheckout(req.ctx, req.params.checkoutId, req.body.paymentIntentId);
       if (!attempt) throw ApiError.notFound('PAYMENT_NOT_FOUND', 'This checkout has no such payment: pay again', { checkoutId: req.params.checkoutId });
       return checkout.settleAttempt(req.ctx, attempt.id, req.ctx, { mode: 'lookup', returnUrl: '' });
@@ -76,7 +76,7 @@ export function paymentsRoutes(deps: { payments: PaymentsService; orders: Orders
     await app.register(async (scope) => {
       scope.removeContentTypeParser('application/json');
       scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-      scope.withTypeProvider<TypeBoxTypeProvider>().post(`${PREFIX}/payments/webhooks/:provider/:siteId`, { schema: { params: WebhookParams } }, async (req: FastifyRequest<{ Params: { provider: string; siteId: string } }>) => {
+      scope.withTypeProvider<TypeBoxTypeProvider>().post(`${PREFIX}/payments/webhooks/:provider/:siteId`, { schema: { params: WebhookParams, response: { 200: W.WebhookReceived } } }, async (req: FastifyRequest<{ Params: { provider: string; siteId: string } }>) => {
         const raw = typeof req.body === 'string' ? req.body : '';
         const signature = req.headers['stripe-signature'];
         await checkout.providerWebhook(req.params.siteId, req.params.provider, raw, Array.isArray(signature) ? signature[0] : signature);

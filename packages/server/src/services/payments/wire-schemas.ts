@@ -33,3 +33,9 @@ export const ConnectionTest = Type.Object({
     'PROVIDER_IS_DOWN', 'ACCESS_DENIED', 'FORBIDDEN', 'TRANSACTION_NOT_FOUND', 'DISABLED_BY_PROVIDER', 'EXPIRED', 'INVALID', 'INTERNAL_ERROR',
   ] as const, { description: 'Why the provider refused, when it did.' })),
 }, { title: 'ConnectionTest' });
+
+/** The shopper's return from the provider's page: the order placed. */
+export const PaymentReturn = Type.Object({ orderId: Type.String() }, { title: 'PaymentReturn' });
+
+/** A provider's webhook, taken. */
+export const WebhookReceived = Type.Object({ received: Type.Boolean() });

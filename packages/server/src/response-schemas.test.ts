@@ -1,0 +1,43 @@
+// Every route under a path listed here answers through a response schema (which writes the answer,
+// documents it in OpenAPI and types the SDK): Bodega's own calls, and each Wix-wire area once
+// converted. A route added there without one fails here, named (the counter-example is in
+// platform/serialization.test.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from './test/harness.js';
+import { undescribedRoutes } from './platform/serialization.js';
+
+/** The paths whose every route must have a response schema. */
+const DESCRIBED_PATHS: readonly RegExp[] = [
+  /^\/bodega\/v1\//,
+  /^\/_api\/bodega\/v1\//,
+  /^(\/_api)?\/members\/v1\/custom-fields/,
+  /^(\/_api)?\/members\/v3\/badges/,
+  /^(\/_api)?\/members\/v2\/abouts/,
+];
+
+/**
+ * Routes under those paths still without one, each with why. Adding a schema to one of them
+ * fails this test until it leaves the list, so the list stays true.
+ */
+const PENDING: Record<string, string> = {
+  // The commerce settings are being extended (checkout tips) on another branch: their schema comes with that change.
+  'GET /_api/bodega/v1/commerce-settings': 'settings being extended',
+  'PATCH /_api/bodega/v1/commerce-settings': 'settings being extended',
+  // The catalog search's answer (facets, did-you-mean) is being reworked on another branch.
+  'POST /_api/bodega/v1/catalog/search': 'search being reworked',
+  'GET /_api/bodega/v1/catalog/suggest': 'search being reworked',
+};
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => t.close());
+
+describe('response schemas', () => {
+  it('describe the answer of every /bodega/v1 route and of every converted Wix-wire area', () => {
+    expect(t.app.routeAnswers.filter((a) => a.url.startsWith('/bodega/v1/')).length).toBeGreaterThan(25);
+    expect(undescribedRoutes(t.app.routeAnswers, DESCRIBED_PATHS).sort()).toEqual(Object.keys(PENDING).sort());
+    expect(undescribedRoutes(t.app.routeAnswers, DESCRIBED_PATHS).filter((r) => r.includes('/bodega/v1/') && !r.includes('/_api/'))).toEqual([]);
+  });
+});
