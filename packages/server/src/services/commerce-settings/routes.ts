@@ -67,14 +67,17 @@ const SettingsBody = Type.Object({
   }),
 });
 
+/** The answer is the settings as stored (with the defaults filled in): the shape the body sends. */
+const SettingsAnswer = SettingsBody;
+
 export function commerceSettingsRoutes(settings: CommerceSettingsService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     // Shipping regions and rules, pickup, tax and the inventory trigger (Bodega's own call).
     const path = '/_api/bodega/v1/commerce-settings';
     const config = { access: 'staff' } as const;
-    app.get(path, { config }, async (req) => ({ settings: await settings.stored(req.ctx) }));
-    app.patch(path, { config, schema: { body: SettingsBody } }, async (req) => ({
+    app.get(path, { config, schema: { response: { 200: SettingsAnswer } } }, async (req) => ({ settings: await settings.stored(req.ctx) }));
+    app.patch(path, { config, schema: { body: SettingsBody, response: { 200: SettingsAnswer } } }, async (req) => ({
       settings: await settings.update(req.ctx, req.body.settings),
     }));
   };
