@@ -8,7 +8,7 @@ import {
 import type { CommerceSettingsService } from './service.js';
 
 /** One of the values, as a union of literals (the schema's shape: anyOf of consts). */
-const oneOf = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const oneOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>(Type.Union(values.map((v) => Type.Literal(v))));
 const Decimal = Type.String({ maxLength: L.decimal, pattern: '^\\d+(\\.\\d+)?$' });
 const SettingsBody = Type.Object({
   settings: Type.Object({
