@@ -4,6 +4,8 @@
 // exact. A plain number (`-5`, `-0.25`) is left alone: a spreadsheet reads it as the number it is,
 // and no formula fits in it. A value that itself begins with `'` before a formula character gets
 // one more `'`, so the import's single strip gives it back unchanged.
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import { stringify } from 'csv-stringify/sync';
 
 const FORMULA = /^'*[=+\-@\t\r]/;
@@ -44,4 +46,13 @@ export async function* failuresCsv(batches: AsyncIterable<{ row: number; error: 
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Streams a CSV download: an attachment under the file name, never cached. */
+export function sendCsv(reply: FastifyReply, fileName: string, chunks: AsyncIterable<string>): FastifyReply {
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(Readable.from(chunks));
 }

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -10,6 +9,7 @@ import type { ApiKeyInfo } from '../sites/service.js';
 import { holdsSecret, type BackOfficeService, type ImportJob } from './service.js';
 import type { BulkItemResult } from './bulk-products.js';
 import * as W from './wire-schemas.js';
+import { sendCsv } from '../../platform/csv-cells.js';
 import { CsvFile } from '../../platform/wire-schema.js';
 import { API_KEY_LIMITS } from '../../platform/field-limits.js';
 
@@ -132,13 +132,8 @@ function instant(field: string, value: string | undefined): Date | undefined {
   return date;
 }
 
-function sendCsv(reply: FastifyReply, name: string, chunks: AsyncIterable<string>, now: Date): FastifyReply {
-  const file = `${name}-${now.toISOString().slice(0, 10)}.csv`;
-  return reply
-    .header('content-type', 'text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${file}"`)
-    .header('cache-control', 'no-store')
-    .send(Readable.from(chunks));
+function sendDatedCsv(reply: FastifyReply, name: string, chunks: AsyncIterable<string>, now: Date): FastifyReply {
+  return sendCsv(reply, `${name}-${now.toISOString().slice(0, 10)}.csv`, chunks);
 }
 
 const tags = ['back office'];
@@ -202,7 +197,7 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
     });
 
     app.get(`${PREFIX}/exports/products.csv`, { config, schema: { tags, summary: 'Every product as CSV (the import reads the same columns)', ...csvResponse } }, async (req, reply) =>
-      sendCsv(reply, 'products', await backOffice.exportProducts(req.ctx), req.ctx.now()));
+      sendDatedCsv(reply, 'products', await backOffice.exportProducts(req.ctx), req.ctx.now()));
     app.get(`${PREFIX}/exports/orders.csv`, { config, schema: { tags, summary: "The orders list's filtered orders as CSV, newest first", querystring: OrdersExportQuery, ...csvResponse } }, async (req, reply) => {
       const q = req.query;
       const filters = {
@@ -212,10 +207,10 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
         to: instant('to', q.to),
         ...(q.q?.trim() && { q: q.q.trim() }),
       };
-      return sendCsv(reply, 'orders', await backOffice.exportOrders(req.ctx, filters), req.ctx.now());
+      return sendDatedCsv(reply, 'orders', await backOffice.exportOrders(req.ctx, filters), req.ctx.now());
     });
     app.get(`${PREFIX}/exports/members.csv`, { config, schema: { tags, summary: 'Every member as CSV', ...csvResponse } }, async (req, reply) =>
-      sendCsv(reply, 'members', await backOffice.exportMembers(req.ctx), req.ctx.now()));
+      sendDatedCsv(reply, 'members', await backOffice.exportMembers(req.ctx), req.ctx.now()));
 
     app.post(`${PREFIX}/import-jobs`, {
       config, schema: { tags, summary: 'Starts an import of products or data-collection items; it runs on the server', body: ImportBody, response: { 200: W.OneImportJob } },
@@ -225,7 +220,7 @@ export function backOfficeRoutes(backOffice: BackOfficeService) {
     }));
     app.get(`${PREFIX}/import-jobs/:id/failures.csv`, {
       config, schema: { tags, summary: 'The rows that failed: row (1 = first data row), error, then the row as sent', params: IdParams, ...csvResponse },
-    }, async (req, reply) => sendCsv(reply, `import-${req.params.id}-failures`, await backOffice.importFailures(req.ctx, req.params.id), req.ctx.now()));
+    }, async (req, reply) => sendDatedCsv(reply, `import-${req.params.id}-failures`, await backOffice.importFailures(req.ctx, req.params.id), req.ctx.now()));
 
     for (const prefix of BULK_PREFIXES) {
       app.post(`${prefix}/update`, { config, schema: { tags: ['catalog'], summary: 'Sets one property of many products (Stores v1 BulkUpdateProducts)', body: BulkUpdateBody, response: { 200: W.BulkProductsResponse } } }, async (req) =>

@@ -17,7 +17,8 @@ import * as W from './tips-wire-schemas.js';
 
 const PREFIXES = ['/_api/tips-service/v1/tips', '/tips/v1/tips'];
 const Id = Type.String({ minLength: 1, maxLength: 100 });
-const Decimal = Type.String({ minLength: 1, maxLength: 40, pattern: '^\\d+(\\.\\d{1,2})?$' });
+// At most 999,999,999,999.99: a tip or price that no order could store is refused here, not when the order is placed.
+const Decimal = Type.String({ minLength: 1, maxLength: 15, pattern: '^\\d{1,12}(\\.\\d{1,2})?$' });
 const TipChoiceInput = Type.Object({
   value: Decimal,
   tipType: Type.Union(TIP_TYPES.map((t) => Type.Literal(t))),

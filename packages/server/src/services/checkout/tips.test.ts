@@ -58,6 +58,8 @@ describe('tips', () => {
     // A choice the settings do not offer is refused in words; a preset is taken.
     await expect(shopper.tips.updateTipChoice({ tipType: tips.TipType.PERCENTAGE, value: '17' }, { purchaseFlowId: flow })).rejects.toSatisfy((e) => errorCode(e) === 'INVALID_TIP');
     await expect(shopper.tips.updateTipChoice({ tipType: tips.TipType.AMOUNT, value: '2' }, { purchaseFlowId: flow })).rejects.toSatisfy((e) => errorCode(e) === 'INVALID_TIP');
+    // An amount no order could hold is refused up front, not when the order is placed.
+    await expect(shopper.tips.updateTipChoice({ tipType: tips.TipType.CUSTOM, value: '1234567890123' }, { purchaseFlowId: flow })).rejects.toSatisfy((e) => (e as { details?: { validationError?: { fieldViolations?: { field?: string }[] } } }).details?.validationError?.fieldViolations?.[0]?.field === 'tipChoice.value');
     const chosen = await shopper.tips.updateTipChoice({ tipType: tips.TipType.PERCENTAGE, value: '12.5' }, { purchaseFlowId: flow });
     expect(chosen.tipChoice).toEqual({ tipType: 'PERCENTAGE', value: '12.5' });
     expect((await shopper.tips.getTipChoice(flow)).tipChoice).toEqual({ tipType: 'PERCENTAGE', value: '12.5' });

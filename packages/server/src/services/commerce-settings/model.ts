@@ -81,8 +81,8 @@ export interface TipSettings {
   enabled: boolean;
   /** What the presets are: percentages of the discounted goods, or amounts. */
   tipType: TipSettingsType;
-  /** 1 to 3 presets: a percent ("15") or an amount in minor units; at most one is the default. */
-  presets: { value: string; amount?: bigint; default: boolean }[];
+  /** 1 to 3 presets: a percent ("15") or an amount ("2.50"), as decimals; at most one is the default. */
+  presets: { value: string; default: boolean }[];
   /** Whether a shopper may enter an amount of their own (CUSTOM). */
   allowCustomAmount: boolean;
   /** How the tip is split among staff; kept on the order as given (Bodega has no staff to split among). */

@@ -7,7 +7,7 @@ import { recordAudit, settingsChange } from '../../platform/audit.js';
 import { ApiError, type FieldViolation } from '../../platform/errors.js';
 import type { SitesService } from '../sites/service.js';
 import { commerceSettingsOf, DEFAULT_COMMERCE_SETTINGS, readCommerceSettings, type CommerceSettings, type StoredCommerceSettings } from './settings.js';
-import { DEFAULT_TIP_SETTINGS } from './tips.js';
+import { DEFAULT_TIP_SETTINGS, type StoredTipSettings } from './tips.js';
 
 export class CommerceSettingsService {
   constructor(private readonly sites: SitesService) {}
@@ -18,14 +18,14 @@ export class CommerceSettingsService {
   }
 
   /** The site's commerce settings as stored (decimal strings), over the defaults. */
-  async stored(ctx: SiteContext): Promise<StoredCommerceSettings> {
+  async stored(ctx: SiteContext): Promise<StoredCommerceSettings & { tips: Required<StoredTipSettings> }> {
     const site = await this.sites.activeSite(ctx);
     const commerce = (site.settings.commerce as StoredCommerceSettings | undefined) ?? {};
     return { ...DEFAULT_COMMERCE_SETTINGS, ...commerce, additionalFees: commerce.additionalFees ?? [], tips: { ...DEFAULT_TIP_SETTINGS, ...(commerce.tips ?? {}) } };
   }
 
   /** Replaces the given top-level commerce settings after checking all of them. */
-  async update(ctx: RequestContext, patch: StoredCommerceSettings): Promise<StoredCommerceSettings> {
+  async update(ctx: RequestContext, patch: StoredCommerceSettings): Promise<StoredCommerceSettings & { tips: Required<StoredTipSettings> }> {
     const site = await this.sites.activeSite(ctx);
     const next = { ...((site.settings.commerce as StoredCommerceSettings | undefined) ?? {}), ...patch };
     const violations: FieldViolation[] = [];

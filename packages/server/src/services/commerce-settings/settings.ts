@@ -1,6 +1,7 @@
 // A site's commerce settings (shipping regions and rules, pickup, tax, inventory trigger), kept
 // under `settings.commerce` of the site as decimal strings, read into model.ts's types (what cart pricing uses).
 import type { FieldViolation } from '../../platform/errors.js';
+import { ADDITIONAL_FEE_KINDS } from '../../platform/field-limits.js';
 import { MoneyError, parseAmount, parseDecimal } from '../../platform/money.js';
 import type { AdditionalFeeRule, PickupOption, ShippingRegion, ShippingRule, ShippingRuleOperator, TaxSettings, TipSettings } from './model.js';
 import { readTipSettings, type StoredTipSettings } from './tips.js';
@@ -145,7 +146,7 @@ export function readCommerceSettings(stored: StoredCommerceSettings | undefined,
   }
   const additionalFees: AdditionalFeeRule[] = (s.additionalFees ?? []).map((fee, i) => {
     const field = `additionalFees[${i}]`;
-    if (fee.kind !== 'HANDLING_FEE' && fee.kind !== 'INSURANCE') violations.push({ field: `${field}.kind`, rule: 'INVALID_ENUM_VALUE', description: 'must be HANDLING_FEE or INSURANCE', data: { allowedValues: ['HANDLING_FEE', 'INSURANCE'] } });
+    if (!(ADDITIONAL_FEE_KINDS as readonly string[]).includes(fee.kind)) violations.push({ field: `${field}.kind`, rule: 'INVALID_ENUM_VALUE', description: `must be ${ADDITIONAL_FEE_KINDS.join(' or ')}`, data: { allowedValues: [...ADDITIONAL_FEE_KINDS] } });
     if ((fee.amount === undefined) === (fee.percent === undefined)) violations.push({ field, rule: 'ONE_OF_ALIGNMENT', description: 'a fee has an amount or a percent, not both' });
     return {
       kind: fee.kind, name: fee.name, taxable: fee.taxable ?? false,

@@ -7,8 +7,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { COMMERCE_SETTINGS_LIMITS as L, TIP_SETTINGS_TYPES, TIP_SPLITS } from '../../platform/field-limits.js';
-import type { CommerceSettingsService, StoredCommerceSettings } from './service.js';
-import { DEFAULT_TIP_SETTINGS, type StoredTipSettings } from './tips.js';
+import type { CommerceSettingsService } from './service.js';
+import type { StoredTipSettings } from './tips.js';
 
 const PREFIXES = ['/_api/tip-settings/v1/tip-settings', '/tip-settings/v1/tip-settings'];
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Boolean> | ReturnType<typeof Type.Number>>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
@@ -48,8 +48,7 @@ const TipSettingsInput = Type.Object({
   appId: Nullable(Type.String({ maxLength: 100 })),
 });
 
-function toWire(siteId: string, stored: StoredCommerceSettings) {
-  const tips = { ...DEFAULT_TIP_SETTINGS, ...(stored.tips ?? {}) };
+function toWire(siteId: string, tips: Required<StoredTipSettings>) {
   return {
     id: siteId,
     tipType: tips.tipType,
@@ -72,14 +71,14 @@ export function tipSettingsRoutes(settings: CommerceSettingsService) {
       app.post(`${prefix}/query`, {
         config: { access: 'shop' },
         schema: { response: { 200: Type.Object({ tipSettings: Type.Array(WireTipSettings), pagingMetadata: Type.Object({ count: Type.Integer(), cursors: Type.Object({}) }) }) } },
-      }, async (req) => ({ tipSettings: [toWire(req.ctx.siteId, await settings.stored(req.ctx))], pagingMetadata: { count: 1, cursors: {} } }));
+      }, async (req) => ({ tipSettings: [toWire(req.ctx.siteId, (await settings.stored(req.ctx)).tips)], pagingMetadata: { count: 1, cursors: {} } }));
 
       app.patch(prefix, {
         config: { access: 'staff' },
         schema: { body: Type.Object({ tipSettings: TipSettingsInput }), response: { 200: Type.Object({ tipSettings: WireTipSettings }) } },
       }, async (req) => {
         const input = req.body.tipSettings;
-        const current = { ...DEFAULT_TIP_SETTINGS, ...((await settings.stored(req.ctx)).tips ?? {}) };
+        const current = (await settings.stored(req.ctx)).tips;
         const tips: StoredTipSettings = {
           ...current,
           ...(input.tipType !== undefined && { tipType: input.tipType }),
@@ -88,7 +87,7 @@ export function tipSettingsRoutes(settings: CommerceSettingsService) {
           ...(typeof input.allowCustomAmount === 'boolean' && { allowCustomAmount: input.allowCustomAmount }),
           ...(input.staffDistributionMethod !== undefined && { split: input.staffDistributionMethod }),
         };
-        return { tipSettings: toWire(req.ctx.siteId, await settings.update(req.ctx, { tips })) };
+        return { tipSettings: toWire(req.ctx.siteId, (await settings.update(req.ctx, { tips })).tips) };
       });
     }
   };

@@ -41,7 +41,10 @@ export function readTipSettings(stored: StoredTipSettings | undefined, currency:
   const presets = s.presets.map((preset, i) => {
     const field = `tips.presets[${i}].value`;
     try {
-      if (s.tipType === 'AMOUNT') return { value: preset.value, amount: parseAmount(preset.value, currency), default: preset.default ?? false };
+      if (s.tipType === 'AMOUNT') {
+        parseAmount(preset.value, currency); // an amount in the shop's currency, or a violation
+        return { value: preset.value, default: preset.default ?? false };
+      }
       const percent = parseDecimal(preset.value);
       if (percent.units < 0n || percent.scale > 2) throw new MoneyError('FORMAT', `"${preset.value}" is not a percentage like 15 or 12.5`);
       if (compareDecimal(preset.value, L.tipPercentMax) > 0) {

@@ -2,7 +2,7 @@
 // back office's file import. Staff only (owner, contributor, API key).
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Readable } from 'node:stream';
+import { sendCsv } from '../../platform/csv-cells.js';
 import { CsvFile } from '../../platform/wire-schema.js';
 import type { PageBase } from '../../platform/page-base.js';
 import type { OrderImports } from './import-service.js';
@@ -34,13 +34,10 @@ export function orderImportRoutes(imports: OrderImports, pageBase: PageBase) {
         response: { 200: W.OrderImportAnswer },
       },
     }, async (req) => {
-      const { importId, results } = await imports.importFile(req.ctx, req.body.format, req.body.content);
+      const { results, ...counts } = await imports.importFile(req.ctx, req.body.format, req.body.content);
       return {
-        importId,
+        ...counts,
         results: results.map(({ number, ...r }) => ({ ...r, ...(number !== undefined && { number: String(number) }) })),
-        imported: results.filter((r) => r.status === 'IMPORTED' || r.status === 'REPLACED').length,
-        alreadyImported: results.filter((r) => r.status === 'ALREADY_IMPORTED').length,
-        failed: results.filter((r) => r.status === 'FAILED').length,
       };
     });
     app.get('/bodega/v1/order-imports/:importId/failures.csv', {
@@ -55,11 +52,7 @@ export function orderImportRoutes(imports: OrderImports, pageBase: PageBase) {
     }, async (req, reply) => {
       // Found first: a refusal must not go out with the attachment's headers.
       const chunks = await imports.importFailuresCsv(req.ctx, req.params.importId);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="order-import-${req.params.importId}-failures.csv"`)
-        .header('cache-control', 'no-store')
-        .send(Readable.from(chunks));
+      return sendCsv(reply, `order-import-${req.params.importId}-failures.csv`, chunks);
     });
   };
 }

@@ -57,7 +57,7 @@ export class OrderImports {
    * The back office's file: each order checked and saved on its own; a refused one does not stop the
    * rest. The file's counts and its refused rows are kept under `importId` for the failures file.
    */
-  async importFile(ctx: RequestContext, format: 'csv' | 'json', content: string): Promise<{ importId: string; results: FileResult[] }> {
+  async importFile(ctx: RequestContext, format: 'csv' | 'json', content: string): Promise<{ importId: string; results: FileResult[]; imported: number; alreadyImported: number; failed: number }> {
     const site = await this.site(ctx);
     const results: FileResult[] = [];
     const failures: importStore.ImportFailureRow[] = [];
@@ -84,7 +84,7 @@ export class OrderImports {
         after: { format, orders: file.orders, imported: file.imported, alreadyImported: file.alreadyImported, failed: file.failed },
       });
     });
-    return { importId, results };
+    return { importId, results, imported: file.imported, alreadyImported: file.alreadyImported, failed: file.failed };
   }
 
   /**

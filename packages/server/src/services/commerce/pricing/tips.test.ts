@@ -13,7 +13,7 @@ const PERCENT: TipSettings = {
 };
 const AMOUNTS: TipSettings = {
   ...PERCENT, tipType: 'AMOUNT', split: 'PROPORTIONAL',
-  presets: [{ value: '1', amount: m('1.00'), default: false }, { value: '2', amount: m('2.00'), default: true }, { value: '5', amount: m('5.00'), default: false }],
+  presets: [{ value: '1', default: false }, { value: '2', default: true }, { value: '5', default: false }],
 };
 const HANDLING: AdditionalFeeRule = { kind: 'HANDLING_FEE', name: 'Handling', amount: m('2.50'), taxable: true };
 const QUARTER_OFF: MerchantDiscount = { type: 'PERCENT', percent: '25' };
