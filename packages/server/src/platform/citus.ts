@@ -154,7 +154,7 @@ async function distributeFunctions(tx: Queryable): Promise<void> {
  */
 async function databaseSettings(tx: Queryable): Promise<void> {
   // A statement routed to a shard may call a function whose query reads the same site's rows
-  // (add-to-cart's cart_lines_now, the search index triggers): on the worker that is a distributed
+  // (the search index triggers): on the worker that is a distributed
   // query inside a shard's, which Citus allows only with this. Every table is colocated by site, so
   // such a query reads the local shard in the same transaction. (Sessions opened before this keep
   // their old default: a server should restart once after the first distribution.)
