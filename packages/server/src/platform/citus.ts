@@ -167,3 +167,16 @@ async function databaseSettings(tx: Queryable): Promise<void> {
 function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
+
+/**
+ * A claim on Citus, where FOR UPDATE cannot cross shards: `claimOne(siteId, room)` site by site, the
+ * sites with the oldest work first, until `limit` rows are taken.
+ */
+export async function sitesInTurn<T>(sites: readonly string[], limit: number, claimOne: (siteId: string, room: number) => Promise<T[]>): Promise<T[]> {
+  const taken: T[] = [];
+  for (const siteId of sites) {
+    if (taken.length >= limit) break;
+    taken.push(...await claimOne(siteId, limit - taken.length));
+  }
+  return taken;
+}

@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import { isCitus } from './citus.js';
+import { isCitus, sitesInTurn } from './citus.js';
 import type { Db } from './db.js';
 import { poolContext, type DbContext } from './context.js';
 import { newId } from './ids.js';
@@ -174,11 +174,8 @@ export class Mailer {
          GROUP BY site_id ORDER BY min(next_attempt_at) LIMIT $2`,
         [now, limit],
       );
-      for (const { site_id: siteId } of sites) {
-        if (claimed.length >= limit) break;
-        claimed.push(...await this.db.query<MailRow & Record<string, unknown>>(
-          claimIn(true), [now, leaseEnd, limit - claimed.length, siteId]));
-      }
+      claimed.push(...await sitesInTurn(sites.map((s) => s.site_id), limit, (siteId, room) =>
+        this.db.query<MailRow & Record<string, unknown>>(claimIn(true), [now, leaseEnd, room, siteId])));
     }
     let sent = 0;
     for (const row of claimed) {

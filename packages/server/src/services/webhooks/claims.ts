@@ -1,3 +1,4 @@
+import { sitesInTurn } from '../../platform/citus.js';
 import type { DbContext } from '../../platform/context.js';
 import type { DeliveryEvent } from './envelope.js';
 
@@ -51,16 +52,6 @@ function siteFilter(shape: ClaimShape, alias: string, params: unknown[]): string
 async function sitesWithWork(ctx: DbContext, due: string, params: unknown[]): Promise<string[]> {
   const rows = await ctx.db.query<{ site_id: string }>(`SELECT site_id FROM (${due}) due GROUP BY site_id ORDER BY min(seq)`, params);
   return rows.map((row) => row.site_id);
-}
-
-/** Runs `claimOne(siteId, room)` site by site, oldest work first, until `limit` rows are taken. */
-async function sitesInTurn<T>(sites: readonly string[], limit: number, claimOne: (siteId: string, room: number) => Promise<T[]>): Promise<T[]> {
-  const taken: T[] = [];
-  for (const siteId of sites) {
-    if (taken.length >= limit) break;
-    taken.push(...await claimOne(siteId, limit - taken.length));
-  }
-  return taken;
 }
 
 const OUTBOX_COLUMNS = 'o.site_id, o.event_id, o.type, o.entity_type, o.entity_id, o.payload, o.created_at, o.seq';
