@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { lockDataDir, type Db } from './db.js';
+import { hasCitus } from './citus.js';
+import { lockDataDir, type Db, type Row, type Sql } from './db.js';
 import { PRIVATE_FILE, tighten, writePrivateFile } from './files.js';
 
 /**
@@ -178,8 +179,10 @@ async function checkTarget(databaseUrl: string, check?: (client: pg.Client) => P
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`);
-    if (rows.length > 0) throw new BackupError(CITUS_BACKUP_REFUSAL);
+    const citus = await hasCitus({
+      query: async <T extends Row>(sql: Sql) => (await client.query<T>(typeof sql === 'string' ? sql : sql.text)).rows,
+    });
+    if (citus) throw new BackupError(CITUS_BACKUP_REFUSAL);
     await check?.(client);
   } finally {
     await client.end();

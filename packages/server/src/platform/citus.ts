@@ -26,7 +26,8 @@ export const DISTRIBUTED_FUNCTIONS = [
   { signature: 'cart_add_lines(text, text, text, text, text, text, timestamptz, jsonb, text, jsonb)', argument: 'p_site' },
 ] as const;
 
-export async function hasCitus(db: Queryable): Promise<boolean> {
+/** Whether the Citus extension is installed: the one question every caller asks (migrations, workers, backup). */
+export async function hasCitus(db: Pick<Queryable, 'query'>): Promise<boolean> {
   const rows = await db.query<{ ok: number }>(`SELECT 1 AS ok FROM pg_extension WHERE extname = 'citus'`);
   return rows.length > 0;
 }
