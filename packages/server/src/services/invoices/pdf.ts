@@ -1,10 +1,10 @@
 // The invoice as a PDF (pdfkit, pure JavaScript): the store and the buyer with their tax ids, the
-// lines, discounts, shipping, one line per tax rate and the totals, each amount formatted in the
+// lines, discounts, shipping, fees, the tip, one line per tax rate and the totals, each amount formatted in the
 // order's currency from its exact minor units. The standard Helvetica font covers Latin text
 // (WinAnsi); other scripts would need an embedded font.
 import PDFDocument from 'pdfkit';
 import { formattedAmount } from '../../platform/money.js';
-import type { InvoiceDocument, Party } from './model.js';
+import { summaryRows, type InvoiceDocument, type Party } from './model.js';
 
 const MARGIN = 50;
 const PAGE_WIDTH = 595.28; // A4
@@ -111,11 +111,11 @@ export function renderInvoicePdf(input: PdfInput): Promise<Buffer> {
     pdf.text(amount, MARGIN + CONTENT - 100, y, { width: 100, align: 'right' });
     y += bold ? 16 : 13;
   };
-  total('Subtotal', money(invoice.totals.subtotal, currency));
-  for (const discount of invoice.discounts) total(discount.name, `-${money(discount.amount, currency)}`);
-  if (invoice.shipping) total(`Shipping (${invoice.shipping.title})`, money(invoice.shipping.amount, currency));
-  for (const tax of invoice.taxLines) total(`${tax.name}${invoice.pricesIncludeTax ? ' (included)' : ''}`, money(tax.amount, currency));
-  if (invoice.taxLines.length === 0) total('Tax', money(invoice.totals.tax, currency));
+  // Subtotal, discounts, shipping, each fee, the tip and each tax line: the rows that add up to the total.
+  for (const row of summaryRows(invoice)) {
+    const amount = formattedAmount(row.amount < 0n ? -row.amount : row.amount, currency);
+    total(`${row.name}${row.addsToTotal ? '' : ' (included)'}`, row.amount < 0n ? `-${amount}` : amount);
+  }
   total('Total', money(invoice.totals.total, currency), true);
   total('Paid', money(invoice.totals.paid, currency));
   total('Balance due', money(invoice.totals.due, currency), true);

@@ -2,9 +2,16 @@
 // member's account) and the official @wix/ecom orderInvoices calls (/ecom/v1/invoices…).
 import { Type } from 'typebox';
 import { oneOf, Timestamp } from '../../platform/wire-schema.js';
-import { INVOICE_STATUSES } from './model.js';
+import { INVOICE_STATUSES, SUMMARY_KINDS } from './model.js';
 
 const Money = Type.Object({ amount: Type.String({ description: 'A decimal string in the currency: "12.50".' }), formattedAmount: Type.String() });
+
+const SummaryRow = Type.Object({
+  kind: oneOf(SUMMARY_KINDS, { description: 'SUBTOTAL, DISCOUNT (a negative amount), SHIPPING, FEE (an additional fee), TIP, TAX, OTHER (what an invoice issued before fees were listed left out).' }),
+  name: Type.String({ description: 'As printed: "Shipping (Standard)", "Handling", "Tip", "Tax 10%", "Tax on fees".' }),
+  amount: Money,
+  addsToTotal: Type.Boolean({ description: 'False for a tax inside the prices; the rows that add to the total sum to it exactly.' }),
+}, { title: 'InvoiceSummaryRow' });
 
 export const Invoice = Type.Object({
   id: Type.String(),
@@ -21,6 +28,7 @@ export const Invoice = Type.Object({
   sentDate: Type.Union([Timestamp, Type.Null()]),
   sentTo: Type.Union([Type.String(), Type.Null()]),
   hasDocument: Type.Boolean({ description: 'Whether this shop holds the PDF (false for an app\'s invoice).' }),
+  summary: Type.Union([Type.Array(SummaryRow), Type.Null()], { description: "The totals' rows as printed (subtotal, discounts, shipping, each fee, the tip, each tax line), adding up to the total; null on an app's own invoice." }),
 }, { title: 'Invoice' });
 
 export const InvoiceAnswer = Type.Object({ invoice: Invoice });
