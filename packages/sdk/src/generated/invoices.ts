@@ -25,7 +25,7 @@ export interface Invoice {
   number: number | null;
   /** Set on an invoice an app added (addInvoiceToOrder). */
   appId: string | null;
-  /** Follows the order and the clock: Paid, PartiallyPaid, Processing, Void when canceled; past the due date Overdue or PartialAndOverdue; Sent once mailed, else Draft. */
+  /** Deleted or Void once staff deleted or voided it; else follows the order and the clock: Paid, PartiallyPaid, Processing, Void when canceled; past the due date Overdue or PartialAndOverdue; Sent once mailed, else Draft. */
   status: 'Draft' | 'Sent' | 'Processing' | 'Paid' | 'Overdue' | 'Void' | 'Deleted' | 'PartiallyPaid' | 'PartialAndOverdue';
   customer: string | null;
   total: {

@@ -74,6 +74,9 @@ export interface Invoice {
   dueDate: Date | null;
   sentDate: Date | null;
   sentTo: string | null;
+  /** When staff voided it (a Sent or Overdue invoice) or deleted it (a Draft one); it keeps its number. */
+  voidedDate?: Date | null;
+  deletedDate?: Date | null;
   doc: InvoiceDocument | null;
 }
 

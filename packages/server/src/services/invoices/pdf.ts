@@ -25,6 +25,8 @@ export interface PdfInput {
   issuedDate: Date;
   dueDate: Date | null;
   doc: InvoiceDocument;
+  /** Printed under the title when the invoice no longer stands. */
+  stamp?: 'VOID' | 'DELETED';
 }
 
 function money(minor: string, currency: string): string {
@@ -61,6 +63,7 @@ export function renderInvoicePdf(input: PdfInput): Promise<Buffer> {
   for (const line of partyLines(invoice.seller)) pdf.text(line, { width: CONTENT / 2 });
   const leftBottom = pdf.y;
   pdf.font('Helvetica-Bold').fontSize(18).text('INVOICE', MARGIN + CONTENT / 2, MARGIN, { width: CONTENT / 2, align: 'right' });
+  if (input.stamp) pdf.font('Helvetica-Bold').fontSize(14).fillColor('#b00020').text(input.stamp, MARGIN + CONTENT / 2, pdf.y, { width: CONTENT / 2, align: 'right' }).fillColor('black');
   pdf.font('Helvetica').fontSize(9);
   const due = input.dueDate ? [`Due date: ${input.dueDate.toISOString().slice(0, 10)}`] : [];
   for (const line of [`Invoice number: ${invoiceNumber}`, `Date: ${input.issuedDate.toISOString().slice(0, 10)}`, ...due, `Order: #${invoice.orderNumber}`]) {

@@ -103,6 +103,14 @@ export function invoicesRoutes(invoices: InvoicesService) {
       invoice: toWireInvoice(await invoices.send(req.ctx, req.params.invoiceId, req.body.email)),
     }));
 
+    app.post(`${P}/invoices/:invoiceId/void`, { config: staff, schema: { tags, summary: 'Voids an invoice sent and not paid (Sent, Overdue); it keeps its number, and the order may have a new invoice', params: Type.Object({ invoiceId: Id }), response: { 200: W.InvoiceAnswer } } }, async (req) => ({
+      invoice: toWireInvoice(await invoices.close(req.ctx, req.params.invoiceId, 'void')),
+    }));
+
+    app.delete(`${P}/invoices/:invoiceId`, { config: staff, schema: { tags, summary: 'Deletes an invoice never sent (Draft); it keeps its number (status Deleted, left out of the list), and the order may have a new invoice', params: Type.Object({ invoiceId: Id }), response: { 200: W.InvoiceAnswer } } }, async (req) => ({
+      invoice: toWireInvoice(await invoices.close(req.ctx, req.params.invoiceId, 'delete')),
+    }));
+
     app.get(`${P}/invoice-settings`, { config: { access: 'owner' }, schema: { tags, summary: "The invoice number's prefix, automatic invoices, the seller's details", response: { 200: W.InvoiceSettingsAnswer } } }, async (req) => ({
       settings: await invoices.settings(req.ctx),
     }));

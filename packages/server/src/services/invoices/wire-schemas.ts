@@ -20,7 +20,7 @@ export const Invoice = Type.Object({
   invoiceNumber: Type.Union([Type.String(), Type.Null()], { description: "The number as printed, with the site's prefix; null on an app's own invoice." }),
   number: Type.Union([Type.Integer(), Type.Null()], { description: "The site's counter: 1, 2, 3… with no gaps." }),
   appId: Type.Union([Type.String(), Type.Null()], { description: 'Set on an invoice an app added (addInvoiceToOrder).' }),
-  status: oneOf(INVOICE_STATUSES, { description: 'Follows the order and the clock: Paid, PartiallyPaid, Processing, Void when canceled; past the due date Overdue or PartialAndOverdue; Sent once mailed, else Draft.' }),
+  status: oneOf(INVOICE_STATUSES, { description: 'Deleted or Void once staff deleted or voided it; else follows the order and the clock: Paid, PartiallyPaid, Processing, Void when canceled; past the due date Overdue or PartialAndOverdue; Sent once mailed, else Draft.' }),
   customer: Type.Union([Type.String(), Type.Null()]),
   total: Money,
   issuedDate: Timestamp,
