@@ -137,6 +137,22 @@ describe('voiding an invoice sent and unpaid', () => {
   });
 });
 
+describe('mailing and deleting a draft at once', () => {
+  it('one wins: a mailed invoice is not deleted, a deleted one is not mailed', async () => {
+    for (let round = 0; round < 3; round++) {
+      const draft = await issue(await memberOrder());
+      const [mailed, deleted] = await Promise.all([
+        t.app.inject({ method: 'POST', url: `/bodega/v1/invoices/${draft.id}/send`, headers: a.headers.owner, payload: {} }),
+        deleteIt(draft.id),
+      ]);
+      expect([mailed.statusCode, deleted.statusCode].sort(), `round ${round}`).toEqual([200, 409]);
+      const mails = await t.db.query<{ n: number | string }>("SELECT count(*) AS n FROM mail_outbox WHERE site_id = $1 AND kind = 'orders.INVOICE' AND subject LIKE $2", [a.site.siteId, `%invoice ${draft.invoiceNumber} %`]);
+      const status = (await t.app.inject({ method: 'GET', url: `/bodega/v1/invoices/${draft.id}`, headers: a.headers.owner })).json().invoice.status;
+      expect([status, Number(mails[0].n)]).toEqual(mailed.statusCode === 200 ? ['Sent', 1] : ['Deleted', 0]);
+    }
+  });
+});
+
 describe('who may void or delete an invoice', () => {
   it('the site\'s staff (owner, contributor, API key); never another site, a member, a visitor or no token', async () => {
     // The rightful callers first, each on an invoice of its own.

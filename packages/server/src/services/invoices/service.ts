@@ -211,11 +211,13 @@ export class InvoicesService {
   async send(ctx: RequestContext, invoiceId: string, email?: string): Promise<InvoiceView> {
     const invoice = await this.get(ctx, invoiceId);
     if (!invoice.doc || !invoice.invoiceNumber) throw new ApiError(409, 'INVOICE_HAS_NO_DOCUMENT', `Invoice ${invoiceId} was made by an app; it cannot be mailed from here`, { invoiceId });
-    if (invoice.status === 'Void' || invoice.status === 'Deleted') {
-      throw new ApiError(409, 'INVOICE_NOT_SENDABLE', `Invoice ${invoice.invoiceNumber} is ${invoice.status === 'Void' ? 'void' : 'deleted'}; it is not mailed`, { invoiceId, status: invoice.status });
-    }
     const { doc, invoiceNumber } = invoice;
     await this.deps.orders.mutate(ctx, invoice.orderId, async (order, tx) => {
+      // Read again under the order's lock: a void or delete that just committed is seen.
+      const now = await store.findInvoice(tx, invoiceId);
+      if (now && (now.status === 'Void' || now.status === 'Deleted')) {
+        throw new ApiError(409, 'INVOICE_NOT_SENDABLE', `Invoice ${invoiceNumber} is ${now.status === 'Void' ? 'void' : 'deleted'}; it is not mailed`, { invoiceId, status: now.status });
+      }
       const to = email ?? order.email;
       if (!to) throw new ApiError(400, 'MISSING_CONTACT_EMAIL', `Order ${order.id} has no e-mail address; give one`, { orderId: order.id });
       const key = randomBytes(32).toString('base64url');
