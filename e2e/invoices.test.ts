@@ -5,7 +5,9 @@
  * page checked with axe and photographed (e2e/output/invoices-*). The invoice is also mailed from
  * the order's page and the mailed link opens the PDF. With net-30 payment terms set in the settings
  * form and the shop's clock moved 31 days on, an unpaid invoice is Overdue and the list's status
- * filter finds it.
+ * filter finds it. An order with a handling fee and a tip: its invoice's totals on the order's page
+ * list both rows; the owner deletes the invoice (never sent) and issues a new one with the next
+ * number, mails it and voids it (e2e/output/invoices-fees-*).
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -168,4 +170,68 @@ describe.skipIf(!hasChromium)('invoices in Chromium', () => {
     await page.close();
     shift = 0;
   }, 180_000);
+
+  it('an invoice lists the order\'s fee and tip; the owner deletes one never sent, issues the next number, mails it and voids it', async () => {
+    const { t, chromium } = shop();
+    const owner = { email: `owner.fees.${Date.now()}@invoices.example`, password: OWNER.password };
+    const site = await t.createShop({ name: 'Fees store', ownerEmail: owner.email, ownerPassword: owner.password });
+    const headers = { authorization: site.apiKey, 'wix-site-id': site.siteId };
+    const settings = await t.app.inject({
+      method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', headers,
+      payload: { settings: {
+        additionalFees: [{ kind: 'HANDLING_FEE', name: 'Handling', amount: '2.50', taxable: false }],
+        tips: { enabled: true, tipType: 'AMOUNT', presets: [{ value: '2', default: true }], allowCustomAmount: true, split: 'EQUAL' },
+      } },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    const tote = site.content.products.find((p) => p.name === 'Waxed Canvas Tote');
+    const contact = { firstName: 'Tia', lastName: 'Tipper' };
+    const checkout = await t.app.inject({
+      method: 'POST', url: '/ecom/v1/checkouts', headers,
+      payload: { channelType: 'WEB', lineItems: [{ quantity: 1, catalogReference: { appId: '215238eb-22a5-4c36-9e7b-e7c08025e04e', catalogItemId: tote?.id } }],
+        checkoutInfo: { buyerInfo: { email: 'tia@example.com' }, billingInfo: { address: ADDRESS, contactDetails: contact }, shippingInfo: { shippingDestination: { address: ADDRESS, contactDetails: contact } } } },
+    });
+    expect(checkout.statusCode, checkout.body).toBe(200);
+    const checkoutId = checkout.json().checkout.id as string;
+    const tip = await t.app.inject({ method: 'PATCH', url: '/_api/tips-service/v1/tips/choice', headers, payload: { purchaseFlowId: checkoutId, tipChoice: { tipType: 'CUSTOM', value: '3.00' } } });
+    expect(tip.statusCode, tip.body).toBe(200);
+    const placed = await t.app.inject({ method: 'POST', url: `/ecom/v1/checkouts/${checkoutId}/create-order`, headers, payload: { id: checkoutId } });
+    expect(placed.statusCode, placed.body).toBe(200);
+    const orderId = placed.json().orderId as string;
+
+    const page = await chromium.context.newPage();
+    await signInToAdmin(page, site.origin, owner.email, owner.password, `/admin/orders/${orderId}`);
+    const panel = page.getByRole('region', { name: 'Invoices' });
+    await panel.getByRole('button', { name: 'Create invoice' }).click();
+    await panel.getByText('Invoice 1 is issued.').waitFor();
+    const issued = (await t.app.inject({ method: 'GET', url: `/bodega/v1/orders/${orderId}/invoices`, headers })).json().invoices[0];
+    const shown = async () => (await panel.locator('dl.invoice-totals > div').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+    const expected = [...issued.summary.map((r: { name: string; amount: { formattedAmount: string } }) => `${r.name} ${r.amount.formattedAmount}`), `Total ${issued.total.formattedAmount}`];
+    await expect.poll(shown).toEqual(expected);
+    expect(expected.some((row) => /^Handling .*2\.50$/.test(row)) && expected.some((row) => /^Tip .*3\.00$/.test(row))).toBe(true);
+    await checkPage(page, 'invoices-fees-panel');
+
+    // Never sent: deleted, with its number kept; the order gets the next one.
+    await panel.getByRole('button', { name: 'Delete… invoice 1' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete invoice 1?' });
+    await checkPage(page, 'invoices-delete-dialog', { fullPage: false, axe: 'desktop' });
+    await dialog.getByRole('button', { name: 'Delete invoice' }).click();
+    await panel.getByText('Invoice 1 is deleted. It keeps its number; the order can have a new invoice.').waitFor();
+    await panel.getByText('Deleted', { exact: true }).waitFor();
+    await panel.getByRole('button', { name: 'Create invoice' }).click();
+    await panel.getByText('Invoice 2 is issued.').waitFor();
+
+    // Sent, then voided.
+    await panel.getByRole('button', { name: 'Send…' }).click();
+    await panel.getByRole('button', { name: 'Send invoice' }).click();
+    await panel.getByText('Invoice 2 is on its way to tia@example.com.').waitFor();
+    await panel.getByRole('button', { name: 'Void… invoice 2' }).click();
+    await page.getByRole('dialog', { name: 'Void invoice 2?' }).getByRole('button', { name: 'Void invoice' }).click();
+    await panel.getByText('Invoice 2 is void. It keeps its number; the order can have a new invoice.').waitFor();
+    await page.getByRole('region', { name: 'Timeline' }).getByText('Invoice voided or deleted').first().waitFor();
+    const after = (await t.app.inject({ method: 'GET', url: `/bodega/v1/orders/${orderId}/invoices`, headers })).json().invoices;
+    expect(after.map((i: { number: number; status: string }) => [i.number, i.status])).toEqual([[1, 'Deleted'], [2, 'Void']]);
+    await checkPage(page, 'invoices-fees-closed');
+    await page.close();
+  }, 240_000);
 });

@@ -11,7 +11,7 @@ const TONES: Record<InvoiceStatus, 'ok' | 'warn' | 'bad' | 'soft'> = {
 };
 
 /** The statuses the back office's list filters by, in the order a merchant thinks of them. */
-export const INVOICE_FILTER_STATUSES: readonly InvoiceStatus[] = ['Draft', 'Sent', 'Processing', 'PartiallyPaid', 'Overdue', 'PartialAndOverdue', 'Paid', 'Void'];
+export const INVOICE_FILTER_STATUSES: readonly InvoiceStatus[] = ['Draft', 'Sent', 'Processing', 'PartiallyPaid', 'Overdue', 'PartialAndOverdue', 'Paid', 'Void', 'Deleted'];
 
 export function invoiceStatusLabel(status: InvoiceStatus): string {
   return LABELS[status];

@@ -1,6 +1,6 @@
 /**
  * Bodega's invoices (`/bodega/v1/invoices`, `/bodega/v1/orders/{id}/invoices`): the back office
- * issues, lists, downloads and mails them and sets the number's prefix and the seller's details;
+ * issues, lists, downloads, mails, voids and deletes them and sets the number's prefix and the seller's details;
  * a member reads and downloads the invoices of their own orders.
  */
 import { enc } from '../core/generated.js';
@@ -49,6 +49,10 @@ export function invoices(t: Transport) {
     /** Mails a link to the PDF to the order's e-mail, or the address given. */
     send: async (invoiceId: string, email?: string) =>
       (await t.send<{ invoice: Invoice }>({ method: 'POST', path: `${P}/invoices/${enc(invoiceId)}/send`, payload: email ? { email } : {} })).invoice,
+    /** Voids an invoice sent and not paid (Sent, Overdue); it keeps its number, and the order may have a new invoice. */
+    void: async (invoiceId: string) => (await t.send<{ invoice: Invoice }>({ method: 'POST', path: `${P}/invoices/${enc(invoiceId)}/void`, payload: {} })).invoice,
+    /** Deletes an invoice never sent (Draft); it keeps its number as Deleted, and the order may have a new invoice. */
+    delete: async (invoiceId: string) => (await t.send<{ invoice: Invoice }>({ method: 'DELETE', path: `${P}/invoices/${enc(invoiceId)}` })).invoice,
     /** The PDF, as the server's response (read it with `.blob()`). */
     pdf: (invoiceId: string) => backOfficeCsv(t, `/invoices/${enc(invoiceId)}/pdf`),
     settings: async () => (await t.send<{ settings: InvoiceSettings }>({ method: 'GET', path: `${P}/invoice-settings` })).settings,

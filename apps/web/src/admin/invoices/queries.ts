@@ -49,6 +49,13 @@ export function useSendInvoice(orderId: string) {
   return useMutation({ mutationFn: ({ invoiceId, email }: { invoiceId: string; email?: string }) => api.invoices.send(invoiceId, email), onSuccess: changed });
 }
 
+/** Voids an invoice sent and unpaid, or deletes one never sent; either keeps its number. */
+export function useCloseInvoice(orderId: string) {
+  const { api } = useAdmin();
+  const changed = useInvoicesChanged(orderId);
+  return useMutation({ mutationFn: ({ invoiceId, how }: { invoiceId: string; how: 'void' | 'delete' }) => (how === 'void' ? api.invoices.void(invoiceId) : api.invoices.delete(invoiceId)), onSuccess: changed });
+}
+
 /** The invoice's PDF as a blob (the page saves it). */
 export function useInvoicePdf() {
   const { api } = useAdmin();

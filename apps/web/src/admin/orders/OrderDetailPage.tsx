@@ -28,7 +28,7 @@ const ACTIVITY: Record<string, string> = {
   ORDER_CANCELED: 'Canceled', ORDER_REFUNDED: 'Refunded', MERCHANT_COMMENT: 'Comment', TRACKING_NUMBER_ADDED: 'Tracking number added',
   TRACKING_NUMBER_EDITED: 'Tracking number changed', TRACKING_LINK_ADDED: 'Tracking link added', SHIPPING_CONFIRMATION_EMAIL_SENT: 'Shipping e-mail sent',
   PICKUP_READY_EMAIL_SENT: 'Ready-for-pickup e-mail sent',
-  INVOICE_ADDED: 'Invoice added', INVOICE_SENT: 'Invoice sent', PAYMENT_RECORDED: 'Payment recorded', CUSTOM_ACTIVITY: 'Note',
+  INVOICE_ADDED: 'Invoice added', INVOICE_SENT: 'Invoice sent', INVOICE_REMOVED: 'Invoice voided or deleted', PAYMENT_RECORDED: 'Payment recorded', CUSTOM_ACTIVITY: 'Note',
   DRAFT_ORDER_CHANGES_APPLIED: 'Order edited',
 };
 

@@ -80,10 +80,12 @@ const CALLS: Call[] = [
   { method: 'POST', url: '/ecom/v1/order-payment-requests/void', payload: { orderPaymentRequestId: 'none' } },
   { method: 'DELETE', url: '/ecom/v1/order-payment-requests/none' },
   { method: 'POST', url: '/_api/bodega/v1/order-payment-requests/none/send', payload: {} },
-  // Invoices (services/invoices): issued, listed and mailed by staff; the settings are the owner's.
+  // Invoices (services/invoices): issued, listed, mailed, voided and deleted by staff; the settings are the owner's.
   { method: 'GET', url: '/bodega/v1/invoices' },
   { method: 'POST', url: '/bodega/v1/orders/none/invoices' },
   { method: 'POST', url: '/bodega/v1/invoices/none/send', payload: {} },
+  { method: 'POST', url: '/bodega/v1/invoices/none/void' },
+  { method: 'DELETE', url: '/bodega/v1/invoices/none' },
   { method: 'GET', url: '/bodega/v1/invoice-settings', ownerOnly: true },
   { method: 'PATCH', url: '/bodega/v1/invoice-settings', payload: { prefix: 'INV-' }, ownerOnly: true },
   // Orders imported from another platform (services/orders/import-*.ts).

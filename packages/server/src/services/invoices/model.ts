@@ -49,7 +49,11 @@ export interface InvoiceDocument {
   lines: InvoiceLine[];
   discounts: { name: string; amount: string }[];
   shipping?: { title: string; amount: string };
-  /** One line per tax rate (lines and shipping together). */
+  /** Additional fees (HANDLING_FEE, INSURANCE) as charged: inside-tax prices when prices include tax. Absent on invoices issued before fees were listed. */
+  fees?: { kind: string; name: string; amount: string; tax: string }[];
+  /** The shopper's tip (untaxed). */
+  tip?: { name: string; amount: string };
+  /** One line per tax rate (lines and shipping together), then the fees' tax. */
   taxLines: { name: string; rate: string; taxable: string; amount: string }[];
   totals: { subtotal: string; discount: string; shipping: string; tax: string; total: string; paid: string; due: string };
   pricesIncludeTax: boolean;
@@ -70,7 +74,43 @@ export interface Invoice {
   dueDate: Date | null;
   sentDate: Date | null;
   sentTo: string | null;
+  /** When staff voided it (a Sent or Overdue invoice) or deleted it (a Draft one); it keeps its number. */
+  voidedDate?: Date | null;
+  deletedDate?: Date | null;
   doc: InvoiceDocument | null;
+}
+
+/** What a row of the invoice's totals is. */
+export type SummaryKind = 'SUBTOTAL' | 'DISCOUNT' | 'SHIPPING' | 'FEE' | 'TIP' | 'TAX' | 'OTHER';
+export const SUMMARY_KINDS: readonly SummaryKind[] = ['SUBTOTAL', 'DISCOUNT', 'SHIPPING', 'FEE', 'TIP', 'TAX', 'OTHER'];
+
+/** A row of the invoice's totals: a signed amount in minor units; the rows that add to the total sum to it exactly. */
+export interface SummaryRow {
+  kind: SummaryKind;
+  name: string;
+  amount: bigint;
+  /** False for a tax already inside the prices (shown, not added). */
+  addsToTotal: boolean;
+}
+
+/**
+ * The rows between the lines and the total, in the order printed: subtotal, each discount,
+ * shipping, each fee, the tip, each tax line. They add up to the total exactly; an invoice issued
+ * before fees and tips were listed gets one "Other charges" row for what its document left out.
+ */
+export function summaryRows(doc: InvoiceDocument): SummaryRow[] {
+  const taxAdds = !doc.pricesIncludeTax;
+  const rows: SummaryRow[] = [{ kind: 'SUBTOTAL', name: 'Subtotal', amount: BigInt(doc.totals.subtotal), addsToTotal: true }];
+  const discounts = doc.discounts.length ? doc.discounts : BigInt(doc.totals.discount) > 0n ? [{ name: 'Discount', amount: doc.totals.discount }] : [];
+  for (const d of discounts) rows.push({ kind: 'DISCOUNT', name: d.name, amount: -BigInt(d.amount), addsToTotal: true });
+  if (doc.shipping) rows.push({ kind: 'SHIPPING', name: `Shipping (${doc.shipping.title})`, amount: BigInt(doc.shipping.amount), addsToTotal: true });
+  for (const fee of doc.fees ?? []) rows.push({ kind: 'FEE', name: fee.name, amount: BigInt(fee.amount), addsToTotal: true });
+  if (doc.tip) rows.push({ kind: 'TIP', name: doc.tip.name, amount: BigInt(doc.tip.amount), addsToTotal: true });
+  const taxes = doc.taxLines.length ? doc.taxLines : [{ name: 'Tax', amount: doc.totals.tax }];
+  for (const tax of taxes) rows.push({ kind: 'TAX', name: tax.name, amount: BigInt(tax.amount), addsToTotal: taxAdds });
+  const rest = BigInt(doc.totals.total) - rows.reduce((sum, row) => (row.addsToTotal ? sum + row.amount : sum), 0n);
+  if (rest !== 0n) rows.push({ kind: 'OTHER', name: 'Other charges', amount: rest, addsToTotal: true });
+  return rows;
 }
 
 /** An invoice with its status and what the list shows of its order. */
@@ -156,6 +196,12 @@ export function invoiceDocument(order: Order, seller: SellerSettings): InvoiceDo
   if (order.shipping && order.shipping.tax > 0n) {
     taxLines.push({ name: 'Tax on shipping', rate: '', taxable: order.shipping.cost.toString(), amount: order.shipping.tax.toString() });
   }
+  const fees = order.additionalFees ?? [];
+  const taxedFees = fees.filter((f) => f.tax > 0n);
+  if (taxedFees.length) {
+    const taxable = taxedFees.reduce((sum, f) => sum + f.price, 0n);
+    taxLines.push({ name: 'Tax on fees', rate: order.tax.rate ?? '', taxable: taxable.toString(), amount: taxedFees.reduce((sum, f) => sum + f.tax, 0n).toString() });
+  }
   const paid = order.paid < order.totals.total ? order.paid : order.totals.total;
   return {
     orderId: order.id,
@@ -180,6 +226,8 @@ export function invoiceDocument(order: Order, seller: SellerSettings): InvoiceDo
     })),
     discounts: order.appliedDiscounts.map((d) => ({ name: d.name ?? (d.code ? `Coupon ${d.code}` : 'Discount'), amount: d.amount.toString() })),
     ...(order.shipping && { shipping: { title: order.shipping.title, amount: order.shipping.cost.toString() } }),
+    ...(fees.length > 0 && { fees: fees.map((f) => ({ kind: f.kind, name: f.name, amount: f.price.toString(), tax: f.tax.toString() })) }),
+    ...(order.tip && order.tip.amount > 0n && { tip: { name: 'Tip', amount: order.tip.amount.toString() } }),
     taxLines,
     totals: {
       subtotal: order.totals.subtotal.toString(),

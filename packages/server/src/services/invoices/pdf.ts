@@ -1,10 +1,10 @@
 // The invoice as a PDF (pdfkit, pure JavaScript): the store and the buyer with their tax ids, the
-// lines, discounts, shipping, one line per tax rate and the totals, each amount formatted in the
+// lines, discounts, shipping, fees, the tip, one line per tax rate and the totals, each amount formatted in the
 // order's currency from its exact minor units. The standard Helvetica font covers Latin text
 // (WinAnsi); other scripts would need an embedded font.
 import PDFDocument from 'pdfkit';
 import { formattedAmount } from '../../platform/money.js';
-import type { InvoiceDocument, Party } from './model.js';
+import { summaryRows, type InvoiceDocument, type Party } from './model.js';
 
 const MARGIN = 50;
 const PAGE_WIDTH = 595.28; // A4
@@ -25,6 +25,8 @@ export interface PdfInput {
   issuedDate: Date;
   dueDate: Date | null;
   doc: InvoiceDocument;
+  /** Printed under the title when the invoice no longer stands. */
+  stamp?: 'VOID' | 'DELETED';
 }
 
 function money(minor: string, currency: string): string {
@@ -61,6 +63,7 @@ export function renderInvoicePdf(input: PdfInput): Promise<Buffer> {
   for (const line of partyLines(invoice.seller)) pdf.text(line, { width: CONTENT / 2 });
   const leftBottom = pdf.y;
   pdf.font('Helvetica-Bold').fontSize(18).text('INVOICE', MARGIN + CONTENT / 2, MARGIN, { width: CONTENT / 2, align: 'right' });
+  if (input.stamp) pdf.font('Helvetica-Bold').fontSize(14).fillColor('#b00020').text(input.stamp, MARGIN + CONTENT / 2, pdf.y, { width: CONTENT / 2, align: 'right' }).fillColor('black');
   pdf.font('Helvetica').fontSize(9);
   const due = input.dueDate ? [`Due date: ${input.dueDate.toISOString().slice(0, 10)}`] : [];
   for (const line of [`Invoice number: ${invoiceNumber}`, `Date: ${input.issuedDate.toISOString().slice(0, 10)}`, ...due, `Order: #${invoice.orderNumber}`]) {
@@ -111,11 +114,11 @@ export function renderInvoicePdf(input: PdfInput): Promise<Buffer> {
     pdf.text(amount, MARGIN + CONTENT - 100, y, { width: 100, align: 'right' });
     y += bold ? 16 : 13;
   };
-  total('Subtotal', money(invoice.totals.subtotal, currency));
-  for (const discount of invoice.discounts) total(discount.name, `-${money(discount.amount, currency)}`);
-  if (invoice.shipping) total(`Shipping (${invoice.shipping.title})`, money(invoice.shipping.amount, currency));
-  for (const tax of invoice.taxLines) total(`${tax.name}${invoice.pricesIncludeTax ? ' (included)' : ''}`, money(tax.amount, currency));
-  if (invoice.taxLines.length === 0) total('Tax', money(invoice.totals.tax, currency));
+  // Subtotal, discounts, shipping, each fee, the tip and each tax line: the rows that add up to the total.
+  for (const row of summaryRows(invoice)) {
+    const amount = formattedAmount(row.amount < 0n ? -row.amount : row.amount, currency);
+    total(`${row.name}${row.addsToTotal ? '' : ' (included)'}`, row.amount < 0n ? `-${amount}` : amount);
+  }
   total('Total', money(invoice.totals.total, currency), true);
   total('Paid', money(invoice.totals.paid, currency));
   total('Balance due', money(invoice.totals.due, currency), true);

@@ -9,7 +9,7 @@ import { formatAmount, formattedAmount } from '../../platform/money.js';
 import type { InvoicesService, InvoiceView } from './service.js';
 import { MAX_LIST_LIMIT } from './service.js';
 import { oneOf } from '../../platform/wire-schema.js';
-import { INVOICE_STATUSES } from './model.js';
+import { INVOICE_STATUSES, summaryRows } from './model.js';
 import * as W from './wire-schemas.js';
 
 const P = '/bodega/v1';
@@ -37,6 +37,8 @@ const SettingsBody = Type.Object({
 const SendBody = Type.Object({ email: Type.Optional(Type.String({ minLength: 3, maxLength: 254, format: 'email' })) });
 const LinkParams = Type.Object({ siteId: Id, invoiceId: Id, key: Type.String({ minLength: 43, maxLength: 43, pattern: '^[A-Za-z0-9_-]+$' }) });
 
+const money = (minor: bigint, currency: string) => ({ amount: formatAmount(minor, currency), formattedAmount: formattedAmount(minor, currency) });
+
 export function toWireInvoice(invoice: InvoiceView) {
   return {
     id: invoice.id,
@@ -47,12 +49,13 @@ export function toWireInvoice(invoice: InvoiceView) {
     appId: invoice.appId,
     status: invoice.status,
     customer: invoice.customer,
-    total: { amount: formatAmount(invoice.total, invoice.currency), formattedAmount: formattedAmount(invoice.total, invoice.currency) },
+    total: money(invoice.total, invoice.currency),
     issuedDate: invoice.issuedDate.toISOString(),
     dueDate: invoice.dueDate ? invoice.dueDate.toISOString() : null,
     sentDate: invoice.sentDate ? invoice.sentDate.toISOString() : null,
     sentTo: invoice.sentTo,
     hasDocument: invoice.doc !== null,
+    summary: invoice.doc ? summaryRows(invoice.doc).map((row) => ({ kind: row.kind, name: row.name, amount: money(row.amount, invoice.currency), addsToTotal: row.addsToTotal })) : null,
   };
 }
 
@@ -98,6 +101,14 @@ export function invoicesRoutes(invoices: InvoicesService) {
 
     app.post(`${P}/invoices/:invoiceId/send`, { config: staff, schema: { tags, summary: "Mails the invoice (a link to its PDF) to the order's e-mail or the one given", params: Type.Object({ invoiceId: Id }), body: SendBody, response: { 200: W.InvoiceAnswer } } }, async (req) => ({
       invoice: toWireInvoice(await invoices.send(req.ctx, req.params.invoiceId, req.body.email)),
+    }));
+
+    app.post(`${P}/invoices/:invoiceId/void`, { config: staff, schema: { tags, summary: 'Voids an invoice sent and not paid (Sent, Overdue); it keeps its number, and the order may have a new invoice', params: Type.Object({ invoiceId: Id }), response: { 200: W.InvoiceAnswer } } }, async (req) => ({
+      invoice: toWireInvoice(await invoices.close(req.ctx, req.params.invoiceId, 'void')),
+    }));
+
+    app.delete(`${P}/invoices/:invoiceId`, { config: staff, schema: { tags, summary: 'Deletes an invoice never sent (Draft); it keeps its number (status Deleted, left out of the list), and the order may have a new invoice', params: Type.Object({ invoiceId: Id }), response: { 200: W.InvoiceAnswer } } }, async (req) => ({
+      invoice: toWireInvoice(await invoices.close(req.ctx, req.params.invoiceId, 'delete')),
     }));
 
     app.get(`${P}/invoice-settings`, { config: { access: 'owner' }, schema: { tags, summary: "The invoice number's prefix, automatic invoices, the seller's details", response: { 200: W.InvoiceSettingsAnswer } } }, async (req) => ({

@@ -43,6 +43,21 @@ function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** Why this invoice cannot be voided (or deleted), in words; undefined when it can. */
+function closeRefusal(invoice: InvoiceView, how: 'void' | 'delete'): string | undefined {
+  const name = invoice.invoiceNumber ?? invoice.id;
+  if (invoice.number === null) return `Invoice ${name} was made by an app (${invoice.appId ?? 'unknown'}); that app closes it`;
+  if (invoice.status === 'Void' || invoice.status === 'Deleted') return `Invoice ${name} is already ${invoice.status === 'Void' ? 'void' : 'deleted'}`;
+  if (how === 'void') {
+    if (invoice.status === 'Draft') return `Invoice ${name} was never sent: delete it instead`;
+    if (invoice.status !== 'Sent' && invoice.status !== 'Overdue') return `Invoice ${name} is ${invoice.status}: only an unpaid invoice is voided (refund the order instead)`;
+    return undefined;
+  }
+  if (invoice.status === 'Sent' || invoice.status === 'Overdue') return `Invoice ${name} was sent to the customer: void it instead`;
+  if (invoice.status !== 'Draft') return `Invoice ${name} is ${invoice.status}: only an invoice never sent nor paid is deleted`;
+  return undefined;
+}
+
 export class InvoicesService {
   constructor(private readonly deps: InvoicesDeps) {}
 
@@ -134,7 +149,8 @@ export class InvoicesService {
 
   async get(ctx: RequestContext, invoiceId: string): Promise<InvoiceView> {
     const invoice = await store.findInvoice(ctx, invoiceId);
-    if (!invoice) throw invoiceNotFound(invoiceId);
+    // A deleted invoice was never sent: its buyer does not see it.
+    if (!invoice || (invoice.status === 'Deleted' && actorOf(ctx.caller) === 'MEMBER')) throw invoiceNotFound(invoiceId);
     try {
       await this.visibleOrder(ctx, invoice.orderId);
     } catch (error) {
@@ -146,7 +162,12 @@ export class InvoicesService {
 
   async forOrder(ctx: RequestContext, orderId: string): Promise<InvoiceView[]> {
     await this.visibleOrder(ctx, orderId);
-    return store.invoicesOfOrders(ctx, [orderId]);
+    return this.shown(ctx, await store.invoicesOfOrders(ctx, [orderId]));
+  }
+
+  /** What the caller sees of these invoices: staff all of them, a member not the deleted ones. */
+  private shown(ctx: RequestContext, invoices: InvoiceView[]): InvoiceView[] {
+    return actorOf(ctx.caller) === 'MEMBER' ? invoices.filter((i) => i.status !== 'Deleted') : invoices;
   }
 
   /** The invoices of each order the caller may see (others are left out, as unknown ones are). */
@@ -160,7 +181,7 @@ export class InvoicesService {
         if (!(error instanceof ApiError) || error.status !== 404) throw error;
       }
     }
-    const invoices = visible.length ? await store.invoicesOfOrders(ctx, visible) : [];
+    const invoices = visible.length ? this.shown(ctx, await store.invoicesOfOrders(ctx, visible)) : [];
     return visible.map((orderId) => ({ orderId, invoices: invoices.filter((i) => i.orderId === orderId) }));
   }
 
@@ -178,7 +199,8 @@ export class InvoicesService {
     if (!invoice.doc || !invoice.invoiceNumber) {
       throw new ApiError(409, 'INVOICE_HAS_NO_DOCUMENT', `Invoice ${invoice.id} was made by an app (${invoice.appId ?? 'unknown'}); this shop holds no document for it`, { invoiceId: invoice.id });
     }
-    const bytes = await renderInvoicePdf({ invoiceNumber: invoice.invoiceNumber, issuedDate: invoice.issuedDate, dueDate: invoice.dueDate, doc: invoice.doc });
+    const stamp = invoice.status === 'Void' ? 'VOID' : invoice.status === 'Deleted' ? 'DELETED' : undefined;
+    const bytes = await renderInvoicePdf({ invoiceNumber: invoice.invoiceNumber, issuedDate: invoice.issuedDate, dueDate: invoice.dueDate, doc: invoice.doc, ...(stamp && { stamp }) });
     return { fileName: `invoice-${invoice.invoiceNumber}.pdf`, bytes };
   }
 
@@ -191,6 +213,11 @@ export class InvoicesService {
     if (!invoice.doc || !invoice.invoiceNumber) throw new ApiError(409, 'INVOICE_HAS_NO_DOCUMENT', `Invoice ${invoiceId} was made by an app; it cannot be mailed from here`, { invoiceId });
     const { doc, invoiceNumber } = invoice;
     await this.deps.orders.mutate(ctx, invoice.orderId, async (order, tx) => {
+      // Read again under the order's lock: a void or delete that just committed is seen.
+      const now = await store.findInvoice(tx, invoiceId);
+      if (now && (now.status === 'Void' || now.status === 'Deleted')) {
+        throw new ApiError(409, 'INVOICE_NOT_SENDABLE', `Invoice ${invoiceNumber} is ${now.status === 'Void' ? 'void' : 'deleted'}; it is not mailed`, { invoiceId, status: now.status });
+      }
       const to = email ?? order.email;
       if (!to) throw new ApiError(400, 'MISSING_CONTACT_EMAIL', `Order ${order.id} has no e-mail address; give one`, { orderId: order.id });
       const key = randomBytes(32).toString('base64url');
@@ -204,6 +231,29 @@ export class InvoicesService {
       }));
       return { order: { ...order, activities: [...order.activities, { id: newId(), type: 'INVOICE_SENT', createdDate: at }], updatedDate: at }, events: ['order.updated'] };
     }, { action: 'order.invoice_sent', details: () => ({ invoiceId, invoiceNumber }) });
+    return this.get(ctx, invoiceId);
+  }
+
+  /**
+   * Voids an invoice the customer was sent and has not paid (Sent, Overdue), or deletes one never
+   * sent (Draft): under the order's lock, so two at once close it once. The invoice keeps its row
+   * and number (the site's numbers keep no gap), reads Void or Deleted from then on, is no longer
+   * mailed, and the order may have a new invoice. An INVOICE_REMOVED activity and an audit entry
+   * (order.invoice_voided / order.invoice_deleted) go with it.
+   */
+  async close(ctx: RequestContext, invoiceId: string, how: 'void' | 'delete'): Promise<InvoiceView> {
+    const { orderId } = await this.get(ctx, invoiceId);
+    let invoiceNumber: string | null = null;
+    await this.deps.orders.mutate(ctx, orderId, async (order, tx) => {
+      const invoice = await store.findInvoice(tx, invoiceId);
+      if (!invoice) throw invoiceNotFound(invoiceId);
+      invoiceNumber = invoice.invoiceNumber;
+      const refusal = closeRefusal(invoice, how);
+      if (refusal) throw new ApiError(409, how === 'void' ? 'INVOICE_NOT_VOIDABLE' : 'INVOICE_NOT_DELETABLE', refusal, { invoiceId, status: invoice.status });
+      const at = tx.now();
+      if (!(await store.closeInvoice(tx, invoiceId, how, at))) throw new ApiError(409, 'INVOICE_NOT_VOIDABLE', `Invoice ${invoice.invoiceNumber ?? invoiceId} is already closed`, { invoiceId });
+      return { order: { ...order, activities: [...order.activities, { id: newId(), type: 'INVOICE_REMOVED', createdDate: at }], updatedDate: at }, events: ['order.updated'] };
+    }, { action: how === 'void' ? 'order.invoice_voided' : 'order.invoice_deleted', details: () => ({ invoiceId, invoiceNumber }) });
     return this.get(ctx, invoiceId);
   }
 

@@ -15,6 +15,8 @@ interface InvoiceRow {
   due_at: Date | null;
   sent_at: Date | null;
   sent_to: string | null;
+  voided_at: Date | null;
+  deleted_at: Date | null;
   [key: string]: unknown;
 }
 
@@ -24,18 +26,25 @@ interface ViewRow extends InvoiceRow {
   email: string | null;
 }
 
-const COLUMNS = 'i.invoice_id, i.order_id, i.number, i.invoice_number, i.app_id, i.currency, i.total_minor, i.doc, i.issued_at, i.due_at, i.sent_at, i.sent_to';
-const FROM = 'FROM order_invoices i JOIN orders o ON o.site_id = i.site_id AND o.order_id = i.order_id';
+const COLUMNS = 'i.invoice_id, i.order_id, i.number, i.invoice_number, i.app_id, i.currency, i.total_minor, i.doc, i.issued_at, i.due_at, i.sent_at, i.sent_to, i.voided_at, i.deleted_at';
+const JOIN_ORDER = 'JOIN orders o ON o.site_id = i.site_id AND o.order_id = i.order_id';
+const FROM = `FROM order_invoices i ${JOIN_ORDER}`;
+
+/** The invoices still standing: neither voided nor deleted (SQL, over `i`). */
+const STANDING = 'i.voided_at IS NULL AND i.deleted_at IS NULL';
 
 /**
- * The invoice's status (spec), which follows its order and the clock (`now`, a parameter): Void
- * when the order is canceled; Paid once paid (refunds later do not unpay it: a credit note would);
+ * The invoice's status (spec), which follows its order and the clock (`now`, a parameter):
+ * Deleted or Void when staff deleted or voided it (kept, with its number); Void when the order is
+ * canceled; Paid once paid (refunds later do not unpay it: a credit note would);
  * Processing while a payment is pending; past its due date Overdue, or PartialAndOverdue when part
  * is paid; else PartiallyPaid, Sent once mailed, or Draft. The one place it is worked out, so the
  * list's filter and every answer agree.
  */
 function statusOf(now: string): string {
   return `CASE
+    WHEN i.deleted_at IS NOT NULL THEN 'Deleted'
+    WHEN i.voided_at IS NOT NULL THEN 'Void'
     WHEN o.status = 'CANCELED' THEN 'Void'
     WHEN o.payment_status IN ('PAID', 'PARTIALLY_REFUNDED', 'FULLY_REFUNDED') THEN 'Paid'
     WHEN o.payment_status IN ('PENDING', 'PENDING_MERCHANT') THEN 'Processing'
@@ -62,6 +71,8 @@ function toInvoice(row: InvoiceRow): Invoice {
     dueDate: row.due_at ? new Date(row.due_at) : null,
     sentDate: row.sent_at ? new Date(row.sent_at) : null,
     sentTo: row.sent_to,
+    voidedDate: row.voided_at ? new Date(row.voided_at) : null,
+    deletedDate: row.deleted_at ? new Date(row.deleted_at) : null,
   };
 }
 
@@ -95,9 +106,9 @@ export async function insertInvoice(ctx: SiteContext, invoice: Invoice): Promise
   );
 }
 
-/** The order's numbered invoice (one at most). */
+/** The order's numbered invoice still standing (one at most; voided and deleted ones are not counted). */
 export async function numberedInvoiceOf(ctx: SiteContext, orderId: string): Promise<Invoice | undefined> {
-  const rows = await ctx.db.query<InvoiceRow>(`SELECT ${COLUMNS} FROM order_invoices i WHERE i.site_id = $1 AND i.order_id = $2 AND i.number IS NOT NULL`, [ctx.siteId, orderId]);
+  const rows = await ctx.db.query<InvoiceRow>(`SELECT ${COLUMNS} FROM order_invoices i WHERE i.site_id = $1 AND i.order_id = $2 AND i.number IS NOT NULL AND ${STANDING}`, [ctx.siteId, orderId]);
   return rows[0] && toInvoice(rows[0]);
 }
 
@@ -115,25 +126,41 @@ export async function invoicesOfOrders(ctx: SiteContext, orderIds: readonly stri
 /**
  * A page of the site's numbered invoices, newest first; `q` matches the printed number, the
  * order's number, or the buyer's e-mail or name (case-insensitive, anywhere in it); `status` keeps
- * the invoices in that status now.
+ * the invoices in that status now. Deleted invoices are left out unless `status` asks for them.
+ * The count reads only what its filters need: the orders when `q` or `status` does, the status's
+ * CASE only when filtering by it.
  */
 export async function listInvoices(ctx: SiteContext, input: { q?: string; status?: InvoiceStatus; limit: number; offset: number }): Promise<{ invoices: InvoiceView[]; total: number }> {
-  const params: unknown[] = [ctx.siteId, ctx.now()];
-  let where = 'i.site_id = $1 AND i.number IS NOT NULL';
+  const params: unknown[] = [ctx.siteId];
+  const conditions = ['i.site_id = $1', 'i.number IS NOT NULL'];
+  if (input.status !== 'Deleted') conditions.push('i.deleted_at IS NULL');
   if (input.status) {
-    params.push(input.status);
-    where += ` AND (${statusOf('$2')}) = $${params.length}`;
+    params.push(ctx.now(), input.status);
+    conditions.push(`(${statusOf(`$${params.length - 1}`)}) = $${params.length}`);
   }
   if (input.q) {
     params.push(`%${input.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     const p = `$${params.length}`;
-    where += ` AND (i.invoice_number ILIKE ${p} OR o.number::text ILIKE ${p} OR o.email ILIKE ${p} OR i.doc->'buyer'->>'name' ILIKE ${p})`;
+    conditions.push(`(i.invoice_number ILIKE ${p} OR o.number::text ILIKE ${p} OR o.email ILIKE ${p} OR i.doc->'buyer'->>'name' ILIKE ${p})`);
   }
+  const where = conditions.join(' AND ');
   const counted = await ctx.db.query<{ n: number | string }>(
-    `SELECT count(*) AS n FROM (${view('$2')} WHERE ${where}) AS listed`, params);
+    `SELECT count(*) AS n FROM order_invoices i ${input.q || input.status ? JOIN_ORDER : ''} WHERE ${where}`, params);
+  params.push(ctx.now());
   const rows = await ctx.db.query<ViewRow>(
-    `${view('$2')} WHERE ${where} ORDER BY i.issued_at DESC, i.number DESC LIMIT ${input.limit} OFFSET ${input.offset}`, params);
+    `${view(`$${params.length}`)} WHERE ${where} ORDER BY i.issued_at DESC, i.number DESC LIMIT ${input.limit} OFFSET ${input.offset}`, params);
   return { invoices: rows.map(toView), total: Number(counted[0].n) };
+}
+
+/**
+ * Voids or deletes a standing invoice (under its order's lock, which the caller holds); false when
+ * it was already voided or deleted. The row and its number stay.
+ */
+export async function closeInvoice(ctx: SiteContext, invoiceId: string, how: 'void' | 'delete', at: Date): Promise<boolean> {
+  const column = how === 'void' ? 'voided_at' : 'deleted_at';
+  const rows = await ctx.db.query<{ invoice_id: string }>(
+    `UPDATE order_invoices i SET ${column} = $3 WHERE i.site_id = $1 AND i.invoice_id = $2 AND ${STANDING} RETURNING i.invoice_id`, [ctx.siteId, invoiceId, at]);
+  return rows.length === 1;
 }
 
 /** Marks the invoice mailed and keeps the mailed link's key (as its hash) and expiry. */

@@ -2,9 +2,16 @@
 // member's account) and the official @wix/ecom orderInvoices calls (/ecom/v1/invoices…).
 import { Type } from 'typebox';
 import { oneOf, Timestamp } from '../../platform/wire-schema.js';
-import { INVOICE_STATUSES } from './model.js';
+import { INVOICE_STATUSES, SUMMARY_KINDS } from './model.js';
 
 const Money = Type.Object({ amount: Type.String({ description: 'A decimal string in the currency: "12.50".' }), formattedAmount: Type.String() });
+
+const SummaryRow = Type.Object({
+  kind: oneOf(SUMMARY_KINDS, { description: 'SUBTOTAL, DISCOUNT (a negative amount), SHIPPING, FEE (an additional fee), TIP, TAX, OTHER (what an invoice issued before fees were listed left out).' }),
+  name: Type.String({ description: 'As printed: "Shipping (Standard)", "Handling", "Tip", "Tax 10%", "Tax on fees".' }),
+  amount: Money,
+  addsToTotal: Type.Boolean({ description: 'False for a tax inside the prices; the rows that add to the total sum to it exactly.' }),
+}, { title: 'InvoiceSummaryRow' });
 
 export const Invoice = Type.Object({
   id: Type.String(),
@@ -13,7 +20,7 @@ export const Invoice = Type.Object({
   invoiceNumber: Type.Union([Type.String(), Type.Null()], { description: "The number as printed, with the site's prefix; null on an app's own invoice." }),
   number: Type.Union([Type.Integer(), Type.Null()], { description: "The site's counter: 1, 2, 3… with no gaps." }),
   appId: Type.Union([Type.String(), Type.Null()], { description: 'Set on an invoice an app added (addInvoiceToOrder).' }),
-  status: oneOf(INVOICE_STATUSES, { description: 'Follows the order and the clock: Paid, PartiallyPaid, Processing, Void when canceled; past the due date Overdue or PartialAndOverdue; Sent once mailed, else Draft.' }),
+  status: oneOf(INVOICE_STATUSES, { description: 'Deleted or Void once staff deleted or voided it; else follows the order and the clock: Paid, PartiallyPaid, Processing, Void when canceled; past the due date Overdue or PartialAndOverdue; Sent once mailed, else Draft.' }),
   customer: Type.Union([Type.String(), Type.Null()]),
   total: Money,
   issuedDate: Timestamp,
@@ -21,6 +28,7 @@ export const Invoice = Type.Object({
   sentDate: Type.Union([Timestamp, Type.Null()]),
   sentTo: Type.Union([Type.String(), Type.Null()]),
   hasDocument: Type.Boolean({ description: 'Whether this shop holds the PDF (false for an app\'s invoice).' }),
+  summary: Type.Union([Type.Array(SummaryRow), Type.Null()], { description: "The totals' rows as printed (subtotal, discounts, shipping, each fee, the tip, each tax line), adding up to the total; null on an app's own invoice." }),
 }, { title: 'Invoice' });
 
 export const InvoiceAnswer = Type.Object({ invoice: Invoice });

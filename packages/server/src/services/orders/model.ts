@@ -16,7 +16,7 @@ export type ActivityType =
   // Written by the merchant's tools (services/orders/activities.ts, draft-orders.ts).
   | 'CUSTOM_ACTIVITY' | 'DRAFT_ORDER_CHANGES_APPLIED'
   // Written by services/invoices.
-  | 'INVOICE_ADDED' | 'INVOICE_SENT'
+  | 'INVOICE_ADDED' | 'INVOICE_SENT' | 'INVOICE_REMOVED'
   // A fulfillment's mail to the buyer (sent by the webhooks worker from order.fulfillment_created).
   | 'SHIPPING_CONFIRMATION_EMAIL_SENT' | 'PICKUP_READY_EMAIL_SENT';
 export type StockState = 'NONE' | 'DECREMENTED' | 'RESTOCKED';

@@ -53,7 +53,7 @@ export const OrderLineItem = Type.Object({
 export const OrderActivity = Type.Object({
   id: Type.String(),
   type: oneOf(['ORDER_PLACED', 'ORDER_PAID', 'ORDER_PARTIALLY_PAID', 'ORDER_FULFILLED', 'ORDER_CANCELED', 'ORDER_REFUNDED', 'TRACKING_NUMBER_ADDED', 'MERCHANT_COMMENT',
-    'CUSTOM_ACTIVITY', 'DRAFT_ORDER_CHANGES_APPLIED', 'INVOICE_ADDED', 'INVOICE_SENT', 'SHIPPING_CONFIRMATION_EMAIL_SENT', 'PICKUP_READY_EMAIL_SENT'] as const),
+    'CUSTOM_ACTIVITY', 'DRAFT_ORDER_CHANGES_APPLIED', 'INVOICE_ADDED', 'INVOICE_SENT', 'INVOICE_REMOVED', 'SHIPPING_CONFIRMATION_EMAIL_SENT', 'PICKUP_READY_EMAIL_SENT'] as const),
   createdDate: Timestamp,
   merchantComment: Type.Optional(Type.Object({ message: Type.String() })),
   orderRefunded: Type.Optional(Type.Object({ manual: Type.Boolean(), amount: Price, reason: Type.String() }, { description: 'On ORDER_REFUNDED: how much was refunded, and why.' })),
