@@ -15,6 +15,8 @@ const DESCRIBED_PATHS: readonly RegExp[] = [
   /^(\/_api)?\/members\/v2\/abouts/,
   /^(\/_api)?\/members\/v3\/followers/,
   /^\/members\/v1\/member-reports/,
+  /^\/wix-data\//,
+  /^\/_api\/cloud-data\//,
 ];
 
 /**
