@@ -17,6 +17,8 @@ const DESCRIBED_PATHS: readonly RegExp[] = [
   /^\/members\/v1\/member-reports/,
   /^\/wix-data\//,
   /^\/_api\/cloud-data\//,
+  /^\/stores\/v3\//,
+  /^\/categories\/v1\//,
 ];
 
 /**
