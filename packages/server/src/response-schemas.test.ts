@@ -13,6 +13,12 @@ const DESCRIBED_PATHS: readonly RegExp[] = [
   /^(\/_api)?\/members\/v1\/custom-fields/,
   /^(\/_api)?\/members\/v3\/badges/,
   /^(\/_api)?\/members\/v2\/abouts/,
+  /^(\/_api)?\/members\/v3\/followers/,
+  /^\/members\/v1\/member-reports/,
+  /^\/wix-data\//,
+  /^\/_api\/cloud-data\//,
+  /^\/stores\/v3\//,
+  /^\/categories\/v1\//,
 ];
 
 /**

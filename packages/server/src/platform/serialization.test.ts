@@ -4,6 +4,8 @@ import { Type } from 'typebox';
 import { firstDifference, registerSerialization, undescribedRoutes } from './serialization.js';
 
 const Answer = Type.Object({ id: Type.String(), count: Type.Integer() });
+// An optional property between required ones (fast-json-stringify alone writes required ones first).
+const Ordered = Type.Object({ id: Type.String(), url: Type.Optional(Type.String()), count: Type.Integer(), nested: Type.Object({ a: Type.Optional(Type.Integer()), b: Type.Integer() }) });
 
 function appWith(check: boolean): FastifyInstance {
   const app = Fastify();
@@ -11,6 +13,7 @@ function appWith(check: boolean): FastifyInstance {
   app.get('/exact', { schema: { response: { 200: Answer } } }, async () => ({ id: 'a', count: 2 }));
   app.get('/extra', { schema: { response: { 200: Answer } } }, async () => ({ id: 'a', count: 2, note: 'dropped by the schema' }));
   app.get('/coerced', { schema: { response: { 200: Answer } } }, async () => ({ id: 'a', count: '2' }));
+  app.get('/ordered', { schema: { response: { 200: Ordered } } }, async () => ({ id: 'a', url: '/p', count: 2, nested: { a: 1, b: 2 } }));
   return app;
 }
 
@@ -30,6 +33,11 @@ describe('answers written through response schemas', () => {
     const res = await checked.inject({ url: '/exact' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(JSON.stringify({ id: 'a', count: 2 }));
+  });
+
+  it("keeps the schema's order of properties, an optional one between required ones included", async () => {
+    const res = await unchecked.inject({ url: '/ordered' });
+    expect(res.body).toBe(JSON.stringify({ id: 'a', url: '/p', count: 2, nested: { a: 1, b: 2 } }));
   });
 
   it('fails, when checking, an answer the schema would change, and names where', async () => {

@@ -25,13 +25,34 @@ export function registerSerialization(app: FastifyInstance, check: boolean): voi
   app.setSerializerCompiler(({ schema, method, url, httpStatus }) => {
     let compiled: ((payload: unknown) => string) | undefined;
     return (payload: unknown) => {
-      compiled ??= fastJsonStringify(schema as Parameters<typeof fastJsonStringify>[0]);
+      compiled ??= fastJsonStringify(inDeclaredOrder(schema) as Parameters<typeof fastJsonStringify>[0]);
       const text = compiled(payload);
       if (check) checkAnswer(text, payload, `${method} ${url} ${httpStatus}`);
       return text;
     };
   });
 }
+
+/**
+ * The schema as fast-json-stringify should see it to write properties in the schema's order:
+ * it writes every `required` property before the optional ones, which would move an optional
+ * property declared between two required ones (a product's `url` or `brand`, an item's `id`) to
+ * the end, so the answer would differ byte for byte from what the handler built. Leaving out
+ * `required` keeps the declared order (absent optional properties are skipped either way; the
+ * TypeBox provider still checks statically that a handler returns every required one). Unions
+ * and conditionals keep theirs: fast-json-stringify picks their branch by validating against it.
+ */
+export function inDeclaredOrder(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(inDeclaredOrder);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'required' && Array.isArray(value) && 'properties' in schema) continue;
+    out[key] = BRANCHING.has(key) ? value : inDeclaredOrder(value);
+  }
+  return out;
+}
+const BRANCHING = new Set(['anyOf', 'oneOf', 'allOf', 'if', 'then', 'else', 'not', 'enum', 'const', 'default', 'examples']);
 
 /** A route as added, and whether a 2xx answer of it has a response schema. */
 export interface RouteAnswer {

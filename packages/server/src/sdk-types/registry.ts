@@ -104,6 +104,16 @@ export const SDK_TYPES: SdkTypesFile[] = [
     schemas: [data.DataCollectionResponse, data.ListDataCollectionsResponse, data.DataCollectionFieldResponse],
   },
   {
+    file: 'data-items.ts',
+    form: 'wire',
+    about: 'the data item and index answers (@wix/data items, indexes) as sent: the items module turns `$date` values into Dates itself',
+    schemas: [
+      data.DataItemResponse, data.DataItemsPage, data.CountResponse, data.DistinctValuesPage, data.AggregatePage, data.BulkDataItemsResponse,
+      data.BulkReferencesResponse, data.ReferencedItemsPage, data.IsReferencedResponse, data.JobResponse, data.JobStatusResponse,
+      data.DataIndexResponse, data.DataIndexesPage, data.AvailableIndexes,
+    ],
+  },
+  {
     file: 'reviews.ts',
     form: 'sdk',
     about: 'the review answers (@wix/reviews) in the form the SDK returns them (`_id`, `Date`)',

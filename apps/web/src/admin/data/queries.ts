@@ -73,13 +73,13 @@ export function useRemoveItem(id: string) {
   });
 }
 
-/** The collection's indexes, read again every second while one is being built or dropped. */
+/** The collection's indexes, read again every second while one is being built (a drop answers when done). */
 export function useDataIndexes(id: string) {
   const { api } = useAdmin();
   return useQuery({
     queryKey: dataKeys.indexes(id),
     queryFn: async () => (await api.dataIndexes.listIndexes(id)).indexes,
-    refetchInterval: (q) => (q.state.data?.some((i) => i.status === 'BUILDING' || i.status === 'DROPPING') ? 1000 : false),
+    refetchInterval: (q) => (q.state.data?.some((i) => i.status === 'BUILDING') ? 1000 : false),
   });
 }
 

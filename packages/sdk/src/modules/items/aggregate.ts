@@ -2,9 +2,10 @@
 import type { Transport } from '../../core/transport.js';
 import { checkCollection, checkOptions, limitError, skipError } from './checks.js';
 import { DataFilter, type Filter } from './filter.js';
-import { DEFAULT_PAGE_SIZE, makePage, type DataPage, type PageRequest, type PagingMetadata } from './page.js';
+import { DEFAULT_PAGE_SIZE, makePage, type DataPage, type PageRequest } from './page.js';
 import { dataRequest, readOptions, type DataOptions } from './request.js';
 import { wde } from './wde.js';
+import type { AggregateDataItemsResponse } from '../../generated/data-items.js';
 
 type Operation = { resultFieldName: string } & Record<string, unknown>;
 
@@ -115,7 +116,7 @@ export class DataAggregate {
         'cursor' in request
           ? { cursorPaging: { limit: request.limit, cursor: request.cursor } }
           : { paging: { limit: request.limit, offset: request.offset } };
-      const body = await dataRequest<{ results?: Record<string, unknown>[]; pagingMetadata?: PagingMetadata }>(
+      const body = await dataRequest<AggregateDataItemsResponse>(
         this.#transport,
         'POST',
         '/items/aggregate',

@@ -11,15 +11,19 @@ import {
   checkUpdateItem, cursorError, limitError, skipError, throwIf,
 } from './checks.js';
 import { newFilter, resolveFilter, type DataFilter, type Filter } from './filter.js';
-import { DEFAULT_PAGE_SIZE, makePage, type DataPage, type PageRequest, type PagingMetadata } from './page.js';
+import { DEFAULT_PAGE_SIZE, makePage, type DataPage, type PageRequest } from './page.js';
 import {
-  DataQuery, DataSearch, initialQueryState, type DataItem, type FindOptions, type SortEntry, type WireDataItem,
+  DataQuery, DataSearch, initialQueryState, type DataItem, type FindOptions, type SortEntry,
 } from './query.js';
 import { dataRequest, readOptions, writeOptions, type DataOptions } from './request.js';
 import { hasCode, ITEM_NOT_FOUND, wde } from './wde.js';
+import type {
+  BulkDataItemsResponse, CountDataItemsResponse, DataItemResponse, DataJobResponse, DataJobStatus, IsReferencedResponse, QueryDistinctValuesResponse,
+  QueryReferencedDataItemsResponse,
+} from '../../generated/data-items.js';
 import {
   bulkResult, DataPatch, referenceId, wireModification, type BulkKind, type BulkResult, type FieldModification,
-  type PatchOptions, type WireBulkResult,
+  type PatchOptions,
 } from './write.js';
 
 export interface WriteOptions extends DataOptions {
@@ -51,15 +55,8 @@ export interface DistinctRequest {
   cursorPaging?: { limit?: number; cursor: string };
   returnTotalCount?: boolean;
 }
-export interface AsyncJob {
-  jobId: string;
-}
-export interface AsyncJobStatus {
-  status?: 'INITIALIZED' | 'PROCESSING' | 'SUCCEEDED' | 'FAILED';
-  successCount?: number;
-}
+export type { DataJobResponse as AsyncJob, DataJobStatus as AsyncJobStatus } from '../../generated/data-items.js';
 
-type ItemAnswer = { dataItem?: WireDataItem };
 
 const wireItem = (item: DataItem): PlainObject => ({ id: item._id, data: item });
 
@@ -85,12 +82,12 @@ function directPage(
 
 export function items(t: Transport) {
   async function single(path: string, payload: PlainObject): Promise<DataItem> {
-    const body = await dataRequest<ItemAnswer>(t, 'POST', path, payload);
+    const body = await dataRequest<DataItemResponse>(t, 'POST', path, payload);
     return body.dataItem?.data as DataItem;
   }
 
   async function bulk(path: string, payload: PlainObject, kind: BulkKind, sent: DataItem[] = []): Promise<BulkResult> {
-    const body = await dataRequest<{ results?: WireBulkResult[] }>(t, 'POST', path, payload);
+    const body = await dataRequest<BulkDataItemsResponse>(t, 'POST', path, payload);
     return bulkResult(body.results ?? [], kind, sent);
   }
 
@@ -214,7 +211,7 @@ export function items(t: Transport) {
       checkItemId(itemId);
       checkOptions(options);
       try {
-        const body = await dataRequest<ItemAnswer>(t, 'GET', `/items/${enc(itemId)}`, {
+        const body = await dataRequest<DataItemResponse>(t, 'GET', `/items/${enc(itemId)}`, {
           dataCollectionId: collection,
           dataItemId: itemId,
           ...readOptions(options),
@@ -280,7 +277,7 @@ export function items(t: Transport) {
       checkCollection(collection);
       if (request.filter !== undefined) checkFilterTree(request.filter);
       checkOptions(options);
-      const body = await dataRequest<{ totalCount?: number }>(t, 'POST', '/items/count', {
+      const body = await dataRequest<CountDataItemsResponse>(t, 'POST', '/items/count', {
         dataCollectionId: collection,
         filter: request.filter ?? {},
         ...readOptions(options),
@@ -304,7 +301,7 @@ export function items(t: Transport) {
           'cursor' in page
             ? { cursorPaging: { limit: page.limit, cursor: page.cursor } }
             : { paging: { limit: page.limit, offset: page.offset } };
-        const body = await dataRequest<{ distinctValues?: unknown[]; pagingMetadata?: PagingMetadata }>(
+        const body = await dataRequest<QueryDistinctValuesResponse>(
           t,
           'POST',
           '/items/query-distinct-values',
@@ -345,10 +342,7 @@ export function items(t: Transport) {
           'cursor' in page
             ? { cursorPaging: { limit: page.limit, cursor: page.cursor } }
             : { order, returnTotalCount, paging: { limit: page.limit, offset: page.offset }, fields };
-        const body = await dataRequest<{
-          results?: { dataItem?: WireDataItem }[];
-          pagingMetadata?: PagingMetadata;
-        }>(t, 'POST', '/items/query-referenced', {
+        const body = await dataRequest<QueryReferencedDataItemsResponse>(t, 'POST', '/items/query-referenced', {
           dataCollectionId: collection,
           referringItemId,
           referringItemFieldName: field,
@@ -371,7 +365,7 @@ export function items(t: Transport) {
       checkCollection(collection);
       checkFieldName(field);
       checkOptions(options);
-      const body = await dataRequest<{ isReferenced?: boolean }>(t, 'POST', '/items/is-referenced', {
+      const body = await dataRequest<IsReferencedResponse>(t, 'POST', '/items/is-referenced', {
         dataCollectionId: collection,
         referringItemFieldName: field,
         referringItemId: referenceId(left),
@@ -459,12 +453,12 @@ export function items(t: Transport) {
       filter: DataFilter | Filter,
       modifications: FieldModification[],
       options?: DataOptions,
-    ): Promise<AsyncJob> {
+    ): Promise<DataJobResponse> {
       checkCollection(collection);
       const wireFilter = resolveFilter(filter);
       checkFilterTree(wireFilter);
       checkOptions(options);
-      return dataRequest<AsyncJob>(t, 'POST', '/bulk/items/async-patch-by-filter', {
+      return dataRequest<DataJobResponse>(t, 'POST', '/bulk/items/async-patch-by-filter', {
         dataCollectionId: collection,
         filter: wireFilter,
         fieldModifications: modifications.map(wireModification),
@@ -472,21 +466,21 @@ export function items(t: Transport) {
       });
     },
 
-    async asyncRemoveByFilter(collection: string, filter: DataFilter | Filter, options?: DataOptions): Promise<AsyncJob> {
+    async asyncRemoveByFilter(collection: string, filter: DataFilter | Filter, options?: DataOptions): Promise<DataJobResponse> {
       checkCollection(collection);
       const wireFilter = resolveFilter(filter);
       checkFilterTree(wireFilter);
       checkOptions(options);
-      return dataRequest<AsyncJob>(t, 'POST', '/bulk/items/async-remove-by-filter', {
+      return dataRequest<DataJobResponse>(t, 'POST', '/bulk/items/async-remove-by-filter', {
         dataCollectionId: collection,
         filter: wireFilter,
         ...writeOptions(options),
       });
     },
 
-    async getAsyncJobStatus(jobId: string): Promise<AsyncJobStatus> {
+    async getAsyncJobStatus(jobId: string): Promise<DataJobStatus> {
       if (typeof jobId !== 'string' || jobId === '') throw wde('WDE0094: Invalid jobId parameter. jobId parameter must be non-empty string.');
-      return dataRequest<AsyncJobStatus>(t, 'GET', `/async-jobs/${enc(jobId)}/status`, { jobId });
+      return dataRequest<DataJobStatus>(t, 'GET', `/async-jobs/${enc(jobId)}/status`, { jobId });
     },
   };
 }

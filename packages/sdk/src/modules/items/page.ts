@@ -1,16 +1,11 @@
 /** Paged results of data calls: `next()` by cursor when the server gave one, else by offset. */
 import { wde } from './wde.js';
+import type { DataPagingMetadata } from '../../generated/data-items.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
-export interface PagingMetadata {
-  count?: number;
-  offset?: number;
-  total?: number;
-  tooManyToCount?: boolean;
-  hasNext?: boolean;
-  cursors?: { next?: string; prev?: string };
-}
+/** A page's metadata as the data calls answer it (any part may be missing when a page starts empty). */
+export type PagingMetadata = Partial<DataPagingMetadata>;
 
 export type PageRequest = { limit: number; offset: number } | { limit: number; cursor: string };
 

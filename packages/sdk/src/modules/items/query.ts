@@ -3,9 +3,10 @@ import type { PlainObject } from '../../core/query-string.js';
 import type { Transport } from '../../core/transport.js';
 import { checkCollection, checkFieldName, checkOptions, describe, limitError, skipError } from './checks.js';
 import { DataFilter, type FilterState } from './filter.js';
-import { DEFAULT_PAGE_SIZE, makePage, type DataPage, type PageRequest, type PagingMetadata } from './page.js';
+import { DEFAULT_PAGE_SIZE, makePage, type DataPage, type PageRequest } from './page.js';
 import { dataRequest, queryRequest, readOptions, type DataOptions } from './request.js';
 import { wde } from './wde.js';
+import type { QueryDataItemsResponse, QueryDistinctValuesResponse } from '../../generated/data-items.js';
 
 export interface DataItem {
   _id?: string;
@@ -34,14 +35,6 @@ export interface QueryState extends FilterState {
   cursor?: string;
 }
 
-export interface WireDataItem {
-  id?: string;
-  data: DataItem;
-}
-interface ItemsAnswer {
-  dataItems?: WireDataItem[];
-  pagingMetadata?: PagingMetadata;
-}
 
 export function initialQueryState(): QueryState {
   return { conditions: [], sort: [], skip: 0, fields: [], includes: [] };
@@ -125,7 +118,7 @@ export class DataQuery<S extends QueryState = QueryState> extends DataFilter<S> 
   }
 
   protected async fetchPage(request: PageRequest, initial: boolean, options?: FindOptions): Promise<DataPage<DataItem>> {
-    const body = await queryRequest<ItemsAnswer>(this.transport, '/items/query', this.queryPayload(request, initial, options));
+    const body = await queryRequest<QueryDataItemsResponse>(this.transport, '/items/query', this.queryPayload(request, initial, options));
     return makePage(
       this.collection,
       (body.dataItems ?? []).map((entry) => entry.data),
@@ -164,7 +157,7 @@ export class DataQuery<S extends QueryState = QueryState> extends DataFilter<S> 
         'cursor' in request
           ? { cursorPaging: { limit: request.limit, cursor: request.cursor } }
           : { paging: { limit: request.limit, offset: request.offset } };
-      const body = await dataRequest<{ distinctValues?: unknown[]; pagingMetadata?: PagingMetadata }>(
+      const body = await dataRequest<QueryDistinctValuesResponse>(
         this.transport,
         'POST',
         '/items/query-distinct-values',
@@ -216,7 +209,7 @@ export class DataSearch extends DataQuery<SearchState> {
       'cursor' in request
         ? { cursorPaging: { limit: request.limit, cursor: request.cursor } }
         : { paging: { limit: request.limit, offset: request.offset } };
-    const body = await dataRequest<ItemsAnswer>(this.transport, 'POST', '/items/search', {
+    const body = await dataRequest<QueryDataItemsResponse>(this.transport, 'POST', '/items/search', {
       dataCollectionId: this.collection,
       search: { filter: this.toFilter(), sort, fields, search: { expression, fuzzy, mode }, ...paging },
       includeReferences: includes,

@@ -5,6 +5,7 @@ import type { DataItem } from './query.js';
 import type { DataOptions } from './request.js';
 import { ITEM_ALREADY_EXISTS, ITEM_NOT_FOUND, wde } from './wde.js';
 import type { DataFilter, Filter } from './filter.js';
+import type { BulkDataItemResult } from '../../generated/data-items.js';
 
 export type FieldModificationAction =
   | 'SET_FIELD' | 'INCREMENT_FIELD' | 'APPEND_TO_ARRAY' | 'REMOVE_FROM_ARRAY' | 'REMOVE_FIELD';
@@ -108,28 +109,18 @@ export interface BulkResult {
   removedItemIds: string[];
 }
 
-export interface WireBulkResult {
-  action?: 'INSERT' | 'UPDATE' | 'DELETE' | 'PATCH' | string;
-  itemMetadata?: {
-    id?: string;
-    originalIndex?: number;
-    success?: boolean;
-    error?: { code?: string; description?: string; data?: { fieldViolations?: FieldViolation[] } };
-  };
-  dataItem?: { data?: DataItem };
-}
 
 export type BulkKind = 'insert' | 'save' | 'update' | 'remove' | 'patch';
 
 /** Folds per-item results; "not found" (update/remove/patch) and "already exists" (insert) are skips. */
-export function bulkResult(results: WireBulkResult[], kind: BulkKind, items: DataItem[] = []): BulkResult {
+export function bulkResult(results: BulkDataItemResult[], kind: BulkKind, items: DataItem[] = []): BulkResult {
   const out: BulkResult = {
     inserted: 0, updated: 0, removed: 0, skipped: 0, errors: [],
     insertedItemIds: [], updatedItemIds: [], removedItemIds: [],
   };
   const skippable = kind === 'insert' ? ITEM_ALREADY_EXISTS : kind === 'save' ? undefined : ITEM_NOT_FOUND;
   results.forEach((result, position) => {
-    const meta = result.itemMetadata ?? {};
+    const meta = result.itemMetadata;
     const id = meta.id ?? '';
     if (meta.success) {
       if (result.action === 'INSERT') {
@@ -155,11 +146,17 @@ export function bulkResult(results: WireBulkResult[], kind: BulkKind, items: Dat
         code,
         originalIndex,
         item: items[originalIndex],
-        violations: meta.error?.data?.fieldViolations,
+        violations: fieldViolations(meta.error?.data),
       }),
     );
   });
   return out;
+}
+
+/** The field violations a failed item's error data carries (a list of {field, description}), if any. */
+function fieldViolations(data: Record<string, unknown> | undefined): FieldViolation[] | undefined {
+  const list = data?.fieldViolations;
+  return Array.isArray(list) ? list.filter((v): v is FieldViolation => typeof v === 'object' && v !== null) : undefined;
 }
 
 /** A reference given as an id or as an item with an `_id`. */

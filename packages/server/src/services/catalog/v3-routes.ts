@@ -15,6 +15,7 @@ import { ALL_PRODUCTS_COLLECTION_ID, isStoresAppId, STORES_APP_ID, type Product 
 import { isShopper, MAX_PAGE_SIZE, type CatalogService } from './service.js';
 import { parseAggregations, toWireAggregations } from './v3-aggregations.js';
 import { decodeCursor, fieldSet, filterByIdAndName, pagingMetadata, v3ProductFilter, v3ProductSort, type CursorState } from './v3-query.js';
+import * as W from './v3-wire-schemas.js';
 import {
   fromV3Product,
   parseInventoryItemId,
@@ -179,20 +180,20 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       return page;
     };
 
-    app.get('/stores/v3/provision/version', { config: { access: 'shop' } }, async (req) => ({ catalogVersion: await catalog.catalogVersion(req.ctx.siteId) }));
+    app.get('/stores/v3/provision/version', { schema: { response: { 200: W.CatalogVersionResponse } }, config: { access: 'shop' } }, async (req) => ({ catalogVersion: await catalog.catalogVersion(req.ctx.siteId) }));
 
     // Products -------------------------------------------------------------------------------
     for (const path of ['/stores/v3/products', '/stores/v3/products-with-inventory']) {
-      app.post(path, { schema: { body: ProductBody }, config: { access: 'staff' } }, async (req) => {
+      app.post(path, { schema: { body: ProductBody, response: { 200: W.V3ProductResponse } }, config: { access: 'staff' } }, async (req) => {
         const product = await catalog.createProduct(req.ctx, fromV3Product(req.body.product, await currency(req.ctx), true));
         return { product: await view(req.ctx, product, req.body.fields, true) };
       });
-      app.patch(`${path}/:id`, { schema: { body: ProductBody, params: IdParams }, config: { access: 'staff' } }, async (req) => {
+      app.patch(`${path}/:id`, { schema: { body: ProductBody, params: IdParams, response: { 200: W.V3ProductResponse } }, config: { access: 'staff' } }, async (req) => {
         const product = await catalog.updateProduct(req.ctx, req.params.id, fromV3Product(req.body.product, await currency(req.ctx), false));
         return { product: await view(req.ctx, product, req.body.fields, true) };
       });
     }
-    app.post('/stores/v3/bulk/products/create', { schema: { body: BulkCreateBody }, config: { access: 'staff' } }, async (req) => {
+    app.post('/stores/v3/bulk/products/create', { schema: { body: BulkCreateBody, response: { 200: W.V3BulkProductsResponse } }, config: { access: 'staff' } }, async (req) => {
       const money = await currency(req.ctx);
       const results = [];
       for (const [i, input] of req.body.products.entries()) {
@@ -207,11 +208,11 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       const failures = results.filter((r) => !r.itemMetadata.success).length;
       return { results, bulkActionMetadata: { totalSuccesses: results.length - failures, totalFailures: failures, undetailedFailures: 0 } };
     });
-    app.delete('/stores/v3/products/:id', { schema: { params: IdParams }, config: { access: 'staff' } }, async (req) => {
+    app.delete('/stores/v3/products/:id', { schema: { params: IdParams, response: { 200: W.DeletedResponse } }, config: { access: 'staff' } }, async (req) => {
       await catalog.deleteProduct(req.ctx, req.params.id);
       return {};
     });
-    app.post('/stores/v3/bulk/products/delete', { schema: { body: ProductIdsBody }, config: { access: 'staff' } }, async (req) => {
+    app.post('/stores/v3/bulk/products/delete', { schema: { body: ProductIdsBody, response: { 200: W.V3BulkResponse } }, config: { access: 'staff' } }, async (req) => {
       const results = [];
       for (const [i, id] of req.body.productIds.entries()) {
         try {
@@ -241,25 +242,25 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
         ...(aggregated && { aggregationData: toWireAggregations(aggregations, aggregated) }),
       };
     };
-    app.get('/stores/v3/products/query', { schema: { querystring: QueryRequest }, config: { access: 'shop' } }, async (req) => queryProducts(req.ctx, req.query.query, req.query.fields));
-    app.post('/stores/v3/products/query', { schema: { body: QueryRequest }, config: { access: 'shop' } }, async (req) => queryProducts(req.ctx, req.body.query, req.body.fields));
-    app.get('/stores/v3/products/search', { schema: { querystring: SearchRequest }, config: { access: 'shop' } }, async (req) => queryProducts(req.ctx, req.query.search, req.query.fields));
-    app.post('/stores/v3/products/search', { schema: { body: SearchRequest }, config: { access: 'shop' } }, async (req) => queryProducts(req.ctx, req.body.search, req.body.fields));
+    app.get('/stores/v3/products/query', { schema: { querystring: QueryRequest, response: { 200: W.V3ProductsPage } }, config: { access: 'shop' } }, async (req) => queryProducts(req.ctx, req.query.query, req.query.fields));
+    app.post('/stores/v3/products/query', { schema: { body: QueryRequest, response: { 200: W.V3ProductsPage } }, config: { access: 'shop' } }, async (req) => queryProducts(req.ctx, req.body.query, req.body.fields));
+    app.get('/stores/v3/products/search', { schema: { querystring: SearchRequest, response: { 200: W.V3ProductsPage } }, config: { access: 'shop' } }, async (req) => queryProducts(req.ctx, req.query.search, req.query.fields));
+    app.post('/stores/v3/products/search', { schema: { body: SearchRequest, response: { 200: W.V3ProductsPage } }, config: { access: 'shop' } }, async (req) => queryProducts(req.ctx, req.body.search, req.body.fields));
     const countProducts = async (ctx: RequestContext, filter: unknown) => {
       const page = await catalog.queryProducts(ctx, { filter: v3ProductFilter(filter), paging: { limit: 1 } });
       return { count: page.total };
     };
-    app.get('/stores/v3/products/count', { schema: { querystring: CountRequest }, config: { access: 'shop' } }, async (req) => countProducts(req.ctx, req.query.filter));
-    app.post('/stores/v3/products/count', { schema: { body: CountRequest }, config: { access: 'shop' } }, async (req) => countProducts(req.ctx, req.body.filter));
-    app.get('/stores/v3/products/slug/:slug', { schema: { params: SlugParams, querystring: FieldsQuery }, config: { access: 'shop' } }, async (req) => {
+    app.get('/stores/v3/products/count', { schema: { querystring: CountRequest, response: { 200: W.CountResponse } }, config: { access: 'shop' } }, async (req) => countProducts(req.ctx, req.query.filter));
+    app.post('/stores/v3/products/count', { schema: { body: CountRequest, response: { 200: W.CountResponse } }, config: { access: 'shop' } }, async (req) => countProducts(req.ctx, req.body.filter));
+    app.get('/stores/v3/products/slug/:slug', { schema: { params: SlugParams, querystring: FieldsQuery, response: { 200: W.V3ProductResponse } }, config: { access: 'shop' } }, async (req) => {
       const page = await catalog.queryProducts(req.ctx, { filter: { slug: req.params.slug }, paging: { limit: 1 } });
       const product = page.items[0];
       if (!product) throw ApiError.notFound('PRODUCT_NOT_FOUND', `No product with slug ${req.params.slug}`, { slug: req.params.slug });
       return { product: await view(req.ctx, product, req.query.fields, true) };
     });
-    app.get('/stores/v3/products/:id', { schema: { params: IdParams, querystring: FieldsQuery }, config: { access: 'shop' } }, async (req) =>
+    app.get('/stores/v3/products/:id', { schema: { params: IdParams, querystring: FieldsQuery, response: { 200: W.V3ProductResponse } }, config: { access: 'shop' } }, async (req) =>
       ({ product: await view(req.ctx, await catalog.getProduct(req.ctx, req.params.id), req.query.fields, true) }));
-    app.get('/stores/v3/all-products-category', { config: { access: 'shop' } }, async () => ({ categoryId: ALL_PRODUCTS_COLLECTION_ID, treeReference: STORES_TREE }));
+    app.get('/stores/v3/all-products-category', { schema: { response: { 200: W.AllProductsCategory } }, config: { access: 'shop' } }, async () => ({ categoryId: ALL_PRODUCTS_COLLECTION_ID, treeReference: STORES_TREE }));
 
     // Read-only variants: every variant of the matching products, paged over variants ----------------
     const VARIANT_SCAN = 1000;
@@ -274,8 +275,8 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       const page = all.slice(state.offset, state.offset + state.limit);
       return { variants: page, pagingMetadata: pagingMetadata(state, page.length, all.length) };
     };
-    app.post('/stores/v3/products/query-variants', { schema: { body: QueryRequest }, config: { access: 'shop' } }, async (req) => queryVariants(req.ctx, req.body.query, req.body.fields));
-    app.post('/stores/v3/products/search-variants', { schema: { body: SearchRequest }, config: { access: 'shop' } }, async (req) => queryVariants(req.ctx, req.body.search, req.body.fields));
+    app.post('/stores/v3/products/query-variants', { schema: { body: QueryRequest, response: { 200: W.V3VariantsPage } }, config: { access: 'shop' } }, async (req) => queryVariants(req.ctx, req.body.query, req.body.fields));
+    app.post('/stores/v3/products/search-variants', { schema: { body: SearchRequest, response: { 200: W.V3VariantsPage } }, config: { access: 'shop' } }, async (req) => queryVariants(req.ctx, req.body.search, req.body.fields));
 
     /** Up to `max` products matching a catalog filter (read in pages of the catalog's size). */
     const allProducts = async (ctx: RequestContext, filter: unknown, max: number): Promise<Product[]> => {
@@ -296,7 +297,7 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       if (!product || !variant) throw ApiError.notFound('INVENTORY_ITEM_NOT_FOUND', `No inventory item ${id}`, { inventoryItemId: id });
       return { product, variant };
     };
-    app.get('/stores/v3/inventory-items/:id', { schema: { params: IdParams }, config: { access: 'staff' } }, async (req) => {
+    app.get('/stores/v3/inventory-items/:id', { schema: { params: IdParams, response: { 200: W.V3InventoryItemResponse } }, config: { access: 'staff' } }, async (req) => {
       const { product, variant } = await inventoryItem(req.ctx, req.params.id);
       return { inventoryItem: toV3InventoryItem(product, variant) };
     });
@@ -313,10 +314,10 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       const after = updated.variants.find((v) => v.id === variant.id) ?? variant;
       return toV3InventoryItem(updated, after);
     };
-    app.patch('/stores/v3/inventory-items/:id', { schema: { params: IdParams, body: InventoryItemBody }, config: { access: 'staff' } }, async (req) =>
+    app.patch('/stores/v3/inventory-items/:id', { schema: { params: IdParams, body: InventoryItemBody, response: { 200: W.V3InventoryItemResponse } }, config: { access: 'staff' } }, async (req) =>
       ({ inventoryItem: await updateInventoryItem(req.ctx, req.params.id, req.body.inventoryItem) }));
     app.post('/stores/v3/bulk/inventory-items/update', {
-      schema: { body: Type.Object({ inventoryItems: Type.Array(Type.Object({ inventoryItem: InventoryItemInput }), { minItems: 1, maxItems: 100 }), returnEntity: Type.Optional(Type.Boolean()) }) },
+      schema: { body: Type.Object({ inventoryItems: Type.Array(Type.Object({ inventoryItem: InventoryItemInput }), { minItems: 1, maxItems: 100 }), returnEntity: Type.Optional(Type.Boolean()) }), response: { 200: W.V3BulkInventoryResponse } },
       config: { access: 'staff' },
     }, async (req) => {
       const results = [];
@@ -341,15 +342,16 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       const page = all.slice(state.offset, state.offset + state.limit);
       return { inventoryItems: page, pagingMetadata: pagingMetadata(state, page.length, all.length) };
     };
-    app.get('/stores/v3/inventory-items/query', { schema: { querystring: QueryRequest }, config: { access: 'staff' } }, async (req) => queryInventory(req.ctx, req.query.query));
-    app.post('/stores/v3/inventory-items/query', { schema: { body: QueryRequest }, config: { access: 'staff' } }, async (req) => queryInventory(req.ctx, req.body.query));
-    app.get('/stores/v3/inventory-items/search', { schema: { querystring: SearchRequest }, config: { access: 'staff' } }, async (req) => queryInventory(req.ctx, req.query.search));
-    app.post('/stores/v3/inventory-items/search', { schema: { body: SearchRequest }, config: { access: 'staff' } }, async (req) => queryInventory(req.ctx, req.body.search));
+    app.get('/stores/v3/inventory-items/query', { schema: { querystring: QueryRequest, response: { 200: W.V3InventoryItemsPage } }, config: { access: 'staff' } }, async (req) => queryInventory(req.ctx, req.query.query));
+    app.post('/stores/v3/inventory-items/query', { schema: { body: QueryRequest, response: { 200: W.V3InventoryItemsPage } }, config: { access: 'staff' } }, async (req) => queryInventory(req.ctx, req.body.query));
+    app.get('/stores/v3/inventory-items/search', { schema: { querystring: SearchRequest, response: { 200: W.V3InventoryItemsPage } }, config: { access: 'staff' } }, async (req) => queryInventory(req.ctx, req.query.search));
+    app.post('/stores/v3/inventory-items/search', { schema: { body: SearchRequest, response: { 200: W.V3InventoryItemsPage } }, config: { access: 'staff' } }, async (req) => queryInventory(req.ctx, req.body.search));
 
     // Ribbons, brands and customizations: read from the products that carry them. Creating one
     // names it (ids follow names); it lists once a product carries it. --------------------------
     const labelKinds = [['ribbon', 'ribbons', 'ribbonName'], ['brand', 'brands', 'brandName']] as const;
     for (const [kind, plural, nameKey] of labelKinds) {
+      const answers = W.labelSchemas(kind, plural);
       const list = async (ctx: RequestContext) => (await catalog.productLabels(ctx, kind)).map((l) => toV3Label(kind, l));
       const query = async (ctx: RequestContext, q: { filter?: unknown; sort?: unknown; cursorPaging?: { limit?: number | null; cursor?: string | null } | null } | undefined) => {
         const state = pageState(q);
@@ -358,19 +360,19 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
         return { [plural]: page, pagingMetadata: pagingMetadata(state, page.length, all.length) };
       };
       const named = async (ctx: RequestContext, name: string) => (await list(ctx)).find((l) => l.name === name) ?? toV3Label(kind, { name, count: 0 });
-      app.get(`/stores/v3/${plural}/query`, { schema: { querystring: QueryRequest }, config: { access: 'shop' } }, async (req) => query(req.ctx, req.query.query));
-      app.post(`/stores/v3/${plural}/query`, { schema: { body: QueryRequest }, config: { access: 'shop' } }, async (req) => query(req.ctx, req.body.query));
-      app.post(`/stores/v3/${plural}/count`, { schema: { body: CountRequest }, config: { access: 'shop' } }, async (req) => ({ count: filterByIdAndName(await list(req.ctx), req.body.filter).length }));
-      app.get(`/stores/v3/${plural}/:id`, { schema: { params: IdParams }, config: { access: 'shop' } }, async (req) => {
+      app.get(`/stores/v3/${plural}/query`, { schema: { querystring: QueryRequest, response: { 200: answers.page } }, config: { access: 'shop' } }, async (req) => query(req.ctx, req.query.query));
+      app.post(`/stores/v3/${plural}/query`, { schema: { body: QueryRequest, response: { 200: answers.page } }, config: { access: 'shop' } }, async (req) => query(req.ctx, req.body.query));
+      app.post(`/stores/v3/${plural}/count`, { schema: { body: CountRequest, response: { 200: W.CountResponse } }, config: { access: 'shop' } }, async (req) => ({ count: filterByIdAndName(await list(req.ctx), req.body.filter).length }));
+      app.get(`/stores/v3/${plural}/:id`, { schema: { params: IdParams, response: { 200: answers.one } }, config: { access: 'shop' } }, async (req) => {
         const found = (await list(req.ctx)).find((l) => l.id === req.params.id);
         if (!found) throw ApiError.notFound(`${kind.toUpperCase()}_NOT_FOUND`, `No ${kind} ${req.params.id}`, { id: req.params.id });
         return { [kind]: found };
       });
-      app.post(`/stores/v3/${plural}`, { schema: { body: Type.Object({ [kind]: Type.Object({ name: Type.String({ minLength: 1, maxLength: kind === 'ribbon' ? 30 : 50 }) }) }) }, config: { access: 'staff' } }, async (req) => {
+      app.post(`/stores/v3/${plural}`, { schema: { body: Type.Object({ [kind]: Type.Object({ name: Type.String({ minLength: 1, maxLength: kind === 'ribbon' ? 30 : 50 }) }) }), response: { 200: answers.one } }, config: { access: 'staff' } }, async (req) => {
         const body: Record<string, { name: string } | undefined> = req.body;
         return { [kind]: await named(req.ctx, body[kind]?.name ?? '') };
       });
-      app.post(`/stores/v3/${plural}/get-or-create`, { schema: { body: Type.Object({ [nameKey]: Type.String({ minLength: 1, maxLength: kind === 'ribbon' ? 30 : 50 }) }) }, config: { access: 'staff' } }, async (req) => {
+      app.post(`/stores/v3/${plural}/get-or-create`, { schema: { body: Type.Object({ [nameKey]: Type.String({ minLength: 1, maxLength: kind === 'ribbon' ? 30 : 50 }) }), response: { 200: answers.one } }, config: { access: 'staff' } }, async (req) => {
         const body: Record<string, string | undefined> = req.body;
         return { [kind]: await named(req.ctx, body[nameKey] ?? '') };
       });
@@ -382,17 +384,17 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       const page = all.slice(state.offset, state.offset + state.limit);
       return { customizations: page, pagingMetadata: pagingMetadata(state, page.length, all.length) };
     };
-    app.get('/stores/v3/customizations/query', { schema: { querystring: QueryRequest }, config: { access: 'shop' } }, async (req) => queryCustomizations(req.ctx, req.query.query));
-    app.post('/stores/v3/customizations/query', { schema: { body: QueryRequest }, config: { access: 'shop' } }, async (req) => queryCustomizations(req.ctx, req.body.query));
-    app.post('/stores/v3/customizations/count', { schema: { body: CountRequest }, config: { access: 'shop' } }, async (req) => ({ count: filterByIdAndName(await customizations(req.ctx), req.body.filter).length }));
-    app.get('/stores/v3/customizations/:id', { schema: { params: IdParams }, config: { access: 'shop' } }, async (req) => {
+    app.get('/stores/v3/customizations/query', { schema: { querystring: QueryRequest, response: { 200: W.V3CustomizationsPage } }, config: { access: 'shop' } }, async (req) => queryCustomizations(req.ctx, req.query.query));
+    app.post('/stores/v3/customizations/query', { schema: { body: QueryRequest, response: { 200: W.V3CustomizationsPage } }, config: { access: 'shop' } }, async (req) => queryCustomizations(req.ctx, req.body.query));
+    app.post('/stores/v3/customizations/count', { schema: { body: CountRequest, response: { 200: W.CountResponse } }, config: { access: 'shop' } }, async (req) => ({ count: filterByIdAndName(await customizations(req.ctx), req.body.filter).length }));
+    app.get('/stores/v3/customizations/:id', { schema: { params: IdParams, response: { 200: W.V3CustomizationResponse } }, config: { access: 'shop' } }, async (req) => {
       const found = (await customizations(req.ctx)).find((c) => c.id === req.params.id);
       if (!found) throw ApiError.notFound('CUSTOMIZATION_NOT_FOUND', `No customization ${req.params.id}`, { id: req.params.id });
       return { customization: found };
     });
 
     // Categories (@wix/categories, the @wix/stores tree): the catalog's collections -------------------
-    app.post('/categories/v1/categories', { schema: { body: CategoryBody }, config: { access: 'staff' } }, async (req) => {
+    app.post('/categories/v1/categories', { schema: { body: CategoryBody, response: { 200: W.V3CategoryResponse } }, config: { access: 'staff' } }, async (req) => {
       checkTree(req.body.treeReference);
       const c = req.body.category;
       const created = await catalog.createCollection(req.ctx, {
@@ -401,7 +403,7 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       });
       return { category: toV3Category(created, publicUrl) };
     });
-    app.patch('/categories/v1/categories/:id', { schema: { params: IdParams, body: CategoryBody }, config: { access: 'staff' } }, async (req) => {
+    app.patch('/categories/v1/categories/:id', { schema: { params: IdParams, body: CategoryBody, response: { 200: W.V3CategoryResponse } }, config: { access: 'staff' } }, async (req) => {
       checkTree(req.body.treeReference);
       const c = req.body.category;
       const updated = await catalog.updateCollection(req.ctx, req.params.id, {
@@ -410,7 +412,7 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       });
       return { category: toV3Category(updated, publicUrl) };
     });
-    app.delete('/categories/v1/categories/:id', { schema: { params: IdParams, querystring: TreeQuery }, config: { access: 'staff' } }, async (req) => {
+    app.delete('/categories/v1/categories/:id', { schema: { params: IdParams, querystring: TreeQuery, response: { 200: W.DeletedResponse } }, config: { access: 'staff' } }, async (req) => {
       checkTree(req.query.treeReference);
       await catalog.deleteCollection(req.ctx, req.params.id);
       return {};
@@ -421,20 +423,20 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       const page = await catalog.queryCollections(ctx, { filter, sort: state.sort, paging: { limit: state.limit, offset: state.offset } });
       return { categories: page.items.map((c) => toV3Category(c, publicUrl)), pagingMetadata: pagingMetadata(state, page.items.length, page.total) };
     };
-    app.post('/categories/v1/categories/query', { schema: { body: CategoryQueryBody }, config: { access: 'shop' } }, async (req) => {
+    app.post('/categories/v1/categories/query', { schema: { body: CategoryQueryBody, response: { 200: W.V3CategoriesPage } }, config: { access: 'shop' } }, async (req) => {
       checkTree(req.body.treeReference);
       return queryCategories(req.ctx, req.body.query);
     });
-    app.post('/categories/v1/categories/search', { schema: { body: CategorySearchBody }, config: { access: 'shop' } }, async (req) => {
+    app.post('/categories/v1/categories/search', { schema: { body: CategorySearchBody, response: { 200: W.V3CategoriesPage } }, config: { access: 'shop' } }, async (req) => {
       checkTree(req.body.treeReference);
       return queryCategories(req.ctx, req.body.search);
     });
-    app.post('/categories/v1/categories/count', { schema: { body: Type.Object({ filter: Type.Optional(Type.Unknown()), treeReference: Type.Optional(TreeReference) }) }, config: { access: 'shop' } }, async (req) => {
+    app.post('/categories/v1/categories/count', { schema: { body: Type.Object({ filter: Type.Optional(Type.Unknown()), treeReference: Type.Optional(TreeReference) }), response: { 200: W.CountResponse } }, config: { access: 'shop' } }, async (req) => {
       checkTree(req.body.treeReference);
       const page = await catalog.queryCollections(req.ctx, { filter: categoryFilter(req.body.filter), paging: { limit: 1 } });
       return { count: page.total };
     });
-    app.get('/categories/v1/categories/slug/:slug', { schema: { params: SlugParams, querystring: TreeQuery }, config: { access: 'shop' } }, async (req) => {
+    app.get('/categories/v1/categories/slug/:slug', { schema: { params: SlugParams, querystring: TreeQuery, response: { 200: W.V3CategoryResponse } }, config: { access: 'shop' } }, async (req) => {
       checkTree(req.query.treeReference);
       return { category: toV3Category(await catalog.getCollection(req.ctx, { slug: req.params.slug }), publicUrl) };
     });
@@ -445,9 +447,9 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       const product = await catalog.getProduct(ctx, ref.catalogItemId);
       return { directCategoryIds: product.collectionIds, allCategoryIds: product.collectionIds };
     };
-    app.get('/categories/v1/categories/list-categories-for-item', { schema: { querystring: ItemCategoriesQuery }, config: { access: 'shop' } }, async (req) => categoriesForItem(req.ctx, req.query));
-    app.post('/categories/v1/categories/list-categories-for-item', { schema: { body: ItemCategoriesQuery }, config: { access: 'shop' } }, async (req) => categoriesForItem(req.ctx, req.body));
-    app.get('/categories/v1/categories/:id', { schema: { params: IdParams, querystring: TreeQuery }, config: { access: 'shop' } }, async (req) => {
+    app.get('/categories/v1/categories/list-categories-for-item', { schema: { querystring: ItemCategoriesQuery, response: { 200: W.ItemCategories } }, config: { access: 'shop' } }, async (req) => categoriesForItem(req.ctx, req.query));
+    app.post('/categories/v1/categories/list-categories-for-item', { schema: { body: ItemCategoriesQuery, response: { 200: W.ItemCategories } }, config: { access: 'shop' } }, async (req) => categoriesForItem(req.ctx, req.body));
+    app.get('/categories/v1/categories/:id', { schema: { params: IdParams, querystring: TreeQuery, response: { 200: W.V3CategoryResponse } }, config: { access: 'shop' } }, async (req) => {
       checkTree(req.query.treeReference);
       return { category: toV3Category(await catalog.getCollection(req.ctx, { id: req.params.id }), publicUrl) };
     });
@@ -460,17 +462,17 @@ export function catalogV3Routes(catalog: CatalogService, publicUrl: string, page
       if (other >= 0) throw new ApiError(400, 'CATALOG_APP_NOT_SUPPORTED', `items[${other}]: only Stores products are kept in this tree`, { index: other });
       return items.map((item) => item.catalogItemId);
     };
-    app.post('/categories/v1/bulk/categories/:id/add-items', { schema: { params: IdParams, body: CategoryItemsBody }, config: { access: 'staff' } }, async (req) => {
+    app.post('/categories/v1/bulk/categories/:id/add-items', { schema: { params: IdParams, body: CategoryItemsBody, response: { 200: W.V3BulkResponse } }, config: { access: 'staff' } }, async (req) => {
       checkTree(req.body.treeReference);
       await catalog.addProductsToCollection(req.ctx, req.params.id, storesItems(req.body.items));
       return itemsResult(req.body.items);
     });
-    app.post('/categories/v1/bulk/categories/:id/remove-items', { schema: { params: IdParams, body: CategoryItemsBody }, config: { access: 'staff' } }, async (req) => {
+    app.post('/categories/v1/bulk/categories/:id/remove-items', { schema: { params: IdParams, body: CategoryItemsBody, response: { 200: W.V3BulkResponse } }, config: { access: 'staff' } }, async (req) => {
       checkTree(req.body.treeReference);
       await catalog.removeProductsFromCollection(req.ctx, req.params.id, storesItems(req.body.items));
       return itemsResult(req.body.items);
     });
-    app.get('/categories/v1/categories/:id/list-items', { schema: { params: IdParams, querystring: ListItemsQuery }, config: { access: 'shop' } }, async (req) => {
+    app.get('/categories/v1/categories/:id/list-items', { schema: { params: IdParams, querystring: ListItemsQuery, response: { 200: W.CategoryItemsPage } }, config: { access: 'shop' } }, async (req) => {
       checkTree(req.query.treeReference);
       await catalog.getCollection(req.ctx, { id: req.params.id });
       const state = pageState({ filter: { collectionIds: { $hasSome: [req.params.id] } }, cursorPaging: req.query.cursorPaging });

@@ -24,6 +24,7 @@ import {
 import type { Collection } from './store.js';
 import { absoluteUrl, type MediaInput, type ProductPatch, type VariantPatch } from './wire.js';
 import { choiceMedia } from './choice-media.js';
+import type { WireV3Category, WireV3Customization, WireV3InventoryItem, WireV3Label, WireV3Product, WireV3ReadOnlyVariant } from './v3-wire-schemas.js';
 
 /** The Stores app's category tree in @wix/categories. */
 export const STORES_TREE = { appNamespace: '@wix/stores' };
@@ -114,7 +115,7 @@ export function mainCategoryId(product: Product): string {
   return product.collectionIds.find((id) => id !== ALL_PRODUCTS_COLLECTION_ID) ?? ALL_PRODUCTS_COLLECTION_ID;
 }
 
-export function toV3Product(product: Product, o: V3Options) {
+export function toV3Product(product: Product, o: V3Options): WireV3Product {
   const { currency, fields } = o;
   const shown = product.variants.filter((v) => v.visible);
   const priced = shown.length ? shown : product.variants;
@@ -179,7 +180,7 @@ export function toV3Product(product: Product, o: V3Options) {
 }
 
 /** readOnlyVariantsV3: one variant with the product fields around it. */
-export function toV3ReadOnlyVariant(product: Product, variant: Variant, o: Pick<V3Options, 'currency' | 'fields'>) {
+export function toV3ReadOnlyVariant(product: Product, variant: Variant, o: Pick<V3Options, 'currency' | 'fields'>): WireV3ReadOnlyVariant {
   return {
     ...variantBody(product, variant, o.currency),
     variantId: variant.id,
@@ -211,7 +212,7 @@ export function parseInventoryItemId(id: string): { productId: string; variantId
   return { productId: id.slice(0, at), variantId: id.slice(at + 1) };
 }
 
-export function toV3InventoryItem(product: Product, variant: Variant) {
+export function toV3InventoryItem(product: Product, variant: Variant): WireV3InventoryItem {
   const level = stockOf(product, variant);
   const choices = Object.values(variant.choices).join(' / ');
   const sku = variantSku(product, variant);
@@ -240,7 +241,7 @@ export function toV3InventoryItem(product: Product, variant: Variant) {
 
 // Categories ------------------------------------------------------------------------------------
 
-export function toV3Category(c: Collection, publicUrl: string) {
+export function toV3Category(c: Collection, publicUrl: string): WireV3Category {
   return {
     id: c.id,
     revision: String(c.updatedDate.getTime()),
@@ -397,12 +398,12 @@ export function fromV3Product(input: V3ProductInput, currency: string, creating:
 
 // Ribbons, brands and customizations: what the products carry -------------------------------------
 
-export function toV3Label(kind: 'ribbon' | 'brand', label: { name: string; count: number }) {
+export function toV3Label(kind: 'ribbon' | 'brand', label: { name: string; count: number }): WireV3Label {
   return { id: kind === 'ribbon' ? ribbonId(label.name) : brandId(label.name), revision: '1', name: label.name, assignedProductCount: label.count };
 }
 
 /** The site's options and modifiers as V3 customizations, merged by name over the products. */
-export function toV3Customizations(products: readonly Product[]) {
+export function toV3Customizations(products: readonly Product[]): WireV3Customization[] {
   const options = new Map<string, { option: ProductOption; values: Map<string, string>; count: number }>();
   const modifiers = new Map<string, { field: CustomTextField; count: number }>();
   for (const product of products) {
@@ -423,12 +424,12 @@ export function toV3Customizations(products: readonly Product[]) {
       id: optionId(option.name),
       revision: '1',
       name: option.name,
-      customizationType: 'PRODUCT_OPTION',
+      customizationType: 'PRODUCT_OPTION' as const,
       customizationRenderType: renderType(option),
       choicesSettings: {
         choices: [...values].map(([value, description]) => ({
           id: choiceId(option.name, value),
-          choiceType: option.optionType === 'color' ? 'ONE_COLOR' : 'CHOICE_TEXT',
+          choiceType: option.optionType === 'color' ? 'ONE_COLOR' as const : 'CHOICE_TEXT' as const,
           key: value,
           name: value,
           ...(option.optionType === 'color' ? { colorCode: description } : {}),
@@ -440,8 +441,8 @@ export function toV3Customizations(products: readonly Product[]) {
       id: modifierId(field.title),
       revision: '1',
       name: field.title,
-      customizationType: 'MODIFIER',
-      customizationRenderType: 'FREE_TEXT',
+      customizationType: 'MODIFIER' as const,
+      customizationRenderType: 'FREE_TEXT' as const,
       freeTextInput: { minCharCount: 0, maxCharCount: field.maxLength, title: field.title, key: field.title },
       assignedProductsCount: count,
     })),

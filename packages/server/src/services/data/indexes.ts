@@ -10,10 +10,12 @@
  * (its checks on insert do not go through the planner), with a plain companion index for queries.
  */
 import { createHash } from 'node:crypto';
+import type { Static } from 'typebox';
 import { DATA_COLLECTION_LIMITS, DATA_INDEX_NAME_PATTERN } from '../../platform/field-limits.js';
 import { DataErrors } from './errors.js';
 import { fieldExpr } from './query-basics.js';
-import { isPlainObject, type JsonObject } from './wire-values.js';
+import type { DataIndex } from './wire-schemas.js';
+import { isPlainObject } from './wire-values.js';
 
 export interface IndexField {
   path: string;
@@ -112,7 +114,7 @@ export function dropIndexSql(pgName: string, unique: boolean, concurrently: bool
   return pgIndexNames(pgName, unique).map((name) => `DROP INDEX ${concurrently ? 'CONCURRENTLY ' : ''}IF EXISTS ${identifier(name)}`);
 }
 
-export function toWireIndex(index: StoredIndex): JsonObject {
+export function toWireIndex(index: StoredIndex): Static<typeof DataIndex> {
   return {
     name: index.name,
     fields: index.fields.map((field) => ({ path: field.path, order: field.order })),

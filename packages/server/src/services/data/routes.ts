@@ -13,7 +13,9 @@ import { toApiError } from '../../platform/errors.js';
 import { DATA_COLLECTION_LIMITS } from '../../platform/field-limits.js';
 import { toWireCollection } from './collections.js';
 import {
-  CountResponse, DataCollectionFieldResponse, DataCollectionResponse, DataItemResponse, Empty, IsReferencedResponse, JobResponse, ListDataCollectionsResponse,
+  AggregatePage, AvailableIndexes, BulkDataItemsResponse, BulkReferencesResponse, CountResponse, DataCollectionFieldResponse, DataCollectionResponse,
+  DataIndexesPage, DataIndexResponse, DataItemResponse, DataItemsPage, DistinctValuesPage, Empty, IsReferencedResponse, JobResponse, JobStatusResponse,
+  ListDataCollectionsResponse, ReferencedItemsPage,
 } from './wire-schemas.js';
 import { dataError, fromDatabaseError } from './errors.js';
 import { toWireIndex } from './indexes.js';
@@ -172,10 +174,10 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
     const page = await data.query(ctx, b.dataCollectionId, { query: b.query, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b) });
     return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
   };
-  app.get(`${p}/v2/items/query`, { ...anyCaller, schema: { querystring: QueryBody } }, async (req) => query(req.ctx, req.query));
-  app.post(`${p}/v2/items/query`, { ...anyCaller, schema: { body: QueryBody } }, async (req) => query(req.ctx, req.body));
+  app.get(`${p}/v2/items/query`, { ...anyCaller, schema: { querystring: QueryBody, response: { 200: DataItemsPage } } }, async (req) => query(req.ctx, req.query));
+  app.post(`${p}/v2/items/query`, { ...anyCaller, schema: { body: QueryBody, response: { 200: DataItemsPage } } }, async (req) => query(req.ctx, req.body));
 
-  app.post(`${p}/v2/items/search`, { ...anyCaller, schema: { body: SearchBody } }, async (req) => {
+  app.post(`${p}/v2/items/search`, { ...anyCaller, schema: { body: SearchBody, response: { 200: DataItemsPage } } }, async (req) => {
     const b = req.body;
     const page = await data.search(req.ctx, b.dataCollectionId, { search: b.search, returnTotalCount: b.returnTotalCount, includeReferences: readIncludes(b) });
     return { dataItems: wireItems(b.dataCollectionId, page), pagingMetadata: page.pagingMetadata };
@@ -186,41 +188,42 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
     return { totalCount: await data.count(req.ctx, b.dataCollectionId, b.filter) };
   });
 
-  app.post(`${p}/v2/items/query-distinct-values`, { ...anyCaller, schema: { body: DistinctBody } }, async (req) => {
+  app.post(`${p}/v2/items/query-distinct-values`, { ...anyCaller, schema: { body: DistinctBody, response: { 200: DistinctValuesPage } } }, async (req) => {
     const b = req.body;
     const page = await data.distinct(req.ctx, b.dataCollectionId, b);
     return { distinctValues: page.items, pagingMetadata: page.pagingMetadata };
   });
 
-  app.post(`${p}/v2/items/aggregate`, { ...anyCaller, schema: { body: AggregateBody } }, async (req) => {
+  app.post(`${p}/v2/items/aggregate`, { ...anyCaller, schema: { body: AggregateBody, response: { 200: AggregatePage } } }, async (req) => {
     const b = req.body;
     const page = await data.aggregate(req.ctx, b.dataCollectionId, b);
-    return { results: page.items, pagingMetadata: page.pagingMetadata };
+    // Each group is an object (the compiler builds one per row).
+    return { results: page.items.filter(isPlainObject), pagingMetadata: page.pagingMetadata };
   });
 
   // ------------------------------------------------------------------------- bulk
 
-  app.post(`${p}/v2/bulk/items/insert`, { ...anyCaller, schema: { body: BulkItemsBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/insert`, { ...anyCaller, schema: { body: BulkItemsBody, response: { 200: BulkDataItemsResponse } } }, async (req) => {
     const b = req.body;
     return bulkResponse(b.dataCollectionId, await data.bulkInsert(req.ctx, b.dataCollectionId, b.dataItems), b.returnEntity === true);
   });
 
-  app.post(`${p}/v2/bulk/items/save`, { ...anyCaller, schema: { body: BulkItemsBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/save`, { ...anyCaller, schema: { body: BulkItemsBody, response: { 200: BulkDataItemsResponse } } }, async (req) => {
     const b = req.body;
     return bulkResponse(b.dataCollectionId, await data.bulkSave(req.ctx, b.dataCollectionId, b.dataItems), b.returnEntity === true);
   });
 
-  app.post(`${p}/v2/bulk/items/update`, { ...anyCaller, schema: { body: BulkItemsBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/update`, { ...anyCaller, schema: { body: BulkItemsBody, response: { 200: BulkDataItemsResponse } } }, async (req) => {
     const b = req.body;
     return bulkResponse(b.dataCollectionId, await data.bulkUpdate(req.ctx, b.dataCollectionId, b.dataItems, conditionOf(b.condition)), b.returnEntity === true);
   });
 
-  app.post(`${p}/v2/bulk/items/patch`, { ...anyCaller, schema: { body: BulkPatchBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/patch`, { ...anyCaller, schema: { body: BulkPatchBody, response: { 200: BulkDataItemsResponse } } }, async (req) => {
     const b = req.body;
     return bulkResponse(b.dataCollectionId, await data.bulkPatch(req.ctx, b.dataCollectionId, b.patches, conditionOf(b.condition)), b.returnEntity === true);
   });
 
-  app.post(`${p}/v2/bulk/items/remove`, { ...anyCaller, schema: { body: BulkRemoveBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/remove`, { ...anyCaller, schema: { body: BulkRemoveBody, response: { 200: BulkDataItemsResponse } } }, async (req) => {
     const b = req.body;
     return bulkResponse(b.dataCollectionId, await data.bulkRemove(req.ctx, b.dataCollectionId, b.dataItemIds, conditionOf(b.condition)), false);
   });
@@ -235,20 +238,20 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
     return { jobId: await data.startRemoveByFilter(req.ctx, b.dataCollectionId, b.filter) };
   });
 
-  app.get(`${p}/v2/async-jobs/:jobId/status`, { ...anyCaller, schema: { params: JobParams } }, async (req) => {
+  app.get(`${p}/v2/async-jobs/:jobId/status`, { ...anyCaller, schema: { params: JobParams, response: { 200: JobStatusResponse } } }, async (req) => {
     return data.jobStatus(req.ctx, req.params.jobId);
   });
 
   // ------------------------------------------------------------------------- references
 
-  app.post(`${p}/v2/bulk/items/insert-references`, { ...anyCaller, schema: { body: ReferencesBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/insert-references`, { ...anyCaller, schema: { body: ReferencesBody, response: { 200: BulkReferencesResponse } } }, async (req) => {
     const b = req.body;
     const references = b.dataItemReferences.map(readReference);
     await data.insertReferences(req.ctx, b.dataCollectionId, references);
     return referencesResponse(references, 'INSERT');
   });
 
-  app.post(`${p}/v2/bulk/items/remove-references`, { ...anyCaller, schema: { body: ReferencesBody } }, async (req) => {
+  app.post(`${p}/v2/bulk/items/remove-references`, { ...anyCaller, schema: { body: ReferencesBody, response: { 200: BulkReferencesResponse } } }, async (req) => {
     const b = req.body;
     const references = b.dataItemReferences.map(readReference);
     await data.removeReferences(req.ctx, b.dataCollectionId, references);
@@ -266,7 +269,7 @@ function registerItemRoutes(app: TypedApp, data: DataService, p: string): void {
     return { isReferenced: await data.isReferenced(req.ctx, b.dataCollectionId, b.referringItemFieldName, b.referringItemId, b.referencedItemId) };
   });
 
-  app.post(`${p}/v2/items/query-referenced`, { ...anyCaller, schema: { body: QueryReferencedBody } }, async (req) => {
+  app.post(`${p}/v2/items/query-referenced`, { ...anyCaller, schema: { body: QueryReferencedBody, response: { 200: ReferencedItemsPage } } }, async (req) => {
     const b = req.body;
     if (b.cursorPaging !== undefined) {
       throw dataError(400, 'WDE0902', 'Referenced items page by offset: send paging {limit, offset} (no cursor is issued).');
@@ -332,25 +335,25 @@ function registerCollectionRoutes(app: TypedApp, data: DataService, p: string): 
 
   // ------------------------------------------------------------------------- indexes
 
-  app.post(`${p}/v2/indexes`, { ...backOffice, schema: { body: IndexBody } }, async (req) => {
+  app.post(`${p}/v2/indexes`, { ...backOffice, schema: { body: IndexBody, response: { 200: DataIndexResponse } } }, async (req) => {
     const b = req.body;
     return { index: toWireIndex(await collections.createIndex(req.ctx, b.dataCollectionId, b.index)) };
   });
 
-  app.delete(`${p}/v2/indexes`, { ...backOffice, schema: { querystring: DropIndexQuery } }, async (req) => {
+  app.delete(`${p}/v2/indexes`, { ...backOffice, schema: { querystring: DropIndexQuery, response: { 200: Empty } } }, async (req) => {
     const q = req.query;
     await collections.dropIndex(req.ctx, q.dataCollectionId, q.indexName);
     return {};
   });
 
-  app.get(`${p}/v2/indexes`, { ...backOffice, schema: { querystring: ListIndexesQuery } }, async (req) => {
+  app.get(`${p}/v2/indexes`, { ...backOffice, schema: { querystring: ListIndexesQuery, response: { 200: DataIndexesPage } } }, async (req) => {
     const q = req.query;
     const page = listPage(q.paging);
     const { indexes, total } = await collections.listIndexes(req.ctx, q.dataCollectionId, page);
     return { indexes: indexes.map(toWireIndex), pagingMetadata: { count: indexes.length, offset: page.offset, total, tooManyToCount: false } };
   });
 
-  app.get(`${p}/v2/indexes/available`, { ...backOffice, schema: { querystring: Type.Object({ dataCollectionId: CollectionId }) } }, async () => {
+  app.get(`${p}/v2/indexes/available`, { ...backOffice, schema: { querystring: Type.Object({ dataCollectionId: CollectionId }), response: { 200: AvailableIndexes } } }, async () => {
     return { regular1Field: 20, regular3Field: 20, unique1Field: 5, total: 25 };
   });
 }

@@ -61,3 +61,103 @@ export const DataItemResponse = Type.Object({ dataItem: DataItem }, { title: 'Da
 export const CountResponse = Type.Object({ totalCount: Type.Integer() }, { title: 'CountDataItemsResponse' });
 export const JobResponse = Type.Object({ jobId: Type.String() }, { title: 'DataJobResponse' });
 export const IsReferencedResponse = Type.Object({ isReferenced: Type.Boolean() }, { title: 'IsReferencedResponse' });
+
+// The page answers of @wix/data items (query, search, distinct values, aggregate, referenced items).
+// `total` and `tooManyToCount` come only when the request asked for the total count.
+export const DataPagingMetadata = Type.Object({
+  count: Type.Integer(),
+  offset: Type.Integer(),
+  total: Type.Optional(Type.Integer()),
+  tooManyToCount: Type.Optional(Type.Boolean()),
+  hasNext: Type.Boolean(),
+  cursors: Type.Object({ next: Type.Optional(Type.String()), prev: Type.Optional(Type.String()) }),
+}, { title: 'DataPagingMetadata' });
+export const DataItemsPage = Type.Object({ dataItems: Type.Array(DataItem), pagingMetadata: DataPagingMetadata }, { title: 'QueryDataItemsResponse' });
+export const DistinctValuesPage = Type.Object({
+  distinctValues: Type.Array(Type.Unknown(), { description: "The field's distinct values, as stored (a `$date` object for a date)." }),
+  pagingMetadata: DataPagingMetadata,
+}, { title: 'QueryDistinctValuesResponse' });
+export const AggregatePage = Type.Object({
+  results: Type.Array(Type.Record(Type.String(), Type.Unknown()), { description: 'One object per group: its group keys and the named results.' }),
+  pagingMetadata: DataPagingMetadata,
+}, { title: 'AggregateDataItemsResponse' });
+
+const BULK_ACTIONS = ['INSERT', 'UPDATE', 'PATCH', 'DELETE'] as const;
+
+const BulkActionMetadata = Type.Object({
+  totalSuccesses: Type.Integer(),
+  totalFailures: Type.Integer(),
+  undetailedFailures: Type.Integer(),
+}, { title: 'BulkActionMetadata' });
+
+// The bulk item answers: one result per item given, in order; the item only when asked (returnEntity).
+export const BulkDataItemResult = Type.Object({
+  action: oneOf(BULK_ACTIONS),
+  itemMetadata: Type.Object({
+    originalIndex: Type.Integer(),
+    id: Type.Optional(Type.String()),
+    success: Type.Boolean(),
+    error: Type.Optional(Type.Object({
+      code: Type.String(),
+      description: Type.String(),
+      data: Type.Record(Type.String(), Type.Unknown()),
+    }, { title: 'BulkItemError' })),
+  }, { title: 'BulkItemMetadata' }),
+  dataItem: Type.Optional(DataItem),
+}, { title: 'BulkDataItemResult' });
+export const BulkDataItemsResponse = Type.Object({
+  results: Type.Array(BulkDataItemResult),
+  bulkActionMetadata: BulkActionMetadata,
+}, { title: 'BulkDataItemsResponse' });
+
+// The reference answers: each reference echoed as the request gave it.
+export const DataItemReference = Type.Object({
+  referringItemFieldName: Type.Optional(Type.Unknown()),
+  referringItemId: Type.Optional(Type.Unknown()),
+  referencedItemId: Type.Optional(Type.Unknown()),
+}, { title: 'DataItemReference' });
+export const BulkReferencesResponse = Type.Object({
+  results: Type.Array(Type.Object({
+    action: oneOf(BULK_ACTIONS),
+    referenceMetadata: Type.Object({ originalIndex: Type.Integer(), success: Type.Boolean() }),
+    dataItemReference: DataItemReference,
+  }, { title: 'BulkDataItemReferenceResult' })),
+  bulkActionMetadata: BulkActionMetadata,
+}, { title: 'BulkDataItemReferencesResponse' });
+export const ReferencedItemsPage = Type.Object({
+  results: Type.Array(Type.Object({
+    referringItemId: Type.String(),
+    dataItem: Type.Optional(DataItem),
+    unresolvedReference: Type.Optional(Type.Object({
+      referringItemId: Type.String(),
+      referringItemFieldName: Type.Optional(Type.Unknown()),
+      referencedItemId: Type.String(),
+      unauthorized: Type.Boolean(),
+    }, { title: 'UnresolvedReference' })),
+  }, { title: 'ReferencedResult', description: 'The referenced item, or why it is not given (missing, or not readable by the caller).' })),
+  pagingMetadata: DataPagingMetadata,
+}, { title: 'QueryReferencedDataItemsResponse' });
+
+export const JobStatusResponse = Type.Object({
+  status: oneOf(['INITIALIZED', 'PROCESSING', 'SUCCEEDED', 'FAILED'] as const),
+  successCount: Type.Integer(),
+}, { title: 'DataJobStatus' });
+
+// The index answers of @wix/data indexes.
+export const DataIndex = Type.Object({
+  name: Type.String(),
+  fields: Type.Array(Type.Object({ path: Type.String(), order: oneOf(['ASC', 'DESC'] as const) })),
+  status: oneOf(['BUILDING', 'ACTIVE', 'FAILED'] as const),
+  unique: Type.Boolean(),
+  caseInsensitive: Type.Boolean(),
+  source: oneOf(['USER'] as const),
+  failure: Type.Optional(Type.Object({ code: Type.String(), description: Type.String() })),
+}, { title: 'DataIndex' });
+export const DataIndexResponse = Type.Object({ index: DataIndex }, { title: 'DataIndexResponse' });
+export const DataIndexesPage = Type.Object({
+  indexes: Type.Array(DataIndex),
+  pagingMetadata: Type.Object({ count: Type.Integer(), offset: Type.Integer(), total: Type.Integer(), tooManyToCount: Type.Boolean() }),
+}, { title: 'ListDataIndexesResponse' });
+export const AvailableIndexes = Type.Object({
+  regular1Field: Type.Integer(), regular3Field: Type.Integer(), unique1Field: Type.Integer(), total: Type.Integer(),
+}, { title: 'AvailableDataIndexes' });

@@ -1,4 +1,5 @@
 /** Follows between members: a member follows another they can see; lists page by cursor. */
+import type { Static } from 'typebox';
 import type { RequestContext } from '../../platform/caller.js';
 import { withTransaction } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
@@ -7,6 +8,7 @@ import { canSee, selfId, type Viewer } from './access.js';
 import { currentViewer, memberNotFound, requireSelf } from './actors.js';
 import { cursorMetadata, cursorPage, type CursorRequest } from './paging.js';
 import * as social from './social-store.js';
+import type { FollowersPage, MemberConnections } from './social-wire-schemas.js';
 import * as store from './store.js';
 
 export type FollowDirection = 'followers' | 'following';
@@ -57,7 +59,7 @@ export class FollowersService {
 
   async list(
     ctx: RequestContext, memberId: string | 'my', direction: FollowDirection, paging: CursorRequest | undefined,
-  ): Promise<Record<string, unknown>> {
+  ): Promise<Static<typeof FollowersPage>> {
     const viewer = await currentViewer(ctx);
     const subject = await this.subject(ctx, viewer, memberId);
     const page = cursorPage(paging, 'paging');
@@ -69,7 +71,7 @@ export class FollowersService {
   }
 
   /** For each given member: does the subject follow them, do they follow the subject. */
-  async connections(ctx: RequestContext, memberId: string | 'my', connectedMemberIds: string[]): Promise<Record<string, unknown>> {
+  async connections(ctx: RequestContext, memberId: string | 'my', connectedMemberIds: string[]): Promise<Static<typeof MemberConnections>> {
     const viewer = await currentViewer(ctx);
     const subject = await this.subject(ctx, viewer, memberId);
     const ids = [...new Set(connectedMemberIds)];

@@ -2,6 +2,7 @@
  * Member reports: a member reports another (SPAM, IMPERSONATION, HARASSMENT, OTHER); one open
  * report per reporter and member, enforced by a partial unique index. Owners review or delete.
  */
+import type { Static } from 'typebox';
 import type { RequestContext } from '../../platform/caller.js';
 import { withTransaction } from '../../platform/context.js';
 import { ApiError } from '../../platform/errors.js';
@@ -13,10 +14,11 @@ import { cursorMetadata, cursorPage, type CursorRequest } from './paging.js';
 import type { CursorQueryInput, ReportBody } from './schemas.js';
 import * as social from './social-store.js';
 import { toWireReport, toWireReportedMember } from './social-wire.js';
+import type { MemberReportResponse, MemberReportsPage, ReportedMemberResponse, ReportedMembersPage } from './social-wire-schemas.js';
 import * as store from './store.js';
 
 export class ReportsService {
-  async report(ctx: RequestContext, body: ReportBody): Promise<{ memberReport: Record<string, unknown> }> {
+  async report(ctx: RequestContext, body: ReportBody): Promise<Static<typeof MemberReportResponse>> {
     const self = await requireSelf(ctx, { active: true });
     const { reportedMemberId, reason } = body.memberReport;
     if (reportedMemberId === self.memberId) {
@@ -48,7 +50,7 @@ export class ReportsService {
     return { memberReport: toWireReport(report) };
   }
 
-  async query(ctx: RequestContext, query: CursorQueryInput | undefined): Promise<Record<string, unknown>> {
+  async query(ctx: RequestContext, query: CursorQueryInput | undefined): Promise<Static<typeof MemberReportsPage>> {
     await requireAdmin(ctx);
     const page = cursorPage(query?.cursorPaging ?? query?.paging, 'query.cursorPaging', { filter: query?.filter, sort: query?.sort ?? query?.sorting });
     const rows = await social.queryReports(ctx, { filter: page.filter, sort: page.sort, limit: page.limit, offset: page.offset });
@@ -56,7 +58,7 @@ export class ReportsService {
     return { memberReports: items.map(toWireReport), pagingMetadata: metadata };
   }
 
-  async reportedMembers(ctx: RequestContext, query: CursorQueryInput | undefined): Promise<Record<string, unknown>> {
+  async reportedMembers(ctx: RequestContext, query: CursorQueryInput | undefined): Promise<Static<typeof ReportedMembersPage>> {
     await requireAdmin(ctx);
     const page = cursorPage(query?.cursorPaging ?? query?.paging, 'query.cursorPaging', { filter: query?.filter, sort: query?.sort ?? query?.sorting });
     const rows = await social.reportedMembers(ctx, { filter: page.filter, sort: page.sort, limit: page.limit, offset: page.offset });
@@ -64,12 +66,12 @@ export class ReportsService {
     return { reportedMembers: items.map(toWireReportedMember), pagingMetadata: metadata };
   }
 
-  async listReportedMembers(ctx: RequestContext, cursorPaging: CursorRequest | undefined): Promise<Record<string, unknown>> {
+  async listReportedMembers(ctx: RequestContext, cursorPaging: CursorRequest | undefined): Promise<Static<typeof ReportedMembersPage>> {
     return this.reportedMembers(ctx, { cursorPaging: cursorPaging as CursorQueryInput['cursorPaging'] });
   }
 
   /** Closes a member's open reports, so their reporters may report again. */
-  async markReviewed(ctx: RequestContext, memberId: string): Promise<Record<string, unknown>> {
+  async markReviewed(ctx: RequestContext, memberId: string): Promise<Static<typeof ReportedMemberResponse>> {
     await requireAdmin(ctx);
     const reported = await withTransaction(ctx, async (tx) => {
       const reviewed = await social.markReportsReviewed(tx, memberId, ctx.now());

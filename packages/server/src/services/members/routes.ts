@@ -129,37 +129,37 @@ export function membersRoutes(services: MembersServices) {
     // ─── followers ─────────────────────────────────────────────────────────────────────────────
     for (const p of both('/members/v3/followers')) {
       const byMember = { params: s.MemberIdParams };
-      app.get(`${p}/my`, { schema: { querystring: s.FollowQuery }, config: { access: 'self' } },
+      app.get(`${p}/my`, { schema: { querystring: s.FollowQuery, response: { 200: F.FollowersPage } }, config: { access: 'self' } },
         async (req) => followers.list(req.ctx, 'my', 'followers', req.query.paging));
-      app.get(`${p}/my/following`, { schema: { querystring: s.FollowQuery }, config: { access: 'self' } },
+      app.get(`${p}/my/following`, { schema: { querystring: s.FollowQuery, response: { 200: F.FollowersPage } }, config: { access: 'self' } },
         async (req) => followers.list(req.ctx, 'my', 'following', req.query.paging));
-      app.post(`${p}/my/connections`, { schema: { body: s.ConnectionsBody }, config: { access: 'self' } },
+      app.post(`${p}/my/connections`, { schema: { body: s.ConnectionsBody, response: { 200: F.MemberConnections } }, config: { access: 'self' } },
         async (req) => followers.connections(req.ctx, 'my', req.body.connectedMemberIds));
-      app.post(`${p}/:memberId`, { schema: { ...byMember, body: s.FollowBody }, config: { access: 'self' } },
+      app.post(`${p}/:memberId`, { schema: { ...byMember, body: s.FollowBody, response: { 200: F.Empty } }, config: { access: 'self' } },
         async (req) => followers.follow(req.ctx, req.params.memberId));
-      app.delete(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { access: 'self' } },
+      app.delete(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery, response: { 200: F.Empty } }, config: { access: 'self' } },
         async (req) => followers.unfollow(req.ctx, req.params.memberId));
-      app.get(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { access: 'shop' } },
+      app.get(`${p}/:memberId`, { schema: { ...byMember, querystring: s.FollowQuery, response: { 200: F.FollowersPage } }, config: { access: 'shop' } },
         async (req) => followers.list(req.ctx, req.params.memberId, 'followers', req.query.paging));
-      app.get(`${p}/:memberId/following`, { schema: { ...byMember, querystring: s.FollowQuery }, config: { access: 'shop' } },
+      app.get(`${p}/:memberId/following`, { schema: { ...byMember, querystring: s.FollowQuery, response: { 200: F.FollowersPage } }, config: { access: 'shop' } },
         async (req) => followers.list(req.ctx, req.params.memberId, 'following', req.query.paging));
-      app.post(`${p}/:memberId/connections`, { schema: { ...byMember, body: s.ConnectionsBody }, config: { access: 'shop' } },
+      app.post(`${p}/:memberId/connections`, { schema: { ...byMember, body: s.ConnectionsBody, response: { 200: F.MemberConnections } }, config: { access: 'shop' } },
         async (req) => followers.connections(req.ctx, req.params.memberId, req.body.connectedMemberIds));
     }
 
     // ─── member reports (one path form: the SDK maps none) ─────────────────────────────────────
     const r = '/members/v1/member-reports';
-    app.post(r, { schema: { body: s.ReportBody }, config: { access: 'self' } },
+    app.post(r, { schema: { body: s.ReportBody, response: { 200: F.MemberReportResponse } }, config: { access: 'self' } },
       async (req) => reports.report(req.ctx, req.body));
-    app.post(`${r}/query`, { schema: { body: s.CursorQueryBody }, config: { access: 'staff' } },
+    app.post(`${r}/query`, { schema: { body: s.CursorQueryBody, response: { 200: F.MemberReportsPage } }, config: { access: 'staff' } },
       async (req) => reports.query(req.ctx, req.body.query));
-    app.get(`${r}/members`, { schema: { querystring: s.CursorPagingQuery }, config: { access: 'staff' } },
+    app.get(`${r}/members`, { schema: { querystring: s.CursorPagingQuery, response: { 200: F.ReportedMembersPage } }, config: { access: 'staff' } },
       async (req) => reports.listReportedMembers(req.ctx, req.query.cursorPaging));
-    app.post(`${r}/members/query`, { schema: { body: s.CursorQueryBody }, config: { access: 'staff' } },
+    app.post(`${r}/members/query`, { schema: { body: s.CursorQueryBody, response: { 200: F.ReportedMembersPage } }, config: { access: 'staff' } },
       async (req) => reports.reportedMembers(req.ctx, req.body.query));
-    app.delete(`${r}/members/:memberId`, { schema: { params: s.MemberIdParams, querystring: s.FollowBody }, config: { access: 'staff' } },
+    app.delete(`${r}/members/:memberId`, { schema: { params: s.MemberIdParams, querystring: s.FollowBody, response: { 200: F.Empty } }, config: { access: 'staff' } },
       async (req) => reports.deleteReports(req.ctx, req.params.memberId));
-    app.post(`${r}/members/:memberId/mark-as-reviewed`, { schema: { params: s.MemberIdParams, body: s.FollowBody }, config: { access: 'staff' } },
+    app.post(`${r}/members/:memberId/mark-as-reviewed`, { schema: { params: s.MemberIdParams, body: s.FollowBody, response: { 200: F.ReportedMemberResponse } }, config: { access: 'staff' } },
       async (req) => reports.markReviewed(req.ctx, req.params.memberId));
 
     // ─── member abouts ─────────────────────────────────────────────────────────────────────────

@@ -2,7 +2,7 @@
 // and hide answer {}): the schemas they are written through and documented by.
 import { Type, type Static } from 'typebox';
 import { oneOf, Timestamp } from '../../platform/wire-schema.js';
-import { CUSTOM_FIELD_ORIGINS, CUSTOM_FIELD_TYPES, FIELD_SECTIONS, FIELD_VISIBILITIES, SOCIAL_NETWORKS } from './model.js';
+import { CUSTOM_FIELD_ORIGINS, CUSTOM_FIELD_TYPES, FIELD_SECTIONS, FIELD_VISIBILITIES, REPORT_CATEGORIES, SOCIAL_NETWORKS } from './model.js';
 
 export const CustomFieldDefinition = Type.Object({
   id: Type.String(),
@@ -70,3 +70,36 @@ const CursorMetadata = Type.Object({
 export const MemberAboutResponse = Type.Object({ memberAbout: MemberAbout });
 export const MyMemberAboutResponse = Type.Object({ memberAbout: Type.Optional(MemberAbout) });
 export const MemberAboutsPage = Type.Object({ memberAbouts: Type.Array(MemberAbout), metadata: CursorMetadata });
+
+// The follow answers of @wix/members (followers): member ids page by cursor; follow and unfollow answer {}.
+export const FollowersPage = Type.Object({ memberIds: Type.Array(Type.String()), pagingMetadata: CursorMetadata });
+export const MemberConnections = Type.Object({
+  connectedMembers: Type.Array(Type.Object({
+    connectedMemberId: Type.String(),
+    followedByMember: Type.Boolean(),
+    followingMember: Type.Boolean(),
+  }, { title: 'ConnectedMember' })),
+});
+
+// The member report answers (owners review reports; a member files one); deleting answers {}.
+export const MemberReport = Type.Object({
+  id: Type.String(),
+  reportedMemberId: Type.String(),
+  reportingMemberId: Type.String(),
+  reason: Type.Object({ category: oneOf(REPORT_CATEGORIES), description: Type.Optional(Type.String()) }, { title: 'ReportReason' }),
+  createdDate: Timestamp,
+}, { title: 'MemberReport' });
+export type WireReport = Static<typeof MemberReport>;
+
+export const ReportedMember = Type.Object({
+  reportedMemberId: Type.String(),
+  reportCount: Type.String({ description: 'int64 as a decimal string' }),
+  reviewed: Type.Boolean(),
+  lastReportDate: Timestamp,
+}, { title: 'ReportedMember' });
+export type WireReportedMember = Static<typeof ReportedMember>;
+
+export const MemberReportResponse = Type.Object({ memberReport: MemberReport });
+export const MemberReportsPage = Type.Object({ memberReports: Type.Array(MemberReport), pagingMetadata: CursorMetadata });
+export const ReportedMemberResponse = Type.Object({ reportedMember: ReportedMember });
+export const ReportedMembersPage = Type.Object({ reportedMembers: Type.Array(ReportedMember), pagingMetadata: CursorMetadata });

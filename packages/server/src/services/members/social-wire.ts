@@ -1,6 +1,6 @@
 /** Wire shapes of custom fields, badges, follows, reports and abouts (pure). */
 import type { Badge, CustomFieldDefinition, MemberAbout, MemberReport, ReportedMember } from './model.js';
-import type { WireAbout, WireBadge, WireCustomField } from './social-wire-schemas.js';
+import type { WireAbout, WireBadge, WireCustomField, WireReport, WireReportedMember } from './social-wire-schemas.js';
 
 export function toWireCustomField(field: CustomFieldDefinition): WireCustomField {
   return {
@@ -36,8 +36,8 @@ export function toWireBadge(badge: Badge): WireBadge {
   return wire;
 }
 
-export function toWireReport(report: MemberReport): Record<string, unknown> {
-  const reason: Record<string, unknown> = { category: report.category };
+export function toWireReport(report: MemberReport): WireReport {
+  const reason: WireReport['reason'] = { category: report.category };
   if (report.description !== null) reason.description = report.description;
   return {
     id: report.reportId,
@@ -48,7 +48,7 @@ export function toWireReport(report: MemberReport): Record<string, unknown> {
   };
 }
 
-export function toWireReportedMember(reported: ReportedMember): Record<string, unknown> {
+export function toWireReportedMember(reported: ReportedMember): WireReportedMember {
   return {
     reportedMemberId: reported.reportedMemberId,
     // int64 on the wire: a decimal string.
