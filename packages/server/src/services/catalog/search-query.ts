@@ -201,8 +201,12 @@ export function searchStatement(plan: SearchPlan): Statement {
   const keyTest = flags.size === 0 ? '' : `
   WHERE CASE left(k, 1) WHEN '${KEY.collection}' THEN ${all('coll')} WHEN '${KEY.brand}' THEN ${all('brand')}
     ELSE ${allBut((k) => k.startsWith('opt'))}${optionTest} END`;
+  // The keys unnested in the select list (one ProjectSet over the rows) rather than a lateral
+  // unnest() per row (a function scan started for each row): the grouping of a one-word search's
+  // ~61,000 keys takes half the time (12 → 6.5 ms at load 0.8, the README's "Catalog search").
+  const flagNames = [...flags.keys()].map((k) => `, f_${k}`).join('');
   let counts = `counts AS MATERIALIZED (
-  SELECT k, count(*) AS n FROM (SELECT * FROM m ${keyedRows}) r, unnest(r.keys) k${keyTest}
+  SELECT k, count(*) AS n FROM (SELECT unnest(keys) AS k${flagNames} FROM m ${keyedRows}) r${keyTest}
   GROUP BY k
 )`;
   const facets = plan.facets
