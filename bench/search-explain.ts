@@ -10,7 +10,7 @@ import { siteContext, withTransaction } from '../packages/server/src/platform/co
 import { openDb } from '../packages/server/src/platform/db.js';
 import { migrate } from '../packages/server/src/platform/migrate.js';
 import {
-  priceEdges, searchStatement, suggestionTermsStatement, type SearchFilters, type Statement,
+  priceEdges, searchStatement, suggestionStatement, suggestionTermsStatement, type SearchFilters, type Statement,
 } from '../packages/server/src/services/catalog/search-query.js';
 import { setFuzzyThreshold } from '../packages/server/src/services/catalog/search-store.js';
 
@@ -61,6 +61,7 @@ export default async function searchExplain(args: string[]): Promise<void> {
       ['suggestion, 3 letters ("swe")', suggestionTermsStatement(siteId, 'swe', true, 8)],
       ['suggestion, 5 letters ("merin")', suggestionTermsStatement(siteId, 'merin', true, 8)],
       ['suggestion, rare ("mezzo")', suggestionTermsStatement(siteId, 'mezzo', true, 8)],
+      ['suggestion with collections, one statement ("wool")', suggestionStatement(siteId, 'wool', true, 3, 8)],
     ];
     const ctx = siteContext(db, siteId, () => new Date());
     for (const [label, statement] of cases) {
@@ -76,7 +77,7 @@ export default async function searchExplain(args: string[]): Promise<void> {
         const name = node['Subplan Name'];
         if (name?.startsWith('CTE ')) ctes.push(`${name.slice(4)} ${node['Actual Rows'] ?? 0} rows`);
       });
-      console.log(`  ${label.padEnd(48)} ${String((top['Shared Hit Blocks'] ?? 0) + (top['Shared Read Blocks'] ?? 0)).padStart(7)} buffers` +
+      console.log(`  ${label.padEnd(52)} ${String((top['Shared Hit Blocks'] ?? 0) + (top['Shared Read Blocks'] ?? 0)).padStart(7)} buffers` +
         `${top['Temp Written Blocks'] ? `, ${top['Temp Written Blocks']} temp blocks` : ''}, ${explained['Execution Time'].toFixed(1)} ms; ${ctes.join(', ')}`);
       if (showPlans) {
         const text = await withTransaction(ctx, async (tx) => {

@@ -118,6 +118,18 @@ describe('suggestions and "did you mean" through the word list', () => {
     expect(await suggest('merino cr')).toEqual(['Merino Crew Sweater']);
   });
 
+  it('suggests from four letters typed by those letters (a rare word behind a common start, accents, a second word)', async () => {
+    const ids = [await createProduct('Mezzanine Shelf'), await createProduct('Crème Brûlée Mug')];
+    expect(await suggest('mezz')).toEqual(['Mezzanine Shelf']);
+    expect(await suggest('"Mezzani')).toEqual(['Mezzanine Shelf']);
+    expect(await suggest('Crème br')).toEqual(['Crème Brûlée Mug']);
+    expect(await suggest('creme brulee m')).toEqual(['Crème Brûlée Mug']);
+    expect(await suggest('brûl')).toEqual(['Crème Brûlée Mug']);
+    expect(await suggest('me')).toContain('Merino Crew Sweater');
+    await Promise.all(ids.map((id) => t.app.inject({ method: 'DELETE', url: `/stores/v1/products/${id}`, headers: apiKey(site) })));
+    expect(await suggest('mezz')).not.toContain('Mezzanine Shelf');
+  });
+
   it('corrects a mistyped word before suggesting', async () => {
     expect(await suggest('sweatr')).toEqual(['Merino Crew Sweater']);
     expect(await suggest('qqqq')).toEqual([]);

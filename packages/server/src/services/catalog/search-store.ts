@@ -2,7 +2,7 @@
 import type { DbContext, SiteContext } from '../../platform/context.js';
 import type { Product } from './products.js';
 import { PRODUCT_COLUMNS, toProduct, type ProductRow } from './store.js';
-import { collectionSuggestionsStatement, FUZZY_THRESHOLD, namePrefixQueryStatement, namePrefixStatement, nearestWordsStatement, suggestionTermsStatement, type Statement } from './search-query.js';
+import { FUZZY_THRESHOLD, namePrefixQueryStatement, namePrefixStatement, nearestWordsStatement, suggestionStatement, suggestionTermsStatement, type Statement } from './search-query.js';
 
 export interface SearchRow {
   total: number | string;
@@ -53,17 +53,28 @@ export async function nearestWords(ctx: SiteContext, text: string, visibleOnly: 
 export async function namePrefixMatches(ctx: SiteContext, text: string, visibleOnly: boolean, limit: number): Promise<string[]> {
   const quick = suggestionTermsStatement(ctx.siteId, text, visibleOnly, limit);
   const found = (await ctx.db.query<{ product_id: string }>(quick.sql, quick.params)).map((r) => r.product_id);
-  if (found.length > 0) return found;
+  return found.length > 0 ? found : namePrefixFallback(ctx, text, visibleOnly, limit);
+}
+
+/** When no name has the text at a word start: every word starting a word of the name, stemmed or as typed. */
+async function namePrefixFallback(ctx: SiteContext, text: string, visibleOnly: boolean, limit: number): Promise<string[]> {
   const first = namePrefixQueryStatement(ctx.siteId, text);
   const [{ tsq }] = await ctx.db.query<{ tsq: string }>(first.sql, first.params);
   const { sql, params } = namePrefixStatement(ctx.siteId, tsq, visibleOnly, limit);
   return (await ctx.db.query<{ product_id: string }>(sql, params)).map((r) => r.product_id);
 }
 
-export async function collectionSuggestions(ctx: SiteContext, text: string, visibleOnly: boolean, limit: number) {
-  const { sql, params } = collectionSuggestionsStatement(ctx.siteId, text, visibleOnly, limit);
-  const rows = await ctx.db.query<{ collection_id: string; slug: string; name: string }>(sql, params);
-  return rows.map((r) => ({ id: r.collection_id, slug: r.slug, name: r.name }));
+/**
+ * A suggestion's collections (up to `collections`) and products (up to `limit` with the
+ * collections): the collections and the first try in one statement, the fallback when it found
+ * no product.
+ */
+export async function suggestionMatches(ctx: SiteContext, text: string, visibleOnly: boolean, collections: number, limit: number) {
+  const { sql, params } = suggestionStatement(ctx.siteId, text, visibleOnly, collections, limit);
+  const [row] = await ctx.db.query<{ collections: [string, string, string][]; ids: string[] }>(sql, params);
+  const found = row.collections.map(([id, slug, name]) => ({ id, slug, name }));
+  const ids = row.ids.length > 0 ? row.ids : await namePrefixFallback(ctx, text, visibleOnly, limit - found.length);
+  return { collections: found, ids };
 }
 
 /**

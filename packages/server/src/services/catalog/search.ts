@@ -173,9 +173,10 @@ export class CatalogSearch {
   }
 
   private async suggestionsNow(ctx: RequestContext, text: string, visibleOnly: boolean): Promise<KeptSuggestion> {
-    const collections = await searchStore.collectionSuggestions(ctx, text, visibleOnly, COLLECTION_SUGGESTIONS);
+    const first = await searchStore.suggestionMatches(ctx, text, visibleOnly, COLLECTION_SUGGESTIONS, SUGGESTIONS);
+    const { collections } = first;
     const limit = SUGGESTIONS - collections.length;
-    let ids = await searchStore.namePrefixMatches(ctx, text, visibleOnly, limit);
+    let { ids } = first;
     if (ids.length === 0) {
       const corrected = await this.correct(ctx, text, visibleOnly);
       if (corrected !== null) ids = await searchStore.namePrefixMatches(ctx, corrected, visibleOnly, limit);
