@@ -3,6 +3,7 @@ import { createClient, OAuthStrategy } from '@wix/sdk';
 import { currentCart } from '@wix/ecom';
 import { testApp, type TestApp, type TestSite } from '../../test/harness.js';
 import { keepEveryEvent } from '../../test/webhooks.js';
+import { countStatements } from '../../test/statements.js';
 import { siteContext, withTransaction } from '../../platform/context.js';
 import { listen, redirectWixFetch } from '../../test/wix-fetch.js';
 import { apiKey, catalogLine, createProduct, memberToken, STORES_APP_ID, type WireProduct } from '../../test/commerce.js';
@@ -216,6 +217,24 @@ describe('current cart over HTTP', () => {
     const settings = await t.app.inject({ method: 'PATCH', url: '/_api/bodega/v1/commerce-settings', headers: apiKey(site), payload: { settings: { weightUnit: 'LB' } } });
     expect(settings.statusCode, settings.body).toBe(200);
     expect((await call(token, 'GET', '')).json().cart.weightUnit).toBe('LB');
+  });
+
+  it('reads a product another server changed at once, and no product a second later when none changed', async () => {
+    const token = await t.visitorToken(site);
+    const item = await createProduct(t.app, site, { name: 'Elsewhere', priceData: { price: 5 } });
+    await call(token, 'POST', '/add-to-cart', { lineItems: [catalogLine(item.id)] });
+    expect((await call(token, 'GET', '')).json().cart.lineItems[0].price.amount).toBe('5.00');
+    // Another server's write: this server's cache hears nothing of it, the cart's read sees its version.
+    await t.db.query('UPDATE products SET price_minor = 700 WHERE site_id = $1 AND product_id = $2', [site.siteId, item.id]);
+    expect((await call(token, 'GET', '')).json().cart.lineItems[0].price.amount).toBe('7.00');
+    const statements = countStatements(t.db);
+    await call(token, 'GET', '');
+    const warm = statements.count();
+    // Past the one-second reuse of unversioned reads (the site's own cache still holds): the products are not read again.
+    clock.setTime(clock.getTime() + 1500);
+    statements.reset();
+    expect((await call(token, 'GET', '')).json().cart.lineItems[0].price.amount).toBe('7.00');
+    expect(statements.count()).toBe(warm);
   });
 
   it('refuses unknown line ids', async () => {

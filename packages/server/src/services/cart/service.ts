@@ -185,7 +185,7 @@ export class CartService {
     if (cart.couponCode || cart.version === undefined || inTransaction(ctx)) return render(await this.view(ctx, cart));
     const site = await this.site(ctx);
     const ids = cart.lines.flatMap((l) => (l.catalogReference ? [l.catalogReference.catalogItemId] : []));
-    const products = await this.catalog.productsByIds(ctx, ids);
+    const products = await this.catalog.productsByIds(ctx, ids, cart.productVersions);
     const key = `${ctx.siteId}/${cart.id}`;
     const kept = this.answers.get(key);
     if (kept && kept.version === cart.version && kept.site === site && kept.products.length === ids.length && ids.every((id, i) => kept.products[i] === products.get(id))) {

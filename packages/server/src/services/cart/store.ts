@@ -22,6 +22,8 @@ export interface Cart {
   lines: LineRef[];
   /** The cart row's version (its xmin): every change of the cart or its lines gives a new one. Plain reads only. */
   version?: string;
+  /** The row versions (xmin) of the products its lines point at, by product id (plain reads only): the catalog's cache checks its products against them. */
+  productVersions?: Record<string, string>;
 }
 
 // JSON forms (bigint as decimal strings) ------------------------------------------------------
@@ -106,16 +108,18 @@ async function linesOf(ctx: SiteContext, cartId: string): Promise<LineRef[]> {
 
 /** The buyer's cart with its lines, one row: statements run prepared, so this is planned once per connection. */
 const READ_CART = prepared(`SELECT ${CART_COLUMNS}, c.xmin::text AS version,
-    (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = c.cart_id) AS lines
+    (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = c.cart_id) AS lines,
+    (SELECT json_object_agg(p.product_id, p.xmin::text) FROM products p WHERE p.site_id = $1 AND p.product_id IN (
+      SELECT l.catalog_reference->>'catalogItemId' FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = c.cart_id)) AS product_versions
   FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3`);
 const LOCK_CART = prepared(`SELECT ${CART_COLUMNS} FROM carts c WHERE c.site_id = $1 AND c.buyer_kind = $2 AND c.buyer_id = $3 FOR UPDATE`);
 const CART_BY_ID = prepared(`SELECT ${CART_COLUMNS},
     (SELECT ${LINES_JSON} FROM cart_line_items l WHERE l.site_id = $1 AND l.cart_id = c.cart_id) AS lines
   FROM carts c WHERE c.site_id = $1 AND c.cart_id = $2`);
 
-function withLines(row: CartRow & { lines: LineRow[] | null; version?: string }): Cart {
+function withLines(row: CartRow & { lines: LineRow[] | null; version?: string; product_versions?: Record<string, string> | null }): Cart {
   const cart = toCart(row, (row.lines ?? []).map(toLine));
-  return row.version === undefined ? cart : { ...cart, version: row.version };
+  return row.version === undefined ? cart : { ...cart, version: row.version, productVersions: row.product_versions ?? {} };
 }
 
 /**
@@ -128,7 +132,7 @@ export async function findCart(ctx: SiteContext, buyer: Buyer, forUpdate = false
     const rows = await db.query<CartRow>(LOCK_CART, [siteId, buyer.kind, buyer.id]);
     return rows[0] && toCart(rows[0], await linesOf(ctx, rows[0].cart_id));
   }
-  const rows = await db.query<CartRow & { lines: LineRow[] | null; version: string }>(READ_CART, [siteId, buyer.kind, buyer.id]);
+  const rows = await db.query<CartRow & { lines: LineRow[] | null; version: string; product_versions: Record<string, string> | null }>(READ_CART, [siteId, buyer.kind, buyer.id]);
   return rows[0] && withLines(rows[0]);
 }
 

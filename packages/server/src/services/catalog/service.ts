@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '../../platform/db.js';
 import type { RequestContext } from '../../platform/caller.js';
 import { inTransaction, withTransaction, type SiteContext } from '../../platform/context.js';
-import { TtlCache } from '../../platform/ttl-cache.js';
+import { ProductCache } from './product-cache.js';
 import { ApiError } from '../../platform/errors.js';
 import { recordEvent, type OutboxEvent } from '../../platform/events.js';
 import { newId } from '../../platform/ids.js';
@@ -51,25 +51,19 @@ function notFound(productId: string): ApiError {
   return ApiError.notFound('PRODUCT_NOT_FOUND', `Product ${productId} was not found`, { productId });
 }
 
-/** How long a product read for carts is reused (see productsByIds). */
-export const PRODUCT_CACHE_MS = 1000;
-const PRODUCT_CACHE_SIZE = 10_000;
-
 /** Runs inside the transaction that saved these products (edits, inventory changes, restocks). */
 export type ProductsSavedHook = (tx: SiteContext, products: readonly Product[]) => Promise<void>;
 
 export class CatalogService {
-  private readonly cache: TtlCache<string, Product | null>;
+  private readonly cache: ProductCache;
   private readonly savedHooks: ProductsSavedHook[] = [];
-  /** Bumped by every write, so a read that overlapped a write does not cache what it saw. */
-  private generation = 0;
   private mediaSizes = async (_ctx: RequestContext, media: MediaInput[]): Promise<MediaInput[]> => media;
 
   constructor(
     private readonly sites: SitesService,
     now: () => Date,
   ) {
-    this.cache = new TtlCache({ ttlMs: PRODUCT_CACHE_MS, maxSize: PRODUCT_CACHE_SIZE, now });
+    this.cache = new ProductCache(now);
   }
 
   /** Every site starts with the All Products collection: app.ts runs this in site creation's transaction. */
@@ -501,32 +495,34 @@ export class CatalogService {
 
   /**
    * The products line items point at, visible or not (callers decide what a buyer may see).
-   * Carts and estimates read them on every call, so outside transactions they come from a cache
-   * kept for PRODUCT_CACHE_MS (like the sites service's): this server's own writes drop entries at
-   * once, another server's show within that time. Inside a transaction (placing an order) they are
+   * Carts and estimates read them on every call, so outside transactions they come from a cache:
+   * a caller that read the products' row versions in its own statement (`versions`: a cart's read
+   * does) reuses a kept product while its version is the same, however old (so a shop visited
+   * once in minutes does not read its products again, and no server serves a product changed
+   * since); other callers reuse one read for PRODUCT_CACHE_MS (like the sites service's). This
+   * server's own writes drop entries at once. Inside a transaction (placing an order) they are
    * always read from the database, and stock is checked again under the row lock.
    */
-  async productsByIds(ctx: SiteContext, productIds: readonly string[]): Promise<Map<string, Product>> {
+  async productsByIds(ctx: SiteContext, productIds: readonly string[], versions?: Readonly<Record<string, string>>): Promise<Map<string, Product>> {
     const { siteId } = ctx;
     const unique = [...new Set(productIds)];
     if (inTransaction(ctx)) return new Map((await store.findProducts(ctx, unique)).map((p) => [p.id, p]));
     const found = new Map<string, Product>();
     const missing: string[] = [];
     for (const id of unique) {
-      const hit = this.cache.lookup(`${siteId}/${id}`);
-      if (hit) {
-        if (hit.value) found.set(id, hit.value);
-      } else missing.push(id);
+      const hit = this.cache.current(siteId, id, versions ? (versions[id] ?? null) : undefined);
+      if (!hit) missing.push(id);
+      else if (hit.product) found.set(id, hit.product);
     }
     if (missing.length) {
-      const generation = this.generation;
-      const rows = new Map((await store.findProducts(ctx, missing)).map((p) => [p.id, p]));
-      // A write that ran meanwhile may have dropped what this read saw: only cache when none did.
-      const keep = generation === this.generation;
+      const { generation } = this.cache;
+      const rows = new Map((await store.findProductVersions(ctx, missing)).map((read) => [read.product.id, read]));
+      // A write that ran meanwhile may have dropped what this read saw: only keep it when none did.
+      const keep = generation === this.cache.generation;
       for (const id of missing) {
-        const product = rows.get(id);
-        if (product) found.set(id, product);
-        if (keep) this.cache.set(`${siteId}/${id}`, product ?? null);
+        const read = rows.get(id);
+        if (read) found.set(id, read.product);
+        if (keep) this.cache.keep(siteId, id, read);
       }
     }
     return found;
@@ -534,8 +530,7 @@ export class CatalogService {
 
   /** Drops cached products after a write (before and after it commits, so no reader keeps the old one). */
   private forget(siteId: string, productIds: readonly string[]): void {
-    this.generation++;
-    for (const id of productIds) this.cache.delete(`${siteId}/${id}`);
+    this.cache.forget(siteId, productIds);
   }
 
   /**

@@ -171,13 +171,18 @@ export async function findProduct(ctx: SiteContext, productId: string, forUpdate
 
 /** Products as line items need them (without their collections, which cost a subquery each). */
 export async function findProducts(ctx: SiteContext, productIds: readonly string[]): Promise<Product[]> {
+  return (await findProductVersions(ctx, productIds)).map((read) => read.product);
+}
+
+/** The products with their row versions (xmin: every change of a product row gives a new one). */
+export async function findProductVersions(ctx: SiteContext, productIds: readonly string[]): Promise<{ product: Product; version: string }[]> {
   if (productIds.length === 0) return [];
-  const rows = await ctx.db.query<ProductRow>(
-    `SELECT p.product_id, p.numeric_id, p.slug, p.name, p.product_type, p.visible, p.sku, p.price_minor, p.doc, p.created_at, p.updated_at
+  const rows = await ctx.db.query<ProductRow & { version: string }>(
+    `SELECT p.product_id, p.numeric_id, p.slug, p.name, p.product_type, p.visible, p.sku, p.price_minor, p.doc, p.created_at, p.updated_at, p.xmin::text AS version
      FROM products p WHERE p.site_id = $1 AND p.product_id = ANY($2::text[])`,
     [ctx.siteId, productIds],
   );
-  return rows.map(toProduct);
+  return rows.map((row) => ({ product: toProduct(row), version: row.version }));
 }
 
 /** Locks the products in id order (so two orders never wait on each other in a cycle). */

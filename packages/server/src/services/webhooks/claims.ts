@@ -1,5 +1,5 @@
 import { sitesInTurn } from '../../platform/citus.js';
-import type { DbContext } from '../../platform/context.js';
+import { withTransaction, type DbContext } from '../../platform/context.js';
 import type { DeliveryEvent } from './envelope.js';
 
 /**
@@ -31,6 +31,7 @@ export interface ClaimedRow {
   site_id: string;
   delivery_id: string;
   subscription_id: string;
+  entity_id: string;
   event: DeliveryEvent;
   attempts: number;
   created_at: Date;
@@ -91,19 +92,27 @@ export async function markFannedOut(tx: DbContext, shape: ClaimShape, events: re
   }
 }
 
-/** Due deliveries of active subscriptions (`c` joined to `cs`), before the one-per-entity rule. */
+/**
+ * Deliveries of one subscription and entity (a chain) go out one at a time, oldest first: only the
+ * chain's head — its oldest pending delivery, flagged — is claimable (migration 1161). Heads are
+ * set when a delivery joins a chain with none pending (crownHeads) and passed on when a head
+ * finishes (recordSuccesses, passHead). Both take CHAIN_LOCK first, so the one that runs second sees
+ * what the other committed: a new delivery never misses a head that just finished, nor a finished
+ * head the delivery just queued. Fan-out and replays take it exclusively, finishing shared.
+ */
+export const CHAIN_LOCK = 7265747;
+
+const PENDING = `status IN ('PENDING', 'SENDING')`;
+
+/** Due heads of active subscriptions (`c` joined to `cs`). */
 const DUE = `FROM webhook_deliveries c
   JOIN webhook_subscriptions cs ON cs.site_id = c.site_id AND cs.subscription_id = c.subscription_id AND cs.status = 'ACTIVE'
-  WHERE c.status IN ('PENDING', 'SENDING') AND c.next_attempt_at <= $1`;
-/** Only the oldest pending delivery per subscription and entity goes out. */
-const OLDEST_OF_ITS_ENTITY = `NOT EXISTS (SELECT 1 FROM webhook_deliveries e
-  WHERE e.site_id = c.site_id AND e.subscription_id = c.subscription_id AND e.entity_id = c.entity_id
-    AND e.status IN ('PENDING', 'SENDING') AND e.seq < c.seq)`;
-const CLAIMED_COLUMNS = 'd.site_id, d.delivery_id, d.subscription_id, d.event, d.attempts, d.created_at, s.url, s.format, s.secret';
+  WHERE c.head AND c.${PENDING} AND c.next_attempt_at <= $1`;
+const CLAIMED_COLUMNS = 'd.site_id, d.delivery_id, d.subscription_id, d.entity_id, d.event, d.attempts, d.created_at, s.url, s.format, s.secret';
 
 /**
- * Claims due deliveries for a lease until `leaseEnd`: only the oldest pending one per subscription
- * and entity, of active subscriptions, oldest first.
+ * Claims due deliveries for a lease until `leaseEnd`: the heads of their chains, of active
+ * subscriptions, oldest first.
  */
 export async function claimDeliveries(ctx: DbContext, shape: ClaimShape, now: Date, leaseEnd: Date, limit: number): Promise<ClaimedRow[]> {
   if (!shape.perSite) {
@@ -113,7 +122,7 @@ export async function claimDeliveries(ctx: DbContext, shape: ClaimShape, now: Da
        FROM webhook_subscriptions s
        WHERE s.site_id = d.site_id AND s.subscription_id = d.subscription_id
          AND (d.site_id, d.delivery_id) IN (
-           SELECT c.site_id, c.delivery_id ${DUE}${siteFilter(shape, 'c', params)} AND ${OLDEST_OF_ITS_ENTITY}
+           SELECT c.site_id, c.delivery_id ${DUE}${siteFilter(shape, 'c', params)}
            ORDER BY c.seq LIMIT $3 FOR UPDATE OF c SKIP LOCKED)
        RETURNING ${CLAIMED_COLUMNS}`,
       params,
@@ -126,11 +135,55 @@ export async function claimDeliveries(ctx: DbContext, shape: ClaimShape, now: Da
      FROM webhook_subscriptions s
      WHERE d.site_id = $2 AND s.site_id = $2 AND s.subscription_id = d.subscription_id
        AND d.delivery_id IN (
-         SELECT c.delivery_id ${DUE} AND c.site_id = $2 AND ${OLDEST_OF_ITS_ENTITY}
+         SELECT c.delivery_id ${DUE} AND c.site_id = $2
          ORDER BY c.seq LIMIT $4 FOR UPDATE OF c SKIP LOCKED)
      RETURNING ${CLAIMED_COLUMNS}`,
     [now, siteId, leaseEnd, room],
   ));
+}
+
+/** `d` (a new delivery) starts its chain: nothing older pending in it, and no head (`site` names d's site). */
+function startsItsChain(site: string): string {
+  return `NOT EXISTS (SELECT 1 FROM webhook_deliveries e
+      WHERE e.site_id = ${site} AND e.subscription_id = d.subscription_id AND e.entity_id = d.entity_id AND e.${PENDING} AND e.seq < d.seq)
+    AND NOT EXISTS (SELECT 1 FROM webhook_deliveries h
+      WHERE h.site_id = ${site} AND h.subscription_id = d.subscription_id AND h.entity_id = d.entity_id AND h.head AND h.${PENDING})`;
+}
+
+/** Makes heads of the just inserted deliveries that start their chains (CHAIN_LOCK held exclusively). */
+export async function crownHeads(tx: DbContext, shape: ClaimShape, rows: readonly { site_id: string; delivery_id: string }[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (!shape.perSite) {
+    await tx.db.query(
+      `UPDATE webhook_deliveries d SET head = true FROM unnest($1::text[], $2::text[]) AS n(site_id, delivery_id)
+       WHERE d.site_id = n.site_id AND d.delivery_id = n.delivery_id AND ${startsItsChain('d.site_id')}`,
+      [rows.map((r) => r.site_id), rows.map((r) => r.delivery_id)],
+    );
+    return;
+  }
+  for (const siteId of new Set(rows.map((r) => r.site_id))) {
+    await tx.db.query(
+      `UPDATE webhook_deliveries d SET head = true WHERE d.site_id = $1 AND d.delivery_id = ANY($2::text[]) AND ${startsItsChain('$1')}`,
+      [siteId, rows.filter((r) => r.site_id === siteId).map((r) => r.delivery_id)],
+    );
+  }
+}
+
+/** The next pending delivery of `m`'s chain (other than m), as a subquery; `site` names m's site. */
+function nextOfChain(site: string, m: string): string {
+  return `(SELECT e.delivery_id FROM webhook_deliveries e
+      WHERE e.site_id = ${site} AND e.subscription_id = ${m}.subscription_id AND e.entity_id = ${m}.entity_id AND e.${PENDING}
+        AND e.delivery_id <> ${m}.delivery_id ORDER BY e.seq LIMIT 1)`;
+}
+
+/** A head failed for good: its chain's next pending delivery becomes the head (CHAIN_LOCK held). */
+export async function passHead(tx: DbContext, row: Pick<ClaimedRow, 'site_id' | 'delivery_id' | 'subscription_id' | 'entity_id'>): Promise<void> {
+  await tx.db.query(
+    `UPDATE webhook_deliveries n SET head = true
+     FROM (SELECT $2::text AS delivery_id, $3::text AS subscription_id, $4::text AS entity_id) m
+     WHERE n.site_id = $1 AND n.delivery_id = ${nextOfChain('$1', 'm')}`,
+    [row.site_id, row.delivery_id, row.subscription_id, row.entity_id],
+  );
 }
 
 /** A successful attempt, as the worker keeps it until the next flush. */
@@ -148,47 +201,59 @@ export interface Success {
 
 /**
  * Records successful attempts: the attempt rows, the deliveries DELIVERED (unless a later claim
- * owns them after a lease ran out) and the subscriptions' failure streaks reset. One statement,
- * one per site on Citus.
+ * owns them after a lease ran out), each one's chain's head passed on, and the subscriptions'
+ * failure streaks reset. One statement after CHAIN_LOCK, one per site on Citus.
  */
 export async function recordSuccesses(ctx: DbContext, shape: ClaimShape, batch: readonly Success[]): Promise<void> {
-  if (!shape.perSite) {
-    await ctx.db.query(
-      `WITH done AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(site_id text, delivery_id text, subscription_id text, attempt int,
-           started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
-       mine AS (
-         UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
-         WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
-         RETURNING d.site_id, d.subscription_id),
-       attempt AS (
-         INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
-         SELECT site_id, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done
-         WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id)
-         ON CONFLICT DO NOTHING RETURNING 1)
-       UPDATE webhook_subscriptions s SET failures_in_row = 0
-       WHERE s.failures_in_row <> 0 AND (s.site_id, s.subscription_id) IN (SELECT site_id, subscription_id FROM mine)`,
-      [JSON.stringify(batch)],
-    );
-    return;
-  }
-  for (const siteId of new Set(batch.map((row) => row.site_id))) {
-    await ctx.db.query(
-      `WITH done AS (
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(delivery_id text, subscription_id text, attempt int,
-           started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
-       mine AS (
-         UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
-         WHERE d.site_id = $2 AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
-         RETURNING d.subscription_id),
-       attempt AS (
-         INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
-         SELECT $2, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done
-         WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.site_id = $2 AND d.delivery_id = done.delivery_id)
-         ON CONFLICT DO NOTHING RETURNING 1)
-       UPDATE webhook_subscriptions s SET failures_in_row = 0
-       WHERE s.site_id = $2 AND s.failures_in_row <> 0 AND s.subscription_id IN (SELECT subscription_id FROM mine)`,
-      [JSON.stringify(batch.filter((row) => row.site_id === siteId)), siteId],
-    );
-  }
+  await withTransaction(ctx, async (tx) => {
+    // Taken before the statement, whose snapshot must then hold every delivery a fan-out queued.
+    await tx.db.query('SELECT pg_advisory_xact_lock_shared($1)', [CHAIN_LOCK]);
+    if (!shape.perSite) {
+      await tx.db.query(
+        `WITH done AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(site_id text, delivery_id text, subscription_id text, attempt int,
+             started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
+         mine AS (
+           UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
+           WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
+           RETURNING d.site_id, d.delivery_id, d.subscription_id, d.entity_id),
+         next AS (
+           UPDATE webhook_deliveries n SET head = true FROM mine m
+           WHERE n.site_id = m.site_id AND n.delivery_id = ${nextOfChain('m.site_id', 'm')}
+           RETURNING 1),
+         attempt AS (
+           INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
+           SELECT site_id, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done
+           WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.site_id = done.site_id AND d.delivery_id = done.delivery_id)
+           ON CONFLICT DO NOTHING RETURNING 1)
+         UPDATE webhook_subscriptions s SET failures_in_row = 0
+         WHERE s.failures_in_row <> 0 AND (s.site_id, s.subscription_id) IN (SELECT site_id, subscription_id FROM mine)`,
+        [JSON.stringify(batch)],
+      );
+      return;
+    }
+    for (const siteId of new Set(batch.map((row) => row.site_id))) {
+      await tx.db.query(
+        `WITH done AS (
+           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(delivery_id text, subscription_id text, attempt int,
+             started_at timestamptz, finished_at timestamptz, duration_ms int, status_code int, excerpt text)),
+         mine AS (
+           UPDATE webhook_deliveries d SET status = 'DELIVERED', finished_at = done.finished_at, last_error = NULL FROM done
+           WHERE d.site_id = $2 AND d.delivery_id = done.delivery_id AND d.status = 'SENDING' AND d.attempts = done.attempt
+           RETURNING d.delivery_id, d.subscription_id, d.entity_id),
+         next AS (
+           UPDATE webhook_deliveries n SET head = true FROM mine m
+           WHERE n.site_id = $2 AND n.delivery_id = ${nextOfChain('$2', 'm')}
+           RETURNING 1),
+         attempt AS (
+           INSERT INTO webhook_attempts (site_id, delivery_id, attempt, started_at, duration_ms, status_code, error, response_excerpt)
+           SELECT $2, delivery_id, attempt, started_at, duration_ms, status_code, NULL, excerpt FROM done
+           WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.site_id = $2 AND d.delivery_id = done.delivery_id)
+           ON CONFLICT DO NOTHING RETURNING 1)
+         UPDATE webhook_subscriptions s SET failures_in_row = 0
+         WHERE s.site_id = $2 AND s.failures_in_row <> 0 AND s.subscription_id IN (SELECT subscription_id FROM mine)`,
+        [JSON.stringify(batch.filter((row) => row.site_id === siteId)), siteId],
+      );
+    }
+  });
 }

@@ -1,4 +1,5 @@
-import type { SiteContext } from '../../platform/context.js';
+import { withTransaction, type SiteContext } from '../../platform/context.js';
+import { CHAIN_LOCK, crownHeads } from './claims.js';
 import type { DeliveryEvent } from './envelope.js';
 
 export type SubscriptionFormat = 'WIX' | 'STANDARD';
@@ -185,16 +186,20 @@ export async function findDelivery(ctx: SiteContext, subscriptionId: string, del
   return row ? toDelivery(row) : undefined;
 }
 
-/** A new pending delivery: a replay (copying an earlier one's event and order) or a test ping. */
+/** A new pending delivery: a replay (copying an earlier one's event and order) or a test ping; the head of its chain if it starts one. */
 export async function insertDelivery(
   ctx: SiteContext,
   d: { id: string; subscriptionId: string; event: DeliveryEvent; seq?: number | string; replayOf?: string; at: Date },
 ): Promise<void> {
-  await ctx.db.query(
-    `INSERT INTO webhook_deliveries (site_id, delivery_id, subscription_id, event_id, event_type, entity_id, seq, event, status, next_attempt_at, replay_of, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7::bigint, nextval(pg_get_serial_sequence('outbox_events', 'seq'))), $8::jsonb, 'PENDING', $9, $10, $9)`,
-    [ctx.siteId, d.id, d.subscriptionId, d.event.eventId, d.event.type, d.event.entityId, d.seq === undefined ? null : String(d.seq), JSON.stringify(d.event), d.at, d.replayOf ?? null],
-  );
+  await withTransaction(ctx, async (tx) => {
+    await tx.db.query('SELECT pg_advisory_xact_lock($1)', [CHAIN_LOCK]);
+    await tx.db.query(
+      `INSERT INTO webhook_deliveries (site_id, delivery_id, subscription_id, event_id, event_type, entity_id, seq, event, status, next_attempt_at, replay_of, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7::bigint, nextval(pg_get_serial_sequence('outbox_events', 'seq'))), $8::jsonb, 'PENDING', $9, $10, $9)`,
+      [ctx.siteId, d.id, d.subscriptionId, d.event.eventId, d.event.type, d.event.entityId, d.seq === undefined ? null : String(d.seq), JSON.stringify(d.event), d.at, d.replayOf ?? null],
+    );
+    await crownHeads(tx, { perSite: true }, [{ site_id: ctx.siteId, delivery_id: d.id }]);
+  });
 }
 
 export async function deliveryEvent(ctx: SiteContext, subscriptionId: string, deliveryId: string): Promise<{ event: DeliveryEvent; seq: number | string } | undefined> {

@@ -11,7 +11,7 @@ import { post, type SendResult } from './send.js';
 import { signWixJwt, standardSignature, type SiteKeyStore } from './signing.js';
 import { decryptSecret } from '../../platform/secrets.js';
 import { isCitus } from '../../platform/citus.js';
-import { claimDeliveries, markFannedOut, recordSuccesses, takeEvents, type ClaimShape, type ClaimedRow, type OutboxRow, type Success } from './claims.js';
+import { CHAIN_LOCK, claimDeliveries, crownHeads, markFannedOut, passHead, recordSuccesses, takeEvents, type ClaimShape, type ClaimedRow, type OutboxRow, type Success } from './claims.js';
 
 export interface WebhookOptions {
   /** Deliver to loopback and private addresses (tests, on-premises receivers). */
@@ -87,8 +87,6 @@ interface SubscriptionRow {
   event_types: string[];
 }
 
-/** Serialises fan-out across servers, so delivery rows appear in commit order. */
-const FAN_OUT_LOCK = 7265747;
 const FAN_OUT_BATCH = 200;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const ANALYZE_AFTER_ROWS = 1000;
@@ -163,7 +161,9 @@ export class WebhookWorker {
     let mailed = false;
     const shape = await this.shape();
     const taken = await withTransaction(this.pool, async (tx) => {
-      await tx.db.query('SELECT pg_advisory_xact_lock($1)', [FAN_OUT_LOCK]);
+      // Serialises fan-out across servers, so delivery rows appear in commit order; and with the
+      // finishing of deliveries, which pass their chains' heads on (claims.ts).
+      await tx.db.query('SELECT pg_advisory_xact_lock($1)', [CHAIN_LOCK]);
       const events = await takeEvents(tx, shape, limit);
       if (events.length === 0) return 0;
       const siteIds = [...new Set(events.map((e) => e.site_id))];
@@ -172,7 +172,7 @@ export class WebhookWorker {
         [siteIds],
       );
       const now = this.deps.now();
-      const deliveries: Record<string, unknown>[] = [];
+      const deliveries: ({ site_id: string; delivery_id: string } & Record<string, unknown>)[] = [];
       const orders = new Map<string, Order | undefined>();
       for (const row of events) {
         const matching = subscriptions.filter((s) => s.site_id === row.site_id && subscribes(s.event_types, row.type));
@@ -202,7 +202,10 @@ export class WebhookWorker {
           });
         }
       }
-      if (deliveries.length > 0) await insertDeliveries(tx, deliveries);
+      if (deliveries.length > 0) {
+        await insertDeliveries(tx, deliveries);
+        await crownHeads(tx, shape, deliveries);
+      }
       this.insertedSinceAnalyze += deliveries.length;
       await markFannedOut(tx, shape, events, now);
       return events.length;
@@ -281,6 +284,8 @@ export class WebhookWorker {
       return;
     }
     await withTransaction(this.pool, async (tx) => {
+      // Before any read: a delivery given up passes its chain's head on (claims.ts).
+      await tx.db.query('SELECT pg_advisory_xact_lock_shared($1)', [CHAIN_LOCK]);
       // A lease that ran out may have been claimed again; the later claim owns the row then.
       const mine = await tx.db.query(
         `SELECT 1 FROM webhook_deliveries WHERE site_id = $1 AND delivery_id = $2 AND status = 'SENDING' AND attempts = $3 FOR UPDATE`,
@@ -298,6 +303,7 @@ export class WebhookWorker {
         `UPDATE webhook_deliveries SET status = $3, next_attempt_at = $4, last_error = $5, finished_at = $6 WHERE site_id = $1 AND delivery_id = $2`,
         [row.site_id, row.delivery_id, giveUp ? 'FAILED' : 'PENDING', retryAt, failure, giveUp ? now : null],
       );
+      if (giveUp) await passHead(tx, row);
       const [sub] = await tx.db.query<{ failures_in_row: number }>(
         'UPDATE webhook_subscriptions SET failures_in_row = failures_in_row + 1 WHERE site_id = $1 AND subscription_id = $2 RETURNING failures_in_row',
         [row.site_id, row.subscription_id],
@@ -379,9 +385,9 @@ export class WebhookWorker {
 
   /**
    * A big fan-out refreshes the deliveries' statistics. PGlite has no autovacuum, and PostgreSQL's
-   * comes too late for a burst: with the table's old statistics the claim's anti-join takes the log
-   * index and reads every pending delivery of the subscription for each candidate (measured: 5.3 s
-   * a claim with 3,000 pending, 10 ms after ANALYZE), which is the CPU requests then wait for.
+   * comes too late for a burst: with the table's old statistics the planner misjudges the queue's
+   * indexes (measured before the chains' heads, migration 1161: 5.3 s a claim with 3,000 pending,
+   * 10 ms after ANALYZE), which is the CPU requests then wait for.
    */
   private async analyzeIfGrown(): Promise<void> {
     if (this.insertedSinceAnalyze < ANALYZE_AFTER_ROWS) return;
