@@ -130,6 +130,9 @@ describe('the invoice PDF', () => {
       'Ana Souza', 'Souza Ltda', '5 Park Ave', 'CPF: 123.456.789-09', 'Linen shirt', 'Size: M',
       'Subtotal $60.00', '-$6.00', 'Shipping (Standard) $4.00', 'Tax 10% $5.40', 'Total $63.40', 'Balance due $63.40',
     ]) expect(text, `the PDF's text has "${expected}"`).toContain(expected);
+    // Its rows are the order's own: nothing needed balancing.
+    expect(text).not.toContain('Other charges');
+    expect(invoice.summary.map((r: { kind: string }) => r.kind)).toEqual(['SUBTOTAL', 'DISCOUNT', 'SHIPPING', 'TAX']);
   });
 });
 
