@@ -142,12 +142,20 @@ export async function claimDeliveries(ctx: DbContext, shape: ClaimShape, now: Da
   ));
 }
 
+/**
+ * A delivery's chain as one key (migration 1161's expression indexes serve only this form, so no
+ * statistics can lead the planner to the log index for a chain's lookups).
+ */
+function chainKey(alias: string): string {
+  return `(${alias}.subscription_id || ' ' || ${alias}.entity_id)`;
+}
+
 /** `d` (a new delivery) starts its chain: nothing older pending in it, and no head (`site` names d's site). */
 function startsItsChain(site: string): string {
   return `NOT EXISTS (SELECT 1 FROM webhook_deliveries e
-      WHERE e.site_id = ${site} AND e.subscription_id = d.subscription_id AND e.entity_id = d.entity_id AND e.${PENDING} AND e.seq < d.seq)
+      WHERE e.site_id = ${site} AND ${chainKey('e')} = ${chainKey('d')} AND e.${PENDING} AND e.seq < d.seq)
     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries h
-      WHERE h.site_id = ${site} AND h.subscription_id = d.subscription_id AND h.entity_id = d.entity_id AND h.head AND h.${PENDING})`;
+      WHERE h.site_id = ${site} AND ${chainKey('h')} = ${chainKey('d')} AND h.head AND h.${PENDING})`;
 }
 
 /** Makes heads of the just inserted deliveries that start their chains (CHAIN_LOCK held exclusively). */
@@ -172,8 +180,8 @@ export async function crownHeads(tx: DbContext, shape: ClaimShape, rows: readonl
 /** The next pending delivery of `m`'s chain (other than m), as a subquery; `site` names m's site. */
 function nextOfChain(site: string, m: string): string {
   return `(SELECT e.delivery_id FROM webhook_deliveries e
-      WHERE e.site_id = ${site} AND e.subscription_id = ${m}.subscription_id AND e.entity_id = ${m}.entity_id AND e.${PENDING}
-        AND e.delivery_id <> ${m}.delivery_id ORDER BY e.seq LIMIT 1)`;
+      WHERE e.site_id = ${site} AND ${chainKey('e')} = ${chainKey(m)} AND e.${PENDING} AND e.delivery_id <> ${m}.delivery_id
+      ORDER BY e.seq LIMIT 1)`;
 }
 
 /** A head failed for good: its chain's next pending delivery becomes the head (CHAIN_LOCK held). */
