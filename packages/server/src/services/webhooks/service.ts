@@ -27,7 +27,7 @@ export interface SubscriptionInput {
 export class WebhooksService {
   readonly keys: SiteKeyStore;
   readonly worker: WebhookWorker;
-  private readonly renderers = new Map<string, EntityRenderer>();
+  readonly renderers = new Map<string, EntityRenderer>();
 
   constructor(private readonly db: Db, private readonly deps: { now: () => Date; publicUrl: string; mail: Mailer; keyring: Keyring; options?: Partial<WebhookOptions> }) {
     this.keys = new SiteKeyStore(db, deps.now, deps.keyring);
