@@ -11,6 +11,7 @@ import { testApp, testDb, type TestApp, type TestSite } from '../test/harness.js
 import { apiKey, createProduct } from '../test/commerce.js';
 import { salesPerDay } from '../services/orders/back-office.js';
 import { addLines } from '../services/cart/store.js';
+import { recordEvent } from './events.js';
 
 interface Sent {
   text: string;
@@ -113,10 +114,11 @@ describe.runIf(process.env.BODEGA_CITUS === '1')('a site\'s statements on Citus'
     await expectRouted(statements);
   });
 
-  // Add-to-cart inside a transaction block is not delegated to the worker (Citus's rule): the
-  // coordinator runs cart_add_lines and sends each statement, the event's insert included (whose
-  // seq the coordinator draws), to the one worker holding the site.
-  it('sends every statement, the outbox event\'s insert included, to the one worker holding the site', async () => {
+  // Add-to-cart inside a transaction block (updateCurrentCart's lines): cart_add_lines is distributed
+  // with force_delegation, so the call still goes whole to the worker holding the site. Otherwise the
+  // coordinator ran it, and its event insert took the coordinator's seq, below every worker's: the
+  // event sorted before the site's earlier events (recordEvent's, whose seq the worker draws).
+  it('delegates add-to-cart inside a transaction block to the one worker holding the site, its event after the earlier ones', async () => {
     const db = t.db;
     const siteId = site.siteId;
     await db.query(
@@ -141,18 +143,25 @@ describe.runIf(process.env.BODEGA_CITUS === '1')('a site\'s statements on Citus'
       };
       const ctx = siteContext(inBlock, siteId, () => new Date());
       const buyer = { kind: 'visitor' as const, id: randomUUID() };
+      const before = await recordEvent(siteContext(db, siteId, () => new Date()), { siteId, type: 'cart.updated', entityType: 'cart', entityId: 'before', payload: {} });
       await client.query('BEGIN');
       const added = await addLines(ctx, { id: randomUUID(), buyer, currency: 'USD', businessLocationId: null }, [{ id: randomUUID(), key: 'a', catalogReference: { appId: 'app', catalogItemId: 'a' }, quantity: 1, custom: undefined }], {}, new Date());
       await client.query('COMMIT');
       expect(added.written).toHaveLength(1);
-      expect(commands.some((c) => /INSERT INTO public\.outbox_events_\d+/.test(c))).toBe(true);
+      // Besides the transaction's own commands, the one call of the function, delegated to the worker.
+      const work = commands.filter((c) => !/^issuing (BEGIN|PREPARE TRANSACTION|COMMIT)/.test(c));
+      expect(work).toHaveLength(1);
+      expect(work[0]).toMatch(/^issuing SELECT public\.cart_add_lines\(/);
       expect(servers[0]).toMatch(/^on server /);
       expect(new Set(servers.map((s) => s.replace(/ connectionId: \d+/, ''))).size).toBe(1);
-      const events = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM outbox_events WHERE site_id = $1 AND type = 'cart.created'`, [siteId]);
-      expect(events[0].n).toBe('1');
+      // Its seq is the worker's, as recordEvent's: written later, it sorts later.
+      const events = await db.query<{ event_id: string; type: string }>(`SELECT event_id, type FROM outbox_events WHERE site_id = $1 AND type LIKE 'cart.%' ORDER BY seq`, [siteId]);
+      expect(events.map((e) => e.type)).toEqual(['cart.updated', 'cart.created']);
+      expect(events[0].event_id).toBe(before);
     } finally {
       await client.end();
       await db.query('DELETE FROM webhook_subscriptions WHERE site_id = $1', [siteId]);
+      await db.query('DELETE FROM outbox_events WHERE site_id = $1', [siteId]);
     }
   });
 });
