@@ -14,7 +14,7 @@
  * add-to-cart; and on PostgreSQL the WAL bytes per add-to-cart commit against the bare write's. Carts hold 3 lines before the run. The write
  * ratios mean something only on PostgreSQL with fsync on (the header says which).
  */
-import { PRODUCT_CACHE_MS } from '../packages/server/src/services/catalog/service.js';
+import { PRODUCT_CACHE_MS } from '../packages/server/src/services/catalog/product-cache.js';
 import { countStatements } from '../packages/server/src/test/statements.js';
 import { keepEveryEvent } from '../packages/server/src/test/webhooks.js';
 import { assertClean, BARE_ROUTE, BROWSER_ENCODINGS, BARE_WRITE_ROUTE, load, loadPerConnection, peakRssMbOf, printResults, recordPeakRss, recordRows, startBuiltServer, startNamedServer, withCpu, type BenchServer, type CpuPerRequest, type LoadResult } from './lib.js';

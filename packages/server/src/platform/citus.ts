@@ -20,7 +20,11 @@ const NOTIFY_TRIGGERS = ['members_access_changed', 'members_access_deleted'];
  * Functions whose every statement reads and writes one site's rows, distributed by that site
  * argument and colocated with the site tables: Citus then sends a call made outside a transaction
  * block to the worker holding the site as ONE command, and its statements run there on the local
- * shards (instead of the coordinator running the function and sending each statement over).
+ * shards (instead of the coordinator running the function and sending each statement over). With
+ * `force_delegation` a call inside a transaction block goes to the worker too (the transaction's
+ * other statements name the same site, so they stay on that worker): run on the coordinator, its
+ * inserts drew the coordinator's seq for the outbox event, which then sorted before the site's
+ * earlier events (platform/citus-routing.test.ts).
  */
 export const DISTRIBUTED_FUNCTIONS = [
   { signature: 'cart_add_lines(text, text, text, text, text, text, timestamptz, jsonb, text, jsonb)', argument: 'p_site' },
@@ -135,7 +139,8 @@ export async function pendingFunctions(db: Queryable): Promise<string[]> {
   const pending: string[] = [];
   for (const fn of DISTRIBUTED_FUNCTIONS) {
     const rows = await db.query<{ ok: number }>(
-      `SELECT 1 AS ok FROM pg_dist_object WHERE classid = 'pg_proc'::regclass AND objid = $1::regprocedure AND distribution_argument_index IS NOT NULL`,
+      `SELECT 1 AS ok FROM pg_dist_object WHERE classid = 'pg_proc'::regclass AND objid = $1::regprocedure AND distribution_argument_index IS NOT NULL
+         AND force_delegation`,
       [fn.signature]);
     if (rows.length === 0) pending.push(fn.signature);
   }
@@ -145,7 +150,7 @@ export async function pendingFunctions(db: Queryable): Promise<string[]> {
 async function distributeFunctions(tx: Queryable): Promise<void> {
   for (const signature of await pendingFunctions(tx)) {
     const fn = DISTRIBUTED_FUNCTIONS.find((f) => f.signature === signature);
-    if (fn) await tx.query('SELECT create_distributed_function($1, $2, colocate_with => $3)', [fn.signature, fn.argument, COLOCATION_ANCHOR]);
+    if (fn) await tx.query('SELECT create_distributed_function($1, $2, colocate_with => $3, force_delegation => true)', [fn.signature, fn.argument, COLOCATION_ANCHOR]);
   }
 }
 

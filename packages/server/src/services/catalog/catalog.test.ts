@@ -175,6 +175,8 @@ describe('query-platformized', () => {
     [{ $not: { productType: 'physical' } }, ['Cherry']],
     [{ sku: { $exists: false }, productType: { $ne: 'digital' } }, ['Apple', 'Banana', 'Date']],
     [{ collectionIds: { $hasSome: [ALL_PRODUCTS_COLLECTION_ID] }, name: 'Date' }, ['Date']],
+    [{ collectionIds: { $hasAll: [ALL_PRODUCTS_COLLECTION_ID] }, name: { $in: ['Apple', 'Date'] } }, ['Apple', 'Date']],
+    [{ $or: [{ name: 'Cherry' }, { collectionIds: { $hasAll: [ALL_PRODUCTS_COLLECTION_ID, 'no-such-collection'] } }] }, ['Cherry']],
   ])('applies the filter %j', async (filter, names) => {
     const res = await t.app.inject({ method: 'POST', url: '/stores-reader/v1/products/query-platformized', headers: apiKey(s), payload: { query: { filter, sort: [{ fieldName: 'name' }] } } });
     expect(res.statusCode).toBe(200);

@@ -26,6 +26,11 @@ export function filterError(error: unknown): never {
   throw error;
 }
 
+/**
+ * The product fields a query may name. A filter's SQL names the site as `$1` (every product query's
+ * first parameter) in its subqueries on collection_products, not `p.site_id`: on Citus a correlated
+ * site join inside an OR or a scalar subquery is sent to every shard, the constant only to the site's.
+ */
 export function productFields(currency: string): FieldMap {
   const price = (value: unknown) => {
     const n = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
@@ -59,7 +64,7 @@ export function productFields(currency: string): FieldMap {
         };
         const member = (list: string[]) => {
           params.push(list);
-          return `EXISTS (SELECT 1 FROM collection_products cp WHERE cp.site_id = p.site_id AND cp.product_id = p.product_id AND cp.collection_id = ANY($${params.length}::text[]))`;
+          return `EXISTS (SELECT 1 FROM collection_products cp WHERE cp.site_id = $1 AND cp.product_id = p.product_id AND cp.collection_id = ANY($${params.length}::text[]))`;
         };
         switch (operator) {
           case '$eq':
@@ -69,7 +74,7 @@ export function productFields(currency: string): FieldMap {
           case '$hasAll': {
             const list = [...new Set(ids(operand))];
             params.push(list);
-            return `(SELECT count(*) FROM collection_products cp WHERE cp.site_id = p.site_id AND cp.product_id = p.product_id AND cp.collection_id = ANY($${params.length}::text[])) = ${list.length}`;
+            return `(SELECT count(*) FROM collection_products cp WHERE cp.site_id = $1 AND cp.product_id = p.product_id AND cp.collection_id = ANY($${params.length}::text[])) = ${list.length}`;
           }
           case '$exists':
             return operand ? 'TRUE' : 'FALSE';

@@ -83,7 +83,9 @@ export function parseAggregations(input: unknown): V3Aggregation[] {
 
 /**
  * One statement answering every aggregation as a JSON column a0, a1, …; `from` is the catalog
- * query's `FROM products p … WHERE …` (params already bound), `exponent` the currency's.
+ * query's `FROM products p … WHERE p.site_id = $1 …` (params already bound, the site first), `exponent`
+ * the currency's. The collections' subquery names the site as `$1`: correlated (`cp.site_id =
+ * p.site_id`) Citus sent the whole statement to every shard.
  */
 export function aggregationsSql(aggregations: readonly V3Aggregation[], from: string, params: unknown[], exponent: number): string {
   const bind = (v: unknown) => {
@@ -115,7 +117,7 @@ export function aggregationsSql(aggregations: readonly V3Aggregation[], from: st
   });
   return `WITH m AS MATERIALIZED (
   SELECT p.product_id, p.doc, p.in_stock, p.product_type, p.visible, p.discounted_minor, p.price_minor,
-    ARRAY(SELECT cp.collection_id FROM collection_products cp WHERE cp.site_id = p.site_id AND cp.product_id = p.product_id) AS collection_ids
+    ARRAY(SELECT cp.collection_id FROM collection_products cp WHERE cp.site_id = $1 AND cp.product_id = p.product_id) AS collection_ids
   ${from}
 ) SELECT ${columns.join(',\n  ')}`;
 }
