@@ -590,7 +590,6 @@ function event(ctx: SiteContext, e: Omit<OutboxEvent, 'siteId'>): Promise<string
 export { STORES_APP_ID, discountedPrice, isStoresAppId, lineKey, resolveVariant, stockOf, variantPrice, variantSku, variantWeight } from './products.js';
 export type { CatalogOptions, MediaItem, Product, StockChange } from './products.js';
 export { absoluteUrl } from './wire.js';
-export { PRODUCT_CACHE_MS } from './product-cache.js';
 // For the back office's imports and exports (services/backoffice).
 export type { ProductPatch } from './wire.js';
 export * as catalogBackOffice from './back-office.js';
