@@ -40,6 +40,11 @@ export const ADDITIONAL_FEE_KINDS = ['HANDLING_FEE', 'INSURANCE'] as const;
 export const TIP_SETTINGS_TYPES = ['PERCENTAGE', 'AMOUNT'] as const;
 /** What a shopper's tip choice is: a preset of the site's type, or an amount of their own. */
 export const TIP_TYPES = ['PERCENTAGE', 'AMOUNT', 'CUSTOM'] as const;
+/**
+ * A shopper's tip (or the price a tip is previewed on) as a decimal: at most 999,999,999,999.99,
+ * so a tip no order could store is refused at the call, not when the order is placed.
+ */
+export const TIP_AMOUNT_PATTERN = '^\\d{1,12}(\\.\\d{1,2})?$';
 /** How a tip is split among staff (tipSettings.staffDistributionMethod). */
 export const TIP_SPLITS = ['EQUAL', 'PROPORTIONAL'] as const;
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { firstDifference, registerSerialization, undescribedRoutes } from './serialization.js';
+import { firstDifference, inDeclaredOrder, registerSerialization, undescribedRoutes } from './serialization.js';
 
 const Answer = Type.Object({ id: Type.String(), count: Type.Integer() });
 // An optional property between required ones (fast-json-stringify alone writes required ones first).
@@ -38,6 +38,14 @@ describe('answers written through response schemas', () => {
   it("keeps the schema's order of properties, an optional one between required ones included", async () => {
     const res = await unchecked.inject({ url: '/ordered' });
     expect(res.body).toBe(JSON.stringify({ id: 'a', url: '/p', count: 2, nested: { a: 1, b: 2 } }));
+  });
+
+  it('keeps required only the properties before the first optional one (the rest keep their place)', () => {
+    const required = (schema: unknown) => (inDeclaredOrder(schema) as { required?: string[] }).required;
+    expect(required(Type.Object({ a: Type.String(), c: Type.String(), b: Type.Optional(Type.String()) }))).toEqual(['a', 'c']);
+    expect(required(Type.Object({ a: Type.String(), b: Type.Optional(Type.String()), c: Type.String() }))).toEqual(['a']);
+    expect(required(Type.Union([Type.Object({ a: Type.Optional(Type.String()), b: Type.String() })]))).toBeUndefined();
+    expect((inDeclaredOrder(Type.Union([Type.Object({ a: Type.Optional(Type.String()), b: Type.String() })])) as { anyOf: { required: string[] }[] }).anyOf[0].required).toEqual(['b']);
   });
 
   it('fails, when checking, an answer the schema would change, and names where', async () => {

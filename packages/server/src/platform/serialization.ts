@@ -37,18 +37,22 @@ export function registerSerialization(app: FastifyInstance, check: boolean): voi
  * The schema as fast-json-stringify should see it to write properties in the schema's order:
  * it writes every `required` property before the optional ones, which would move an optional
  * property declared between two required ones (a product's `url` or `brand`, an item's `id`) to
- * the end, so the answer would differ byte for byte from what the handler built. Leaving out
- * `required` keeps the declared order (absent optional properties are skipped either way; the
- * TypeBox provider still checks statically that a handler returns every required one). Unions
- * and conditionals keep theirs: fast-json-stringify picks their branch by validating against it.
+ * the end, so the answer would differ byte for byte from what the handler built. So only the
+ * required properties before an object's first optional one stay `required` (written first, in
+ * order, on fast-json-stringify's quickest path); the rest follow in declared order, skipped when
+ * absent (the TypeBox provider still checks statically that a handler returns every required
+ * one). Unions and conditionals keep theirs: fast-json-stringify picks their branch by validating.
  */
 export function inDeclaredOrder(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(inDeclaredOrder);
   if (typeof schema !== 'object' || schema === null) return schema;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'required' && Array.isArray(value) && 'properties' in schema) continue;
-    out[key] = BRANCHING.has(key) ? value : inDeclaredOrder(value);
+  for (const [key, value] of Object.entries(schema)) out[key] = BRANCHING.has(key) ? value : inDeclaredOrder(value);
+  const { properties, required } = schema as { properties?: unknown; required?: unknown };
+  if (typeof properties === 'object' && properties !== null && Array.isArray(required)) {
+    const keys = Object.keys(properties);
+    const firstOptional = keys.findIndex((k) => !required.includes(k));
+    if (firstOptional >= 0) out.required = required.filter((k) => !keys.includes(k as string) || keys.indexOf(k as string) < firstOptional);
   }
   return out;
 }

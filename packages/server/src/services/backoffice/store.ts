@@ -1,5 +1,6 @@
 // SQL for the import jobs and their failed rows; nothing else.
 import type { DbContext, SiteContext } from '../../platform/context.js';
+import { cellsOf, rowBatches, storedCells, type StoredCells } from '../../platform/failure-rows.js';
 
 export type ImportTarget = 'products' | 'data-items';
 export type ImportFormat = 'csv' | 'json';
@@ -100,18 +101,15 @@ export async function insertFailures(ctx: SiteContext, jobId: string, failures: 
     `INSERT INTO import_job_failures (site_id, job_id, row_number, error, data)
      SELECT $1, $2, f.row_number, f.error, f.data FROM jsonb_to_recordset($3::jsonb) AS f(row_number integer, error text, data jsonb)
      ON CONFLICT DO NOTHING`,
-    // The row as [column, value] pairs: a jsonb object would not keep the file's column order.
-    [ctx.siteId, jobId, JSON.stringify(failures.map((f) => ({ row_number: f.row, error: f.error, data: Object.entries(f.data) })))]);
+    [ctx.siteId, jobId, JSON.stringify(failures.map((f) => ({ row_number: f.row, error: f.error, data: storedCells(f.data) })))]);
 }
 
-export async function* failures(ctx: SiteContext, jobId: string, batch = 1000): AsyncGenerator<{ row: number; error: string; data: Record<string, unknown> }[]> {
-  let after = 0;
-  for (;;) {
-    const rows = await ctx.db.query<{ row_number: number; error: string; data: [string, unknown][] }>(
+export function failures(ctx: SiteContext, jobId: string, batch = 1000): AsyncGenerator<{ row: number; error: string; data: Record<string, unknown> }[]> {
+  return rowBatches(
+    (after, limit) => ctx.db.query<{ row_number: number; error: string; data: StoredCells }>(
       'SELECT row_number, error, data FROM import_job_failures WHERE site_id = $1 AND job_id = $2 AND row_number > $3 ORDER BY row_number LIMIT $4',
-      [ctx.siteId, jobId, after, batch]);
-    if (rows.length) yield rows.map((r) => ({ row: r.row_number, error: r.error, data: Object.fromEntries(r.data) }));
-    if (rows.length < batch) return;
-    after = rows[rows.length - 1].row_number;
-  }
+      [ctx.siteId, jobId, after, limit]),
+    (r) => ({ row: r.row_number, error: r.error, data: cellsOf(r.data) }),
+    batch,
+  );
 }

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
 import { formatAmount, MoneyError, multiply, parseAmount } from '../../platform/money.js';
-import { TIP_TYPES } from '../../platform/field-limits.js';
+import { TIP_AMOUNT_PATTERN, TIP_TYPES } from '../../platform/field-limits.js';
 import type { CartService } from '../cart/service.js';
 import { commerceSettingsOf } from '../commerce-settings/service.js';
 import { tipAmount, tipChoiceProblem, type TipChoice } from '../commerce/pricing/tips.js';
@@ -17,8 +17,7 @@ import * as W from './tips-wire-schemas.js';
 
 const PREFIXES = ['/_api/tips-service/v1/tips', '/tips/v1/tips'];
 const Id = Type.String({ minLength: 1, maxLength: 100 });
-// At most 999,999,999,999.99: a tip or price that no order could store is refused here, not when the order is placed.
-const Decimal = Type.String({ minLength: 1, maxLength: 15, pattern: '^\\d{1,12}(\\.\\d{1,2})?$' });
+const Decimal = Type.String({ minLength: 1, maxLength: 15, pattern: TIP_AMOUNT_PATTERN });
 const TipChoiceInput = Type.Object({
   value: Decimal,
   tipType: Type.Union(TIP_TYPES.map((t) => Type.Literal(t))),

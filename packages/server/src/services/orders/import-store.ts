@@ -1,6 +1,7 @@
 // SQL of the order import: finding an imported order by its source's id, the order number an
 // import keeps, and replacing an imported order. The orders table itself is store.ts's.
 import type { SiteContext } from '../../platform/context.js';
+import { cellsOf, rowBatches, storedCells, type StoredCells } from '../../platform/failure-rows.js';
 import type { Order } from './model.js';
 import { docOf, ORDER_COLUMNS, toOrder, type OrderRow } from './store.js';
 
@@ -98,9 +99,8 @@ export async function insertImportFile(ctx: SiteContext, file: ImportFileRecord,
     `INSERT INTO order_import_failures (site_id, import_id, row_number, external_order_id, code, error, data)
      SELECT $1, $2, f.row_number, f.external_order_id, f.code, f.error, f.data
      FROM jsonb_to_recordset($3::jsonb) AS f(row_number integer, external_order_id text, code text, error text, data jsonb)`,
-    // The row as [column, value] pairs: a jsonb object would not keep the file's column order.
     [ctx.siteId, file.importId, JSON.stringify(failures.map((f) => ({
-      row_number: f.row, external_order_id: f.externalOrderId ?? null, code: f.code, error: f.error, data: Object.entries(f.data),
+      row_number: f.row, external_order_id: f.externalOrderId ?? null, code: f.code, error: f.error, data: storedCells(f.data),
     })))],
   );
 }
@@ -112,19 +112,15 @@ export async function importFileExists(ctx: SiteContext, importId: string): Prom
 }
 
 /** The refused rows of one file import, in the file's order, a batch at a time. */
-export async function* importFailures(ctx: SiteContext, importId: string, batch = 1000): AsyncGenerator<ImportFailureRow[]> {
-  let after = 0;
-  for (;;) {
-    const rows = await ctx.db.query<{ row_number: number; external_order_id: string | null; code: string; error: string; data: [string, unknown][] }>(
+export function importFailures(ctx: SiteContext, importId: string, batch = 1000): AsyncGenerator<ImportFailureRow[]> {
+  return rowBatches(
+    (after, limit) => ctx.db.query<{ row_number: number; external_order_id: string | null; code: string; error: string; data: StoredCells }>(
       `SELECT row_number, external_order_id, code, error, data FROM order_import_failures
        WHERE site_id = $1 AND import_id = $2 AND row_number > $3 ORDER BY row_number LIMIT $4`,
-      [ctx.siteId, importId, after, batch]);
-    if (rows.length) {
-      yield rows.map((r) => ({
-        row: r.row_number, code: r.code, error: r.error, data: Object.fromEntries(r.data), ...(r.external_order_id !== null && { externalOrderId: r.external_order_id }),
-      }));
-    }
-    if (rows.length < batch) return;
-    after = rows[rows.length - 1].row_number;
-  }
+      [ctx.siteId, importId, after, limit]),
+    (r) => ({
+      row: r.row_number, code: r.code, error: r.error, data: cellsOf(r.data), ...(r.external_order_id !== null && { externalOrderId: r.external_order_id }),
+    }),
+    batch,
+  );
 }
