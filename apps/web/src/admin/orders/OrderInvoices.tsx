@@ -39,11 +39,11 @@ function InvoiceTotals({ invoice }: { invoice: Invoice }) {
   );
 }
 
-/** What staff may do to close the invoice: void one sent and unpaid, delete one never sent. */
+/** What staff may do to close the invoice: void one sent and unpaid, delete one never sent (a draft past its due date reads Overdue). */
 function closing(invoice: Invoice): 'void' | 'delete' | null {
   if (invoice.number === null) return null;
-  if (invoice.status === 'Sent' || invoice.status === 'Overdue') return 'void';
-  return invoice.status === 'Draft' ? 'delete' : null;
+  if (invoice.status !== 'Draft' && invoice.status !== 'Sent' && invoice.status !== 'Overdue') return null;
+  return invoice.sentDate === null ? 'delete' : 'void';
 }
 
 export function OrderInvoices({ orderId, email, canceled }: { orderId: string; email: string | undefined; canceled: boolean }) {

@@ -178,3 +178,31 @@ describe('who may void or delete an invoice', () => {
     expect((await t.app.inject({ method: 'GET', url: `/bodega/v1/invoices/${mailed.id}`, headers: a.headers.owner })).json().invoice.status).toBe('Sent');
   });
 });
+
+describe('an invoice past its due date', () => {
+  it('is deleted when it was never sent (it reads Overdue) and voided once sent', async () => {
+    // Terms of 0 days: an invoice is due the moment it is issued, so it reads Overdue at once.
+    const terms = await t.app.inject({ method: 'PATCH', url: '/bodega/v1/invoice-settings', headers: a.headers.owner, payload: { paymentTermsDays: 0 } });
+    expect(terms.statusCode, terms.body).toBe(200);
+    try {
+      const unsent = await issue(await memberOrder());
+      expect(unsent.status).toBe('Overdue');
+      expect([(await voidIt(unsent.id)).statusCode]).toEqual([409]);
+      const deleted = await deleteIt(unsent.id);
+      expect(deleted.statusCode, deleted.body).toBe(200);
+      expect(deleted.json().invoice.status).toBe('Deleted');
+      // The customer never saw it, so it leaves their account.
+      const asMember = await t.app.inject({ method: 'GET', url: `/bodega/v1/invoices/${unsent.id}`, headers: a.headers.member });
+      expect(asMember.statusCode).toBe(404);
+
+      const mailed = await sent(await issue(await memberOrder()));
+      expect(mailed.status).toBe('Overdue');
+      expect([(await deleteIt(mailed.id)).statusCode, code(await deleteIt(mailed.id))]).toEqual([409, 'INVOICE_NOT_DELETABLE']);
+      const voided = await voidIt(mailed.id);
+      expect(voided.statusCode, voided.body).toBe(200);
+      expect(voided.json().invoice.status).toBe('Void');
+    } finally {
+      await t.app.inject({ method: 'PATCH', url: '/bodega/v1/invoice-settings', headers: a.headers.owner, payload: { paymentTermsDays: 30 } });
+    }
+  });
+});

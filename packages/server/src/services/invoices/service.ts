@@ -43,18 +43,20 @@ function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** Why this invoice cannot be voided (or deleted), in words; undefined when it can. */
+/**
+ * Why this invoice cannot be voided (or deleted), in words; undefined when it can. An unpaid one
+ * the customer was sent is voided, one never sent is deleted: decided by whether it was sent, not
+ * by its status, since a draft past its due date reads Overdue.
+ */
 function closeRefusal(invoice: InvoiceView, how: 'void' | 'delete'): string | undefined {
   const name = invoice.invoiceNumber ?? invoice.id;
   if (invoice.number === null) return `Invoice ${name} was made by an app (${invoice.appId ?? 'unknown'}); that app closes it`;
   if (invoice.status === 'Void' || invoice.status === 'Deleted') return `Invoice ${name} is already ${invoice.status === 'Void' ? 'void' : 'deleted'}`;
-  if (how === 'void') {
-    if (invoice.status === 'Draft') return `Invoice ${name} was never sent: delete it instead`;
-    if (invoice.status !== 'Sent' && invoice.status !== 'Overdue') return `Invoice ${name} is ${invoice.status}: only an unpaid invoice is voided (refund the order instead)`;
-    return undefined;
+  if (invoice.status !== 'Draft' && invoice.status !== 'Sent' && invoice.status !== 'Overdue') {
+    return `Invoice ${name} is ${invoice.status}: only an unpaid invoice is ${how === 'void' ? 'voided' : 'deleted'} (refund the order instead)`;
   }
-  if (invoice.status === 'Sent' || invoice.status === 'Overdue') return `Invoice ${name} was sent to the customer: void it instead`;
-  if (invoice.status !== 'Draft') return `Invoice ${name} is ${invoice.status}: only an invoice never sent nor paid is deleted`;
+  if (how === 'void' && invoice.sentDate === null) return `Invoice ${name} was never sent: delete it instead`;
+  if (how === 'delete' && invoice.sentDate !== null) return `Invoice ${name} was sent to the customer: void it instead`;
   return undefined;
 }
 
