@@ -177,6 +177,41 @@ export async function crownHeads(tx: DbContext, shape: ClaimShape, rows: readonl
   }
 }
 
+/**
+ * Crowns the oldest pending delivery of every chain that has none: the housekeeping's guard for rows
+ * no current code leaves headless — those a server older than migration 1161, still running during
+ * an upgrade, queued or finished without heads. Under CHAIN_LOCK held exclusively, like a fan-out.
+ * Answers how many chains it repaired.
+ */
+export async function repairHeads(ctx: DbContext, shape: ClaimShape): Promise<number> {
+  return withTransaction(ctx, async (tx) => {
+    await tx.db.query('SELECT pg_advisory_xact_lock($1)', [CHAIN_LOCK]);
+    const headless = `d.${PENDING} AND NOT d.head`;
+    if (!shape.perSite) {
+      const params: unknown[] = [];
+      const rows = await tx.db.query(
+        `UPDATE webhook_deliveries d SET head = true WHERE ${headless}${siteFilter(shape, 'd', params)} AND ${startsItsChain('d.site_id')} RETURNING 1`,
+        params,
+      );
+      return rows.length;
+    }
+    const params: unknown[] = [];
+    const sites = await tx.db.query<{ site_id: string }>(
+      `SELECT DISTINCT d.site_id FROM webhook_deliveries d WHERE ${headless}${siteFilter(shape, 'd', params)}`,
+      params,
+    );
+    let repaired = 0;
+    for (const { site_id: siteId } of sites) {
+      const rows = await tx.db.query(
+        `UPDATE webhook_deliveries d SET head = true WHERE d.site_id = $1 AND ${headless} AND ${startsItsChain('$1')} RETURNING 1`,
+        [siteId],
+      );
+      repaired += rows.length;
+    }
+    return repaired;
+  });
+}
+
 /** The next pending delivery of `m`'s chain (other than m), as a subquery; `site` names m's site. */
 function nextOfChain(site: string, m: string): string {
   return `(SELECT e.delivery_id FROM webhook_deliveries e

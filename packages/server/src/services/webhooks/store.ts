@@ -186,7 +186,7 @@ export async function findDelivery(ctx: SiteContext, subscriptionId: string, del
   return row ? toDelivery(row) : undefined;
 }
 
-/** A new pending delivery: a replay (copying an earlier one's event and order) or a test ping; the head of its chain if it starts one. */
+/** A new pending delivery: a replay (the earlier one's event, in a new place in the order) or a test ping; the head of its chain if it starts one. */
 export async function insertDelivery(
   ctx: SiteContext,
   d: { id: string; subscriptionId: string; event: DeliveryEvent; seq?: number | string; replayOf?: string; at: Date },

@@ -441,6 +441,28 @@ describe('several servers, crashes and rollbacks', () => {
     const left = await t.db.query('SELECT 1 FROM outbox_events WHERE site_id = $1', [s.siteId]);
     expect(left).toHaveLength(0);
   });
+
+  it('a chain left without a head (rows of a server older than migration 1161) is repaired by the housekeeping, then delivers in order', async () => {
+    const s = await t.createSite();
+    const r = await receiver();
+    const nOf = (body: string) => (JSON.parse(body) as { data: { entity: { n: number } } }).data.entity.n;
+    r.answer = () => 503;
+    await subscribe(s, r.url, ['cart.updated']);
+    for (let n = 0; n < 3; n++) await touch(s, 'headless', n);
+    const w = worker([s.siteId]);
+    await w.runUntilIdle();
+    expect(r.received.map((x) => nOf(x.body))).toEqual([0]);
+    // What an older server leaves behind: the chain's rows pending, none of them its head.
+    await t.db.query('UPDATE webhook_deliveries SET head = false WHERE site_id = $1', [s.siteId]);
+    r.answer = () => 200;
+    advance(60_000);
+    await w.runUntilIdle();
+    expect(r.received).toHaveLength(1);
+    expect((await w.prune()).repairedChains).toBe(1);
+    await w.runUntilIdle();
+    expect(r.received.map((x) => nOf(x.body))).toEqual([0, 0, 1, 2]);
+    expect((await w.prune()).repairedChains).toBe(0);
+  });
 });
 
 describe('the subscriptions API', () => {

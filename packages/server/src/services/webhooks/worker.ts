@@ -11,7 +11,7 @@ import { post, type SendResult } from './send.js';
 import { signWixJwt, standardSignature, type SiteKeyStore } from './signing.js';
 import { decryptSecret } from '../../platform/secrets.js';
 import { isCitus } from '../../platform/citus.js';
-import { CHAIN_LOCK, claimDeliveries, crownHeads, markFannedOut, passHead, recordSuccesses, takeEvents, type ClaimShape, type ClaimedRow, type OutboxRow, type Success } from './claims.js';
+import { CHAIN_LOCK, claimDeliveries, crownHeads, markFannedOut, passHead, recordSuccesses, repairHeads, takeEvents, type ClaimShape, type ClaimedRow, type OutboxRow, type Success } from './claims.js';
 
 export interface WebhookOptions {
   /** Deliver to loopback and private addresses (tests, on-premises receivers). */
@@ -398,12 +398,16 @@ export class WebhookWorker {
     await this.pool.db.query('ANALYZE webhook_deliveries');
   }
 
-  /** Deletes fanned-out outbox rows and finished deliveries older than the retention. */
-  async prune(): Promise<{ events: number; deliveries: number }> {
+  /**
+   * Deletes fanned-out outbox rows and finished deliveries older than the retention, and gives a head
+   * to any chain left without one (claims.ts repairHeads).
+   */
+  async prune(): Promise<{ events: number; deliveries: number; repairedChains: number }> {
     const cutoff = new Date(this.deps.now().getTime() - this.options.retentionDays * 24 * 60 * 60_000);
     const events = await this.pool.db.query('DELETE FROM outbox_events WHERE delivered_at IS NOT NULL AND delivered_at < $1 RETURNING 1', [cutoff]);
     const deliveries = await this.pool.db.query(`DELETE FROM webhook_deliveries WHERE finished_at IS NOT NULL AND finished_at < $1 RETURNING 1`, [cutoff]);
-    return { events: events.length, deliveries: deliveries.length };
+    const repairedChains = await repairHeads(this.pool, await this.shape());
+    return { events: events.length, deliveries: deliveries.length, repairedChains };
   }
 
   start(): void {
