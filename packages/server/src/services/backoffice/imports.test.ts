@@ -5,6 +5,8 @@ import { testApp, type TestApp } from '../../test/harness.js';
 import { backOfficeSite, type BackOfficeSite } from '../../test/backoffice.js';
 import { createProduct } from '../../test/commerce.js';
 import { batches, IMPORT_BATCH } from './imports.js';
+import * as store from './store.js';
+import { siteContext, withTransaction } from '../../platform/context.js';
 import { neutraliseCell, restoreCell } from '../../platform/csv-cells.js';
 
 let t: TestApp;
@@ -49,6 +51,28 @@ async function productCount(site: BackOfficeSite): Promise<number> {
   const res = await t.app.inject({ method: 'POST', url: '/stores-reader/v1/products/query', headers: site.headers.owner, payload: { query: { paging: { limit: 1 } } } });
   return (res.json() as { totalResults: number }).totalResults;
 }
+
+describe('an import job\'s lease', () => {
+  it('is on the database\'s clock and is the runner\'s token: a server whose clock runs ahead takes nothing, and after a lease runs out only its new holder may write a batch', async () => {
+    const site = await backOfficeSite(t);
+    const ahead = new Date(Date.now() + 30 * 24 * 60 * 60_000);
+    const ctx = siteContext(t.db, site.site.siteId, () => ahead);
+    const job = await store.insertJob(ctx, { jobId: `lease-${site.site.siteId}`, target: 'products', dataCollectionId: null, format: 'csv', content: 'name,price\nA,1.00\n', at: ahead });
+    const first = await store.claimJob(ctx, job.jobId, 60_000);
+    expect(first?.lease).toBeInstanceOf(Date);
+    // A server whose clock is a month ahead (a test's, or a wrong one) neither sees it waiting nor takes it.
+    expect((await store.waitingJobs(ctx, 1000)).map((w) => w.jobId)).not.toContain(job.jobId);
+    expect(await store.claimJob(ctx, job.jobId, 60_000)).toBeUndefined();
+    expect(await withTransaction(ctx, (tx) => store.holdJob(tx, job.jobId, first?.lease ?? new Date(0)))).toBe(true);
+    // Its lease runs out (the server stopped): another takes it up, and the first may write no batch.
+    await t.db.query(`UPDATE import_jobs SET lease_until = now() - interval '1 second' WHERE site_id = $1 AND job_id = $2`, [site.site.siteId, job.jobId]);
+    const second = await store.claimJob(ctx, job.jobId, 60_000);
+    expect(second?.lease).toBeInstanceOf(Date);
+    expect(await withTransaction(ctx, (tx) => store.holdJob(tx, job.jobId, first?.lease ?? new Date(0)))).toBe(false);
+    expect(await withTransaction(ctx, (tx) => store.holdJob(tx, job.jobId, second?.lease ?? new Date(0)))).toBe(true);
+    await store.finishJob(ctx, job.jobId, 'FAILED', ahead, 'a test of leases');
+  });
+});
 
 describe('importing products', () => {
   it('imports 497 of 500 rows and reports exactly the 3 bad ones with their row and reason', { timeout: 120_000 }, async () => {

@@ -159,7 +159,7 @@ export class ImportJobs {
 
   /** Takes up the jobs a stopped server left (called when the app is ready). */
   async resumeWaiting(): Promise<void> {
-    for (const job of await store.waitingJobs(poolContext(this.deps.db), this.deps.now(), 100)) this.kick(job.siteId, job.jobId);
+    for (const job of await store.waitingJobs(poolContext(this.deps.db), 100)) this.kick(job.siteId, job.jobId);
   }
 
   /** Waits for the running jobs; none starts afterwards. */
@@ -174,37 +174,46 @@ export class ImportJobs {
     this.running.add(run);
   }
 
-  private lease(): Date {
-    return new Date(this.deps.now().getTime() + LEASE_MS);
-  }
-
   private async run(siteId: string, jobId: string): Promise<void> {
     const { db, now } = this.deps;
     const caller: Caller = { kind: 'APP', siteId, subjectId: `import-job:${jobId}` };
     const ctx: RequestContext = { ...siteContext(db, siteId, now), caller, requestId: jobId };
-    const claimed = await store.claimJob(ctx, jobId, now(), this.lease());
+    const claimed = await store.claimJob(ctx, jobId, LEASE_MS);
     if (!claimed) return;
     const { job, content } = claimed;
+    let lease = claimed.lease;
     try {
       const rows = readRows(job.format, content);
       if (rows.length > MAX_IMPORT_ROWS) throw new RowError(`At most ${MAX_IMPORT_ROWS} rows in one import`);
-      const progress = { total: rows.length, processed: job.processed, succeeded: job.succeeded, failed: job.failed, leaseUntil: this.lease() };
+      const progress = { total: rows.length, processed: job.processed, succeeded: job.succeeded, failed: job.failed };
       const fields = job.target === 'data-items' && job.dataCollectionId ? new Map((await this.deps.data.collections.load(ctx, job.dataCollectionId)).fields.map((f) => [f.key, f.type as string])) : undefined;
       for (const batch of batches(job.target, rows, job.processed)) {
         if (this.closed) return; // the lease runs out and the job is taken up again
-        const failures = job.target === 'products' ? await this.importProducts(ctx, batch) : await this.importItems(ctx, job.dataCollectionId ?? '', fields ?? new Map<string, string>(), batch.flat());
-        const last = batch[batch.length - 1];
-        await withTransaction(ctx, async (tx) => {
+        // A batch's rows and its progress commit together, under the job's lock and only while the
+        // lease is this runner's: a batch is never imported twice, by a server taking the job up
+        // after a crash or after the lease ran out.
+        const next = await withTransaction(ctx, async (tx) => {
+          if (!await store.holdJob(tx, jobId, lease)) return undefined;
+          const failures = job.target === 'products' ? await this.importProducts(tx, batch) : await this.importItems(tx, job.dataCollectionId ?? '', fields ?? new Map<string, string>(), batch.flat());
+          const last = batch[batch.length - 1];
           await store.insertFailures(tx, jobId, failures);
-          progress.processed = last[last.length - 1].row;
-          progress.failed += failures.length;
-          progress.succeeded += batch.reduce((n, group) => n + group.length, 0) - failures.length;
-          progress.leaseUntil = this.lease();
-          await store.saveProgress(tx, jobId, progress);
+          const saved = {
+            ...progress,
+            processed: last[last.length - 1].row,
+            failed: progress.failed + failures.length,
+            succeeded: progress.succeeded + batch.reduce((n, group) => n + group.length, 0) - failures.length,
+          };
+          return { saved, lease: await store.saveProgress(tx, jobId, saved, LEASE_MS) };
         });
+        if (!next) return; // another server runs the job now
+        Object.assign(progress, next.saved);
+        lease = next.lease;
       }
-      await store.saveProgress(ctx, jobId, progress);
-      await store.finishJob(ctx, jobId, 'DONE', now());
+      await withTransaction(ctx, async (tx) => {
+        if (!await store.holdJob(tx, jobId, lease)) return;
+        await store.saveProgress(tx, jobId, progress, LEASE_MS);
+        await store.finishJob(tx, jobId, 'DONE', now());
+      });
     } catch (error) {
       await store.finishJob(ctx, jobId, 'FAILED', now(), reason(error));
     }
@@ -261,11 +270,15 @@ export class ImportJobs {
         }
       });
     }
+    // Inside the batch's transaction (run), so a savepoint per row here too.
     for (const r of read.filter((x) => x.item.id && existing.has(x.item.id))) {
+      await ctx.db.query('SAVEPOINT import_row');
       try {
         await catalog.updateProduct(ctx, r.item.id as string, r.item.patch);
+        await ctx.db.query('RELEASE SAVEPOINT import_row');
         done.push({ productId: r.item.id as string, collectionIds: r.collectionIds });
       } catch (error) {
+        await ctx.db.query('ROLLBACK TO SAVEPOINT import_row');
         fail(r.rows, error);
       }
     }

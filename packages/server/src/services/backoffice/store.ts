@@ -63,30 +63,50 @@ export async function findJob(ctx: SiteContext, jobId: string): Promise<ImportJo
 }
 
 /**
- * Takes a waiting job (or one whose server stopped: its lease ran out) and reads its file. The
- * conditional UPDATE is the claim: of two servers only one gets the row back.
+ * A runner's lease, on the database's clock (a lease is about servers being alive, not the shop's
+ * time: a server whose clock runs ahead, a test's injected one included, must not take a job
+ * another is running), to the millisecond, so the value read back is the runner's token. now(),
+ * the transaction's time: Citus refuses a volatile function in an UPDATE.
  */
-export async function claimJob(ctx: SiteContext, jobId: string, at: Date, leaseUntil: Date): Promise<{ job: ImportJob; content: string } | undefined> {
-  const rows = await ctx.db.query<JobRow & { content: string }>(
-    `UPDATE import_jobs SET status = 'RUNNING', lease_until = $4
+const LEASE = (ms: string) => `date_trunc('milliseconds', now()) + ${ms} * interval '1 millisecond'`;
+
+/**
+ * Takes a waiting job (or one whose server stopped: its lease ran out) and reads its file. The
+ * conditional UPDATE is the claim: of two servers only one gets the row back, with its lease.
+ */
+export async function claimJob(ctx: SiteContext, jobId: string, leaseMs: number): Promise<{ job: ImportJob; content: string; lease: Date } | undefined> {
+  const rows = await ctx.db.query<JobRow & { content: string; lease_until: Date }>(
+    `UPDATE import_jobs SET status = 'RUNNING', lease_until = ${LEASE('$3::int')}
       WHERE site_id = $1 AND job_id = $2 AND content IS NOT NULL
-        AND (status = 'QUEUED' OR (status = 'RUNNING' AND lease_until < $3))
-      RETURNING ${COLUMNS}, content`, [ctx.siteId, jobId, at, leaseUntil]);
-  return rows[0] && { job: toJob(rows[0]), content: rows[0].content };
+        AND (status = 'QUEUED' OR (status = 'RUNNING' AND lease_until < now()))
+      RETURNING ${COLUMNS}, content, lease_until`, [ctx.siteId, jobId, leaseMs]);
+  return rows[0] && { job: toJob(rows[0]), content: rows[0].content, lease: new Date(rows[0].lease_until) };
 }
 
 /** Across sites (the pool's context): what a starting server takes up. */
-export async function waitingJobs(ctx: DbContext, at: Date, limit: number): Promise<{ siteId: string; jobId: string }[]> {
+export async function waitingJobs(ctx: DbContext, limit: number): Promise<{ siteId: string; jobId: string }[]> {
   const rows = await ctx.db.query<{ site_id: string; job_id: string }>(
-    `SELECT site_id, job_id FROM import_jobs WHERE status = 'QUEUED' OR (status = 'RUNNING' AND lease_until < $1) ORDER BY created_at LIMIT $2`, [at, limit]);
+    `SELECT site_id, job_id FROM import_jobs WHERE status = 'QUEUED' OR (status = 'RUNNING' AND lease_until < now()) ORDER BY created_at LIMIT $1`, [limit]);
   return rows.map((r) => ({ siteId: r.site_id, jobId: r.job_id }));
 }
 
-/** Progress after a batch; restarting a job starts over from `processed`. */
-export async function saveProgress(ctx: SiteContext, jobId: string, p: { total: number; processed: number; succeeded: number; failed: number; leaseUntil: Date }): Promise<void> {
-  await ctx.db.query(
-    'UPDATE import_jobs SET total = $3, processed = $4, succeeded = $5, failed = $6, lease_until = $7 WHERE site_id = $1 AND job_id = $2',
-    [ctx.siteId, jobId, p.total, p.processed, p.succeeded, p.failed, p.leaseUntil]);
+/**
+ * Locks the job for the runner whose lease it still is (in the transaction that writes a batch and
+ * its progress): false when another server took it up after the lease ran out.
+ */
+export async function holdJob(ctx: SiteContext, jobId: string, lease: Date): Promise<boolean> {
+  const rows = await ctx.db.query(
+    `SELECT 1 FROM import_jobs WHERE site_id = $1 AND job_id = $2 AND status = 'RUNNING' AND lease_until = $3 FOR UPDATE`,
+    [ctx.siteId, jobId, lease]);
+  return rows.length > 0;
+}
+
+/** Progress after a batch, with the lease renewed (answered); restarting a job starts over from `processed`. */
+export async function saveProgress(ctx: SiteContext, jobId: string, p: { total: number; processed: number; succeeded: number; failed: number }, leaseMs: number): Promise<Date> {
+  const rows = await ctx.db.query<{ lease_until: Date }>(
+    `UPDATE import_jobs SET total = $3, processed = $4, succeeded = $5, failed = $6, lease_until = ${LEASE('$7::int')} WHERE site_id = $1 AND job_id = $2 RETURNING lease_until`,
+    [ctx.siteId, jobId, p.total, p.processed, p.succeeded, p.failed, leaseMs]);
+  return new Date(rows[0].lease_until);
 }
 
 export async function finishJob(ctx: SiteContext, jobId: string, status: 'DONE' | 'FAILED', at: Date, error?: string): Promise<void> {
