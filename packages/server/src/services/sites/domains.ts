@@ -146,6 +146,27 @@ export async function replaceDomains(ctx: Pick<SiteContext, 'db' | 'siteId'>, do
   }
 }
 
+/**
+ * A new site's domains, set by the operator and so verified (inside the site's creating
+ * transaction). Plain inserts only: on Citus, site_domains is a reference table, and a DELETE or an
+ * upsert there takes an exclusive lock that, among other sites being created at the same moment,
+ * can close a deadlock; inserts of different rows never wait on each other.
+ */
+export async function insertNewSiteDomains(ctx: Pick<SiteContext, 'db' | 'siteId'>, domains: string[]): Promise<void> {
+  const { db: tx, siteId } = ctx;
+  const taken = await tx.query<{ domain: string }>(
+    'SELECT domain FROM site_domains WHERE domain = ANY($1::text[]) AND verified_at IS NOT NULL ORDER BY domain', [domains]);
+  if (taken.length) throw domainTaken(taken.map((r) => r.domain));
+  try {
+    await tx.query(
+      `INSERT INTO site_domains (site_id, domain, token, verified_at, verified_by)
+       SELECT $1, d.domain, d.token, now(), 'OPERATOR' FROM unnest($2::text[], $3::text[]) AS d (domain, token)`,
+      [siteId, domains, domains.map(() => newDomainToken())]);
+  } catch (error) {
+    throw isUniqueViolation(error) ? domainTaken(domains) : error;
+  }
+}
+
 /** Marks a PENDING name verified; a name another site verified meanwhile is a 409. */
 export async function markVerified(ctx: Pick<SiteContext, 'db' | 'siteId'>, domain: string, by: DomainProof, at: Date): Promise<void> {
   try {

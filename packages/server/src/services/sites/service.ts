@@ -171,7 +171,7 @@ export class SitesService {
       await store.insertOAuthClient(tx, clientId, allowedOrigins);
       await store.insertApiKey(tx, { keyHash: hashSecret(apiKey), keyId: newId(), name: 'default' });
       // Site creation is the operator's (the CLI) or the tests': its domains are trusted.
-      if (domains.length) await domainStore.replaceDomains(tx, domains, true);
+      if (domains.length) await domainStore.insertNewSiteDomains(tx, domains);
       for (const initializer of this.initializers) await initializer(tx, site, input);
     });
     if (domains.length) this.hosts.clear();
