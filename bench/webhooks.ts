@@ -158,14 +158,19 @@ export default async function webhooks(): Promise<void> {
     const idle: (LoadResult & { cpu: CpuPerRequest })[] = [];
     const running: (LoadResult & { cpu: CpuPerRequest })[] = [];
     const deliveredWhileLoaded: number[] = [];
+    const profile = await statementProfile(server);
     for (let round = 0; round < ROUNDS; round++) {
+      await profile?.reset();
       idle.push(await withCpu(server, () => loadPerConnection(addUrl, tokens, addBody, seconds)));
+      await profile?.print(`round ${round + 1}, worker idle, ${idle.at(-1)!.requests} add-to-cart`, idle.at(-1)!.requests);
       await commit(server, siteId, Array.from({ length: EVENTS }, (_, i) => `load-${round}-${i}`), 500);
       const before = receiver.total;
+      await profile?.reset();
       worker.start();
       running.push(await withCpu(server, () => loadPerConnection(addUrl, tokens, addBody, seconds)));
       deliveredWhileLoaded.push((receiver.total - before) / seconds);
       await worker.stop();
+      await profile?.print(`round ${round + 1}, worker delivering, ${running.at(-1)!.requests} add-to-cart, ${receiver.total - before} events delivered`, running.at(-1)!.requests);
       // Drain what is left so the next idle round is idle.
       worker.start();
       await receiver.waitFor(Array.from({ length: EVENTS }, (_, i) => `load-${round}-${i}`), 10 * 60_000);
@@ -201,4 +206,25 @@ export default async function webhooks(): Promise<void> {
     await receiver.close();
     await server.close();
   }
+}
+
+/**
+ * BENCH_PG_PROFILE=1, on a PostgreSQL server that preloads pg_stat_statements: the statements that
+ * took PostgreSQL's time in each measured phase, by total time, per add-to-cart of the phase.
+ */
+async function statementProfile(server: BenchServer): Promise<{ reset(): Promise<void>; print(title: string, requests: number): Promise<void> } | undefined> {
+  if (process.env.BENCH_PG_PROFILE !== '1' || !process.env.DATABASE_URL) return undefined;
+  await server.db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  return {
+    async reset() { await server.db.query('SELECT pg_stat_statements_reset()'); },
+    async print(title, requests) {
+      const rows = await server.db.query<{ calls: string; total_ms: number; query: string }>(
+        `SELECT calls::text, total_exec_time AS total_ms, regexp_replace(query, '\\s+', ' ', 'g') AS query
+           FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+          ORDER BY total_exec_time DESC LIMIT 10`);
+      const total = rows.reduce((sum, r) => sum + r.total_ms, 0);
+      console.log(`    PostgreSQL time by statement, ${title} (top 10: ${(total * 1000 / requests).toFixed(0)} µs per add-to-cart):`);
+      for (const r of rows) console.log(`      ${(r.total_ms * 1000 / requests).toFixed(0).padStart(5)} µs/add  ${r.calls.padStart(7)} calls  ${r.query.slice(0, 110)}`);
+    },
+  };
 }

@@ -45,6 +45,11 @@ const SITE_WINDOW = 4;
 
 function siteFilter(shape: ClaimShape, alias: string, params: unknown[]): string {
   if (!shape.sites) return '';
+  // One site is an equality: the pending index by site (migration 1190) then answers in seq order.
+  if (shape.sites.length === 1) {
+    params.push(shape.sites[0]);
+    return ` AND ${alias}.site_id = $${params.length}`;
+  }
   params.push([...shape.sites]);
   return ` AND ${alias}.site_id = ANY($${params.length}::text[])`;
 }
