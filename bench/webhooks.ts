@@ -214,10 +214,16 @@ export default async function webhooks(): Promise<void> {
  */
 async function statementProfile(server: BenchServer): Promise<{ reset(): Promise<void>; print(title: string, requests: number): Promise<void> } | undefined> {
   if (process.env.BENCH_PG_PROFILE !== '1' || !process.env.DATABASE_URL) return undefined;
+  const [{ loaded }] = await server.db.query<{ loaded: boolean }>(`SELECT 'pg_stat_statements' = ANY(regexp_split_to_array(current_setting('shared_preload_libraries'), '\\s*,\\s*')) AS loaded`);
+  if (!loaded) {
+    console.log('    BENCH_PG_PROFILE: this PostgreSQL does not preload pg_stat_statements (shared_preload_libraries); no statement profile');
+    return undefined;
+  }
   await server.db.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
   return {
     async reset() { await server.db.query('SELECT pg_stat_statements_reset()'); },
     async print(title, requests) {
+      if (requests === 0) return;
       const rows = await server.db.query<{ calls: string; total_ms: number; query: string }>(
         `SELECT calls::text, total_exec_time AS total_ms, regexp_replace(query, '\\s+', ' ', 'g') AS query
            FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())

@@ -161,7 +161,8 @@ export async function insertNewSiteDomains(ctx: Pick<SiteContext, 'db' | 'siteId
     await tx.query(
       `INSERT INTO site_domains (site_id, domain, token, verified_at, verified_by)
        SELECT $1, d.domain, d.token, now(), 'OPERATOR' FROM unnest($2::text[], $3::text[]) AS d (domain, token)`,
-      [siteId, domains, domains.map(() => newDomainToken())]);
+      // In name order: two sites created at once with the same names wait on each other in one order, never in a cycle.
+      [siteId, [...domains].sort(), domains.map(() => newDomainToken())]);
   } catch (error) {
     throw isUniqueViolation(error) ? domainTaken(domains) : error;
   }
