@@ -106,10 +106,12 @@ async function linesOf(ctx: SiteContext, cartId: string): Promise<LineRef[]> {
   return rows.map(toLine);
 }
 
-/** The buyer's cart with its lines, one row: statements run prepared, so this is planned once per connection. */
-// Each line also answers its product's row version (xmin) for the product cache: one pass over the
-// lines with a probe of products' primary key: 6–9 µs a read over the read without versions, where a
-// second subquery over the lines cost 16 (pgbench, a cart of three lines).
+/**
+ * The buyer's cart with its lines, one row: statements run prepared, so this is planned once per
+ * connection. Each line also answers its product's row version (xmin) for the product cache: one
+ * pass over the lines with a probe of products' primary key, 6–9 µs a read over the read without
+ * versions, where a second subquery over the lines cost 16 (pgbench, a cart of three lines).
+ */
 const READ_CART = prepared(`SELECT ${CART_COLUMNS}, c.xmin::text AS version,
     (SELECT json_agg(json_build_object('line_item_id', l.line_item_id, 'catalog_reference', l.catalog_reference,
         'quantity', l.quantity, 'custom', l.custom, 'product_version', p.xmin::text) ORDER BY l.position)

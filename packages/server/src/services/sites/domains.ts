@@ -118,6 +118,14 @@ export async function siteIdForDomain(pool: DbContext, domain: string): Promise<
   return rows[0]?.site_id;
 }
 
+/** A 409 naming the domains another site holds verified. */
+async function refuseTaken(ctx: Pick<SiteContext, 'db' | 'siteId'>, domains: string[]): Promise<void> {
+  if (!domains.length) return;
+  const taken = await ctx.db.query<{ domain: string }>(
+    'SELECT domain FROM site_domains WHERE domain = ANY($1::text[]) AND site_id <> $2 AND verified_at IS NOT NULL ORDER BY domain', [domains, ctx.siteId]);
+  if (taken.length) throw domainTaken(taken.map((r) => r.domain));
+}
+
 /**
  * Replaces a site's domains (inside the caller's transaction). A name another site holds verified
  * is a 409. New names get a fresh token and are PENDING, unless the operator sets them
@@ -125,11 +133,7 @@ export async function siteIdForDomain(pool: DbContext, domain: string): Promise<
  */
 export async function replaceDomains(ctx: Pick<SiteContext, 'db' | 'siteId'>, domains: string[], verified: boolean): Promise<void> {
   const { db: tx, siteId } = ctx;
-  if (domains.length) {
-    const taken = await tx.query<{ domain: string }>(
-      'SELECT domain FROM site_domains WHERE domain = ANY($1::text[]) AND site_id <> $2 AND verified_at IS NOT NULL ORDER BY domain', [domains, siteId]);
-    if (taken.length) throw domainTaken(taken.map((r) => r.domain));
-  }
+  await refuseTaken(ctx, domains);
   await tx.query('DELETE FROM site_domains WHERE site_id = $1 AND NOT (domain = ANY($2::text[]))', [siteId, domains]);
   try {
     await tx.query(
@@ -154,9 +158,7 @@ export async function replaceDomains(ctx: Pick<SiteContext, 'db' | 'siteId'>, do
  */
 export async function insertNewSiteDomains(ctx: Pick<SiteContext, 'db' | 'siteId'>, domains: string[]): Promise<void> {
   const { db: tx, siteId } = ctx;
-  const taken = await tx.query<{ domain: string }>(
-    'SELECT domain FROM site_domains WHERE domain = ANY($1::text[]) AND verified_at IS NOT NULL ORDER BY domain', [domains]);
-  if (taken.length) throw domainTaken(taken.map((r) => r.domain));
+  await refuseTaken(ctx, domains);
   try {
     await tx.query(
       `INSERT INTO site_domains (site_id, domain, token, verified_at, verified_by)
